@@ -1,0 +1,138 @@
+/// A JSON document that parsed but does not have the expected shape: a missing key, a wrong type,
+/// an unknown key. Names the key path (`plugins[2].subscribers[0]`), what was expected and what
+/// was found, so every bad input gets one clear line.
+public struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Where, as a key path from the document's root (`""` for the root itself).
+    public var path: String
+    /// What the reader expected there ("a string", "one of portrait, landscapeLeft").
+    public var expected: String
+    /// What it found, described (`the number 42`, `an object`, `nothing`).
+    public var found: String
+
+    /// An error at `path`.
+    public init(path: String, expected: String, found: String) {
+        self.path = path
+        self.expected = expected
+        self.found = found
+    }
+
+    public var description: String {
+        "\(path.isEmpty ? "(root)" : path): expected \(expected), found \(found)"
+    }
+}
+
+extension JSONValue {
+    /// A short description of this value for error messages: `the string "abc"`, `the number 42`,
+    /// `an object`, `an array`, `null`, `true`.
+    public var shapeDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number: return "the number \(self)"
+        case .string(let value):
+            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            return "the string \"\(shown)\""
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// Reads the members of one JSON object with their key paths, so that every shape error says where.
+/// Call ``rejectUnknownKeys()`` last to make any key that was never read an error.
+public struct JSONObjectReader: Sendable {
+    /// The object being read.
+    public let object: JSONObject
+    /// The key path of the object itself.
+    public let path: String
+    private var readKeys: Set<String> = []
+
+    /// Starts reading `value`, which must be an object.
+    public init(_ value: JSONValue, path: String) throws(JSONShapeError) {
+        guard case .object(let object) = value else {
+            throw JSONShapeError(path: path, expected: "an object", found: value.shapeDescription)
+        }
+        self.object = object
+        self.path = path
+    }
+
+    /// The key path of member `key`.
+    public func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The raw member `key`, or nil when absent. Marks the key as read.
+    public mutating func value(_ key: String) -> JSONValue? {
+        readKeys.insert(key)
+        return object[key]
+    }
+
+    /// Member `key` as a string; nil when absent; an error when present with another type.
+    public mutating func string(_ key: String) throws(JSONShapeError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
+        return string
+    }
+
+    /// Member `key` as a boolean; nil when absent.
+    public mutating func bool(_ key: String) throws(JSONShapeError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let bool) = value else { throw mismatch(key, "true or false", value) }
+        return bool
+    }
+
+    /// Member `key` as a whole number; nil when absent.
+    public mutating func int(_ key: String) throws(JSONShapeError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard let int = value.intValue else { throw mismatch(key, "a whole number", value) }
+        return int
+    }
+
+    /// Member `key` as an object; nil when absent.
+    public mutating func object(_ key: String) throws(JSONShapeError) -> JSONObject? {
+        guard let value = value(key) else { return nil }
+        guard case .object(let object) = value else { throw mismatch(key, "an object", value) }
+        return object
+    }
+
+    /// Member `key` as an array; nil when absent.
+    public mutating func array(_ key: String) throws(JSONShapeError) -> [JSONValue]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let array) = value else { throw mismatch(key, "an array", value) }
+        return array
+    }
+
+    /// Member `key` as an array of strings; nil when absent. Names the bad element's index.
+    public mutating func strings(_ key: String) throws(JSONShapeError) -> [String]? {
+        guard let array = try array(key) else { return nil }
+        var strings: [String] = []
+        for (index, element) in array.enumerated() {
+            guard case .string(let string) = element else {
+                throw JSONShapeError(path: "\(path(of: key))[\(index)]", expected: "a string",
+                                     found: element.shapeDescription)
+            }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// Member `key` as a string, which must be present.
+    public mutating func requiredString(_ key: String) throws(JSONShapeError) -> String {
+        guard let string = try string(key) else {
+            throw JSONShapeError(path: path(of: key), expected: "a string", found: "nothing")
+        }
+        return string
+    }
+
+    /// Throws for the first key (in document order) that was never read.
+    public func rejectUnknownKeys() throws(JSONShapeError) {
+        if let unknown = object.keys.first(where: { !readKeys.contains($0) }) {
+            let known = readKeys.sorted().joined(separator: ", ")
+            throw JSONShapeError(path: path(of: unknown), expected: "one of the known keys (\(known))",
+                                 found: "an unknown key")
+        }
+    }
+
+    /// An error for member `key`: expected `expected`, found `value`.
+    public func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> JSONShapeError {
+        JSONShapeError(path: path(of: key), expected: expected, found: value.shapeDescription)
+    }
+}

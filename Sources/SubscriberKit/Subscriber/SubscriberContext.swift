@@ -1,0 +1,71 @@
+/// Severity of a log line, as swift-log names them. Raw values are the C header's (`ADH_LOG_*`).
+public enum LogLevel: Int32, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    case trace = 0, debug, info, notice, warning, error, critical
+
+    /// "trace", "debug", "info", …
+    public var name: String {
+        switch self {
+        case .trace: "trace"
+        case .debug: "debug"
+        case .info: "info"
+        case .notice: "notice"
+        case .warning: "warning"
+        case .error: "error"
+        case .critical: "critical"
+        }
+    }
+
+    public var description: String { name }
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Where a subscriber's log lines, events and errors go: Q2's ModuleDelegate. The host provides it.
+public protocol SubscriberLogSink: Sendable {
+    /// One log line from subscriber `subscriber`. [any-thread]
+    func log(subscriber: String, level: LogLevel, message: String)
+    /// An analytics event from subscriber `subscriber`. [any-thread]
+    func logEvent(subscriber: String, name: String, attributes: JSONObject)
+    /// An error from subscriber `subscriber`. [any-thread]
+    func logError(subscriber: String, message: String, attributes: JSONObject)
+}
+
+/// What a subscriber gets from its host when it is made: logging (Q2's ModuleDelegate) and data
+/// (Q2's ModuleDataSource: the app info and this subscriber's `options` from the manifest).
+public struct SubscriberContext: Sendable {
+    /// The name this subscriber was created under.
+    public let subscriberName: String
+    /// The app's info.
+    public let application: Application
+    /// This subscriber's `options` from the manifest (`{}` when none).
+    public let options: JSONValue
+    private let sink: any SubscriberLogSink
+
+    /// A context; hosts make these.
+    public init(subscriberName: String, application: Application, options: JSONValue = [:],
+                sink: any SubscriberLogSink) {
+        self.subscriberName = subscriberName
+        self.application = application
+        self.options = options
+        self.sink = sink
+    }
+
+    /// Writes one log line. [any-thread]
+    public func log(_ message: String, level: LogLevel = .info) {
+        sink.log(subscriber: subscriberName, level: level, message: message)
+    }
+
+    /// Records an analytics event such as `session_started`. [any-thread]
+    public func logEvent(_ name: String, attributes: JSONObject = [:]) {
+        sink.logEvent(subscriber: subscriberName, name: name, attributes: attributes)
+    }
+
+    /// Records an error. [any-thread]
+    public func logError(_ message: String, attributes: JSONObject = [:]) {
+        sink.logError(subscriber: subscriberName, message: message, attributes: attributes)
+    }
+
+    /// Records an error. [any-thread]
+    public func logError(_ error: any Error, attributes: JSONObject = [:]) {
+        logError(String(describing: error), attributes: attributes)
+    }
+}

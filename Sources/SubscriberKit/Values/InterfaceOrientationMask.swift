@@ -1,0 +1,70 @@
+/// UIInterfaceOrientationMask: the interface orientations an app supports. Bits are UIKit's and
+/// the C header's (`ADH_ORIENTATION_*`).
+public struct InterfaceOrientationMask: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let portrait = InterfaceOrientationMask(rawValue: 1 << 1)
+    public static let portraitUpsideDown = InterfaceOrientationMask(rawValue: 1 << 2)
+    public static let landscapeRight = InterfaceOrientationMask(rawValue: 1 << 3)
+    public static let landscapeLeft = InterfaceOrientationMask(rawValue: 1 << 4)
+    public static let landscape: InterfaceOrientationMask = [.landscapeLeft, .landscapeRight]
+    public static let allButUpsideDown: InterfaceOrientationMask = [.portrait, .landscapeLeft, .landscapeRight]
+    public static let all: InterfaceOrientationMask = [.portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight]
+
+    /// Each single orientation with its Info.plist-style name, in UIKit's order.
+    public static let named: [(name: String, mask: InterfaceOrientationMask)] = [
+        ("portrait", .portrait), ("portraitUpsideDown", .portraitUpsideDown),
+        ("landscapeLeft", .landscapeLeft), ("landscapeRight", .landscapeRight),
+    ]
+
+    /// The names of the orientations in this mask, in UIKit's order.
+    public var names: [String] { Self.named.filter { contains($0.mask) }.map(\.name) }
+
+    /// The mask of the named orientations; nil names the first unknown one through `unknown`.
+    public init?(names: [String], unknown: ((String) -> Void)? = nil) {
+        var mask: InterfaceOrientationMask = []
+        for name in names {
+            guard let match = Self.named.first(where: { $0.name == name }) else {
+                unknown?(name)
+                return nil
+            }
+            mask.insert(match.mask)
+        }
+        self = mask
+    }
+
+    public var description: String { "[" + names.joined(separator: ", ") + "]" }
+}
+
+/// UIUserInterfaceIdiom: the kind of device. Raw values are UIKit's and the C header's.
+public enum UserInterfaceIdiom: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case unspecified = -1
+    case phone = 0
+    case pad = 1
+    case tv = 2
+    case carPlay = 3
+    case mac = 5
+    case vision = 6
+
+    /// The name used in manifests and event scripts ("phone", "pad", …).
+    public var name: String {
+        switch self {
+        case .unspecified: "unspecified"
+        case .phone: "phone"
+        case .pad: "pad"
+        case .tv: "tv"
+        case .carPlay: "carPlay"
+        case .mac: "mac"
+        case .vision: "vision"
+        }
+    }
+
+    /// The idiom named `name`, or nil.
+    public init?(name: String) {
+        guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = match
+    }
+
+    public var description: String { name }
+}
