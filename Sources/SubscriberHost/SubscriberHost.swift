@@ -1,0 +1,1 @@
+// The host engine: manifest, loader, dispatcher, reconcilers.
