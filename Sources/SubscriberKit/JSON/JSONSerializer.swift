@@ -1,0 +1,151 @@
+extension JSONValue {
+    /// JSON text for this value.
+    ///
+    /// Compact by default (`{"a":1,"b":[true,null]}`); `pretty` indents by two spaces with one member or
+    /// element per line. `sortedKeys` orders object members by key (Unicode scalar order) instead of as
+    /// stored. Integral numbers print without a fraction (`1`, `-0`), others as the shortest text that
+    /// reads back to the same Double; infinities and NaN, which JSON cannot express, print as `null`.
+    /// Strings escape `"`, `\` and control characters and leave everything else as UTF-8.
+    public func serialized(sortedKeys: Bool = false, pretty: Bool = false) -> String {
+        String(decoding: serializedBytes(sortedKeys: sortedKeys, pretty: pretty), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of ``serialized(sortedKeys:pretty:)``.
+    public func serializedBytes(sortedKeys: Bool = false, pretty: Bool = false) -> [UInt8] {
+        var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
+        writer.write(self, depth: 0)
+        return writer.output
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// The compact serialization.
+    public var description: String { serialized() }
+}
+
+extension JSONObject {
+    /// JSON text for this object; see ``JSONValue/serialized(sortedKeys:pretty:)``.
+    public func serialized(sortedKeys: Bool = false, pretty: Bool = false) -> String {
+        JSONValue.object(self).serialized(sortedKeys: sortedKeys, pretty: pretty)
+    }
+}
+
+/// Writes JSON text as UTF-8 into `output`.
+struct JSONWriter {
+    let sortedKeys: Bool
+    let pretty: Bool
+    var output: [UInt8] = []
+
+    init(sortedKeys: Bool, pretty: Bool) {
+        self.sortedKeys = sortedKeys
+        self.pretty = pretty
+        output.reserveCapacity(64)
+    }
+
+    /// `string` as a JSON string literal, quotes included.
+    static func quoted(_ string: String) -> String {
+        var writer = JSONWriter(sortedKeys: false, pretty: false)
+        writer.writeString(string)
+        return String(decoding: writer.output, as: UTF8.self)
+    }
+
+    mutating func write(_ value: JSONValue, depth: Int) {
+        switch value {
+        case .null:
+            output.append(contentsOf: "null".utf8)
+        case .bool(let flag):
+            output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .number(let number):
+            writeNumber(number)
+        case .string(let string):
+            writeString(string)
+        case .array(let elements):
+            if elements.isEmpty {
+                output.append(contentsOf: "[]".utf8)
+                return
+            }
+            output.append(0x5B)  // [
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { output.append(0x2C) }  // ,
+                newline(depth: depth + 1)
+                write(element, depth: depth + 1)
+            }
+            newline(depth: depth)
+            output.append(0x5D)  // ]
+        case .object(let object):
+            if object.isEmpty {
+                output.append(contentsOf: "{}".utf8)
+                return
+            }
+            let members =
+                sortedKeys
+                ? object.members.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
+                : object.members
+            output.append(0x7B)  // {
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { output.append(0x2C) }  // ,
+                newline(depth: depth + 1)
+                writeString(member.key)
+                output.append(0x3A)  // :
+                if pretty { output.append(0x20) }
+                write(member.value, depth: depth + 1)
+            }
+            newline(depth: depth)
+            output.append(0x7D)  // }
+        }
+    }
+
+    @inline(__always)
+    mutating func newline(depth: Int) {
+        guard pretty else { return }
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+    }
+
+    mutating func writeNumber(_ number: Double) {
+        guard number.isFinite else {
+            output.append(contentsOf: "null".utf8)
+            return
+        }
+        if number == 0 {
+            output.append(contentsOf: number.sign == .minus ? "-0".utf8 : "0".utf8)
+        } else if number.magnitude < 1e16 && number.rounded(.towardZero) == number {
+            output.append(contentsOf: String(Int64(number)).utf8)
+        } else {
+            // Swift prints the shortest digits that read back exactly, e.g. 0.1, 1e+20, 5e-324.
+            let text = number.description
+            output.append(contentsOf: text.hasSuffix(".0") ? text.dropLast(2).utf8 : text[...].utf8)
+        }
+    }
+
+    mutating func writeString(_ string: String) {
+        output.append(0x22)  // "
+        var string = string
+        string.withUTF8 { utf8 in
+            var segmentStart = 0
+            for i in 0..<utf8.count {
+                let b = utf8[i]
+                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[segmentStart..<i]))
+                segmentStart = i + 1
+                output.append(0x5C)  // \
+                switch b {
+                case 0x22: output.append(0x22)  // \"
+                case 0x5C: output.append(0x5C)  // \\
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    output.append(contentsOf: "u00".utf8)
+                    output.append(hex[Int(b >> 4)])
+                    output.append(hex[Int(b & 0xF)])
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[segmentStart..<utf8.count]))
+        }
+        output.append(0x22)  // "
+    }
+}
