@@ -31,9 +31,11 @@ let package = Package(
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
         .target(name: "SubscriberHost", dependencies: ["SubscriberKit", "SubscriberABI"]),
+        .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberKit"]),
 
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { .target(name: $0, dependencies: ["SubscriberABI"], path: "Plugins/\($0)") }

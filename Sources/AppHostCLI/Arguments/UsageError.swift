@@ -1,0 +1,60 @@
+/// A mistake on the command line: one clear line saying what is wrong, where, what was
+/// expected and what was found, e.g. `option '--manifest' needs a value (FILE)`.
+///
+/// The CLI prints it (usually followed by a hint to run `--help`) and exits with status 2.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The one-line message, without a trailing newline or an `error:` prefix.
+    public var message: String
+
+    /// A usage error carrying `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// The message itself.
+    public var description: String { message }
+}
+
+extension UsageError {
+    static func unknownOption(_ shown: String, command: String, suggestion: String?) -> UsageError {
+        var text = "unknown option '\(shown)' for '\(command)'"
+        if let suggestion { text += " (did you mean '\(suggestion)'?)" }
+        return UsageError(text)
+    }
+
+    static func unknownCommand(_ found: String, program: String, suggestion: String?) -> UsageError {
+        var text = "unknown command '\(found)' for '\(program)'"
+        if let suggestion { text += " (did you mean '\(suggestion)'?)" }
+        return UsageError(text)
+    }
+
+    static func needsValue(_ option: OptionSpec) -> UsageError {
+        UsageError("option '\(option.displayName)' needs a value (\(option.valueName ?? "VALUE"))")
+    }
+
+    static func takesNoValue(_ option: OptionSpec, found: String) -> UsageError {
+        UsageError("option '\(option.displayName)' takes no value, found '\(found)'")
+    }
+
+    static func givenTwice(_ option: OptionSpec, secondValue: String?) -> UsageError {
+        if let secondValue {
+            return UsageError("option '\(option.displayName)' may be given only once, found a second value '\(secondValue)'")
+        }
+        return UsageError("option '\(option.displayName)' may be given only once")
+    }
+
+    static func missingRequired(_ option: OptionSpec) -> UsageError {
+        UsageError("missing required option '\(option.displayName)'")
+    }
+
+    static func tooFewPositionals(_ positionals: PositionalSpec, command: String) -> UsageError {
+        let count = positionals.minCount == 1 ? "one" : String(positionals.minCount)
+        return UsageError("'\(command)' needs at least \(count) \(positionals.name)")
+    }
+
+    static func unexpectedArgument(_ found: String, limit: PositionalSpec?, command: String) -> UsageError {
+        guard let limit, let max = limit.maxCount else { return UsageError("unexpected argument '\(found)'") }
+        let count = max == 1 ? "one" : String(max)
+        return UsageError("unexpected argument '\(found)' ('\(command)' takes at most \(count) \(limit.name))")
+    }
+}
