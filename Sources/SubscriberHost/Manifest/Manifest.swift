@@ -1,0 +1,90 @@
+import SubscriberKit
+
+/// The host's manifest (SPEC §5): the app, per-idiom orientations, deadlines, reconciler choices,
+/// where to look for plugins and which plugins to load. Read with ``init(contentsOfFile:)``.
+///
+/// Every problem is a ``ManifestError`` naming the file and the key path; unknown keys are errors at
+/// every level, so a typo never silently means "default".
+public struct Manifest: Sendable, Hashable {
+    /// The manifest file as the caller named it (used in error messages).
+    public var file: String
+    /// The absolute folder of the manifest; relative paths in it are relative to this folder.
+    public var directory: String
+    /// `app`: name and bundle identifier (required), version (default "1.0").
+    public var app: Application
+    /// `supportedInterfaceOrientations`: the orientations per idiom, when the manifest lists them.
+    /// `~ipad` and `~iphone` keys (Info.plist style) are read as `pad` and `phone`.
+    public var supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask]
+    /// `deadlines`: per-event deadline of completion events, in milliseconds.
+    public var deadlines: [LifecycleEvent: Int]
+    /// `deadlines.default`: the deadline of completion events not listed, in milliseconds.
+    public var defaultDeadline: Int?
+    /// `reconcilers`: the reconciler chosen per event, where the manifest overrides the default.
+    public var reconcilers: [LifecycleEvent: ManifestReconciler]
+    /// `pluginSearchPaths` as written (relative to ``directory`` unless absolute).
+    public var pluginSearchPaths: [String]
+    /// `plugins`, in manifest order (which is dispatch order before priorities).
+    public var plugins: [ManifestPlugin]
+
+    /// A manifest built in code. `directory` must be absolute.
+    public init(file: String, directory: String, app: Application,
+                supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [:],
+                deadlines: [LifecycleEvent: Int] = [:], defaultDeadline: Int? = nil,
+                reconcilers: [LifecycleEvent: ManifestReconciler] = [:], pluginSearchPaths: [String] = [],
+                plugins: [ManifestPlugin] = []) {
+        self.file = file
+        self.directory = directory
+        self.app = app
+        self.supportedInterfaceOrientations = supportedInterfaceOrientations
+        self.deadlines = deadlines
+        self.defaultDeadline = defaultDeadline
+        self.reconcilers = reconcilers
+        self.pluginSearchPaths = pluginSearchPaths
+        self.plugins = plugins
+    }
+
+    /// Reads and validates the manifest at `path` (relative to the current directory unless absolute).
+    public init(contentsOfFile path: String) throws(ManifestError) {
+        let bytes = try ManifestFile.contents(of: path)
+        let absolute = FilePaths.absolute(path)
+        try self.init(bytes: bytes, file: path, directory: FilePaths.directory(of: absolute))
+    }
+
+    /// Parses and validates manifest text. `file` names it in errors; `directory` (absolute) is the
+    /// folder its relative paths start from.
+    public init(bytes: [UInt8], file: String, directory: String) throws(ManifestError) {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: bytes)
+        } catch {
+            throw ManifestError(file: file, syntax: error)
+        }
+        try self.init(json: json, file: file, directory: directory)
+    }
+
+    /// Validates an already parsed manifest document.
+    public init(json: JSONValue, file: String, directory: String) throws(ManifestError) {
+        do {
+            self = try ManifestReader.read(json, file: file, directory: directory)
+        } catch {
+            throw ManifestError(file: file, error)
+        }
+    }
+
+    /// The orientations for `idiom`: the manifest's, else UIKit's default (all but upside down on
+    /// a phone, all elsewhere).
+    public func orientations(for idiom: UserInterfaceIdiom) -> InterfaceOrientationMask {
+        if let listed = supportedInterfaceOrientations[idiom] { return listed }
+        return idiom == .phone ? .allButUpsideDown : .all
+    }
+
+    /// The deadline of `event` in milliseconds: its own, else `default`, else nil (the host's default).
+    public func deadline(for event: LifecycleEvent) -> Int? {
+        deadlines[event] ?? (event.answersThroughCompletion ? defaultDeadline : nil)
+    }
+
+    /// `pluginSearchPaths` made absolute against ``directory``, in order.
+    public var pluginSearchDirectories: [String] {
+        pluginSearchPaths.map { FilePaths.resolve($0, against: directory) }
+    }
+}

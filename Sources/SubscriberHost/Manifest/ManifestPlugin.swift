@@ -1,0 +1,156 @@
+import SubscriberKit
+
+/// One entry of the manifest's `plugins` array: which file, which of its subscribers, and how.
+public struct ManifestPlugin: Sendable, Hashable {
+    /// Where the plugin's shared library is.
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
+        /// `path`: a file path, relative to the manifest's folder unless absolute (kept as written).
+        case path(String)
+        /// `library: X`: `libX.so`, searched for in the plugin search directories.
+        case library(String)
+
+        /// `path "…"` or `library "…"`, as the manifest wrote it.
+        public var description: String {
+            switch self {
+            case .path(let path): "path \"\(path)\""
+            case .library(let name): "library \"\(name)\""
+            }
+        }
+    }
+
+    /// Position in the manifest's `plugins` array.
+    public var index: Int
+    /// `path` or `library`.
+    public var source: Source
+    /// The subscribers asked for, in order; empty means every subscriber the plugin declares.
+    /// Read from `subscribers`, or Expo's `ios`/`apple` → `appDelegateSubscribers`.
+    public var subscribers: [String]
+    /// The pinned SHA-256 of the file, when pinned.
+    public var sha256: SHA256Digest?
+    /// Handed to each of this plugin's subscribers as its options (`{}` when absent).
+    public var options: JSONValue
+    /// Dispatch priority of this plugin's subscribers; higher goes first (stable). Default 0.
+    public var priority: Int
+    /// Whether a load failure skips this plugin (reported) instead of stopping the host.
+    public var optional: Bool
+    /// Key path of the subscriber list as written (`plugins[1].ios.appDelegateSubscribers`), for errors.
+    var subscriberListPath: String
+
+    /// A plugin entry. Defaults are the manifest's.
+    public init(index: Int, source: Source, subscribers: [String] = [], sha256: SHA256Digest? = nil,
+                options: JSONValue = .object(JSONObject()), priority: Int = 0, optional: Bool = false) {
+        self.index = index
+        self.source = source
+        self.subscribers = subscribers
+        self.sha256 = sha256
+        self.options = options
+        self.priority = priority
+        self.optional = optional
+        self.subscriberListPath = "plugins[\(index)].subscribers"
+    }
+
+    /// The key path of this entry in the manifest, `plugins[2]`.
+    public var keyPath: String { "plugins[\(index)]" }
+}
+
+extension ManifestPlugin {
+    /// Reads entry `index` of the `plugins` array. Names are checked for emptiness and repeats
+    /// within the entry; repeats across entries are the manifest's check.
+    init(json: JSONValue, index: Int) throws(JSONShapeError) {
+        var reader = try JSONObjectReader(json, path: "plugins[\(index)]")
+        let path = try reader.string("path")
+        let library = try reader.string("library")
+        let source: Source
+        switch (path, library) {
+        case (let path?, nil):
+            guard !path.isEmpty else {
+                throw JSONShapeError(path: reader.path(of: "path"), expected: "a file path", found: "an empty string")
+            }
+            source = .path(path)
+        case (nil, let library?):
+            try Self.checkLibraryName(library, at: reader.path(of: "library"))
+            source = .library(library)
+        case (.some, .some):
+            throw JSONShapeError(path: reader.path, expected: "either \"path\" or \"library\"", found: "both")
+        case (nil, nil):
+            throw JSONShapeError(path: reader.path, expected: "\"path\" or \"library\"", found: "neither")
+        }
+
+        let (subscribers, listPath) = try Self.readSubscribers(&reader)
+
+        var pin: SHA256Digest?
+        if let hex = try reader.string("sha256") {
+            guard let digest = SHA256Digest(hex: hex) else {
+                throw JSONShapeError(path: reader.path(of: "sha256"), expected: "64 hexadecimal digits",
+                                     found: JSONValue.string(hex).shapeDescription)
+            }
+            pin = digest
+        }
+        let options = reader.value("options") ?? .object(JSONObject())
+        let priority = try reader.int("priority") ?? 0
+        let optional = try reader.bool("optional") ?? false
+        try reader.rejectUnknownKeys()
+        self.init(index: index, source: source, subscribers: subscribers, sha256: pin, options: options,
+                  priority: priority, optional: optional)
+        subscriberListPath = listPath
+    }
+
+    /// A library name is the X of libX.so: not a path, not a file name.
+    private static func checkLibraryName(_ name: String, at path: String) throws(JSONShapeError) {
+        let found = JSONValue.string(name).shapeDescription
+        if name.isEmpty {
+            throw JSONShapeError(path: path, expected: "a library name", found: "an empty string")
+        }
+        if name.contains("/") {
+            throw JSONShapeError(path: path, expected: "a library name without \"/\" (use \"path\" for files)",
+                                 found: found)
+        }
+        if name.hasSuffix(".so") || name.contains(".so.") {
+            throw JSONShapeError(path: path, expected: "a library name like \"Analytics\" for libAnalytics.so",
+                                 found: found)
+        }
+    }
+
+    /// `subscribers: [...]`, or Expo's `ios`/`apple: {appDelegateSubscribers: [...]}`; at most one.
+    private static func readSubscribers(_ reader: inout JSONObjectReader) throws(JSONShapeError)
+        -> (names: [String], path: String)
+    {
+        let present = ["subscribers", "ios", "apple"].filter { reader.object[$0] != nil }
+        if present.count > 1 {
+            throw JSONShapeError(path: reader.path, expected: "one subscriber list (subscribers, ios or apple)",
+                                 found: present.joined(separator: " and "))
+        }
+        guard let key = present.first else { return ([], reader.path(of: "subscribers")) }
+        let listPath: String
+        let names: [String]
+        if key == "subscribers" {
+            names = try reader.strings("subscribers") ?? []
+            listPath = reader.path(of: "subscribers")
+        } else {
+            var expo = try JSONObjectReader(reader.value(key) ?? .null, path: reader.path(of: key))
+            guard let list = try expo.strings("appDelegateSubscribers") else {
+                throw JSONShapeError(path: expo.path(of: "appDelegateSubscribers"), expected: "an array of subscriber names",
+                                     found: "nothing")
+            }
+            try expo.rejectUnknownKeys()
+            names = list
+            listPath = expo.path(of: "appDelegateSubscribers")
+        }
+        if names.isEmpty {
+            throw JSONShapeError(path: listPath,
+                                 expected: "at least one subscriber name (omit the list for all the plugin declares)",
+                                 found: "an empty array")
+        }
+        for (position, name) in names.enumerated() {
+            if name.isEmpty {
+                throw JSONShapeError(path: "\(listPath)[\(position)]", expected: "a subscriber name", found: "an empty string")
+            }
+            if let first = names.firstIndex(of: name), first < position {
+                throw JSONShapeError(path: "\(listPath)[\(position)]",
+                                     expected: "a subscriber name not listed before",
+                                     found: "\"\(name)\" again (first at \(listPath)[\(first)])")
+            }
+        }
+        return (names, listPath)
+    }
+}

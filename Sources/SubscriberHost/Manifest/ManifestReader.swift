@@ -1,0 +1,194 @@
+import SubscriberKit
+
+/// Reads the sections of a manifest document into a ``Manifest``, one function per section, each
+/// throwing a shape error at the exact key path.
+enum ManifestReader {
+    static func read(_ json: JSONValue, file: String, directory: String) throws(JSONShapeError) -> Manifest {
+        var root = try JSONObjectReader(json, path: "")
+        let app = try readApp(&root)
+        let orientations = try readOrientations(root.value("supportedInterfaceOrientations"))
+        let (deadlines, defaultDeadline) = try readDeadlines(root.value("deadlines"))
+        let reconcilers = try readReconcilers(root.value("reconcilers"))
+        let searchPaths = try root.strings("pluginSearchPaths") ?? []
+        for (index, path) in searchPaths.enumerated() where path.isEmpty {
+            throw JSONShapeError(path: "pluginSearchPaths[\(index)]", expected: "a directory path", found: "an empty string")
+        }
+        let plugins = try readPlugins(root.array("plugins") ?? [])
+        try root.rejectUnknownKeys()
+        return Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
+                        deadlines: deadlines, defaultDeadline: defaultDeadline, reconcilers: reconcilers,
+                        pluginSearchPaths: searchPaths, plugins: plugins)
+    }
+
+    // MARK: app
+
+    private static func readApp(_ root: inout JSONObjectReader) throws(JSONShapeError) -> Application {
+        guard let value = root.value("app") else {
+            throw JSONShapeError(path: "app", expected: "an object with name and bundleIdentifier", found: "nothing")
+        }
+        var app = try JSONObjectReader(value, path: "app")
+        let name = try app.requiredString("name")
+        let bundleIdentifier = try app.requiredString("bundleIdentifier")
+        let version = try app.string("version") ?? "1.0"
+        for (key, text) in [("name", name), ("bundleIdentifier", bundleIdentifier), ("version", version)] where text.isEmpty {
+            throw JSONShapeError(path: app.path(of: key), expected: "a non-empty string", found: "an empty string")
+        }
+        try app.rejectUnknownKeys()
+        return Application(name: name, bundleIdentifier: bundleIdentifier, version: version)
+    }
+
+    // MARK: supportedInterfaceOrientations
+
+    /// Info.plist suffix keys, read as the idiom they select.
+    private static let plistIdiomKeys: [String: UserInterfaceIdiom] = ["~ipad": .pad, "~iphone": .phone]
+
+    private static func readOrientations(_ value: JSONValue?) throws(JSONShapeError)
+        -> [UserInterfaceIdiom: InterfaceOrientationMask]
+    {
+        guard let value else { return [:] }
+        let section = try JSONObjectReader(value, path: "supportedInterfaceOrientations")
+        var result: [UserInterfaceIdiom: InterfaceOrientationMask] = [:]
+        var keyOf: [UserInterfaceIdiom: String] = [:]
+        for (key, element) in section.object.members {
+            let path = section.path(of: key)
+            guard let idiom = plistIdiomKeys[key] ?? UserInterfaceIdiom(name: key), idiom != .unspecified else {
+                let idioms = UserInterfaceIdiom.allCases.filter { $0 != .unspecified }.map(\.name)
+                throw JSONShapeError(path: path, expected: "an idiom (\((idioms + ["~ipad", "~iphone"]).joined(separator: ", ")))",
+                                     found: "an unknown key")
+            }
+            if let previous = keyOf[idiom] {
+                throw JSONShapeError(path: path, expected: "one entry per idiom",
+                                     found: "a second entry for \(idiom.name) (first: \(previous))")
+            }
+            keyOf[idiom] = key
+            result[idiom] = try readMask(element, path: path)
+        }
+        return result
+    }
+
+    private static func readMask(_ value: JSONValue, path: String) throws(JSONShapeError) -> InterfaceOrientationMask {
+        guard case .array(let elements) = value else {
+            throw JSONShapeError(path: path, expected: "an array of orientation names", found: value.shapeDescription)
+        }
+        if elements.isEmpty {
+            throw JSONShapeError(path: path, expected: "at least one orientation", found: "an empty array")
+        }
+        var mask: InterfaceOrientationMask = []
+        for (index, element) in elements.enumerated() {
+            let known = InterfaceOrientationMask.named.map(\.name)
+            guard case .string(let name) = element,
+                  let match = InterfaceOrientationMask.named.first(where: { $0.name == plainOrientationName(name) })
+            else {
+                throw JSONShapeError(path: "\(path)[\(index)]", expected: "one of \(known.joined(separator: ", "))",
+                                     found: element.shapeDescription)
+            }
+            mask.insert(match.mask)
+        }
+        return mask
+    }
+
+    /// `UIInterfaceOrientationLandscapeLeft` (Info.plist) → `landscapeLeft`; other names unchanged.
+    private static func plainOrientationName(_ name: String) -> String {
+        let prefix = "UIInterfaceOrientation"
+        guard name.hasPrefix(prefix), name.count > prefix.count else { return name }
+        let rest = name.dropFirst(prefix.count)
+        return rest.prefix(1).lowercased() + rest.dropFirst()
+    }
+
+    // MARK: deadlines
+
+    private static func readDeadlines(_ value: JSONValue?) throws(JSONShapeError)
+        -> (perEvent: [LifecycleEvent: Int], default: Int?)
+    {
+        guard let value else { return ([:], nil) }
+        let section = try JSONObjectReader(value, path: "deadlines")
+        var perEvent: [LifecycleEvent: Int] = [:]
+        var fallback: Int?
+        let completionEvents = LifecycleEvent.allCases.filter(\.answersThroughCompletion).map(\.name)
+        for (key, element) in section.object.members {
+            let path = section.path(of: key)
+            let event = LifecycleEvent(rawValue: key)
+            if key != "default", event?.answersThroughCompletion != true {
+                throw JSONShapeError(path: path,
+                                     expected: "\"default\" or an event answered through a completion (\(completionEvents.joined(separator: ", ")))",
+                                     found: event == nil ? "an unknown key" : "an event without a completion")
+            }
+            guard let milliseconds = element.intValue, milliseconds > 0 else {
+                throw JSONShapeError(path: path, expected: "a positive whole number of milliseconds",
+                                     found: element.shapeDescription)
+            }
+            if let event { perEvent[event] = milliseconds } else { fallback = milliseconds }
+        }
+        return (perEvent, fallback)
+    }
+
+    // MARK: reconcilers
+
+    private static func readReconcilers(_ value: JSONValue?) throws(JSONShapeError) -> [LifecycleEvent: ManifestReconciler] {
+        guard let value else { return [:] }
+        let section = try JSONObjectReader(value, path: "reconcilers")
+        var result: [LifecycleEvent: ManifestReconciler] = [:]
+        for (key, element) in section.object.members {
+            let path = section.path(of: key)
+            guard let event = LifecycleEvent(rawValue: key) else {
+                throw JSONShapeError(path: path, expected: "an event's wire name (didFinishLaunching, openURL, …)",
+                                     found: "an unknown key")
+            }
+            result[event] = try readReconciler(element, path: path)
+        }
+        return result
+    }
+
+    private static func readReconciler(_ value: JSONValue, path: String) throws(JSONShapeError) -> ManifestReconciler {
+        let expected = "one of \(ManifestReconciler.names.joined(separator: ", ")) or a precedence list of fetch results"
+        switch value {
+        case .string(let name):
+            guard let reconciler = ManifestReconciler(name: name) else {
+                throw JSONShapeError(path: path, expected: expected, found: value.shapeDescription)
+            }
+            return reconciler
+        case .array(let elements):
+            let all = BackgroundFetchResult.allCases.map(\.name)
+            var order: [BackgroundFetchResult] = []
+            for (index, element) in elements.enumerated() {
+                guard case .string(let name) = element, let result = BackgroundFetchResult(name: name) else {
+                    throw JSONShapeError(path: "\(path)[\(index)]", expected: "one of \(all.joined(separator: ", "))",
+                                         found: element.shapeDescription)
+                }
+                if order.contains(result) {
+                    throw JSONShapeError(path: "\(path)[\(index)]", expected: "a fetch result not listed before",
+                                         found: "\"\(name)\" again")
+                }
+                order.append(result)
+            }
+            if order.count != all.count {
+                let missing = BackgroundFetchResult.allCases.filter { !order.contains($0) }.map(\.name)
+                throw JSONShapeError(path: path, expected: "every fetch result (\(all.joined(separator: ", "))) once",
+                                     found: "a list without \(missing.joined(separator: ", "))")
+            }
+            return .precedence(order)
+        default:
+            throw JSONShapeError(path: path, expected: expected, found: value.shapeDescription)
+        }
+    }
+
+    // MARK: plugins
+
+    private static func readPlugins(_ elements: [JSONValue]) throws(JSONShapeError) -> [ManifestPlugin] {
+        var plugins: [ManifestPlugin] = []
+        var firstListed: [String: String] = [:]
+        for (index, element) in elements.enumerated() {
+            let plugin = try ManifestPlugin(json: element, index: index)
+            for (position, name) in plugin.subscribers.enumerated() {
+                let path = "\(plugin.subscriberListPath)[\(position)]"
+                if let first = firstListed[name] {
+                    throw JSONShapeError(path: path, expected: "a subscriber name no other plugin entry lists",
+                                         found: "\"\(name)\", already listed at \(first)")
+                }
+                firstListed[name] = path
+            }
+            plugins.append(plugin)
+        }
+        return plugins
+    }
+}
