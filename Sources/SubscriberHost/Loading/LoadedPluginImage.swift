@@ -1,0 +1,72 @@
+import SubscriberABI
+
+/// A plugin file that passed the load-time checks 1–8: resident (never unloaded), with its
+/// descriptor read and validated. One instance per real path per process.
+///
+/// `@unchecked Sendable`: every stored property is immutable, and the descriptor it points to is
+/// required by the ABI to stay valid and unchanged for the life of the process.
+public final class LoadedPluginImage: @unchecked Sendable, CustomStringConvertible {
+    /// The path it was first loaded from (absolute, symlinks kept).
+    public let path: String
+    /// The canonical path (symlinks resolved); the identity of the image.
+    public let realPath: String
+    /// The `dlopen` handle. Never passed to `dlclose`.
+    public let handle: UnsafeMutableRawPointer
+    /// The plugin's static descriptor, as returned by `adh_plugin_entry`.
+    public let descriptor: UnsafePointer<adh_plugin_descriptor>
+    /// The descriptor's `struct_size`: which fields the plugin knows about.
+    public let structSize: UInt32
+    /// The ABI version the plugin was built against.
+    public let abiMajor: UInt32
+    /// The ABI minor version the plugin was built against (any minor of the host's major loads).
+    public let abiMinor: UInt32
+    /// Reverse-DNS identifier.
+    public let id: String
+    /// Human-readable name.
+    public let name: String
+    /// The plugin's own version.
+    public let version: String
+    /// Who ships it; may be empty.
+    public let vendor: String
+    /// The Swift compiler that built it ("6.3"); empty for a C plugin.
+    public let swiftVersion: String
+    /// Every subscriber the plugin declares, in its order.
+    public let subscriberNames: [String]
+    /// How long checks 1–8 took for the load that created this image (dlopen included).
+    public let loadDuration: Duration
+
+    init(path: String, realPath: String, handle: UnsafeMutableRawPointer, descriptor: UnsafePointer<adh_plugin_descriptor>,
+         fields: DescriptorFields, loadDuration: Duration) {
+        self.path = path
+        self.realPath = realPath
+        self.handle = handle
+        self.descriptor = descriptor
+        self.structSize = fields.structSize
+        self.abiMajor = fields.abiMajor
+        self.abiMinor = fields.abiMinor
+        self.id = fields.id
+        self.name = fields.name
+        self.version = fields.version
+        self.vendor = fields.vendor
+        self.swiftVersion = fields.swiftVersion
+        self.subscriberNames = fields.subscriberNames
+        self.loadDuration = loadDuration
+    }
+
+    /// Whether this is a plugin written in C (no Swift compiler version).
+    public var isCPlugin: Bool { swiftVersion.isEmpty }
+
+    /// `id version (ABI a.b) at path`.
+    public var description: String { "\(id) \(version) (ABI \(abiMajor).\(abiMinor)) at \(realPath)" }
+
+    /// Check 9: the subscribers to make from this image: `requested` when it lists some (each must be
+    /// declared), else every declared one.
+    /// Errors name `path` (default: the path this image was first loaded from).
+    public func subscribers(requested: [String], path: String? = nil) throws(PluginLoadError) -> [String] {
+        if requested.isEmpty { return subscriberNames }
+        for name in requested where !subscriberNames.contains(name) {
+            throw .unknownSubscriber(path: path ?? self.path, name: name, declared: subscriberNames)
+        }
+        return requested
+    }
+}

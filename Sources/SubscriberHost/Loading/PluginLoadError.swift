@@ -1,0 +1,108 @@
+/// Why a plugin file was refused. One case per load-time check of SPEC §2, in the order they run
+/// (cheapest first); each description is one line naming the file, what was expected and what was
+/// found.
+public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    // Check 1: the file exists and is a regular file (or a symlink to one).
+    /// Nothing usable at `path`; `found` says what is there ("nothing", "a directory", …).
+    case notAFile(path: String, found: String)
+    /// `library: name` was not found as `fileName` in any of `searched` (in search order).
+    case libraryNotFound(library: String, fileName: String, searched: [String])
+
+    // Check 2: not writable by group or others, nor its directory.
+    /// `path` (the file, or `directory` when set) is writable by group or others: `mode` shows it.
+    case writable(path: String, directory: String?, mode: UInt32)
+
+    // Check 3: the pinned SHA-256.
+    /// The file's SHA-256 differs from the manifest's pin.
+    case checksumMismatch(path: String, expected: String, found: String)
+    /// The file could not be read to hash it.
+    case unreadable(path: String, reason: String)
+
+    // Check 4: dlopen.
+    /// `dlopen(RTLD_NOW | RTLD_LOCAL)` failed; `reason` is `dlerror()`.
+    case dlopenFailed(path: String, reason: String)
+
+    // Check 5: the entry symbol.
+    /// No `adh_plugin_entry` symbol: not a subscriber plugin.
+    case noEntrySymbol(path: String)
+    /// `adh_plugin_entry` returned NULL instead of a descriptor.
+    case nullDescriptor(path: String)
+
+    // Check 6: struct size and ABI major.
+    /// The plugin's ABI major differs from the host's.
+    case abiMismatch(path: String, hostMajor: UInt32, pluginMajor: UInt32, pluginMinor: UInt32)
+    /// `struct_size` is smaller than the ABI 1.0 descriptor.
+    case descriptorTooSmall(path: String, minimum: Int, found: UInt32)
+
+    // Check 7: the Swift compiler version.
+    /// A Swift plugin built by another compiler major.minor than the host's.
+    case swiftVersionMismatch(path: String, host: String, plugin: String)
+
+    // Check 8: descriptor fields well-formed.
+    /// Descriptor field `field` is malformed: expected `expected`, found `found`.
+    case malformedDescriptor(path: String, field: String, expected: String, found: String)
+
+    // Check 9: every requested subscriber exists.
+    /// The manifest asks for `name`, which the plugin does not declare.
+    case unknownSubscriber(path: String, name: String, declared: [String])
+
+    // Check 10: subscriber names unique across loaded plugins.
+    /// `name` is also provided by the already loaded plugin at `otherPath`.
+    case duplicateSubscriber(path: String, name: String, otherPath: String)
+
+    /// Which of the ten checks of SPEC §2 failed (1…10).
+    public var check: Int {
+        switch self {
+        case .notAFile, .libraryNotFound: 1
+        case .writable: 2
+        case .checksumMismatch, .unreadable: 3
+        case .dlopenFailed: 4
+        case .noEntrySymbol, .nullDescriptor: 5
+        case .abiMismatch, .descriptorTooSmall: 6
+        case .swiftVersionMismatch: 7
+        case .malformedDescriptor: 8
+        case .unknownSubscriber: 9
+        case .duplicateSubscriber: 10
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notAFile(let path, let found):
+            return "plugin \"\(path)\": expected a regular file, found \(found)"
+        case .libraryNotFound(let library, let fileName, let searched):
+            let places = searched.isEmpty ? "(no search directories)" : searched.joined(separator: ", ")
+            return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none"
+        case .writable(let path, let directory, let mode):
+            let octal = "0" + String(mode & 0o7777, radix: 8)
+            let who = mode & 0o022 == 0o022 ? "group and others" : (mode & 0o020 != 0 ? "group" : "others")
+            let what = directory.map { "its directory \"\($0)\"" } ?? "a file"
+            return "plugin \"\(path)\": expected \(what) not writable by group or others, found mode \(octal) "
+                + "(writable by \(who)); remove the write bit (chmod go-w) or allow writable plugins explicitly"
+        case .checksumMismatch(let path, let expected, let found):
+            return "plugin \"\(path)\": SHA-256 does not match the manifest's pin: expected \(expected), found \(found)"
+        case .unreadable(let path, let reason):
+            return "plugin \"\(path)\": expected a readable file to check its SHA-256, found \(reason)"
+        case .dlopenFailed(let path, let reason):
+            return "plugin \"\(path)\": could not load library: \(reason)"
+        case .noEntrySymbol(let path):
+            return "plugin \"\(path)\" is not a subscriber plugin: no symbol adh_plugin_entry"
+        case .nullDescriptor(let path):
+            return "plugin \"\(path)\": expected adh_plugin_entry to return a descriptor, found NULL"
+        case .abiMismatch(let path, let hostMajor, let pluginMajor, let pluginMinor):
+            return "plugin \"\(path)\": ABI mismatch: host speaks \(hostMajor).x, plugin was built for \(pluginMajor).\(pluginMinor)"
+        case .descriptorTooSmall(let path, let minimum, let found):
+            return "plugin \"\(path)\": expected a descriptor struct_size of at least \(minimum) (ABI 1.0), found \(found)"
+        case .swiftVersionMismatch(let path, let host, let plugin):
+            return "plugin \"\(path)\": Swift compiler mismatch: expected \(host) (the host's), found \(plugin); "
+                + "rebuild the plugin with the host's toolchain"
+        case .malformedDescriptor(let path, let field, let expected, let found):
+            return "plugin \"\(path)\": malformed descriptor: \(field): expected \(expected), found \(found)"
+        case .unknownSubscriber(let path, let name, let declared):
+            let list = declared.isEmpty ? "(nothing)" : declared.joined(separator: ", ")
+            return "plugin \"\(path)\" declares no subscriber named \(name); it declares: \(list)"
+        case .duplicateSubscriber(let path, let name, let otherPath):
+            return "plugin \"\(path)\": expected subscriber names unique across plugins, found \(name) also in \"\(otherPath)\""
+        }
+    }
+}

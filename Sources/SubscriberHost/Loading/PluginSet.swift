@@ -1,0 +1,115 @@
+import SubscriberKit
+
+/// What loading a manifest's plugins produced: every plugin that passed all ten checks, with the
+/// subscribers asked of it, and the optional plugins that failed and were skipped. Complete or not
+/// at all: a required failure throws ``PluginSetError`` instead.
+public struct PluginSet: Sendable {
+    /// A manifest plugin entry that loaded.
+    public struct Plugin: Sendable {
+        /// The manifest entry (index, options, priority, …).
+        public var entry: ManifestPlugin
+        /// The file it resolved to (absolute, symlinks kept).
+        public var path: String
+        /// The resident image (shared with any other entry naming the same real file).
+        public var image: LoadedPluginImage
+        /// The subscribers to make from it, in order: the entry's list, or all the image declares.
+        public var subscriberNames: [String]
+    }
+
+    /// An optional manifest entry that failed a check and was left out.
+    public struct Skipped: Sendable, CustomStringConvertible {
+        /// The manifest entry.
+        public var entry: ManifestPlugin
+        /// Why it was left out.
+        public var error: PluginLoadError
+        /// Its index in the manifest's `plugins`.
+        public var pluginIndex: Int { entry.index }
+        /// `plugins[3] (optional, skipped): <error>`.
+        public var description: String { "\(entry.keyPath) (optional, skipped): \(error)" }
+    }
+
+    /// One subscriber to instantiate: which image, which name, and what the manifest says about it.
+    public struct Subscriber: Sendable {
+        /// The subscriber's name, as the plugin declares it (unique across the set).
+        public var name: String
+        /// The image whose descriptor's `create` makes it.
+        public var image: LoadedPluginImage
+        /// The manifest entry's `options`, for the host interface's `options_json`.
+        public var options: JSONValue
+        /// The manifest entry's `priority`.
+        public var priority: Int
+        /// The manifest entry's index (manifest order is dispatch order before priorities).
+        public var pluginIndex: Int
+    }
+
+    /// The loaded entries, in manifest order.
+    public var plugins: [Plugin]
+    /// The optional entries that failed, in manifest order.
+    public var skipped: [Skipped]
+
+    /// Every subscriber to instantiate, in manifest order then each entry's list order (before
+    /// priorities are applied).
+    public var subscribers: [Subscriber] {
+        plugins.flatMap { plugin in
+            plugin.subscriberNames.map {
+                Subscriber(name: $0, image: plugin.image, options: plugin.entry.options,
+                           priority: plugin.entry.priority, pluginIndex: plugin.entry.index)
+            }
+        }
+    }
+}
+
+/// A required plugin failed a load-time check: `<manifest>: plugins[2]: <the check's error>`.
+public struct PluginSetError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The manifest file, as the caller named it.
+    public var file: String
+    /// Index of the failing entry in the manifest's `plugins`.
+    public var pluginIndex: Int
+    /// The failed check.
+    public var error: PluginLoadError
+
+    /// The failure of entry `pluginIndex` of `file`.
+    public init(file: String, pluginIndex: Int, error: PluginLoadError) {
+        self.file = file
+        self.pluginIndex = pluginIndex
+        self.error = error
+    }
+
+    public var description: String { "\(file): plugins[\(pluginIndex)]: \(error)" }
+}
+
+extension PluginLoader {
+    /// Loads every plugin of `manifest` in order, running all ten checks. Libraries are looked up by
+    /// ``PluginLocator`` (the manifest's search paths, then `extraSearchDirectories`, then the
+    /// executable's folder). An `optional` entry that fails is skipped and reported; any other
+    /// failure throws, and nothing of the set is returned.
+    public func load(_ manifest: Manifest, extraSearchDirectories: [String] = []) throws(PluginSetError) -> PluginSet {
+        try load(manifest, locator: PluginLocator(manifest: manifest, extraDirectories: extraSearchDirectories))
+    }
+
+    /// ``load(_:extraSearchDirectories:)`` with an explicit locator.
+    public func load(_ manifest: Manifest, locator: PluginLocator) throws(PluginSetError) -> PluginSet {
+        var set = PluginSet(plugins: [], skipped: [])
+        var owners: [String: String] = [:]  // subscriber name → path of the plugin providing it
+        for entry in manifest.plugins {
+            do throws(PluginLoadError) {
+                let path = try locator.locate(entry.source)
+                let image = try loadImage(at: path, sha256: entry.sha256)
+                let names = try image.subscribers(requested: entry.subscribers, path: path)   // check 9
+                for name in names {                                                            // check 10
+                    if let other = owners[name] {
+                        throw PluginLoadError.duplicateSubscriber(path: path, name: name, otherPath: other)
+                    }
+                }
+                for name in names { owners[name] = path }
+                set.plugins.append(PluginSet.Plugin(entry: entry, path: path, image: image, subscriberNames: names))
+            } catch {
+                guard entry.optional else {
+                    throw PluginSetError(file: manifest.file, pluginIndex: entry.index, error: error)
+                }
+                set.skipped.append(PluginSet.Skipped(entry: entry, error: error))
+            }
+        }
+        return set
+    }
+}

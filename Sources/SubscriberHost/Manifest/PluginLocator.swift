@@ -1,0 +1,52 @@
+/// Finds the file behind a manifest plugin entry. `path` is relative to the manifest's folder;
+/// `library: X` is `libX.so` in, in order: the manifest's `pluginSearchPaths`, the caller's extra
+/// directories (`--plugin-dir`), then the running executable's folder. Never the system's library
+/// search path: a plugin is always named to `dlopen` by a path with a slash.
+public struct PluginLocator: Sendable, Hashable {
+    /// The folder `path` entries are relative to.
+    public var baseDirectory: String
+    /// Where `library` entries are searched for, in order, absolute, without repeats.
+    public var searchDirectories: [String]
+
+    /// The locator for `manifest`. `extraDirectories` are relative to the current directory unless
+    /// absolute; `executableDirectory` defaults to `/proc/self/exe`'s folder (nil leaves it out).
+    public init(manifest: Manifest, extraDirectories: [String] = [],
+                executableDirectory: String? = PluginLocator.runningExecutableDirectory) {
+        var directories = manifest.pluginSearchDirectories + extraDirectories.map(FilePaths.absolute)
+        if let executableDirectory { directories.append(executableDirectory) }
+        self.init(baseDirectory: manifest.directory, searchDirectories: directories)
+    }
+
+    /// A locator with explicit directories (made absolute against the current directory; repeats dropped).
+    public init(baseDirectory: String, searchDirectories: [String]) {
+        self.baseDirectory = FilePaths.absolute(baseDirectory)
+        var unique: [String] = []
+        for directory in searchDirectories.map(FilePaths.absolute) where !unique.contains(directory) {
+            unique.append(directory)
+        }
+        self.searchDirectories = unique
+    }
+
+    /// The folder of the running executable (`/proc/self/exe`), the last place libraries are searched.
+    public static var runningExecutableDirectory: String? { FilePaths.executableDirectory() }
+
+    /// The file name a library entry stands for: `X` → `libX.so`.
+    public static func fileName(ofLibrary name: String) -> String { "lib\(name).so" }
+
+    /// The file of `source`. A `path` is returned joined, whether or not it exists (the loader's
+    /// first check says what is wrong with it); a `library` must be found or this throws
+    /// ``PluginLoadError/libraryNotFound(library:fileName:searched:)`` listing where it looked.
+    public func locate(_ source: ManifestPlugin.Source) throws(PluginLoadError) -> String {
+        switch source {
+        case .path(let path):
+            return FilePaths.resolve(path, against: baseDirectory)
+        case .library(let name):
+            let fileName = Self.fileName(ofLibrary: name)
+            for directory in searchDirectories {
+                let candidate = FilePaths.resolve(fileName, against: directory)
+                if FilePaths.isRegularFile(candidate) { return candidate }
+            }
+            throw .libraryNotFound(library: name, fileName: fileName, searched: searchDirectories)
+        }
+    }
+}
