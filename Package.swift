@@ -19,6 +19,25 @@ let swiftPlugins: [String] = []
 /// Plugins written in plain C against the header alone: Plugins/<Name>/, product lib<Name>.so.
 let cPlugins: [String] = []
 
+/// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in
+/// Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
+let brokenPlugins: [String] = [
+    // Load-time checks (SPEC §2).
+    "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenDuplicateNames",
+    "BrokenSwiftVersion",
+]
+
+/// Every C plugin is C99 and must compile clean under -Wall -Wextra. Unsafe flags are fine here: no
+/// other package ever depends on a plugin product.
+let cPluginSettings: [CSetting] = [.unsafeFlags(["-std=c99", "-Wall", "-Wextra"])]
+
+/// A C plugin target at `path`. A plugin publishes no headers of its own (its only interface is the
+/// entry symbol), and SwiftPM refuses a custom path without a public-headers folder, hence ".".
+func cPluginTarget(_ name: String, path: String) -> Target {
+    .target(name: name, dependencies: ["SubscriberABI"], path: path, publicHeadersPath: ".",
+            cSettings: cPluginSettings)
+}
+
 let package = Package(
     name: "AppDelegateHost",
     products: [
@@ -26,7 +45,7 @@ let package = Package(
         .library(name: "SubscriberKit", targets: ["SubscriberKit"]),
         .library(name: "SubscriberHost", targets: ["SubscriberHost"]),
     ]
-    + (swiftPlugins + cPlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + (swiftPlugins + cPlugins + brokenPlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
@@ -36,5 +55,6 @@ let package = Package(
         .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
-    + cPlugins.map { .target(name: $0, dependencies: ["SubscriberABI"], path: "Plugins/\($0)") }
+    + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
+    + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)") }
 )
