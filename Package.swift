@@ -17,7 +17,7 @@ import PackageDescription
 let swiftPlugins: [String] = []
 
 /// Plugins written in plain C against the header alone: Plugins/<Name>/, product lib<Name>.so.
-let cPlugins: [String] = []
+let cPlugins: [String] = ["ExtensionGuard"]
 
 /// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in
 /// Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
@@ -27,9 +27,10 @@ let brokenPlugins: [String] = [
     "BrokenSwiftVersion",
 ]
 
-/// Every C plugin is C99 and must compile clean under -Wall -Wextra. Unsafe flags are fine here: no
+/// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
+/// otherwise, so a plugin exports its entry symbol and nothing else. Unsafe flags are fine here: no
 /// other package ever depends on a plugin product.
-let cPluginSettings: [CSetting] = [.unsafeFlags(["-std=c99", "-Wall", "-Wextra"])]
+let cPluginSettings: [CSetting] = [.unsafeFlags(["-std=c99", "-Wall", "-Wextra", "-fvisibility=hidden"])]
 
 /// A C plugin target at `path`. A plugin publishes no headers of its own (its only interface is the
 /// entry symbol), and SwiftPM refuses a custom path without a public-headers folder, hence ".".
