@@ -25,6 +25,9 @@ let brokenPlugins: [String] = [
     // Load-time checks (SPEC §2).
     "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenDuplicateNames",
     "BrokenSwiftVersion",
+    // Conformance-kit checks (SPEC §7).
+    "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate", "Nondeterministic",
+    "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
 ]
 
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
