@@ -115,7 +115,8 @@ extension ManifestPlugin {
     private static func readSubscribers(_ reader: inout JSONObjectReader) throws(JSONShapeError)
         -> (names: [String], path: String)
     {
-        let present = ["subscribers", "ios", "apple"].filter { reader.object[$0] != nil }
+        // value(_:) marks each as known, so an unknown-key error lists all three.
+        let present = ["subscribers", "ios", "apple"].filter { reader.value($0) != nil }
         if present.count > 1 {
             throw JSONShapeError(path: reader.path, expected: "one subscriber list (subscribers, ios or apple)",
                                  found: present.joined(separator: " and "))

@@ -1,0 +1,83 @@
+import Foundation
+@testable import SubscriberHost
+
+/// A fresh folder under the system temp directory, mode 0755 (so the loader's writability check
+/// passes unless a test loosens it). Removed by `remove()`.
+struct TestDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/adh-loader-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard let made else { throw TestSetupError("mkdtemp failed: errno \(errno)") }
+        // Real path: /tmp may itself be a symlink, and the loader reports real folders.
+        path = FilePaths.realPath(String(cString: made))!
+        try setMode(0o755)
+    }
+
+    /// `path/name`.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `text` to `name` (mode 0644) and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String, mode: Int = 0o644) throws -> String {
+        let target = file(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target)
+        return target
+    }
+
+    /// Copies the file at `source` to `name` with `mode` and returns its path.
+    @discardableResult
+    func copy(_ source: String, to name: String, mode: Int = 0o755) throws -> String {
+        let target = file(name)
+        try FileManager.default.copyItem(atPath: source, toPath: target)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target)
+        return target
+    }
+
+    /// Makes `name` a symlink to `destination` and returns its path.
+    @discardableResult
+    func symlink(_ name: String, to destination: String) throws -> String {
+        let target = file(name)
+        try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: destination)
+        return target
+    }
+
+    /// Makes sub-folder `name` (mode 0755) and returns it as a TestDirectory.
+    func subdirectory(_ name: String) throws -> TestDirectory {
+        try FileManager.default.createDirectory(atPath: file(name), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        return TestDirectory(existing: file(name))
+    }
+
+    /// Sets this folder's mode.
+    func setMode(_ mode: Int) throws {
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    private init(existing: String) { path = existing }
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Where `swift build` put the plugin libraries of this package: the build folder holding the
+/// running test binary (`.build/debug` or `.build/release`, found from `#filePath`).
+enum BuiltPlugins {
+    static let directory: String = {
+        let packageRoot = FilePaths.directory(of: FilePaths.directory(of: FilePaths.directory(of: #filePath)))
+        let candidates = ["debug", "release"].compactMap { FilePaths.realPath("\(packageRoot)/.build/\($0)") }
+        let running = FilePaths.executableDirectory()
+        return candidates.first(where: { $0 == running })
+            ?? candidates.first(where: { FilePaths.isRegularFile("\($0)/libExtensionGuard.so") })
+            ?? "\(packageRoot)/.build/debug"
+    }()
+
+    /// The path of `lib<name>.so` in the build folder.
+    static func path(_ name: String) -> String { "\(directory)/lib\(name).so" }
+}
