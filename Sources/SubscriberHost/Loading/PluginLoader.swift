@@ -14,7 +14,8 @@ import SubscriberABI
 ///
 /// Images are never unloaded (a Swift image cannot be, safely), including after a failed check:
 /// a refused plugin stays mapped but unused. Loading a file twice (same real path) returns the
-/// image loaded the first time, after re-running checks 1–3 against this request.
+/// image loaded the first time, after re-running checks 1–3 and 6–8 against this request (only
+/// `dlopen` and the entry call happen once).
 public struct PluginLoader: Sendable {
     /// Accept files and folders writable by group or others (check 2 off). Only on explicit request.
     public var allowWritable: Bool
@@ -43,7 +44,12 @@ public struct PluginLoader: Sendable {
 
         // Held across dlopen so that two threads loading one file get one image.
         return try Self.images.withLock { (images) throws(PluginLoadError) -> LoadedPluginImage in
-            if let loaded = images[realPath] { return loaded }
+            if let loaded = images[realPath] {
+                // Checks 6-8 are cheap and depend on this loader's settings (the Swift version): rerun.
+                _ = try DescriptorReader(raw: UnsafeRawPointer(loaded.descriptor), path: path,
+                                         hostSwiftVersion: hostSwiftVersion).read()
+                return loaded
+            }
             let handle = try open(path: path, realPath: realPath)
             let descriptor = try entryDescriptor(handle: handle, path: path)
             let fields = try DescriptorReader(raw: UnsafeRawPointer(descriptor), path: path,

@@ -1,0 +1,107 @@
+import Testing
+import SubscriberABI
+@testable import SubscriberHost
+
+@Suite("Loader: checks 5-8 on the built plugins")
+struct LoaderDescriptorTests {
+    @Test("the C example plugin loads, and its descriptor reads into the image")
+    func goodPlugin() throws {
+        let path = BuiltPlugins.path("ExtensionGuard")
+        let image = try PluginLoader().loadImage(at: path)
+        #expect(image.realPath == FilePaths.realPath(path))
+        #expect(image.id == "dev.appdelegatehost.extension-guard")
+        #expect(image.name == "ExtensionGuard")
+        #expect(image.version == "1.0.0")
+        #expect(image.vendor == "AppDelegateHost")
+        #expect(image.swiftVersion == "" && image.isCPlugin)
+        #expect(image.abiMajor == 1 && image.abiMinor == 0)
+        #expect(image.structSize == UInt32(MemoryLayout<adh_plugin_descriptor>.size))
+        #expect(image.subscriberNames == ["ExtensionGuard"])
+        #expect(image.descriptor.pointee.create != nil)
+        #expect(PluginLoader.loadedImage(realPath: image.realPath) === image)
+    }
+
+    @Test("the same file twice, directly or through a symlink, is one image")
+    func sameFileOnce() throws {
+        let folder = try TestDirectory()
+        defer { folder.remove() }
+        let path = BuiltPlugins.path("ExtensionGuard")
+        let link = try folder.symlink("libAlias.so", to: path)
+        let first = try PluginLoader().loadImage(at: path)
+        #expect(try PluginLoader().loadImage(at: path) === first)
+        #expect(try PluginLoader().loadImage(at: link) === first)
+    }
+
+    @Test("check 5: no adh_plugin_entry")
+    func noEntry() {
+        let path = BuiltPlugins.path("BrokenNoEntry")
+        #expect(loadError(path) == #"plugin "\#(path)" is not a subscriber plugin: no symbol adh_plugin_entry"#)
+    }
+
+    @Test("check 6: ABI major 2")
+    func abiMajor() {
+        let path = BuiltPlugins.path("BrokenABIMajor")
+        #expect(loadError(path) == #"plugin "\#(path)": ABI mismatch: host speaks 1.x, plugin was built for 2.0"#)
+    }
+
+    @Test("check 6: struct_size smaller than the 1.0 descriptor")
+    func structSize() {
+        let path = BuiltPlugins.path("BrokenStructSize")
+        #expect(DescriptorReader.size1_0 == 80)
+        #expect(loadError(path) == #"plugin "\#(path)": expected a descriptor struct_size of at least 80 (ABI 1.0), found 16"#)
+    }
+
+    @Test("check 7: a Swift version other than the host's")
+    func swiftVersion() throws {
+        let path = BuiltPlugins.path("BrokenSwiftVersion")
+        let host = HostSwiftVersion.current
+        #expect(loadError(path) == #"plugin "\#(path)": Swift compiler mismatch: expected \#(host) (the host's), found 5.9; rebuild the plugin with the host's toolchain"#)
+        // The comparison is against the host's version, not a constant: a 5.9 host accepts it.
+        #expect(try PluginLoader(hostSwiftVersion: "5.9").loadImage(at: path).swiftVersion == "5.9")
+        // Once resident, the image is still checked against each loader's own host version.
+        #expect(loadError(path)?.contains("Swift compiler mismatch") == true)
+    }
+
+    @Test("the host's Swift version is the compiler's major.minor")
+    func hostSwiftVersion() {
+        let parts = HostSwiftVersion.current.split(separator: ".")
+        #expect(parts.count == 2 && parts.allSatisfy { Int($0) != nil })
+        #if compiler(>=6.3) && !compiler(>=6.4)
+        #expect(HostSwiftVersion.current == "6.3")
+        #endif
+    }
+
+    @Test("check 8: an empty id (the first of its defects)")
+    func emptyId() {
+        let path = BuiltPlugins.path("BrokenDescriptor")
+        #expect(loadError(path) == #"plugin "\#(path)": malformed descriptor: id: expected a non-empty string, found an empty string"#)
+    }
+
+    @Test("check 8: a subscriber name listed twice")
+    func duplicateNames() {
+        let path = BuiltPlugins.path("BrokenDuplicateNames")
+        #expect(loadError(path) == #"plugin "\#(path)": malformed descriptor: subscriber_names[1]: expected a unique name, found "Alpha" again (also subscriber_names[0])"#)
+    }
+
+    @Test("every broken plugin fails the check it was built to fail", arguments: [
+        ("BrokenNoEntry", 5), ("BrokenABIMajor", 6), ("BrokenStructSize", 6), ("BrokenSwiftVersion", 7),
+        ("BrokenDescriptor", 8), ("BrokenDuplicateNames", 8),
+    ])
+    func checkNumbers(name: String, check: Int) {
+        #expect(throws: PluginLoadError.self) { try PluginLoader().loadImage(at: BuiltPlugins.path(name)) }
+        do {
+            _ = try PluginLoader().loadImage(at: BuiltPlugins.path(name))
+        } catch {
+            #expect(error.check == check)
+        }
+    }
+
+    @Test("the conformance kit's broken plugins load: their defects are at run time", arguments: [
+        "CrashOnEvent", "HangOnEvent", "FuzzCrash", "NeverCompletes", "CompletesTwice", "LeakyCreate",
+        "Nondeterministic", "SlowHandler", "UnknownNameNotNull",
+    ])
+    func runtimeDefectsLoad(name: String) throws {
+        let image = try PluginLoader().loadImage(at: BuiltPlugins.path(name))
+        #expect(image.subscriberNames == [name])
+    }
+}
