@@ -17,7 +17,30 @@ import PackageDescription
 let swiftPlugins: [String] = []
 
 /// Plugins written in plain C against the header alone: Plugins/<Name>/, product lib<Name>.so.
-let cPlugins: [String] = []
+let cPlugins: [String] = ["ExtensionGuard"]
+
+/// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in
+/// Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
+let brokenPlugins: [String] = [
+    // Load-time checks (SPEC §2).
+    "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenDuplicateNames",
+    "BrokenSwiftVersion",
+    // Conformance-kit checks (SPEC §7).
+    "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate", "Nondeterministic",
+    "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
+]
+
+/// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
+/// otherwise, so a plugin exports its entry symbol and nothing else. Unsafe flags are fine here: no
+/// other package ever depends on a plugin product.
+let cPluginSettings: [CSetting] = [.unsafeFlags(["-std=c99", "-Wall", "-Wextra", "-fvisibility=hidden"])]
+
+/// A C plugin target at `path`. A plugin publishes no headers of its own (its only interface is the
+/// entry symbol), and SwiftPM refuses a custom path without a public-headers folder, hence ".".
+func cPluginTarget(_ name: String, path: String) -> Target {
+    .target(name: name, dependencies: ["SubscriberABI"], path: path, publicHeadersPath: ".",
+            cSettings: cPluginSettings)
+}
 
 let package = Package(
     name: "AppDelegateHost",
@@ -26,7 +49,7 @@ let package = Package(
         .library(name: "SubscriberKit", targets: ["SubscriberKit"]),
         .library(name: "SubscriberHost", targets: ["SubscriberHost"]),
     ]
-    + (swiftPlugins + cPlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + (swiftPlugins + cPlugins + brokenPlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
@@ -38,5 +61,6 @@ let package = Package(
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
-    + cPlugins.map { .target(name: $0, dependencies: ["SubscriberABI"], path: "Plugins/\($0)") }
+    + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
+    + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)") }
 )
