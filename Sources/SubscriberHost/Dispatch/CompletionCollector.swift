@@ -122,7 +122,9 @@ final class CompletionCollector<Value: Sendable>: Sendable {
 
     /// Returns once every awaited responder answered, or when `deadline` nanoseconds have passed
     /// since `start` (MonotonicClock). Call once, on the dispatcher, after every responder returned.
-    func wait(since start: UInt64, deadline: UInt64) async {
+    /// Runs on the caller's actor (`isolation`): a nonisolated async function would hop to the global
+    /// executor and back, which costs more than a whole synchronous fetch round.
+    func wait(since start: UInt64, deadline: UInt64, isolation: isolated (any Actor)? = #isolation) async {
         // Fast path: everyone answered synchronously (or nobody is awaited): no continuation, no timer.
         if state.withLock({ state in
             guard state.pending == 0 else { return false }
