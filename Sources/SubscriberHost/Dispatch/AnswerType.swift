@@ -27,6 +27,7 @@ public enum AnswerType: String, Sendable, Hashable, CaseIterable, CustomStringCo
         }
     }
 
+    /// How error messages name the type: "a Bool", "a fetch result", …
     public var description: String {
         switch self {
         case .none: "nothing"

@@ -12,6 +12,7 @@ public enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringC
     /// A deadline that is zero or negative; `event` nil for the default deadline.
     case nonPositiveDeadline(event: LifecycleEvent?, deadline: Duration)
 
+    /// One line: what, expected, found.
     public var description: String {
         switch self {
         case .reconcilerDoesNotFit(let event, let choice):

@@ -33,14 +33,17 @@ public final class HostLogRecorder: SubscriberLogSink {
         handler?(record)
     }
 
+    /// Records a log line. [any-thread]
     public func log(subscriber: String, level: LogLevel, message: String) {
         record(LogRecord(subscriber: subscriber, kind: .log, level: level, message: message))
     }
 
+    /// Records an analytics event, at level info. [any-thread]
     public func logEvent(subscriber: String, name: String, attributes: JSONObject) {
         record(LogRecord(subscriber: subscriber, kind: .event, level: .info, message: name, attributes: attributes))
     }
 
+    /// Records an error, at level error. [any-thread]
     public func logError(subscriber: String, message: String, attributes: JSONObject) {
         record(LogRecord(subscriber: subscriber, kind: .error, level: .error, message: message,
                          attributes: attributes))
