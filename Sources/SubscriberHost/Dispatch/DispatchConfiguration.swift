@@ -1,0 +1,66 @@
+import SubscriberKit
+
+/// How a ``LifecycleDispatcher`` reconciles and waits: the application, the reconciler chosen per
+/// event, each completion event's deadline, and the default orientations per idiom. The manifest
+/// fills it; the setters validate, so a bad manifest value becomes one clear error.
+public struct DispatchConfiguration: Sendable {
+    /// iOS's deadline for completion handlers, and the default for every completion event.
+    public static let standardDeadline: Duration = .seconds(30)
+
+    /// The application handed to subscribers (its `launchInvocation` is set by the dispatcher).
+    public var application: Application
+    /// The deadline of every completion event without its own.
+    public private(set) var defaultDeadline: Duration = standardDeadline
+    /// Per-event deadlines, overriding ``defaultDeadline``.
+    public private(set) var deadlines: [LifecycleEvent: Duration] = [:]
+    /// Per-event reconcilers, overriding SPEC §3's defaults.
+    public private(set) var reconcilers: [LifecycleEvent: ReconcilerChoice] = [:]
+    /// Orientations delivered when nobody answers `supportedInterfaceOrientations`, per idiom.
+    /// Idioms without an entry use `.phone`'s (Info.plist's plain key; `pad` is its `~ipad` key).
+    public var defaultOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [
+        .phone: .allButUpsideDown, .pad: .all,
+    ]
+
+    /// A configuration with SPEC §3's defaults for `application`.
+    public init(application: Application) {
+        self.application = application
+    }
+
+    /// The reconciler `event` uses: the chosen one, else SPEC §3's default; nil for notifications.
+    public func reconciler(for event: LifecycleEvent) -> ReconcilerChoice? {
+        reconcilers[event] ?? event.defaultReconciler
+    }
+
+    /// Chooses `choice` for `event`; throws when it does not fit the event's answer type.
+    public mutating func setReconciler(_ choice: ReconcilerChoice, for event: LifecycleEvent)
+        throws(DispatchConfigurationError)
+    {
+        try choice.validate(for: event)
+        reconcilers[event] = choice
+    }
+
+    /// The deadline of `event` (only completion events have one).
+    public func deadline(for event: LifecycleEvent) -> Duration {
+        deadlines[event] ?? defaultDeadline
+    }
+
+    /// Sets `event`'s deadline; throws for a non-completion event or a non-positive duration.
+    public mutating func setDeadline(_ deadline: Duration, for event: LifecycleEvent)
+        throws(DispatchConfigurationError)
+    {
+        guard event.answersThroughCompletion else { throw .deadlineWithoutCompletion(event: event) }
+        guard deadline > .zero else { throw .nonPositiveDeadline(event: event, deadline: deadline) }
+        deadlines[event] = deadline
+    }
+
+    /// Sets the deadline of every completion event without its own; throws when not positive.
+    public mutating func setDefaultDeadline(_ deadline: Duration) throws(DispatchConfigurationError) {
+        guard deadline > .zero else { throw .nonPositiveDeadline(event: nil, deadline: deadline) }
+        defaultDeadline = deadline
+    }
+
+    /// The orientations delivered for `idiom` when nobody answers (or the answers conflict).
+    public func defaultOrientation(for idiom: UserInterfaceIdiom) -> InterfaceOrientationMask {
+        defaultOrientations[idiom] ?? defaultOrientations[.phone] ?? .allButUpsideDown
+    }
+}

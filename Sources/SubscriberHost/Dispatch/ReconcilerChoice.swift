@@ -1,0 +1,87 @@
+import SubscriberKit
+
+/// A reconciler a manifest can choose for an event instead of its default (SPEC §3), to reproduce
+/// Expo's, Flutter's or GoogleUtilities' behaviour on purpose.
+public enum ReconcilerChoice: Sendable, Hashable, CustomStringConvertible {
+    /// Bool: true if any answer is true (false if every answer is false).
+    case anyTrue
+    /// Bool: true only if every answer is true (one false vetoes).
+    case allTrue
+    /// Any type: the first answer in subscriber order.
+    case firstAnswer
+    /// Fetch result: the first result of this list that anyone answered. Lists each result once.
+    case precedence([BackgroundFetchResult])
+    /// Orientation mask: the orientations every answer allows.
+    case intersection
+    /// Dictionary: the replies merged; a key answered twice keeps the first.
+    case merge
+
+    /// SPEC §3's fetch precedence: failed > newData > noData.
+    public static let defaultFetchPrecedence: [BackgroundFetchResult] = [.failed, .newData, .noData]
+
+    /// The name as manifests write it: "anyTrue", …; a precedence is its list of result names.
+    public var description: String {
+        switch self {
+        case .anyTrue: "anyTrue"
+        case .allTrue: "allTrue"
+        case .firstAnswer: "firstAnswer"
+        case .precedence(let order): "[" + order.map(\.name).joined(separator: ", ") + "]"
+        case .intersection: "intersection"
+        case .merge: "merge"
+        }
+    }
+
+    /// As JSON, the way a manifest writes it: "anyTrue", or ["newData", "failed", "noData"].
+    public var json: JSONValue {
+        if case .precedence(let order) = self { return .array(order.map { .string($0.name) }) }
+        return .string(description)
+    }
+
+    /// Reads a manifest's choice: one of the names, or an array of fetch result names (a precedence).
+    /// Whether it fits the event is checked by ``validate(for:)``.
+    public init(json: JSONValue, path: String) throws(JSONShapeError) {
+        switch json {
+        case .string(let name):
+            let named: [ReconcilerChoice] = [.anyTrue, .allTrue, .firstAnswer, .intersection, .merge]
+            guard let match = named.first(where: { $0.description == name }) else {
+                throw JSONShapeError(path: path,
+                                     expected: "anyTrue, allTrue, firstAnswer, intersection, merge or a list of fetch results",
+                                     found: json.shapeDescription)
+            }
+            self = match
+        case .array(let elements):
+            var order: [BackgroundFetchResult] = []
+            for (index, element) in elements.enumerated() {
+                guard let name = element.stringValue, let result = BackgroundFetchResult(name: name) else {
+                    throw JSONShapeError(path: "\(path)[\(index)]", expected: "newData, noData or failed",
+                                         found: element.shapeDescription)
+                }
+                order.append(result)
+            }
+            self = .precedence(order)
+        default:
+            throw JSONShapeError(path: path, expected: "a reconciler name or a list of fetch results",
+                                 found: json.shapeDescription)
+        }
+    }
+
+    /// Checks that this reconciler fits `event`'s answer type; throws a clear error otherwise.
+    public func validate(for event: LifecycleEvent) throws(DispatchConfigurationError) {
+        let type = event.answerType
+        let fits: Bool
+        switch (self, type) {
+        case (.anyTrue, .bool), (.allTrue, .bool), (.precedence, .fetchResult), (.intersection, .orientationMask),
+             (.merge, .dictionary):
+            fits = true
+        case (.firstAnswer, let type):
+            fits = type != .none
+        default:
+            fits = false
+        }
+        guard fits else { throw .reconcilerDoesNotFit(event: event, choice: self) }
+        if case .precedence(let order) = self,
+           order.count != BackgroundFetchResult.allCases.count || Set(order).count != order.count {
+            throw .invalidPrecedence(event: event, order: order)
+        }
+    }
+}

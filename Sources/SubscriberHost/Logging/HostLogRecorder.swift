@@ -1,0 +1,59 @@
+import SubscriberKit
+import Synchronization
+
+/// The host's ``SubscriberLogSink``: records what subscribers log and hands each record to an
+/// optional handler as it arrives (the CLI prints them). Thread-safe: subscribers log from any thread.
+public final class HostLogRecorder: SubscriberLogSink {
+    private let records = Mutex<[LogRecord]>([])
+    private let retains: Bool
+    private let handler: (@Sendable (LogRecord) -> Void)?
+
+    /// A recorder. `handler` sees every record, on the thread that logged it; `retaining: false`
+    /// only forwards (nothing to ``drain()``), for long runs that print as they go.
+    public init(retaining: Bool = true, handler: (@Sendable (LogRecord) -> Void)? = nil) {
+        self.retains = retaining
+        self.handler = handler
+    }
+
+    /// Takes every record kept so far, oldest first, and forgets them.
+    public func drain() -> [LogRecord] {
+        records.withLock { kept in
+            defer { kept.removeAll() }
+            return kept
+        }
+    }
+
+    /// The records kept so far, oldest first, without forgetting them.
+    public var recorded: [LogRecord] { records.withLock { $0 } }
+
+    /// Keeps and forwards one record.
+    public func record(_ record: LogRecord) {
+        if retains { records.withLock { $0.append(record) } }
+        // Outside the lock, so that a handler may log again without deadlocking.
+        handler?(record)
+    }
+
+    /// Records a log line. [any-thread]
+    public func log(subscriber: String, level: LogLevel, message: String) {
+        record(LogRecord(subscriber: subscriber, kind: .log, level: level, message: message))
+    }
+
+    /// Records an analytics event, at level info. [any-thread]
+    public func logEvent(subscriber: String, name: String, attributes: JSONObject) {
+        record(LogRecord(subscriber: subscriber, kind: .event, level: .info, message: name, attributes: attributes))
+    }
+
+    /// Records an error, at level error. [any-thread]
+    public func logError(subscriber: String, message: String, attributes: JSONObject) {
+        record(LogRecord(subscriber: subscriber, kind: .error, level: .error, message: message,
+                         attributes: attributes))
+    }
+}
+
+extension SubscriberLogSink {
+    /// The context a subscriber named `name` is made with: this sink for its logs, the app's info and
+    /// its manifest `options`.
+    public func context(for name: String, application: Application, options: JSONValue = [:]) -> SubscriberContext {
+        SubscriberContext(subscriberName: name, application: application, options: options, sink: self)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SubscriberKit
+
+/// One thing a subscriber told its host: a log line, an analytics event or an error (Q2's module
+/// delegate calls), stamped with when and by whom.
+public struct LogRecord: Sendable, Hashable, CustomStringConvertible {
+    /// Which of the three sink calls produced a record.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// `log(level, message)`.
+        case log
+        /// `logEvent(name, attributes)`.
+        case event
+        /// `logError(message, attributes)`.
+        case error
+    }
+
+    /// When the host received it (wall clock).
+    public var time: Date
+    /// The subscriber that sent it.
+    public var subscriber: String
+    /// Log line, event or error.
+    public var kind: Kind
+    /// The line's level; `.info` for events and `.error` for errors.
+    public var level: LogLevel
+    /// The message, or the event's name for `.event`.
+    public var message: String
+    /// The event's or error's attributes (`{}` for log lines).
+    public var attributes: JSONObject
+
+    /// A record with the given fields.
+    public init(time: Date = Date(), subscriber: String, kind: Kind, level: LogLevel, message: String,
+                attributes: JSONObject = [:]) {
+        self.time = time
+        self.subscriber = subscriber
+        self.kind = kind
+        self.level = level
+        self.message = message
+        self.attributes = attributes
+    }
+
+    /// One line for people: `[Analytics] info: started`, `[Analytics] event session_started {…}`.
+    public var description: String {
+        let attributesText = attributes.isEmpty ? "" : " \(JSONValue.object(attributes))"
+        switch kind {
+        case .log: return "[\(subscriber)] \(level): \(message)"
+        case .event: return "[\(subscriber)] event \(message)\(attributesText)"
+        case .error: return "[\(subscriber)] error: \(message)\(attributesText)"
+        }
+    }
+
+    /// As JSON: {"time" (seconds since 1970), "subscriber", "kind", "level", "message", "attributes"?}.
+    public var json: JSONObject {
+        var object: JSONObject = [
+            "time": .number(time.timeIntervalSince1970), "subscriber": .string(subscriber),
+            "kind": .string(kind.rawValue), "level": .string(level.name), "message": .string(message),
+        ]
+        if !attributes.isEmpty { object["attributes"] = .object(attributes) }
+        return object
+    }
+}

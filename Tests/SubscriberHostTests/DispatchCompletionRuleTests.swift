@@ -1,0 +1,191 @@
+import Foundation
+import SubscriberHost
+import SubscriberKit
+import Testing
+
+/// SPEC §3's completion rules: delivered exactly once, duplicates ignored and reported, a deadline
+/// with late subscribers counted, any thread, declines, zero responders, calls after delivery.
+@MainActor
+@Suite("Dispatch: completion rules")
+struct DispatchCompletionRuleTests {
+    /// A configuration whose completion events all have a 50 ms deadline.
+    static func shortDeadlines() throws -> DispatchConfiguration {
+        try configuration { try $0.setDefaultDeadline(.milliseconds(50)) }
+    }
+
+    @Test("a completion never called: at the deadline the fetch is delivered, counted as failed, reported late")
+    func neverCalled() async throws {
+        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: try Self.shortDeadlines())
+        subscribers[0].fetch = .now(.newData)
+        subscribers[1].fetch = .never
+        let outcome = await dispatcher.performFetch()
+        #expect(outcome.result == .failed)
+        #expect(outcome.answers.map(\.answer) == ["newData", "failed"])
+        #expect(outcome.reports == [.late(subscriber: "B", event: .performFetch)])
+    }
+
+    @Test("a deadline set for one event applies to it only")
+    func perEventDeadline() async throws {
+        let configuration = try configuration { try $0.setDeadline(.milliseconds(50), for: .didReceiveRemoteNotification) }
+        #expect(configuration.deadline(for: .didReceiveRemoteNotification) == .milliseconds(50))
+        #expect(configuration.deadline(for: .performFetch) == .seconds(30))
+        let (dispatcher, _, _) = makeDispatcher(["A"], configuration: configuration) { $0.fetch = .never }
+        let outcome = await dispatcher.didReceiveRemoteNotification(userInfo: [:])
+        #expect(outcome.result == .failed)
+        #expect(outcome.reports == [.late(subscriber: "A", event: .didReceiveRemoteNotification)])
+    }
+
+    @Test("late counts as false for a Bool completion (visible with allTrue)")
+    func lateShortcutCountsFalse() async throws {
+        var configuration = try Self.shortDeadlines()
+        let anyTrue = makeDispatcher(["A", "B"], configuration: configuration)
+        anyTrue.subscribers[0].shortcut = .now(true)
+        anyTrue.subscribers[1].shortcut = .never
+        let first = await anyTrue.dispatcher.performActionForShortcutItem(ShortcutItem(type: "x"))
+        #expect(first.result == true)
+        #expect(first.answers.map(\.answer) == [true, false])
+        #expect(first.reports == [.late(subscriber: "B", event: .performActionForShortcutItem)])
+
+        try configuration.setReconciler(.allTrue, for: .performActionForShortcutItem)
+        let allTrue = makeDispatcher(["A", "B"], configuration: configuration)
+        allTrue.subscribers[0].shortcut = .now(true)
+        allTrue.subscribers[1].shortcut = .never
+        #expect(await allTrue.dispatcher.performActionForShortcutItem(ShortcutItem(type: "x")).result == false)
+    }
+
+    @Test("late counts as nothing for restoration, WatchKit replies and background sessions")
+    func lateCountsAsNothing() async throws {
+        let configuration = try Self.shortDeadlines()
+        let restoring = makeDispatcher(["A", "B"], configuration: configuration) { $0.answers[.continueUserActivity] = true }
+        restoring.subscribers[0].restoration = .never
+        restoring.subscribers[1].restoration = .now(["b"])
+        let continued = await restoring.dispatcher.continueUserActivity(UserActivity(activityType: "reading"))
+        #expect(continued.result == ContinueUserActivityResult(handled: true, restorableObjects: ["b"]))
+        #expect(continued.reports == [.late(subscriber: "A", event: .continueUserActivity)])
+        #expect(continued.answers[0].answer == ["handled": true])
+
+        let replying = makeDispatcher(["A", "B"], configuration: configuration)
+        replying.subscribers[0].reply = .never
+        replying.subscribers[1].reply = .now(["k": 1])
+        let replied = await replying.dispatcher.handleWatchKitExtensionRequest(userInfo: [:])
+        #expect(replied.result == ["k": 1])
+        #expect(replied.answers.map(\.answer) == [nil, ["k": 1]])
+        #expect(replied.reports == [.late(subscriber: "A", event: .handleWatchKitExtensionRequest)])
+
+        let session = makeDispatcher(["A"], configuration: configuration) { $0.session = .never }
+        let done = await session.dispatcher.handleEventsForBackgroundURLSession(identifier: "s")
+        #expect(done.answers.map(\.answer) == [nil])
+        #expect(done.reports == [.late(subscriber: "A", event: .handleEventsForBackgroundURLSession)])
+    }
+
+    @Test("a second call is ignored, reported, and does not deliver early")
+    func calledTwice() async {
+        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"])
+        // If A's second call counted, failed would win; if it delivered early, B would be late.
+        subscribers[0].fetch = .twice(.noData, .failed)
+        subscribers[1].fetch = .later(.newData)
+        let outcome = await dispatcher.performFetch()
+        #expect(outcome.result == .newData)
+        #expect(outcome.answers.map(\.answer) == ["noData", "newData"])
+        #expect(outcome.reports == [.duplicateCompletion(subscriber: "A", event: .performFetch)])
+    }
+
+    @Test("completions from other threads are collected and the result arrives on the main actor")
+    func otherThreads() async {
+        let (dispatcher, subscribers, _) = makeDispatcher((0..<200).map { "S\($0)" })
+        for (index, subscriber) in subscribers.enumerated() {
+            subscriber.fetch = index == 137 ? .fromAnotherThread(.failed)
+                : index.isMultiple(of: 2) ? .fromAnotherThread(.noData) : .later(.newData)
+        }
+        let outcome = await dispatcher.performFetch()
+        MainActor.assertIsolated()
+        #expect(outcome.result == .failed)
+        #expect(outcome.answers.count == 200)
+        #expect(outcome.reports.isEmpty)
+        #expect(subscribers.allSatisfy { $0.threads.calls == [false] })
+    }
+
+    @Test("completions called synchronously inside the method deliver at once")
+    func synchronous() async {
+        let (dispatcher, _, _) = makeDispatcher(["A", "B"]) { $0.fetch = .now(.newData) }
+        let outcome = await dispatcher.performFetch()
+        #expect(outcome.result == .newData)
+        #expect(outcome.answers.count == 2)
+    }
+
+    @Test("zero responders: every completion event gives its no-answer default at once")
+    func zeroResponders() async {
+        let none = makeDispatcher([]).dispatcher
+        #expect(await none.performFetch().result == .noData)
+        #expect(await none.didReceiveRemoteNotification(userInfo: [:]).result == .noData)
+        #expect(await none.performActionForShortcutItem(ShortcutItem(type: "x")).result == false)
+        #expect(await none.handleWatchKitExtensionRequest(userInfo: [:]).result == [:])
+        #expect(await none.continueUserActivity(UserActivity(activityType: "x")).result
+                    == ContinueUserActivityResult(handled: false, restorableObjects: nil))
+        let session = await none.handleEventsForBackgroundURLSession(identifier: "s")
+        #expect(session.answers.isEmpty && session.reports.isEmpty)
+    }
+
+    @Test("a decline before returning leaves the subscriber out: not awaited, no answer row")
+    func declined() async {
+        let (dispatcher, subscribers, log) = makeDispatcher(["A", "B"])
+        subscribers[0].fetch = .decline
+        subscribers[1].fetch = .later(.noData)
+        let outcome = await dispatcher.performFetch()
+        #expect(log.callers(of: .performFetch) == ["A", "B"])
+        #expect(outcome.answerNames == ["B"])
+        #expect(outcome.result == .noData)
+        #expect(outcome.reports.isEmpty)
+    }
+
+    @Test("a decline after returning is ignored and reported; the answer still counts")
+    func declineAfterReturn() async {
+        let (dispatcher, _, _) = makeDispatcher(["A"]) { $0.fetch = .declineAfterReturn(.newData) }
+        let outcome = await dispatcher.performFetch()
+        #expect(outcome.result == .newData)
+        #expect(outcome.reports == [.ignoredDecline(subscriber: "A", event: .performFetch)])
+    }
+
+    @Test("a completion after declining is ignored and reported")
+    func completionAfterDecline() async {
+        let (dispatcher, _, _) = makeDispatcher(["A"]) { $0.fetch = .declineThenCall(.failed) }
+        let outcome = await dispatcher.performFetch()
+        #expect(outcome.result == .noData)
+        #expect(outcome.answers.isEmpty)
+        #expect(outcome.reports == [.completionAfterDecline(subscriber: "A", event: .performFetch)])
+    }
+
+    @Test("calls after delivery neither crash nor deliver again; they are reported in the next outcome")
+    func callsAfterDelivery() async throws {
+        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: try Self.shortDeadlines())
+        subscribers[0].fetch = .now(.noData)
+        subscribers[1].fetch = .never
+        let outcome = await dispatcher.performFetch()
+        #expect(outcome.result == .failed)
+
+        let lateHandler = try #require(subscribers[1].fetchHandler)
+        let answeredHandler = try #require(subscribers[0].fetchHandler)
+        lateHandler(.newData)
+        answeredHandler(.newData)
+        lateHandler.decline()
+        // From another thread too.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                lateHandler(.failed)
+                continuation.resume()
+            }
+        }
+        let next = dispatcher.didBecomeActive()
+        #expect(next.reports == [
+            .completionAfterDelivery(subscriber: "B", event: .performFetch),
+            .duplicateCompletion(subscriber: "A", event: .performFetch),
+            .ignoredDecline(subscriber: "B", event: .performFetch),
+            .completionAfterDelivery(subscriber: "B", event: .performFetch),
+        ])
+        #expect(dispatcher.takeLateReports().isEmpty)
+
+        lateHandler(.noData)
+        #expect(dispatcher.takeLateReports() == [.completionAfterDelivery(subscriber: "B", event: .performFetch)])
+        #expect(dispatcher.didBecomeActive().reports.isEmpty)
+    }
+}
