@@ -95,7 +95,7 @@ struct DispatchReconcilerTests {
         #expect(throws: DispatchConfigurationError.self) { try configuration.setReconciler(.allTrue, for: .configurationForConnecting) }
         #expect(throws: DispatchConfigurationError.self) { try configuration.setReconciler(.firstAnswer, for: .didBecomeActive) }
         #expect(DispatchConfigurationError.reconcilerDoesNotFit(event: .didBecomeActive, choice: .firstAnswer).description
-                    == "reconciler firstAnswer for didBecomeActive: expected no reconciler (didBecomeActive has no answer to reconcile), found firstAnswer")
+                    == "reconciler for didBecomeActive: expected no reconciler (didBecomeActive has no answer to reconcile), found firstAnswer")
         #expect(throws: DispatchConfigurationError.invalidPrecedence(event: .performFetch, order: [.newData, .newData, .noData])) {
             try configuration.setReconciler(.precedence([.newData, .newData, .noData]), for: .performFetch)
         }
@@ -123,7 +123,7 @@ struct DispatchReconcilerTests {
         #expect(try ReconcilerChoice(json: "allTrue", path: "reconcilers.openURL") == .allTrue)
         #expect(try ReconcilerChoice(json: ["newData", "failed", "noData"], path: "r") == .precedence([.newData, .failed, .noData]))
         #expect(ReconcilerChoice.precedence([.newData, .failed, .noData]).json == ["newData", "failed", "noData"])
-        #expect(throws: JSONShapeError(path: "reconcilers.performFetch[1]", expected: "newData, noData or failed",
+        #expect(throws: JSONShapeError(path: "reconcilers.performFetch[1]", expected: "one of newData, noData, failed",
                                        found: "the string \"sometimes\"")) {
             try ReconcilerChoice(json: ["newData", "sometimes"], path: "reconcilers.performFetch")
         }

@@ -111,21 +111,31 @@ struct ManifestTests {
         #expect(try parseManifest(withApp()).deadline(for: .performFetch) == nil)
     }
 
-    @Test("reconcilers: every name reads into its case", arguments: [
-        ("anyTrue", ManifestReconciler.anyTrue), ("allTrue", .allTrue), ("firstAnswer", .firstAnswer),
-        ("intersection", .intersection), ("merge", .merge),
+    @Test("reconcilers: every name reads into its case, on an event it fits", arguments: [
+        ("openURL", "anyTrue", ReconcilerChoice.anyTrue), ("openURL", "allTrue", .allTrue),
+        ("openURL", "firstAnswer", .firstAnswer), ("supportedInterfaceOrientations", "intersection", .intersection),
+        ("handleWatchKitExtensionRequest", "merge", .merge),
     ])
-    func reconcilerNames(name: String, reconciler: ManifestReconciler) throws {
-        let manifest = try parseManifest(withApp(#""reconcilers": {"openURL": "\#(name)"}"#))
-        #expect(manifest.reconcilers[.openURL] == reconciler)
+    func reconcilerNames(event: String, name: String, reconciler: ReconcilerChoice) throws {
+        let manifest = try parseManifest(withApp(#""reconcilers": {"\#(event)": "\#(name)"}"#))
+        #expect(manifest.reconcilers[LifecycleEvent(rawValue: event)!] == reconciler)
         #expect(reconciler.description == name)
+    }
+
+    @Test("reconcilers: a choice that does not fit the event's answer type names the key and what fits")
+    func reconcilerThatDoesNotFit() throws {
+        let error = #expect(throws: ManifestError.self) {
+            try parseManifest(withApp(#""reconcilers": {"performFetch": "merge"}"#))
+        }
+        #expect(error?.description.hasSuffix(
+            "reconcilers.performFetch: expected one that fits a fetch result (a precedence list such as [failed, newData, noData], firstAnswer), found merge") == true)
     }
 
     @Test("reconcilers: a precedence list keeps its order")
     func precedence() throws {
         let manifest = try parseManifest(withApp(#""reconcilers": {"didReceiveRemoteNotification": ["noData", "newData", "failed"]}"#))
         #expect(manifest.reconcilers[.didReceiveRemoteNotification] == .precedence([.noData, .newData, .failed]))
-        #expect(ManifestReconciler.precedence([.noData, .newData, .failed]).description == "[noData, newData, failed]")
+        #expect(ReconcilerChoice.precedence([.noData, .newData, .failed]).description == "[noData, newData, failed]")
     }
 
     @Test("Expo's module-config shape: ios and apple give the subscriber list")

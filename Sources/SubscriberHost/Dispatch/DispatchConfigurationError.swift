@@ -12,27 +12,43 @@ public enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringC
     /// A deadline that is zero or negative; `event` nil for the default deadline.
     case nonPositiveDeadline(event: LifecycleEvent?, deadline: Duration)
 
-    /// One line: what, expected, found.
-    public var description: String {
+    /// What the setting is ("reconciler for performFetch", "default deadline").
+    public var subject: String {
         switch self {
-        case .reconcilerDoesNotFit(let event, let choice):
+        case .reconcilerDoesNotFit(let event, _): "reconciler for \(event)"
+        case .invalidPrecedence(let event, _): "precedence for \(event)"
+        case .deadlineWithoutCompletion(let event): "deadline for \(event)"
+        case .nonPositiveDeadline(let event, _): event.map { "deadline for \($0)" } ?? "default deadline"
+        }
+    }
+
+    /// What a valid setting would have been.
+    public var expected: String {
+        switch self {
+        case .reconcilerDoesNotFit(let event, _):
             let type = event.answerType
-            if type == .none {
-                return "reconciler \(choice) for \(event): expected no reconciler (\(event) has no answer to reconcile), found \(choice)"
-            }
+            if type == .none { return "no reconciler (\(event) has no answer to reconcile)" }
             let fitting = type.fittingReconcilers.map { choice -> String in
                 if case .precedence = choice { return "a precedence list such as \(choice)" }
                 return choice.description
             }
-            return "reconciler for \(event): expected one that fits \(type) (\(fitting.joined(separator: ", "))), found \(choice)"
-        case .invalidPrecedence(let event, let order):
-            let found = "[" + order.map(\.name).joined(separator: ", ") + "]"
-            return "precedence for \(event): expected newData, noData and failed each exactly once, found \(found)"
-        case .deadlineWithoutCompletion(let event):
-            return "deadline for \(event): expected an event that answers through a completion, found \(event), which answers at once"
-        case .nonPositiveDeadline(let event, let deadline):
-            let what = event.map { "deadline for \($0)" } ?? "default deadline"
-            return "\(what): expected a positive duration, found \(deadline)"
+            return "one that fits \(type) (\(fitting.joined(separator: ", ")))"
+        case .invalidPrecedence: return "newData, noData and failed each exactly once"
+        case .deadlineWithoutCompletion: return "an event that answers through a completion"
+        case .nonPositiveDeadline: return "a positive duration"
         }
     }
+
+    /// What was found instead.
+    public var found: String {
+        switch self {
+        case .reconcilerDoesNotFit(_, let choice): choice.description
+        case .invalidPrecedence(_, let order): "[" + order.map(\.name).joined(separator: ", ") + "]"
+        case .deadlineWithoutCompletion(let event): "\(event), which answers at once"
+        case .nonPositiveDeadline(_, let deadline): "\(deadline)"
+        }
+    }
+
+    /// One line: what, expected, found.
+    public var description: String { "\(subject): expected \(expected), found \(found)" }
 }

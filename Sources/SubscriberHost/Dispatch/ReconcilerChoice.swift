@@ -40,29 +40,44 @@ public enum ReconcilerChoice: Sendable, Hashable, CustomStringConvertible {
     /// Reads a manifest's choice: one of the names, or an array of fetch result names (a precedence).
     /// Whether it fits the event is checked by ``validate(for:)``.
     public init(json: JSONValue, path: String) throws(JSONShapeError) {
+        let named: [ReconcilerChoice] = [.anyTrue, .allTrue, .firstAnswer, .intersection, .merge]
         switch json {
         case .string(let name):
-            let named: [ReconcilerChoice] = [.anyTrue, .allTrue, .firstAnswer, .intersection, .merge]
-            guard let match = named.first(where: { $0.description == name }) else {
-                throw JSONShapeError(path: path,
-                                     expected: "anyTrue, allTrue, firstAnswer, intersection, merge or a list of fetch results",
-                                     found: json.shapeDescription)
-            }
+            guard let match = named.first(where: { $0.description == name }) else { break }
             self = match
+            return
         case .array(let elements):
-            var order: [BackgroundFetchResult] = []
-            for (index, element) in elements.enumerated() {
-                guard let name = element.stringValue, let result = BackgroundFetchResult(name: name) else {
-                    throw JSONShapeError(path: "\(path)[\(index)]", expected: "newData, noData or failed",
-                                         found: element.shapeDescription)
-                }
-                order.append(result)
-            }
-            self = .precedence(order)
+            self = .precedence(try Self.precedence(elements, path: path))
+            return
         default:
-            throw JSONShapeError(path: path, expected: "a reconciler name or a list of fetch results",
-                                 found: json.shapeDescription)
+            break
         }
+        let names = named.map(\.description).joined(separator: ", ")
+        throw JSONShapeError(path: path, expected: "one of \(names) or a precedence list of fetch results",
+                             found: json.shapeDescription)
+    }
+
+    /// Reads a precedence list: each fetch result exactly once, errors naming the element.
+    private static func precedence(_ elements: [JSONValue], path: String) throws(JSONShapeError) -> [BackgroundFetchResult] {
+        let all = BackgroundFetchResult.allCases.map(\.name)
+        var order: [BackgroundFetchResult] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let name) = element, let result = BackgroundFetchResult(name: name) else {
+                throw JSONShapeError(path: "\(path)[\(index)]", expected: "one of \(all.joined(separator: ", "))",
+                                     found: element.shapeDescription)
+            }
+            guard !order.contains(result) else {
+                throw JSONShapeError(path: "\(path)[\(index)]", expected: "a fetch result not listed before",
+                                     found: "\"\(name)\" again")
+            }
+            order.append(result)
+        }
+        guard order.count == all.count else {
+            let missing = BackgroundFetchResult.allCases.filter { !order.contains($0) }.map(\.name)
+            throw JSONShapeError(path: path, expected: "every fetch result (\(all.joined(separator: ", "))) once",
+                                 found: "a list without \(missing.joined(separator: ", "))")
+        }
+        return order
     }
 
     /// Checks that this reconciler fits `event`'s answer type; throws a clear error otherwise.

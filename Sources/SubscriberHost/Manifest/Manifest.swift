@@ -20,7 +20,7 @@ public struct Manifest: Sendable, Hashable {
     /// `deadlines.default`: the deadline of completion events not listed, in milliseconds.
     public var defaultDeadline: Int?
     /// `reconcilers`: the reconciler chosen per event, where the manifest overrides the default.
-    public var reconcilers: [LifecycleEvent: ManifestReconciler]
+    public var reconcilers: [LifecycleEvent: ReconcilerChoice]
     /// `pluginSearchPaths` as written (relative to ``directory`` unless absolute).
     public var pluginSearchPaths: [String]
     /// `plugins`, in manifest order (which is dispatch order before priorities).
@@ -30,7 +30,7 @@ public struct Manifest: Sendable, Hashable {
     public init(file: String, directory: String, app: Application,
                 supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [:],
                 deadlines: [LifecycleEvent: Int] = [:], defaultDeadline: Int? = nil,
-                reconcilers: [LifecycleEvent: ManifestReconciler] = [:], pluginSearchPaths: [String] = [],
+                reconcilers: [LifecycleEvent: ReconcilerChoice] = [:], pluginSearchPaths: [String] = [],
                 plugins: [ManifestPlugin] = []) {
         self.file = file
         self.directory = directory

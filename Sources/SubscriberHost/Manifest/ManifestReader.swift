@@ -124,52 +124,26 @@ enum ManifestReader {
 
     // MARK: reconcilers
 
-    private static func readReconcilers(_ value: JSONValue?) throws(JSONShapeError) -> [LifecycleEvent: ManifestReconciler] {
+    private static func readReconcilers(_ value: JSONValue?) throws(JSONShapeError) -> [LifecycleEvent: ReconcilerChoice] {
         guard let value else { return [:] }
         let section = try JSONObjectReader(value, path: "reconcilers")
-        var result: [LifecycleEvent: ManifestReconciler] = [:]
+        var result: [LifecycleEvent: ReconcilerChoice] = [:]
         for (key, element) in section.object.members {
             let path = section.path(of: key)
             guard let event = LifecycleEvent(rawValue: key) else {
                 throw JSONShapeError(path: path, expected: "an event's wire name (didFinishLaunching, openURL, …)",
                                      found: "an unknown key")
             }
-            result[event] = try readReconciler(element, path: path)
+            // The dispatcher's own rule decides whether the choice fits the event's answer type.
+            let choice = try ReconcilerChoice(json: element, path: path)
+            do {
+                try choice.validate(for: event)
+            } catch {
+                throw JSONShapeError(path: path, expected: error.expected, found: error.found)
+            }
+            result[event] = choice
         }
         return result
-    }
-
-    private static func readReconciler(_ value: JSONValue, path: String) throws(JSONShapeError) -> ManifestReconciler {
-        let expected = "one of \(ManifestReconciler.names.joined(separator: ", ")) or a precedence list of fetch results"
-        switch value {
-        case .string(let name):
-            guard let reconciler = ManifestReconciler(name: name) else {
-                throw JSONShapeError(path: path, expected: expected, found: value.shapeDescription)
-            }
-            return reconciler
-        case .array(let elements):
-            let all = BackgroundFetchResult.allCases.map(\.name)
-            var order: [BackgroundFetchResult] = []
-            for (index, element) in elements.enumerated() {
-                guard case .string(let name) = element, let result = BackgroundFetchResult(name: name) else {
-                    throw JSONShapeError(path: "\(path)[\(index)]", expected: "one of \(all.joined(separator: ", "))",
-                                         found: element.shapeDescription)
-                }
-                if order.contains(result) {
-                    throw JSONShapeError(path: "\(path)[\(index)]", expected: "a fetch result not listed before",
-                                         found: "\"\(name)\" again")
-                }
-                order.append(result)
-            }
-            if order.count != all.count {
-                let missing = BackgroundFetchResult.allCases.filter { !order.contains($0) }.map(\.name)
-                throw JSONShapeError(path: path, expected: "every fetch result (\(all.joined(separator: ", "))) once",
-                                     found: "a list without \(missing.joined(separator: ", "))")
-            }
-            return .precedence(order)
-        default:
-            throw JSONShapeError(path: path, expected: expected, found: value.shapeDescription)
-        }
     }
 
     // MARK: plugins
