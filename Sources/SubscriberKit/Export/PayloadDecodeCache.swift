@@ -83,7 +83,10 @@ struct DecodedOpenURL {
 
     init(_ payload: adh_open_url) {
         url = ABI.absoluteURL(payload.url.string)
-        if url == nil { problems.append("openURL: expected an absolute URL, found \"\(payload.url.string ?? "nothing")\"") }
+        if url == nil {
+            let found = payload.url.string.map { "\"\($0)\"" } ?? "nothing"
+            problems.append("openURL: expected an absolute URL, found \(found); not delivered (no opinion)")
+        }
         options.sourceApplication = payload.source_application.string
         options.openInPlace = payload.open_in_place == ADH_TRUE
         do {
