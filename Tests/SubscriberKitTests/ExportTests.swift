@@ -17,7 +17,7 @@ private final class Echo: InstantiableSubscriber {
     }
 }
 
-private final class Other: InstantiableSubscriber {
+final class Other: InstantiableSubscriber {
     init(context: SubscriberContext) {}
 }
 
@@ -147,5 +147,24 @@ struct ExportTests {
         #expect(TestHost.lines.count == 2)
         #expect(TestHost.lines.first?.hasPrefix("4 Echo: the host's options_json: expected JSON, found invalid JSON") == true)
         #expect(TestHost.lines.last == "4 Echo: openURL: expected an absolute URL, found \"not a url\"; not delivered (no opinion)")
+    }
+}
+
+// The export line exactly as a plugin author writes it (under another symbol name: the test
+// executable is not a plugin). It must compile in Swift 6 mode, outside any actor.
+@_cdecl("export_tests_plugin_entry")
+public func exportTestsPluginEntry() -> UnsafeRawPointer {
+    SubscriberPlugin.export(id: "com.example.export-tests.entry", name: "Entry", version: "1.0",
+                            subscribers: [Other.self])
+}
+
+@Suite("Plugin entry line")
+struct PluginEntryLineTests {
+    @Test @MainActor func theEntryReturnsTheSameDescriptorEveryTime() {
+        let first = exportTestsPluginEntry()
+        #expect(first == exportTestsPluginEntry())
+        let descriptor = first.assumingMemoryBound(to: adh_plugin_descriptor.self).pointee
+        #expect(String(cString: descriptor.id) == "com.example.export-tests.entry")
+        #expect(descriptor.subscriber_count == 1)
     }
 }
