@@ -25,11 +25,13 @@ public enum ABI {
         let size = MemoryLayout<T>.size
         let declared = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
         let covered = min(declared, size) & ~7
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<T>.alignment)
-        defer { scratch.deallocate() }
-        scratch.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        scratch.copyMemory(from: pointer, byteCount: covered)
-        return scratch.load(as: T.self)
+        // On the stack: this runs for every payload and vtable read.
+        return withUnsafeTemporaryAllocation(byteCount: size, alignment: MemoryLayout<T>.alignment) { scratch in
+            let base = scratch.baseAddress!
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+            base.copyMemory(from: pointer, byteCount: covered)
+            return base.load(as: T.self)
+        }
     }
 
     /// Whether a struct whose `struct_size` is `structSize` covers the field at `offset` of `size`
