@@ -57,12 +57,11 @@ public final class CSubscriber: AppDelegateSubscriber {
     /// Destroys the plugin's instance (its `destroy` entry), then frees the host interface. After
     /// this every method does the non-responding default. Idempotent; `deinit` calls it.
     public func destroy() {
-        guard let host, let destroy = vtable.destroy else { return }
+        guard let destroy = vtable.destroy else { return }
         vtable = adh_subscriber()
         destroy(subscriber)
         // The header keeps the host interface valid until destroy has returned; only now free it.
-        withExtendedLifetime(host) {}
-        self.host = nil
+        host = nil
     }
 
     isolated deinit {
