@@ -1,0 +1,128 @@
+import SubscriberABI
+import SubscriberKit
+
+/// A subscriber made by a plugin through the C ABI, wrapped so that it conforms to
+/// ``AppDelegateSubscriber`` like any in-process subscriber: the same dispatcher and reconcilers
+/// drive both.
+///
+/// Each protocol method encodes its Swift arguments into the C payload (once per distinct value,
+/// shared by all C subscribers: ``PayloadEncodeCache``), calls the vtable entry and decodes the
+/// answer. An entry that is NULL, or that the plugin's `struct_size` does not cover, does what the
+/// protocol's default does (no opinion, nothing, a declined completion), and its event is missing
+/// from ``respondingEvents``. Answers outside the header's values are reported as warnings through
+/// the subscriber's context.
+@MainActor
+public final class CSubscriber: AppDelegateSubscriber {
+    /// The name the plugin created this subscriber under.
+    public let name: String
+    /// The events whose entries are non-NULL and covered by the plugin's `struct_size`.
+    public let respondingEvents: Set<LifecycleEvent>
+    /// The context given at creation: its sink receives the plugin's log calls.
+    public let context: SubscriberContext
+
+    /// The plugin's struct, passed back as `self` to every entry.
+    private let subscriber: UnsafePointer<adh_subscriber>
+    /// The covered part of the plugin's struct; all entries NULL once destroyed.
+    private(set) var vtable: adh_subscriber
+    private var host: HostInterface?
+
+    /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
+    /// `context` (app info, options, and the sink for its logs). Nil when `create` returns NULL or
+    /// returns a struct without a `destroy` (reported through `context`).
+    public init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
+        let plugin = ABI.readCovered(descriptor)
+        guard let create = plugin.create else {
+            context.log("\(name): the plugin's descriptor has no create function", level: .error)
+            return nil
+        }
+        let host = HostInterface(context: context)
+        guard let made = name.withCString({ create($0, host.pointer) }) else { return nil }
+        let vtable = ABI.readCovered(made)
+        guard vtable.destroy != nil else {
+            context.log("\(name): create returned a subscriber without destroy (struct_size \(made.pointee.struct_size)); "
+                        + "not used, and it cannot be freed", level: .error)
+            return nil
+        }
+        self.name = name
+        self.context = context
+        self.subscriber = made
+        self.vtable = vtable
+        self.host = host
+        respondingEvents = Set(Self.entryOffsets.compactMap { event, offset in
+            withUnsafeBytes(of: vtable) { $0.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) } == nil
+                ? nil : event
+        })
+    }
+
+    /// Destroys the plugin's instance (its `destroy` entry), then frees the host interface. After
+    /// this every method does the non-responding default. Idempotent; `deinit` calls it.
+    public func destroy() {
+        guard let destroy = vtable.destroy else { return }
+        vtable = adh_subscriber()
+        destroy(subscriber)
+        // The header keeps the host interface valid until destroy has returned; only now free it.
+        host = nil
+    }
+
+    isolated deinit {
+        destroy()
+    }
+
+    /// The offset in `adh_subscriber` of each event's entry.
+    static let entryOffsets: [(LifecycleEvent, Int)] = {
+        let table: [(LifecycleEvent, PartialKeyPath<adh_subscriber>)] = [
+            (.willFinishLaunching, \.will_finish_launching),
+            (.didFinishLaunching, \.did_finish_launching),
+            (.didBecomeActive, \.did_become_active),
+            (.willResignActive, \.will_resign_active),
+            (.didEnterBackground, \.did_enter_background),
+            (.willEnterForeground, \.will_enter_foreground),
+            (.willTerminate, \.will_terminate),
+            (.didReceiveMemoryWarning, \.did_receive_memory_warning),
+            (.significantTimeChange, \.significant_time_change),
+            (.protectedDataWillBecomeUnavailable, \.protected_data_will_become_unavailable),
+            (.protectedDataDidBecomeAvailable, \.protected_data_did_become_available),
+            (.didRegisterForRemoteNotifications, \.did_register_for_remote_notifications),
+            (.didFailToRegisterForRemoteNotifications, \.did_fail_to_register_for_remote_notifications),
+            (.didReceiveRemoteNotification, \.did_receive_remote_notification),
+            (.performFetch, \.perform_fetch),
+            (.handleEventsForBackgroundURLSession, \.handle_events_for_background_url_session),
+            (.openURL, \.open_url),
+            (.willContinueUserActivity, \.will_continue_user_activity),
+            (.continueUserActivity, \.continue_user_activity),
+            (.didUpdateUserActivity, \.did_update_user_activity),
+            (.didFailToContinueUserActivity, \.did_fail_to_continue_user_activity),
+            (.performActionForShortcutItem, \.perform_action_for_shortcut_item),
+            (.supportedInterfaceOrientations, \.supported_interface_orientations),
+            (.shouldAllowExtensionPointIdentifier, \.should_allow_extension_point_identifier),
+            (.shouldSaveSecureApplicationState, \.should_save_secure_application_state),
+            (.shouldRestoreSecureApplicationState, \.should_restore_secure_application_state),
+            (.configurationForConnecting, \.configuration_for_connecting),
+            (.didDiscardSceneSessions, \.did_discard_scene_sessions),
+            (.handleWatchKitExtensionRequest, \.handle_watchkit_extension_request),
+        ]
+        return table.map { ($0, MemoryLayout<adh_subscriber>.offset(of: $1)!) }
+    }()
+
+    /// The plugin's struct, for the entry calls in the `CSubscriber+*.swift` files.
+    var me: UnsafePointer<adh_subscriber> { subscriber }
+
+    /// A tristate answer of `event` as `Bool?`, reporting a value outside the header's three.
+    func answer(_ raw: adh_tristate, of event: LifecycleEvent) -> Bool? {
+        if !ABI.isValidTristate(raw) {
+            context.log("\(event) returned \(raw), expected -1 (no opinion), 0 (false) or 1 (true); "
+                        + "read as no opinion", level: .warning)
+        }
+        return ABI.bool(fromTristate: raw)
+    }
+
+    /// Whether a completion event's response says the plugin declined, reporting an unknown value
+    /// (read as "responds", so the deadline, not a guess, settles it).
+    func declined(_ response: adh_response, of event: LifecycleEvent) -> Bool {
+        if response != ABI.declines && response != ABI.responds {
+            context.log("\(event) returned \(response), expected 0 (declines) or 1 (responds); read as responds",
+                        level: .warning)
+        }
+        return response == ABI.declines
+    }
+}

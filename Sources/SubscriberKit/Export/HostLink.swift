@@ -1,0 +1,87 @@
+import Synchronization
+import SubscriberABI
+
+/// A plugin's view of the `adh_host` it was created with: the ``SubscriberLogSink`` behind its
+/// subscriber's ``SubscriberContext``, and its data source (app info, options).
+///
+/// The host interface is only valid until `destroy` returns, but a subscriber may keep its context
+/// and log from any thread at any time. So every call goes through a lock, and ``close()`` (called
+/// by `destroy`) makes later calls do nothing instead of touching freed host memory.
+final class HostLink: SubscriberLogSink {
+    // Immutable pointers; the lock around them, not the type, makes them safe to use from any thread.
+    private struct Host: @unchecked Sendable {
+        let pointer: UnsafePointer<adh_host>
+        let functions: adh_host
+    }
+
+    private let host: Mutex<Host?>
+
+    /// A link to `host`, read as far as its `struct_size` covers.
+    init(_ host: UnsafePointer<adh_host>) {
+        self.host = Mutex(Host(pointer: host, functions: ABI.readCovered(host)))
+    }
+
+    /// Cuts the link: from now on every call does nothing. [main-thread]
+    func close() {
+        host.withLock { $0 = nil }
+    }
+
+    func log(subscriber: String, level: LogLevel, message: String) {
+        host.withLock { host in
+            guard let host, let log = host.functions.log else { return }
+            withABIString(message) { log(host.pointer, level.rawValue, $0) }
+        }
+    }
+
+    func logEvent(subscriber: String, name: String, attributes: JSONObject) {
+        let attributes = Self.serialized(attributes)
+        host.withLock { host in
+            guard let host, let logEvent = host.functions.log_event else { return }
+            withABIString(name) { name in
+                withABIString(attributes) { logEvent(host.pointer, name, $0) }
+            }
+        }
+    }
+
+    func logError(subscriber: String, message: String, attributes: JSONObject) {
+        let attributes = Self.serialized(attributes)
+        host.withLock { host in
+            guard let host, let logError = host.functions.log_error else { return }
+            withABIString(message) { message in
+                withABIString(attributes) { logError(host.pointer, message, $0) }
+            }
+        }
+    }
+
+    /// The app info the host gave, and a problem line when it was not a JSON object.
+    func applicationInfo() -> (info: JSONObject, problem: String?) {
+        let (info, problem) = ABI.jsonObject(text(\.app_info_json), what: "the host's app_info_json")
+        return (info, problem)
+    }
+
+    /// This subscriber's options (`{}` when the host gives none), and a problem line when they were
+    /// not valid JSON.
+    func options() -> (options: JSONValue, problem: String?) {
+        do {
+            return (try ABI.parseJSON(text(\.options_json)) ?? [:], nil)
+        } catch {
+            return ([:], "the host's options_json: expected JSON, found invalid JSON (\(error))")
+        }
+    }
+
+    private typealias TextFunction = @convention(c) (UnsafePointer<adh_host>?) -> adh_string
+
+    /// What a data-source function returns; absent when the link is closed or the host has none.
+    /// The bytes are host-owned and valid as long as the host struct: parse them at once.
+    private func text(_ function: KeyPath<adh_host, TextFunction?>) -> adh_string {
+        host.withLock { host -> UncheckedSendable<adh_string> in
+            guard let host, let read = host.functions[keyPath: function] else { return UncheckedSendable(.absent) }
+            return UncheckedSendable(read(host.pointer))
+        }.value
+    }
+
+    /// Attributes as JSON text; nil (absent) for none, as the header allows.
+    private static func serialized(_ attributes: JSONObject) -> String? {
+        attributes.isEmpty ? nil : JSONValue.object(attributes).serialized()
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SubscriberABI
+import SubscriberKit
+import Testing
+@testable import SubscriberHost
+
+@MainActor
+@Suite("Bridge adapter: CSubscriber over a C vtable", .timeLimit(.minutes(1)))
+struct BridgeAdapterTests {
+    private func handBuilt(_ name: String, sink: RecordingSink = RecordingSink()) -> CSubscriber? {
+        CSubscriber(descriptor: HandBuilt.descriptor, name: name, context: bridgeContext(name, sink: sink))
+    }
+
+    @Test func exportedSubscribersRespondToEveryEvent() throws {
+        let adapter = try bridged(Bystander.self, sink: RecordingSink())
+        #expect(adapter.respondingEvents == Set(LifecycleEvent.allCases))
+    }
+
+    @Test func nullEntriesAreNotRespondingAndGetTheDefault() async throws {
+        let adapter = try #require(handBuilt("sparse"))
+        defer { adapter.destroy() }
+        #expect(adapter.respondingEvents == [.didBecomeActive, .openURL, .performFetch])
+
+        let app = bridgeTestApplication
+        #expect(adapter.application(app, willFinishLaunchingWithOptions: LaunchOptions()) == nil)
+        #expect(adapter.application(app, willContinueUserActivityWithType: "a") == nil)
+        #expect(adapter.application(app, supportedInterfaceOrientationsFor: .phone) == nil)
+        #expect(adapter.application(app, configurationForConnecting: "main") == nil)
+        #expect(adapter.applicationShouldSaveSecureApplicationState(app) == nil)
+        let restoration = Recorder<[String]>()
+        #expect(adapter.application(app, continue: UserActivity(activityType: "a"),
+                                    restorationHandler: restoration.handler) == nil)
+        #expect(restoration.values.isEmpty)
+        let session = Recorder<Void>(), reply = Recorder<JSONObject>(), shortcut = Recorder<Bool>()
+        let notification = Recorder<BackgroundFetchResult>()
+        adapter.application(app, handleEventsForBackgroundURLSession: "s", completionHandler: session.handler)
+        adapter.application(app, handleWatchKitExtensionRequest: ["a": 1], reply: reply.handler)
+        adapter.application(app, performActionFor: ShortcutItem(type: "t"), completionHandler: shortcut.handler)
+        adapter.application(app, didReceiveRemoteNotification: [:], fetchCompletionHandler: notification.handler)
+        #expect(session.declined && reply.declined && shortcut.declined && notification.declined)
+        adapter.applicationWillTerminate(app)  // NULL: nothing happens, nothing crashes
+    }
+
+    @Test func entriesBeyondStructSizeAreNeitherListedNorCalled() async throws {
+        let adapter = try #require(handBuilt("short"))
+        defer { adapter.destroy() }
+        #expect(adapter.respondingEvents == [.didBecomeActive])
+        #expect(adapter.application(bridgeTestApplication, open: URL(string: "news://x")!, options: OpenURLOptions()) == nil)
+        let fetch = Recorder<BackgroundFetchResult>()
+        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        #expect(fetch.declined)
+        #expect(HandBuilt.trapped.isEmpty)
+    }
+
+    @Test func unknownNamesAndBrokenVtablesGiveNil() {
+        #expect(CSubscriber(descriptor: bridgeTestDescriptor(), name: "Nobody",
+                            context: bridgeContext("Nobody", sink: RecordingSink())) == nil)
+        #expect(handBuilt("nobody") == nil)
+        let sink = RecordingSink()
+        #expect(handBuilt("nodestroy", sink: sink) == nil)
+        #expect(sink.lines.contains { $0.hasPrefix("[nodestroy] error: nodestroy: create returned a subscriber without destroy") })
+    }
+
+    @Test func destroyIsIdempotentAndLeavesOnlyDefaults() throws {
+        let before = HandBuilt.destroyed
+        let adapter = try #require(handBuilt("sparse"))
+        adapter.destroy()
+        adapter.destroy()
+        #expect(HandBuilt.destroyed == before + 1)
+        let serials = HandBuilt.serials.count
+        #expect(adapter.application(bridgeTestApplication, open: URL(string: "news://gone")!, options: OpenURLOptions()) == nil)
+        #expect(HandBuilt.serials.count == serials)
+
+        do { _ = handBuilt("sparse") }  // dropped at once: deinit destroys it
+        #expect(HandBuilt.destroyed == before + 2)
+    }
+
+    @Test func hostInterfaceGivesAppInfoOptionsAndAttributedLogs() throws {
+        let sink = RecordingSink()
+        let adapter = try #require(handBuilt("logger", sink: sink))
+        defer { adapter.destroy() }
+        adapter.applicationDidBecomeActive(bridgeTestApplication)
+        let lines = sink.lines
+        try #require(lines.count == 6)
+        #expect(lines[0] == "[logger] notice: app {\"name\":\"News\",\"bundleIdentifier\":\"com.example.news\","
+                 + "\"version\":\"1.0\"} options {\"flavor\":\"blue\",\"limit\":3}")
+        #expect(lines[1] == "[logger] critical: level out of range")
+        #expect(lines[2] == "[logger] event opened {\"screen\":\"home\"}")
+        // The parser's own words follow; they are its business.
+        #expect(lines[3].hasPrefix("[logger] warning: logEvent(bad attributes) attributes: expected a JSON object, "
+                                   + "found invalid JSON (line 1, column 4"))
+        #expect(lines[3].hasSuffix("); read as {}"))
+        #expect(lines[4] == "[logger] event bad attributes {}")
+        #expect(lines[5] == "[logger] error: failed {}")
+    }
+
+    @Test func answersOutsideTheHeaderAreReportedAndReadConservatively() async throws {
+        let sink = RecordingSink()
+        let adapter = try #require(handBuilt("weird", sink: sink))
+        defer { adapter.destroy() }
+        #expect(adapter.application(bridgeTestApplication, open: URL(string: "news://x")!, options: OpenURLOptions()) == nil)
+        #expect(adapter.application(bridgeTestApplication, supportedInterfaceOrientationsFor: .pad) == nil)
+        let fetch = Recorder<BackgroundFetchResult>()
+        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        #expect(await fetch.values(count: 1) == [.failed])
+        #expect(!fetch.declined)
+        #expect(sink.lines == [
+            "[weird] warning: openURL returned 5, expected -1 (no opinion), 0 (false) or 1 (true); read as no opinion",
+            "[weird] warning: supportedInterfaceOrientations returned 1099511627776, expected a 32-bit mask or a "
+                + "negative value (no opinion); read as no opinion",
+            "[weird] warning: performFetch: completion called with 9, expected 0 (newData), 1 (noData) or 2 (failed); "
+                + "read as failed",
+            "[weird] warning: performFetch returned 7, expected 0 (declines) or 1 (responds); read as responds",
+        ])
+    }
+
+    @Test func aDeclineAfterReturningIsReportedAndIgnored() async throws {
+        let sink = RecordingSink()
+        let adapter = try bridged(LateDecliner.self, sink: sink)
+        defer { adapter.destroy() }
+        let fetch = Recorder<BackgroundFetchResult>()
+        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        let kept = try #require(LateDecliner.kept)
+        kept.decline()
+        #expect(!fetch.declined)
+        #expect(sink.lines == ["[LateDecliner] warning: LateDecliner: performFetch declined its completion handler "
+                               + "after the method returned; ignored"])
+        kept(.newData)
+        #expect(await fetch.values(count: 1) == [.newData])
+    }
+}

@@ -1,0 +1,72 @@
+import SubscriberABI
+import SubscriberKit
+import Testing
+@testable import SubscriberHost
+
+@MainActor
+@Suite("Bridge completions: tokens, duplicates, unknown tokens", .timeLimit(.minutes(1)))
+struct BridgeCompletionTests {
+    @Test func aDuplicateCallThroughCReachesTheHandlerTwice() async throws {
+        let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "sparse",
+                                               context: bridgeContext("sparse", sink: RecordingSink())))
+        defer { adapter.destroy() }
+        let fetch = Recorder<BackgroundFetchResult>()
+        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        #expect(await fetch.values(count: 2) == [.newData, .failed])
+
+        // A third call, long after the entry returned: the retired ticket still forwards it.
+        let kept = try #require(HandBuilt.keptFetch)
+        kept.call(kept.context, adh_fetch_result(ADH_FETCH_NO_DATA))
+        #expect(await fetch.values(count: 3) == [.newData, .failed, .noData])
+    }
+
+    @Test func unknownTokensAreIgnoredAndCounted() throws {
+        let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "forger",
+                                               context: bridgeContext("forger", sink: RecordingSink())))
+        defer { adapter.destroy() }
+        let before = CompletionTickets.shared.unknownTokenCount
+        let fetch = Recorder<BackgroundFetchResult>()
+        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        // The forger called with a made-up token and with NULL, then declined.
+        #expect(CompletionTickets.shared.unknownTokenCount == before + 2)
+        #expect(fetch.values.isEmpty)
+        #expect(fetch.declined)
+    }
+
+    @Test func retiredTicketsForwardUntilTheFIFOForgetsThem() {
+        let tickets = CompletionTickets(retiredCapacity: 2)
+        let calls = Recorder<String>()
+        let handler = calls.handler
+        let tokens = (0..<3).map { index in
+            tickets.issue { answer in handler("\(index) \(answer)") }
+        }
+        #expect(tickets.liveCount == 3)
+        for token in tokens { tickets.deliver(token, .done) }
+        #expect(tickets.liveCount == 0)
+        // Ticket 0 was forgotten when ticket 2 retired; 1 and 2 still forward duplicates.
+        tickets.deliver(tokens[0], .fetch(1))
+        tickets.deliver(tokens[1], .fetch(1))
+        tickets.deliver(tokens[2], .bool(1))
+        #expect(calls.values == ["0 done", "1 done", "2 done", "1 fetch(1)", "2 bool(1)"])
+        #expect(tickets.unknownTokenCount == 1)
+    }
+
+    @Test func aDeclinedTicketIsRetiredAndStillForwards() {
+        let tickets = CompletionTickets(retiredCapacity: 4)
+        let calls = Recorder<String>()
+        let handler = calls.handler
+        let token = tickets.issue { answer in handler("\(answer)") }
+        tickets.retire(token)
+        #expect(tickets.liveCount == 0)
+        tickets.deliver(token, .done)
+        #expect(calls.values == ["done"])
+        #expect(tickets.unknownTokenCount == 0)
+    }
+
+    @Test func tokensAreNeverNullAndNeverRepeat() {
+        let tickets = CompletionTickets()
+        let tokens = (0..<1000).map { _ in UInt(bitPattern: tickets.issue { _ in }) }
+        #expect(!tokens.contains(0))
+        #expect(Set(tokens).count == tokens.count)
+    }
+}

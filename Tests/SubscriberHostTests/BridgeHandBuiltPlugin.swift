@@ -1,0 +1,117 @@
+import Glibc
+import SubscriberABI
+import SubscriberKit
+
+/// A plugin written against the C header alone, by hand in Swift (SwiftPM test targets cannot hold
+/// C): vtables with chosen NULL entries, a short `struct_size`, forged completion tokens and
+/// out-of-range answers. Its entries record what they saw in this main-actor state.
+@MainActor
+enum HandBuilt {
+    /// The serial of every open_url payload, in order.
+    static var serials: [UInt64] = []
+    /// Entries called that must never be called (beyond `struct_size`).
+    static var trapped: [String] = []
+    /// How many instances were destroyed.
+    static var destroyed = 0
+    /// The last fetch completion a "sparse" subscriber received, to call again later.
+    static var keptFetch: adh_fetch_completion?
+
+    /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy".
+    static let descriptor: UnsafePointer<adh_plugin_descriptor> = {
+        let names = ["sparse", "short", "forger", "logger", "weird", "nodestroy"]
+        let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
+        for (index, name) in names.enumerated() { list[index] = UnsafePointer(strdup(name)) }
+        let descriptor = UnsafeMutablePointer<adh_plugin_descriptor>.allocate(capacity: 1)
+        descriptor.initialize(to: adh_plugin_descriptor(
+            struct_size: UInt32(MemoryLayout<adh_plugin_descriptor>.size), abi_major: 1, abi_minor: 0,
+            id: UnsafePointer(strdup("com.example.hand-built")), name: UnsafePointer(strdup("Hand built")),
+            version: UnsafePointer(strdup("1.0")), vendor: UnsafePointer(strdup("")),
+            swift_version: UnsafePointer(strdup("")), subscriber_count: UInt32(names.count),
+            subscriber_names: UnsafePointer(list),
+            create: { name, host in
+                let name = name.map { String(cString: $0) } ?? ""
+                let host = UInt(bitPattern: host)
+                return MainActor.assumeIsolated { HandBuilt.create(name, host: host) }
+                    .flatMap { UnsafePointer<adh_subscriber>(bitPattern: $0) }
+            }))
+        return UnsafePointer(descriptor)
+    }()
+
+    /// The vtable for `name` as an address (addresses cross the main-actor hop; pointers may not).
+    private static func create(_ name: String, host: UInt) -> UInt? {
+        var v = adh_subscriber()
+        v.struct_size = UInt32(MemoryLayout<adh_subscriber>.size)
+        v.instance = UnsafeMutableRawPointer(bitPattern: host)
+        v.destroy = { me in
+            MainActor.assumeIsolated { HandBuilt.destroyed += 1 }
+            UnsafeMutablePointer(mutating: me!).deallocate()
+        }
+        switch name {
+        case "sparse":
+            v.did_become_active = { _ in }
+            v.open_url = { _, request in
+                let serial = request!.pointee.serial
+                MainActor.assumeIsolated { HandBuilt.serials.append(serial) }
+                return adh_tristate(ADH_TRUE)
+            }
+            v.perform_fetch = { _, completion in
+                // Called twice: the host must forward both calls to the dispatcher's handler.
+                completion.call!(completion.context, adh_fetch_result(ADH_FETCH_NEW_DATA))
+                completion.call!(completion.context, adh_fetch_result(ADH_FETCH_FAILED))
+                let kept = UInt(bitPattern: completion.context)
+                MainActor.assumeIsolated {
+                    HandBuilt.keptFetch = adh_fetch_completion(call: completion.call,
+                                                               context: UnsafeMutableRawPointer(bitPattern: kept))
+                }
+                return adh_response(ADH_RESPONDS)
+            }
+        case "short":
+            // struct_size covers the entries up to did_become_active; the later ones hold traps.
+            v.struct_size = UInt32(MemoryLayout<adh_subscriber>.offset(of: \.did_become_active)! + 8)
+            v.did_become_active = { _ in }
+            v.open_url = { _, _ in
+                MainActor.assumeIsolated { HandBuilt.trapped.append("open_url") }
+                return adh_tristate(ADH_TRUE)
+            }
+            v.perform_fetch = { _, _ in
+                MainActor.assumeIsolated { HandBuilt.trapped.append("perform_fetch") }
+                return adh_response(ADH_RESPONDS)
+            }
+        case "forger":
+            v.perform_fetch = { _, completion in
+                completion.call!(UnsafeMutableRawPointer(bitPattern: 0x7fff_dead_0000), adh_fetch_result(ADH_FETCH_NEW_DATA))
+                completion.call!(nil, adh_fetch_result(ADH_FETCH_NEW_DATA))
+                return adh_response(ADH_DECLINES)
+            }
+        case "logger":
+            v.did_become_active = { me in
+                let host = UnsafePointer<adh_host>(OpaquePointer(me!.pointee.instance!))
+                let appInfo = host.pointee.app_info_json!(host).string ?? "absent"
+                let options = host.pointee.options_json!(host).string ?? "absent"
+                withABIString("app \(appInfo) options \(options)") { host.pointee.log!(host, adh_log_level(ADH_LOG_NOTICE), $0) }
+                withABIString("level out of range") { host.pointee.log!(host, 99, $0) }
+                withABIString("opened") { name in
+                    withABIString("{\"screen\":\"home\"}") { host.pointee.log_event!(host, name, $0) }
+                }
+                withABIString("bad attributes") { name in
+                    withABIString("[1,") { host.pointee.log_event!(host, name, $0) }
+                }
+                withABIString("failed") { host.pointee.log_error!(host, $0, .absent) }
+            }
+        case "weird":
+            v.open_url = { _, _ in 5 }
+            v.supported_interface_orientations = { _, _ in 1 << 40 }
+            v.perform_fetch = { _, completion in
+                completion.call!(completion.context, 9)
+                return 7
+            }
+        case "nodestroy":
+            v.destroy = nil
+        default:
+            return nil
+        }
+        let vtable = UnsafeMutablePointer<adh_subscriber>.allocate(capacity: 1)
+        vtable.initialize(to: v)
+        return UInt(bitPattern: vtable)
+    }
+}

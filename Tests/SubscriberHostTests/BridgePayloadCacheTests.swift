@@ -1,0 +1,53 @@
+import Foundation
+import SubscriberABI
+import Testing
+@testable import SubscriberHost
+@testable import SubscriberKit
+
+@MainActor
+@Suite("Bridge payloads: encoded once per value, decoded once per serial", .timeLimit(.minutes(1)))
+struct BridgePayloadCacheTests {
+    // These tests are synchronous: on the main actor nothing else runs between their calls, so the
+    // shared caches are theirs for the duration.
+
+    @Test func equalPayloadsShareTheirBytesAndSerial() throws {
+        let context = bridgeContext("sparse", sink: RecordingSink())
+        let first = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "sparse", context: context))
+        let second = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "sparse", context: context))
+        defer { first.destroy(); second.destroy() }
+        let app = bridgeTestApplication
+        let url = URL(string: "news://serial/\(UUID().uuidString)")!
+        let other = URL(string: "news://serial/other-\(UUID().uuidString)")!
+        let encodes = PayloadEncodeCache.shared.encodeCount
+        let start = HandBuilt.serials.count
+
+        _ = first.application(app, open: url, options: OpenURLOptions())
+        _ = second.application(app, open: url, options: OpenURLOptions())
+        _ = first.application(app, open: other, options: OpenURLOptions())
+        _ = second.application(app, open: other, options: OpenURLOptions())
+        _ = first.application(app, open: other, options: OpenURLOptions(openInPlace: true))
+
+        let serials = Array(HandBuilt.serials[start...])
+        try #require(serials.count == 5)
+        #expect(serials[0] == serials[1])
+        #expect(serials[2] == serials[3])
+        #expect(Set([serials[0], serials[2], serials[4]]).count == 3)
+        #expect(serials.allSatisfy { $0 != 0 })
+        #expect(PayloadEncodeCache.shared.encodeCount == encodes + 3)
+    }
+
+    @Test func manySubscribersInOneImageDecodeAPayloadOnce() throws {
+        let sink = RecordingSink()
+        let adapters = try (0..<5).map { _ in try bridged(Oracle.self, sink: sink) }
+        defer { adapters.forEach { $0.destroy() } }
+        let url = URL(string: "news://decode-once/\(UUID().uuidString)")!
+        let decodes = PayloadDecodeCache.shared.decodeCount
+        let encodes = PayloadEncodeCache.shared.encodeCount
+        for adapter in adapters {
+            #expect(adapter.application(bridgeTestApplication, open: url, options: OpenURLOptions()) == true)
+        }
+        #expect(PayloadDecodeCache.shared.decodeCount == decodes + 1)
+        #expect(PayloadEncodeCache.shared.encodeCount == encodes + 1)
+        #expect(sink.lines.filter { $0.hasSuffix("open \(url.absoluteString) {}") }.count == 5)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Glibc
+import SubscriberABI
+import Testing
+@testable import SubscriberKit
+
+/// Answers openURL with whether the URL's host is "yes"; names its options in configurationForConnecting.
+private final class Echo: InstantiableSubscriber {
+    static let subscriberName = "Echo"
+    let context: SubscriberContext
+    init(context: SubscriberContext) { self.context = context }
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+        url.host == "yes"
+    }
+    func application(_ application: Application, configurationForConnecting sceneRole: String) -> String? {
+        "\(sceneRole) \(context.options) \(application.name)"
+    }
+}
+
+final class Other: InstantiableSubscriber {
+    init(context: SubscriberContext) {}
+}
+
+/// A host written by hand: static app info and options, log lines kept in `lines`.
+@MainActor
+private enum TestHost {
+    static var lines: [String] = []
+    static var appInfo = ABIBytes("{\"name\":\"News\",\"bundleIdentifier\":\"b\",\"version\":\"2\"}")
+    static var options = ABIBytes("{\"k\":1}")
+
+    static let host: UnsafePointer<adh_host> = {
+        let host = UnsafeMutablePointer<adh_host>.allocate(capacity: 1)
+        host.initialize(to: adh_host(
+            struct_size: UInt32(MemoryLayout<adh_host>.size), abi_major: 1, abi_minor: 0, host_data: nil,
+            log: { _, level, message in
+                let line = "\(level) \(message.string ?? "")"
+                MainActor.assumeIsolated { TestHost.lines.append(line) }
+            },
+            log_event: { _, _, _ in }, log_error: { _, _, _ in },
+            app_info_json: { _ in MainActor.assumeIsolated { UncheckedSendable(TestHost.appInfo.string) }.value },
+            options_json: { _ in MainActor.assumeIsolated { UncheckedSendable(TestHost.options.string) }.value }))
+        return UnsafePointer(host)
+    }()
+}
+
+@MainActor
+private func descriptor(_ id: String = "com.example.export-tests",
+                        _ subscribers: [any InstantiableSubscriber.Type] = [Echo.self, Other.self])
+    -> UnsafePointer<adh_plugin_descriptor>
+{
+    SubscriberPlugin.export(id: id, name: "Export tests", version: "0.1", subscribers: subscribers)
+        .assumingMemoryBound(to: adh_plugin_descriptor.self)
+}
+
+@MainActor
+private func make(_ name: String, in descriptor: UnsafePointer<adh_plugin_descriptor> = descriptor())
+    -> UnsafePointer<adh_subscriber>?
+{
+    name.withCString { descriptor.pointee.create!($0, TestHost.host) }
+}
+
+@MainActor
+@Suite("Plugin exporter")
+struct ExportTests {
+    @Test func theDescriptorIsBuiltOncePerIDAndDescribesThePlugin() {
+        let plugin = descriptor()
+        #expect(plugin == descriptor())
+        let d = plugin.pointee
+        #expect(d.struct_size == 80)
+        #expect(d.abi_major == UInt32(ADH_ABI_MAJOR) && d.abi_minor == UInt32(ADH_ABI_MINOR))
+        #expect(String(cString: d.id) == "com.example.export-tests")
+        #expect(String(cString: d.name) == "Export tests")
+        #expect(String(cString: d.version) == "0.1")
+        #expect(String(cString: d.vendor) == "")
+        #expect(String(cString: d.swift_version) == SubscriberPlugin.swiftCompilerVersion)
+        let names = (0..<Int(d.subscriber_count)).map { String(cString: d.subscriber_names[$0]!) }
+        #expect(names == ["Echo", "Other"])
+    }
+
+    @Test func theCompilerVersionIsMajorDotMinor() {
+        #if compiler(>=6.3) && !compiler(>=6.4)
+        #expect(SubscriberPlugin.swiftCompilerVersion == "6.3")
+        #endif
+        #expect(SubscriberPlugin.swiftCompilerVersion.split(separator: ".").map { Int($0) != nil } == [true, true])
+        #expect(SubscriberPlugin.entrySymbol == "adh_plugin_entry")
+    }
+
+    @Test func createMakesOnlyListedNamesAndFillsEveryEntry() throws {
+        #expect(make("Nobody") == nil)
+        #expect(descriptor().pointee.create!(nil, TestHost.host) == nil)
+        #expect("Echo".withCString { descriptor().pointee.create!($0, nil) } == nil)
+        // Another descriptor of the same image does not make this one's subscribers.
+        let elsewhere = descriptor("com.example.export-tests.other", [Other.self])
+        #expect(make("Echo", in: elsewhere) == nil)
+
+        let echo = try #require(make("Echo"))
+        defer { echo.pointee.destroy!(echo) }
+        #expect(echo.pointee.struct_size == UInt32(MemoryLayout<adh_subscriber>.size))
+        let first = MemoryLayout<adh_subscriber>.offset(of: \.will_finish_launching)!
+        let entries = stride(from: first, to: MemoryLayout<adh_subscriber>.size, by: 8).map {
+            UnsafeRawPointer(echo).load(fromByteOffset: $0, as: UnsafeRawPointer?.self)
+        }
+        #expect(entries.count == LifecycleEvent.allCases.count)
+        #expect(entries.allSatisfy { $0 != nil })
+    }
+
+    @Test func theSubscriberGetsAppInfoOptionsAndItsConfigurationBytesStay() throws {
+        let echo = try #require(make("Echo"))
+        defer { echo.pointee.destroy!(echo) }
+        let answer = withABIString("main") { echo.pointee.configuration_for_connecting!(echo, $0) }
+        #expect(answer.string == "main {\"k\":1} News")
+    }
+
+    @Test func aPayloadIsDecodedOncePerSerial() throws {
+        let subscribers = try (0..<3).map { _ in try #require(make("Echo")) }
+        defer { subscribers.forEach { $0.pointee.destroy!($0) } }
+        func open(_ url: String, serial: UInt64) -> [adh_tristate] {
+            withABIString(url) { url in
+                var request = adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial, url: url,
+                                           source_application: .absent, annotation_json: .absent, open_in_place: 0)
+                return subscribers.map { $0.pointee.open_url!($0, &request) }
+            }
+        }
+        let serial = UInt64.max - UInt64(UInt32.random(in: 0..<UInt32.max))
+        let before = PayloadDecodeCache.shared.decodeCount
+        #expect(open("news://yes", serial: serial) == [1, 1, 1])
+        #expect(PayloadDecodeCache.shared.decodeCount == before + 1)
+        #expect(open("news://no", serial: serial - 1) == [0, 0, 0])
+        #expect(PayloadDecodeCache.shared.decodeCount == before + 2)
+        // Serial 0 means "not numbered": never cached.
+        #expect(open("news://yes", serial: 0) == [1, 1, 1])
+        #expect(PayloadDecodeCache.shared.decodeCount == before + 5)
+    }
+
+    @Test func badHostJSONAndBadURLsAreReportedNotFatal() throws {
+        TestHost.options = ABIBytes("{oops")
+        defer { TestHost.options = ABIBytes("{\"k\":1}") }
+        TestHost.lines = []
+        let echo = try #require(make("Echo"))
+        defer { echo.pointee.destroy!(echo) }
+        let answer = withABIString("not a url") { url in
+            var request = adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: 0, url: url,
+                                       source_application: .absent, annotation_json: .absent, open_in_place: 0)
+            return echo.pointee.open_url!(echo, &request)
+        }
+        #expect(answer == -1)
+        #expect(TestHost.lines.count == 2)
+        #expect(TestHost.lines.first?.hasPrefix("4 Echo: the host's options_json: expected JSON, found invalid JSON") == true)
+        #expect(TestHost.lines.last == "4 Echo: openURL: expected an absolute URL, found \"not a url\"; not delivered (no opinion)")
+    }
+}
+
+// The export line exactly as a plugin author writes it (under another symbol name: the test
+// executable is not a plugin). It must compile in Swift 6 mode, outside any actor.
+@_cdecl("export_tests_plugin_entry")
+public func exportTestsPluginEntry() -> UnsafeRawPointer {
+    SubscriberPlugin.export(id: "com.example.export-tests.entry", name: "Entry", version: "1.0",
+                            subscribers: [Other.self])
+}
+
+@Suite("Plugin entry line")
+struct PluginEntryLineTests {
+    @Test @MainActor func theEntryReturnsTheSameDescriptorEveryTime() {
+        let first = exportTestsPluginEntry()
+        #expect(first == exportTestsPluginEntry())
+        let descriptor = first.assumingMemoryBound(to: adh_plugin_descriptor.self).pointee
+        #expect(String(cString: descriptor.id) == "com.example.export-tests.entry")
+        #expect(descriptor.subscriber_count == 1)
+    }
+}
