@@ -19,7 +19,17 @@ public enum SubscriberPlugin {
     /// The Swift compiler that built this code, "major.minor". Hosts compare their own value with a
     /// plugin's `swift_version`: both come from this same source, compiled on each side.
     public static let swiftCompilerVersion: String = {
-        #if compiler(>=6.5)
+        #if compiler(>=7.0)
+        ">6.9" // a compiler newer than this ladder: extend it
+        #elseif compiler(>=6.9)
+        "6.9"
+        #elseif compiler(>=6.8)
+        "6.8"
+        #elseif compiler(>=6.7)
+        "6.7"
+        #elseif compiler(>=6.6)
+        "6.6"
+        #elseif compiler(>=6.5)
         "6.5"
         #elseif compiler(>=6.4)
         "6.4"
