@@ -14,7 +14,9 @@
 import PackageDescription
 
 /// Example plugins written in Swift against SubscriberKit: Plugins/<Name>/, product lib<Name>.so.
-let swiftPlugins: [String] = []
+let swiftPlugins: [String] = [
+    "AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher", "OrientationLock",
+]
 
 /// Plugins written in plain C against the header alone: Plugins/<Name>/, product lib<Name>.so.
 let cPlugins: [String] = ["ExtensionGuard"]

@@ -1,0 +1,66 @@
+// NotificationFetcher — remote notifications and background fetch that complete later, from another
+// thread, as real fetches do.
+//
+// A notification's payload decides the result: {"error": …} → failed, {"articles": [non-empty]} →
+// newData, {"articles": []} → noData; a notification without "articles" or "error" is not ours
+// (declined). performFetch answers the `fetchResult` option ("newData" unless set).
+// Options: {"fetchResult": "newData", "delayMs": 20}.
+import Dispatch
+import Foundation
+import SubscriberKit
+
+/// Fetches content for notifications and background fetches, completing from a background queue.
+final class NotificationFetcher: AppDelegateSubscriberBase {
+    private let fetchResult: BackgroundFetchResult
+    private let delay: DispatchTimeInterval
+
+    required init(context: SubscriberContext) {
+        fetchResult = context.options["fetchResult"]?.stringValue.flatMap(BackgroundFetchResult.init(name:)) ?? .newData
+        delay = .milliseconds(context.options["delayMs"]?.intValue ?? 20)
+        super.init(context: context)
+    }
+
+    override func application(_ application: Application,
+                              didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
+        let hex = deviceToken.map { String(format: "%02x", $0) }.joined()
+        log("registered for remote notifications, token \(hex)")
+    }
+
+    override func application(_ application: Application,
+                              didFailToRegisterForRemoteNotificationsWithError error: LifecycleError) {
+        logError("could not register for remote notifications: \(error)")
+    }
+
+    override func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
+                              fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+        let result: BackgroundFetchResult
+        if userInfo["error"] != nil {
+            result = .failed
+        } else if let articles = userInfo["articles"]?.arrayValue {
+            result = articles.isEmpty ? .noData : .newData
+        } else {
+            completionHandler.decline()
+            return
+        }
+        let context = self.context
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            context.log("notification fetch finished: \(result)")
+            completionHandler(result)
+        }
+    }
+
+    override func application(_ application: Application,
+                              performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+        let result = fetchResult
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            completionHandler(result)
+        }
+    }
+}
+
+@_cdecl("adh_plugin_entry")
+public func pluginEntry() -> UnsafeRawPointer {
+    SubscriberPlugin.export(
+        id: "dev.appdelegatehost.notification-fetcher", name: "Notification Fetcher", version: "1.0.0",
+        vendor: "AppDelegateHost examples", subscribers: [NotificationFetcher.self])
+}
