@@ -1,0 +1,22 @@
+/// Why a ``PluginHost`` could not start. Nothing was dispatched: the host is complete or absent.
+/// Each case prints as one line naming the file, what was expected and what was found.
+public enum HostError: Error, Sendable, CustomStringConvertible {
+    /// The manifest is missing, not JSON, or has a bad shape.
+    case manifest(ManifestError)
+    /// A required plugin failed one of the ten load-time checks.
+    case load(PluginSetError)
+    /// A manifest setting the dispatcher cannot honour.
+    case configuration(file: String, DispatchConfigurationError)
+    /// A plugin declared a subscriber but its `create` returned NULL (or no `destroy`).
+    case createFailed(file: String, plugin: String, subscriber: String)
+
+    public var description: String {
+        switch self {
+        case .manifest(let error): error.description
+        case .load(let error): error.description
+        case .configuration(let file, let error): "\(file): \(error)"
+        case .createFailed(let file, let plugin, let subscriber):
+            "\(file): \(plugin): create(\"\(subscriber)\") returned NULL; expected a subscriber it declares"
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// How a ``PluginHost`` loads a manifest: the command line's knobs, as a value.
+public struct HostOptions: Sendable {
+    /// Folders searched for `library` plugins after the manifest's `pluginSearchPaths` (`--plugin-dir`).
+    public var extraSearchDirectories: [String]
+    /// Accept plugin files (or folders) writable by group or others (`--allow-writable`).
+    public var allowWritable: Bool
+    /// One deadline for every completion event, replacing the manifest's (`--deadline MS`).
+    public var deadlineOverride: Duration?
+    /// Receives every log line, event and error a subscriber writes, from any thread, as it happens.
+    public var logHandler: (@Sendable (LogRecord) -> Void)?
+
+    /// Options with the given values; the defaults load the manifest as written.
+    public init(extraSearchDirectories: [String] = [], allowWritable: Bool = false,
+                deadlineOverride: Duration? = nil, logHandler: (@Sendable (LogRecord) -> Void)? = nil) {
+        self.extraSearchDirectories = extraSearchDirectories
+        self.allowWritable = allowWritable
+        self.deadlineOverride = deadlineOverride
+        self.logHandler = logHandler
+    }
+}
