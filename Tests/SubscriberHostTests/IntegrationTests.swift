@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import SubscriberKit
+@testable import SubscriberHost
+
+/// The real thing: the example plugins built by `swift build` (five Swift, one C), loaded with
+/// dlopen from `manifests/news.json` into this one process beside the host, playing events.
+/// CI runs this suite in a debug and a release build.
+@MainActor
+@Suite("Integration: real plugins from manifests/news.json", .serialized)
+struct IntegrationTests {
+    static let packageRoot = FilePaths.directory(of: FilePaths.directory(of: FilePaths.directory(of: #filePath)))
+
+    func loadNews() throws -> PluginHost {
+        try PluginHost(manifestAt: Self.packageRoot + "/manifests/news.json",
+                       options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
+    }
+
+    @Test("the host, five Swift plugins and the C plugin load into one process, in manifest and priority order")
+    func loads() throws {
+        let host = try loadNews()
+        #expect(host.plugins.plugins.map(\.image.id) == [
+            "dev.appdelegatehost.app-lifecycle-delegate", "dev.appdelegatehost.session-analytics",
+            "dev.appdelegatehost.deep-link-router", "dev.appdelegatehost.notification-fetcher",
+            "dev.appdelegatehost.orientation-lock", "dev.appdelegatehost.extension-guard",
+        ])
+        #expect(host.plugins.plugins.filter(\.image.isCPlugin).map(\.image.name) == ["ExtensionGuard"])
+        // DeepLinkRouter has priority 10: first; the rest keep manifest order.
+        #expect(host.dispatcher.subscribers.map(\.name) == [
+            "DeepLinkRouter", "AppLifecycleDelegate", "SessionAnalytics", "NotificationFetcher",
+            "OrientationLock", "ExtensionGuard",
+        ])
+        // The C plugin leaves NULL what it does not handle; Swift plugins respond to everything.
+        #expect(host.dispatcher.responderNames(for: .shouldAllowExtensionPointIdentifier).contains("ExtensionGuard"))
+        #expect(!host.dispatcher.responderNames(for: .openURL).contains("ExtensionGuard"))
+    }
+
+    @Test("a cold launch from a universal link is classified and routed by the Swift plugin (generic code)")
+    func launchFromUniversalLink() throws {
+        let host = try loadNews()
+        let activity = UserActivity(activityType: UserActivity.browsingWeb,
+                                    webpageURL: URL(string: "https://news.example.com/article/42"))
+        let launch = host.dispatcher.didFinishLaunching(options: LaunchOptions(userActivity: activity))
+        #expect(launch.invocation == .deepLink(URL(string: "https://news.example.com/article/42")!))
+        #expect(launch.result == true)
+        #expect(launch.answers.first { $0.subscriber == "DeepLinkRouter" }?.answer == .bool(true))
+        #expect(host.log.recorded.contains { $0.subscriber == "DeepLinkRouter" && $0.message == "routing to article/42" })
+    }
+
+    @Test("openURL: the router owns news:// and its hosts, and says false for the rest")
+    func openURL() throws {
+        let host = try loadNews()
+        #expect(host.dispatcher.openURL(URL(string: "news://article/7")!).result == true)
+        #expect(host.dispatcher.openURL(URL(string: "https://elsewhere.example.org/x")!).result == false)
+        let answers = host.dispatcher.openURL(URL(string: "news://article/8")!).answers
+        #expect(answers.map(\.subscriber) == ["DeepLinkRouter", "AppLifecycleDelegate", "SessionAnalytics",
+                                               "NotificationFetcher", "OrientationLock"])
+    }
+
+    @Test("continueUserActivity: handled, with the router's restoration list")
+    func continueUserActivity() async throws {
+        let host = try loadNews()
+        let activity = UserActivity(activityType: UserActivity.browsingWeb,
+                                    webpageURL: URL(string: "https://news.example.com/article/9"))
+        let outcome = await host.dispatcher.continueUserActivity(activity)
+        #expect(outcome.result.handled)
+        #expect(outcome.result.restorableObjects == ["article/9"])
+    }
+
+    @Test("remote notifications complete later from another thread: newData, failed, or declined (noData)")
+    func remoteNotifications() async throws {
+        let host = try loadNews()
+        #expect(await host.dispatcher.didReceiveRemoteNotification(userInfo: ["articles": [1, 2]]).result == .newData)
+        #expect(await host.dispatcher.didReceiveRemoteNotification(userInfo: ["error": "timeout"]).result == .failed)
+        let notOurs = await host.dispatcher.didReceiveRemoteNotification(userInfo: ["aps": ["alert": "hi"]])
+        #expect(notOurs.result == .noData)
+        #expect(notOurs.answers.isEmpty)
+        let fetch = await host.dispatcher.performFetch()
+        #expect(fetch.result == .newData)
+        #expect(fetch.reports.isEmpty)
+    }
+
+    @Test("orientations: the lock's answer intersected, the manifest's default when nobody answers")
+    func orientations() throws {
+        let host = try loadNews()
+        #expect(host.dispatcher.supportedInterfaceOrientations(for: .pad).result == [.portrait, .landscapeLeft])
+        #expect(host.dispatcher.supportedInterfaceOrientations(for: .phone).result == .portrait)
+        #expect(host.dispatcher.supportedInterfaceOrientations(for: .tv).result
+                == host.manifest.orientations(for: .tv))
+    }
+
+    @Test("the C plugin vetoes the extension point its options deny, and logs memory warnings")
+    func cPlugin() throws {
+        let host = try loadNews()
+        #expect(host.dispatcher.shouldAllowExtensionPointIdentifier("com.apple.keyboard-service").result == false)
+        #expect(host.dispatcher.shouldAllowExtensionPointIdentifier("com.apple.share-services").result == true)
+        #expect(host.dispatcher.shouldSaveSecureApplicationState().result == true)
+        _ = host.dispatcher.didReceiveMemoryWarning()
+        let events = host.log.recorded.filter { $0.kind == .event }.map { "\($0.subscriber):\($0.message)" }
+        #expect(events.contains("ExtensionGuard:memory_warning_received"))
+        #expect(events.contains("SessionAnalytics:memory_warning_received"))
+    }
+
+    @Test("a session: Codable attributes from one Swift plugin, log lines from another")
+    func session() throws {
+        let host = try loadNews()
+        _ = host.dispatcher.didBecomeActive()
+        _ = host.dispatcher.willResignActive()
+        let ended = try #require(host.log.recorded.first { $0.message == "session_ended" })
+        #expect(ended.subscriber == "SessionAnalytics")
+        #expect(ended.attributes["sessionNumber"] == 1)
+        #expect(ended.attributes["duration"]?.doubleValue.map { $0 >= 0 } == true)
+        let lines = host.log.recorded.filter { $0.subscriber == "AppLifecycleDelegate" }.map(\.message)
+        #expect(lines == ["The app has become active.", "The app is about to become inactive."])
+    }
+
+    @Test("optional plugins that fail are skipped; a required one stops the host before any event")
+    func optionalAndRequired() throws {
+        let expo = try PluginHost(manifestAt: Self.packageRoot + "/manifests/expo-style.json",
+                                  options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
+        #expect(expo.plugins.skipped.map(\.entry.index) == [3])
+        #expect(expo.dispatcher.subscribers.map(\.name) == ["NotificationFetcher", "AppLifecycleDelegate", "SessionAnalytics"])
+
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "A", "bundleIdentifier": "a"},
+             "plugins": [{"library": "SessionAnalytics"}, {"library": "BrokenABIMajor"}]}
+            """)
+        #expect {
+            try PluginHost(manifestAt: manifest, options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("plugins[1]") && text.contains("ABI mismatch: host speaks 1.x, plugin was built for 2.0")
+        }
+    }
+}
