@@ -50,17 +50,28 @@ let package = Package(
         .library(name: "SubscriberABI", targets: ["SubscriberABI"]),
         .library(name: "SubscriberKit", targets: ["SubscriberKit"]),
         .library(name: "SubscriberHost", targets: ["SubscriberHost"]),
+        .library(name: "SubscriberConformance", targets: ["SubscriberConformance"]),
+        .executable(name: "apphost", targets: ["apphost"]),
+        .executable(name: "subscriber-bench", targets: ["subscriber-bench"]),
+        .library(name: "BenchSubscribers", type: .dynamic, targets: ["BenchSubscribers"]),
     ]
     + (swiftPlugins + cPlugins + brokenPlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
         .target(name: "SubscriberHost", dependencies: ["SubscriberKit", "SubscriberABI"]),
-        .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberKit"]),
+        .target(name: "SubscriberConformance", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
+        .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit"]),
+        .executableTarget(name: "apphost", dependencies: ["AppHostCLI"]),
+
+        // The benchmark (SPEC §8): the same subscriber types in-process and loaded from libBenchSubscribers.so.
+        .target(name: "BenchSubscribers", dependencies: ["SubscriberKit"], path: "Plugins/BenchSubscribers"),
+        .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers"]),
 
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI"]),
+        .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }

@@ -1,0 +1,1 @@
+// Placeholder: the benchmark's subscriber types land here.

@@ -1,0 +1,1 @@
+// Placeholder: the conformance kit (SPEC §7) lands here.

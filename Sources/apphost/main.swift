@@ -1,0 +1,2 @@
+// apphost: the command line, thin over AppHostCLI. Placeholder until the commands land.
+import AppHostCLI

@@ -1,0 +1,1 @@
+// subscriber-bench: placeholder until the benchmark lands (SPEC §8).

@@ -1,0 +1,1 @@
+// Placeholder: the conformance kit's tests land here.
