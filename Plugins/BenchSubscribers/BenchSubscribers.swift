@@ -1,1 +1,99 @@
-// Placeholder: the benchmark's subscriber types land here.
+// BenchSubscribers — the subscriber types of the benchmark (SPEC §8). The benchmark registers them
+// in-process (this target is linked into subscriber-bench) and loads the very same types from
+// libBenchSubscribers.so through the C ABI, so the difference between the two is the host's and the
+// bridge's cost, nothing else.
+//
+// Each type does as little as an event allows, so that what is measured is the dispatch, not them.
+import Dispatch
+import Foundation
+import Glibc
+import SubscriberKit
+
+/// Counts `applicationDidBecomeActive` calls: the void event.
+final class VoidCounter: InstantiableSubscriber {
+    /// How many times the event arrived.
+    private(set) var count = 0
+
+    init(context: SubscriberContext) {}
+
+    func applicationDidBecomeActive(_ application: Application) {
+        count &+= 1
+    }
+}
+
+/// Answers `openURL` from the URL's host: true for its own host (option `"host"`, default
+/// `"bench.example.com"`), false for any other.
+final class URLMatcher: InstantiableSubscriber {
+    private let host: String
+
+    init(context: SubscriberContext) {
+        host = context.options["host"]?.stringValue ?? "bench.example.com"
+    }
+
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+        url.host == host
+    }
+}
+
+/// Answers `performFetch` inside the call: the completion aggregation without any thread hop.
+final class SyncFetcher: InstantiableSubscriber {
+    init(context: SubscriberContext) {}
+
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+        completionHandler(.newData)
+    }
+}
+
+/// Answers `performFetch` from another thread (DispatchQueue.global), as a real fetch does.
+final class AsyncFetcher: InstantiableSubscriber {
+    init(context: SubscriberContext) {}
+
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+        DispatchQueue.global().async { completionHandler(.noData) }
+    }
+}
+
+/// The subscriber the load benchmark makes, one per plugin file. The benchmark loads N byte-identical
+/// copies of this library, and a host refuses two subscribers of one name (SPEC §2, check 10), so
+/// this type is named after the file its image was loaded from: `LoadProbe@libBench-0042.so`.
+final class LoadProbe: InstantiableSubscriber {
+    /// `LoadProbe@<file name of this image>`, computed once per image.
+    static let subscriberName: String = "LoadProbe@" + (imageFileName(containing: #dsohandle) ?? "unknown")
+
+    init(context: SubscriberContext) {}
+}
+
+/// The file name of the image mapped at `address`. dladdr is a GNU extension: this target is
+/// compiled with `-D_GNU_SOURCE` so that Glibc declares it.
+private func imageFileName(containing address: UnsafeRawPointer) -> String? {
+    var info = Dl_info()
+    guard dladdr(address, &info) != 0, let path = info.dli_fname else { return nil }
+    let file = String(cString: path)
+    return file.split(separator: "/").last.map(String.init) ?? file
+}
+
+/// The benchmark's subscriber types, for in-process registration.
+public enum BenchSubscriberTypes {
+    /// Counts the void event (`didBecomeActive`).
+    public static var voidCounter: any InstantiableSubscriber.Type { VoidCounter.self }
+    /// Answers `openURL` from the URL's host.
+    public static var urlMatcher: any InstantiableSubscriber.Type { URLMatcher.self }
+    /// Completes `performFetch` synchronously.
+    public static var syncFetcher: any InstantiableSubscriber.Type { SyncFetcher.self }
+    /// Completes `performFetch` from DispatchQueue.global.
+    public static var asyncFetcher: any InstantiableSubscriber.Type { AsyncFetcher.self }
+    /// The name the load benchmark's subscriber has in a copy of the library named `fileName`.
+    public static func loadProbeName(fileName: String) -> String { "LoadProbe@" + fileName }
+    /// The `@_cdecl` entry symbol's plugin id.
+    public static let pluginID = "dev.appdelegatehost.bench-subscribers"
+}
+
+@_cdecl("adh_plugin_entry")
+public func pluginEntry() -> UnsafeRawPointer {
+    SubscriberPlugin.export(
+        id: BenchSubscriberTypes.pluginID, name: "Bench Subscribers", version: "1.0.0",
+        vendor: "AppDelegateHost benchmark",
+        subscribers: [VoidCounter.self, URLMatcher.self, SyncFetcher.self, AsyncFetcher.self, LoadProbe.self])
+}
