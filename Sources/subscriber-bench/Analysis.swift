@@ -1,0 +1,134 @@
+import Foundation
+
+/// Everything one run measured.
+struct BenchResults: Sendable {
+    var machine: MachineInfo
+    var repetitions: Int
+    var quick: Bool
+    var dispatch: [DispatchFigure]
+    var load: [LoadFigure]
+    /// The command that reproduces this run.
+    var command: String
+}
+
+/// How one figure grows with N: its cost per unit at each N, and the growth exponent between
+/// consecutive Ns (log of the time ratio over log of the N ratio: 1 is linear).
+struct Growth: Sendable {
+    var series: String
+    /// "ns/subscriber", "ms/plugin", "KB/plugin".
+    var unit: String
+    var perUnit: [(count: Int, value: Double)]
+    var exponents: [(from: Int, to: Int, exponent: Double)]
+    /// Verdict on the largest step: "linear", "sublinear" or "superlinear (…)".
+    var verdict: String
+    /// True unless the largest step grows faster than linear.
+    var isLinear: Bool
+
+    /// From medians `totals` (the whole cost at each N, ascending N). `constant`: the figure is
+    /// already per unit (memory per plugin), so it should stay flat rather than grow.
+    init(series: String, unit: String, totals: [(count: Int, value: Double)], perUnitAlready: Bool = false) {
+        self.series = series
+        self.unit = unit
+        let totals = perUnitAlready ? totals.map { ($0.count, $0.value * Double($0.count)) } : totals
+        perUnit = totals.map { ($0.count, $0.value / Double($0.count)) }
+        exponents = zip(totals, totals.dropFirst()).map { lower, upper in
+            (lower.count, upper.count, log(upper.value / lower.value) / log(Double(upper.count) / Double(lower.count)))
+        }
+        guard let last = exponents.last, let first = perUnit.dropLast().last, let final = perUnit.last else {
+            verdict = "one point only"
+            isLinear = true
+            return
+        }
+        // 15% of slack: the machine is shared and noisy; a real quadratic term doubles per decade.
+        let change = (final.value / first.value - 1) * 100
+        if last.exponent > 1.15 {
+            verdict = String(format: "superlinear: per unit +%.0f%% from N=%d to N=%d", change, last.from, last.to)
+            isLinear = false
+        } else if last.exponent < 0.85 {
+            verdict = "sublinear (fixed cost still visible)"
+            isLinear = true
+        } else {
+            verdict = "linear"
+            isLinear = true
+        }
+    }
+}
+
+/// One target of SPEC §8 / the issue, checked against this run.
+struct Target: Sendable {
+    var name: String
+    var limit: String
+    var measured: String
+    var met: Bool?
+}
+
+extension BenchResults {
+    /// The growth of every dispatch series (both ways), load series and memory series.
+    var growth: [Growth] {
+        var result: [Growth] = []
+        for scenario in DispatchScenario.allCases {
+            let figures = dispatch.filter { $0.scenario == scenario }.sorted { $0.subscribers < $1.subscribers }
+            guard !figures.isEmpty else { continue }
+            result.append(Growth(series: "dispatch \(scenario.label), in-process", unit: "ns/subscriber",
+                                 totals: figures.map { ($0.subscribers, $0.inProcess.median) }))
+            result.append(Growth(series: "dispatch \(scenario.label), loaded", unit: "ns/subscriber",
+                                 totals: figures.map { ($0.subscribers, $0.loaded.median) }))
+        }
+        let loads = load.sorted { $0.plugins < $1.plugins }
+        for variant in LoadVariant.allCases where !loads.isEmpty {
+            result.append(Growth(series: "load, \(variant.label)", unit: "ms/plugin",
+                                 totals: loads.map { ($0.plugins, $0.milliseconds[variant]!.median) }))
+        }
+        for variant in [LoadVariant.bare, .pinsOff] where !loads.isEmpty {
+            result.append(Growth(series: "memory, \(variant.label)", unit: "KB/plugin",
+                                 totals: loads.map { ($0.plugins, $0.kilobytesPerPlugin[variant]!.median) },
+                                 perUnitAlready: true))
+        }
+        return result
+    }
+
+    /// The issue's targets, each with what this run measured.
+    var targets: [Target] {
+        var result: [Target] = []
+        func figure(_ scenario: DispatchScenario, _ count: Int) -> DispatchFigure? {
+            dispatch.first { $0.scenario == scenario && $0.subscribers == count }
+        }
+        if let void = figure(.voidEvent, 100) {
+            result.append(Target(name: "void event, loaded / in-process at 100 subscribers", limit: "≤ 1.5",
+                                 measured: String(format: "%.2f", void.ratio.median), met: void.ratio.median <= 1.5))
+        }
+        if let open = figure(.openURL, 100) {
+            result.append(Target(name: "openURL, loaded / in-process at 100 subscribers", limit: "≤ 3",
+                                 measured: String(format: "%.2f", open.ratio.median), met: open.ratio.median <= 3))
+        }
+        let largest = dispatch.map(\.subscribers).max() ?? 0
+        if let sync = figure(.fetchSync, largest) {
+            // The subscriber only calls back: the whole loaded cost is the host's and the bridge's.
+            let overhead = sync.loaded.median / Double(largest)
+            result.append(Target(name: "performFetch host overhead per subscriber, sync (loaded total / N, N=\(largest))",
+                                 limit: "≤ 2 µs", measured: String(format: "%.2f µs", overhead / 1000),
+                                 met: overhead <= 2000))
+        }
+        if let async = figure(.fetchAsync, largest) {
+            // The queue hop is the subscriber's own work, paid in-process too: count the difference.
+            let overhead = (async.loaded.median - async.inProcess.median) / Double(largest)
+            result.append(Target(name: "performFetch bridge overhead per subscriber, other thread ((loaded − in-process) / N)",
+                                 limit: "≤ 2 µs", measured: String(format: "%.2f µs", overhead / 1000),
+                                 met: overhead <= 2000))
+        }
+        for figure in load.sorted(by: { $0.plugins < $1.plugins }) {
+            let ratio = figure.ratioToBare(.pinsOff).median
+            result.append(Target(name: "load \(figure.plugins) plugins, manifest pins off / bare dlopen+dlsym",
+                                 limit: "≤ 1.2", measured: String(format: "%.2f", ratio), met: ratio <= 1.2))
+        }
+        let loadedThousand = load.contains { $0.plugins == 1000 }
+        result.append(Target(name: "1,000 plugins load", limit: "yes",
+                             measured: loadedThousand ? "yes" : "not run (--quick)", met: loadedThousand ? true : nil))
+        let dispatchGrowth = growth.filter { $0.series.hasPrefix("dispatch") }
+        let nonlinear = dispatchGrowth.filter { !$0.isLinear }.map(\.series)
+        result.append(Target(name: "dispatch grows linearly with N", limit: "linear",
+                             measured: nonlinear.isEmpty ? "linear" : "not: " + nonlinear.joined(separator: "; "),
+                             met: dispatchGrowth.isEmpty ? nil : nonlinear.isEmpty))
+        return result
+    }
+}

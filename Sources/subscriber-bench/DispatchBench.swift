@@ -1,0 +1,175 @@
+import Foundation
+import BenchSubscribers
+import SubscriberHost
+import SubscriberKit
+
+/// One event the dispatch benchmark sends, and the subscriber type that answers it.
+enum DispatchScenario: String, CaseIterable, Sendable {
+    case voidEvent, openURL, fetchSync, fetchAsync
+
+    /// The row label.
+    var label: String {
+        switch self {
+        case .voidEvent: "void event (didBecomeActive)"
+        case .openURL: "openURL (with options)"
+        case .fetchSync: "performFetch, sync completion"
+        case .fetchAsync: "performFetch, other-thread completion"
+        }
+    }
+
+    /// The subscriber type, in-process.
+    @MainActor var type: any InstantiableSubscriber.Type {
+        switch self {
+        case .voidEvent: BenchSubscriberTypes.voidCounter
+        case .openURL: BenchSubscriberTypes.urlMatcher
+        case .fetchSync: BenchSubscriberTypes.syncFetcher
+        case .fetchAsync: BenchSubscriberTypes.asyncFetcher
+        }
+    }
+}
+
+/// One cell of the dispatch table: a scenario at one subscriber count, both ways, ns per event.
+struct DispatchFigure: Sendable {
+    var scenario: DispatchScenario
+    var subscribers: Int
+    var inProcess: Stats
+    var loaded: Stats
+    /// loaded / in-process, per repetition.
+    var ratio: Stats
+}
+
+/// The dispatch benchmark: the same subscriber types registered in-process and made through the C
+/// ABI from libBenchSubscribers.so, each behind its own ``LifecycleDispatcher``.
+@MainActor
+final class DispatchBench {
+    private let image: LoadedPluginImage
+    private let sampler: Sampler
+    /// Forwards nothing and keeps nothing: the subscribers do not log, and must not pile up records.
+    private let sink = HostLogRecorder(retaining: false)
+    private let application = Application(name: "Bench", bundleIdentifier: "dev.appdelegatehost.bench", version: "1.0")
+    /// Distinct URLs, one per event in turn, so that every event encodes (and the plugin decodes) a
+    /// new payload, as real events do; half of them match URLMatcher's host.
+    private let urls: [URL] = (0..<64).map {
+        URL(string: $0 % 2 == 0 ? "https://bench.example.com/article/\($0)" : "https://other.example.org/item/\($0)")!
+    }
+    private let urlOptions = OpenURLOptions(sourceApplication: "com.example.mail",
+                                            annotation: ["campaign": "spring", "position": 3], openInPlace: false)
+    private var nextURL = 0
+
+    /// A benchmark over the plugin at `pluginPath`.
+    init(pluginPath: String, sampler: Sampler) throws {
+        image = try PluginLoader(allowWritable: true).loadImage(at: pluginPath)
+        self.sampler = sampler
+    }
+
+    /// Every scenario at every count in `counts`; `progress` hears each cell as it starts.
+    func run(counts: [Int], progress: (String) -> Void) async throws -> [DispatchFigure] {
+        var figures: [DispatchFigure] = []
+        for scenario in DispatchScenario.allCases {
+            for count in counts {
+                progress("dispatch: \(scenario.label), \(count) subscribers")
+                figures.append(try await measure(scenario, subscribers: count))
+            }
+        }
+        return figures
+    }
+
+    private func measure(_ scenario: DispatchScenario, subscribers count: Int) async throws -> DispatchFigure {
+        let inProcess = LifecycleDispatcher(subscribers: inProcessRegistrations(scenario, count),
+                                            configuration: DispatchConfiguration(application: application))
+        let (registrations, made) = try loadedRegistrations(scenario, count)
+        defer { made.forEach { $0.destroy() } }
+        let loaded = LifecycleDispatcher(subscribers: registrations,
+                                         configuration: DispatchConfiguration(application: application))
+        try await check(scenario, inProcess: inProcess, loaded: loaded, count: count)
+        let (direct, bridged) = await sampler.comparePair(batch(scenario, inProcess), batch(scenario, loaded))
+        return DispatchFigure(scenario: scenario, subscribers: count, inProcess: direct, loaded: bridged,
+                              ratio: ratio(bridged, direct))
+    }
+
+    /// Sends `events` events of `scenario` to `count` subscribers one way, untimed: the loop to run
+    /// under `valgrind --tool=callgrind` (`--profile`).
+    func profile(_ scenario: DispatchScenario, subscribers count: Int, events: Int, loaded: Bool) async throws {
+        let registrations = loaded ? try loadedRegistrations(scenario, count) : (inProcessRegistrations(scenario, count), [])
+        defer { registrations.1.forEach { $0.destroy() } }
+        let dispatcher = LifecycleDispatcher(subscribers: registrations.0,
+                                             configuration: DispatchConfiguration(application: application))
+        await batch(scenario, dispatcher)(events)
+    }
+
+    private func inProcessRegistrations(_ scenario: DispatchScenario, _ count: Int) -> [SubscriberRegistration] {
+        (0..<count).map {
+            SubscriberRegistration(scenario.type, name: "\(scenario.type.subscriberName)-\($0)",
+                                   application: application, sink: sink)
+        }
+    }
+
+    private func loadedRegistrations(_ scenario: DispatchScenario, _ count: Int) throws
+        -> ([SubscriberRegistration], [CSubscriber])
+    {
+        let typeName = scenario.type.subscriberName
+        var made: [CSubscriber] = []
+        for index in 0..<count {
+            let context = sink.context(for: "\(typeName)-\(index)", application: application)
+            guard let subscriber = CSubscriber(descriptor: image.descriptor, name: typeName, context: context) else {
+                made.forEach { $0.destroy() }
+                throw BenchError("\(image.path): create(\"\(typeName)\") returned NULL; expected a subscriber")
+            }
+            made.append(subscriber)
+        }
+        let registrations = made.enumerated().map { index, subscriber in
+            SubscriberRegistration(name: "\(typeName)-\(index)", subscriber: subscriber,
+                                   respondingEvents: subscriber.respondingEvents)
+        }
+        return (registrations, made)
+    }
+
+    /// Sends `count` events of `scenario` through `dispatcher`.
+    private func batch(_ scenario: DispatchScenario, _ dispatcher: LifecycleDispatcher) -> (Int) async -> Void {
+        switch scenario {
+        case .voidEvent:
+            return { count in for _ in 0..<count { _ = dispatcher.didBecomeActive() } }
+        case .openURL:
+            return { [self] count in
+                for _ in 0..<count { _ = dispatcher.openURL(takeURL(), options: urlOptions) }
+            }
+        case .fetchSync, .fetchAsync:
+            return { count in for _ in 0..<count { _ = await dispatcher.performFetch() } }
+        }
+    }
+
+    private func takeURL() -> URL {
+        defer { nextURL = (nextURL + 1) % urls.count }
+        return urls[nextURL]
+    }
+
+    /// Both dispatchers answer alike, with one answer row per subscriber: the benchmark measures
+    /// working paths, not failures.
+    private func check(_ scenario: DispatchScenario, inProcess: LifecycleDispatcher, loaded: LifecycleDispatcher,
+                       count: Int) async throws {
+        let results: [(String, Int)]
+        switch scenario {
+        case .voidEvent:
+            results = [inProcess.didBecomeActive(), loaded.didBecomeActive()].map { ("()", $0.answers.count) }
+        case .openURL:
+            let url = urls[nextURL]
+            results = [inProcess.openURL(url, options: urlOptions), loaded.openURL(url, options: urlOptions)]
+                .map { ("\($0.result)", $0.answers.count) }
+        case .fetchSync, .fetchAsync:
+            var outcomes: [EventOutcome<BackgroundFetchResult>] = []
+            outcomes.append(await inProcess.performFetch())
+            outcomes.append(await loaded.performFetch())
+            results = outcomes.map { ("\($0.result)", $0.answers.count) }
+        }
+        guard results[0] == results[1], results[0].1 == count else {
+            throw BenchError("\(scenario.label) with \(count) subscribers: in-process answered \(results[0]), "
+                             + "loaded answered \(results[1]); expected equal results and \(count) answer rows each")
+        }
+    }
+}
+
+/// A benchmark failure: one line naming what went wrong.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

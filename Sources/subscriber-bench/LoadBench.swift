@@ -1,0 +1,110 @@
+import Foundation
+import BenchSubscribers
+import SubscriberHost
+import SubscriberKit
+
+/// One row of the load table: N plugins loaded each way, in fresh processes.
+struct LoadFigure: Sendable {
+    var plugins: Int
+    /// Milliseconds to load all N, per variant.
+    var milliseconds: [LoadVariant: Stats]
+    /// Resident kilobytes added per plugin, per variant.
+    var kilobytesPerPlugin: [LoadVariant: Stats]
+
+    /// `variant` / bare dlopen+dlsym, per repetition.
+    func ratioToBare(_ variant: LoadVariant) -> Stats {
+        ratio(milliseconds[variant]!, milliseconds[.bare]!)
+    }
+}
+
+/// The load benchmark: N byte-identical copies of libBenchSubscribers.so under different names in a
+/// private temporary folder (0755, files 0755), loaded through a generated manifest with
+/// ``PluginHost`` (pins off and on) and by bare `dlopen` + `dlsym`. Every measurement runs in a
+/// child process (this executable, `--load-child`), since no image is ever unloaded: each starts
+/// with nothing loaded and the files warm in the page cache.
+struct LoadBench {
+    var pluginPath: String
+    var repetitions: Int
+
+    func run(counts: [Int], progress: (String) -> Void) throws -> [LoadFigure] {
+        let folder = try makeFolder(copies: counts.max() ?? 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pin = try SHA256.hash(fileAtPath: pluginPath).hex
+        var figures: [LoadFigure] = []
+        for count in counts {
+            for variant in [LoadVariant.pinsOff, .pinsOn] {
+                try writeManifest(folder: folder, count: count, variant: variant, pin: pin)
+            }
+            progress("load: \(count) plugins")
+            // Warm-up: one unrecorded load of each kind.
+            for variant in LoadVariant.allCases { _ = try child(variant, folder: folder, count: count) }
+            var samples: [LoadVariant: [LoadSample]] = [:]
+            for _ in 0..<repetitions {
+                for variant in LoadVariant.allCases {
+                    samples[variant, default: []].append(try child(variant, folder: folder, count: count))
+                }
+            }
+            figures.append(LoadFigure(
+                plugins: count,
+                milliseconds: samples.mapValues { Stats($0.map { Double($0.nanoseconds) / 1e6 }) },
+                kilobytesPerPlugin: samples.mapValues {
+                    Stats($0.map { Double($0.residentAfter - $0.residentBefore) / 1024 / Double(count) })
+                }))
+        }
+        return figures
+    }
+
+    /// A fresh private folder holding `copies` copies of the plugin, named by ``LoadFolder``.
+    private func makeFolder(copies: Int) throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/subscriber-bench-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw BenchError("mkdtemp in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno)))")
+        }
+        let folder = String(cString: made)
+        // Check 2 refuses a folder or file writable by group or others: set both explicitly.
+        chmod(folder, 0o755)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: pluginPath))
+        for index in 0..<copies {
+            let path = folder + "/" + LoadFolder.fileName(index)
+            try bytes.write(to: URL(fileURLWithPath: path))
+            chmod(path, 0o755)
+        }
+        return folder
+    }
+
+    private func writeManifest(folder: String, count: Int, variant: LoadVariant, pin: String) throws {
+        let plugins: [JSONValue] = (0..<count).map { index in
+            let file = LoadFolder.fileName(index)
+            var entry: JSONObject = [
+                "path": .string(file),
+                "subscribers": [.string(BenchSubscriberTypes.loadProbeName(fileName: file))],
+            ]
+            if variant == .pinsOn { entry["sha256"] = .string(pin) }
+            return .object(entry)
+        }
+        let manifest: JSONValue = [
+            "app": ["name": "Bench", "bundleIdentifier": "dev.appdelegatehost.bench", "version": "1.0"],
+            "plugins": .array(plugins),
+        ]
+        let path = folder + "/" + LoadFolder.manifestName(count: count, variant: variant)
+        try Data(manifest.serializedBytes(pretty: true)).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Runs one measurement in a child process and reads its line.
+    private func child(_ variant: LoadVariant, folder: String, count: Int) throws -> LoadSample {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: MachineInfo.executablePath)
+        process.arguments = ["--load-child", variant.rawValue, folder, String(count)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, let sample = LoadSample(line: text) else {
+            throw BenchError("loading \(count) plugins (\(variant.label)) in a child process: exit status "
+                             + "\(process.terminationStatus), output \"\(text)\"; expected a load sample")
+        }
+        return sample
+    }
+}

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SubscriberHost
+
+/// How the load benchmark loads N plugin files.
+enum LoadVariant: String, CaseIterable, Sendable {
+    /// `dlopen(RTLD_NOW | RTLD_LOCAL)` + `dlsym("adh_plugin_entry")` of each file, nothing else.
+    case bare
+    /// ``PluginHost`` over a manifest listing the files: all ten checks, subscribers made, no pins.
+    case pinsOff
+    /// The same with every file's SHA-256 pinned in the manifest (check 3 hashes each file).
+    case pinsOn
+
+    var label: String {
+        switch self {
+        case .bare: "bare dlopen+dlsym"
+        case .pinsOff: "manifest, pins off"
+        case .pinsOn: "manifest, pins on"
+        }
+    }
+}
+
+/// The file names and manifests of the load benchmark's folder, shared by parent and child.
+enum LoadFolder {
+    /// The name of copy `index`.
+    static func fileName(_ index: Int) -> String {
+        let digits = String(index)
+        return "libBench-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".so"
+    }
+
+    /// The manifest that loads the first `count` copies the way `variant` says.
+    static func manifestName(count: Int, variant: LoadVariant) -> String {
+        "manifest-\(count)-\(variant.rawValue).json"
+    }
+}
+
+/// What one child process measured: how long loading took and its resident memory around it.
+struct LoadSample: Sendable {
+    var nanoseconds: UInt64
+    var residentBefore: Int
+    var residentAfter: Int
+
+    /// The line the child prints and the parent parses.
+    var line: String { "\(nanoseconds) \(residentBefore) \(residentAfter)" }
+
+    init(nanoseconds: UInt64, residentBefore: Int, residentAfter: Int) {
+        self.nanoseconds = nanoseconds
+        self.residentBefore = residentBefore
+        self.residentAfter = residentAfter
+    }
+
+    init?(line: String) {
+        let fields = line.split(separator: " ").compactMap { Int($0) }
+        guard fields.count == 3, fields[0] >= 0 else { return nil }
+        self.init(nanoseconds: UInt64(fields[0]), residentBefore: fields[1], residentAfter: fields[2])
+    }
+}
+
+/// The child side of the load benchmark: a fresh process per measurement, because a loaded image
+/// can never be unloaded (and `dlopen` of a file already loaded costs nothing).
+@MainActor
+enum LoadChild {
+    /// `--load-child <variant> <folder> <count>`: loads, prints one ``LoadSample`` line, exits 0;
+    /// prints the error and exits 1 when loading fails.
+    static func run(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 3, let variant = LoadVariant(rawValue: arguments[0]), let count = Int(arguments[2]),
+              count > 0 else {
+            print("--load-child: expected <bare|pinsOff|pinsOn> <folder> <count>, found \(arguments)")
+            return 2
+        }
+        let folder = arguments[1]
+        do {
+            let sample = switch variant {
+            case .bare: try bare(folder: folder, count: count)
+            case .pinsOff, .pinsOn: try manifest(folder + "/" + LoadFolder.manifestName(count: count, variant: variant),
+                                                  count: count)
+            }
+            print(sample.line)
+            return 0
+        } catch {
+            print("error: \(error)")
+            return 1
+        }
+    }
+
+    private static func bare(folder: String, count: Int) throws -> LoadSample {
+        let paths = (0..<count).map { folder + "/" + LoadFolder.fileName($0) }
+        var handles: [UnsafeMutableRawPointer] = []
+        handles.reserveCapacity(count)
+        let before = ResidentMemory.bytes()
+        let start = BenchClock.now()
+        for path in paths {
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                throw BenchError("dlopen \(path): \(dlerror().map { String(cString: $0) } ?? "unknown error")")
+            }
+            guard dlsym(handle, "adh_plugin_entry") != nil else {
+                throw BenchError("\(path): no adh_plugin_entry symbol")
+            }
+            handles.append(handle)
+        }
+        let elapsed = BenchClock.now() &- start
+        return LoadSample(nanoseconds: elapsed, residentBefore: before, residentAfter: ResidentMemory.bytes())
+    }
+
+    private static func manifest(_ path: String, count: Int) throws -> LoadSample {
+        let before = ResidentMemory.bytes()
+        let start = BenchClock.now()
+        let host = try PluginHost(manifestAt: path)
+        let elapsed = BenchClock.now() &- start
+        let after = ResidentMemory.bytes()
+        guard host.subscribers.count == count else {
+            throw BenchError("\(path): made \(host.subscribers.count) subscribers; expected \(count)")
+        }
+        return LoadSample(nanoseconds: elapsed, residentBefore: before, residentAfter: after)
+    }
+}
+
+/// This process's resident set size.
+enum ResidentMemory {
+    /// Resident bytes, from /proc/self/statm (its second field counts pages); 0 when unreadable.
+    static func bytes() -> Int {
+        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let read = fread(&buffer, 1, buffer.count - 1, file)
+        let fields = String(decoding: buffer.prefix(read), as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+        guard fields.count >= 2 else { return 0 }
+        return fields[1] * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

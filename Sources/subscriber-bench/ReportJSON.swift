@@ -1,0 +1,54 @@
+import SubscriberKit
+
+extension Stats {
+    /// {"median", "min", "max", "samples"}.
+    var json: JSONValue {
+        ["median": .number(median), "min": .number(min), "max": .number(max), "samples": .array(samples.map { .number($0) })]
+    }
+}
+
+extension BenchResults {
+    /// The same data as ``text``, as one JSON object.
+    var json: JSONValue {
+        let dispatchRows: [JSONValue] = dispatch.map { figure in
+            let count = Double(figure.subscribers)
+            return ["event": .string(figure.scenario.rawValue), "label": .string(figure.scenario.label),
+                    "subscribers": .number(count),
+                    "inProcessNanosecondsPerEvent": figure.inProcess.json, "loadedNanosecondsPerEvent": figure.loaded.json,
+                    "ratioLoadedToInProcess": figure.ratio.json,
+                    "inProcessNanosecondsPerSubscriber": .number(figure.inProcess.median / count),
+                    "loadedNanosecondsPerSubscriber": .number(figure.loaded.median / count)]
+        }
+        let loadRows: [JSONValue] = load.map { figure in
+            var row: JSONObject = ["plugins": .number(Double(figure.plugins))]
+            for variant in LoadVariant.allCases {
+                row[variant.rawValue + "Milliseconds"] = figure.milliseconds[variant]!.json
+            }
+            row["ratioPinsOffToBare"] = figure.ratioToBare(.pinsOff).json
+            row["ratioPinsOnToBare"] = figure.ratioToBare(.pinsOn).json
+            return .object(row)
+        }
+        let memoryRows: [JSONValue] = load.map { figure in
+            var row: JSONObject = ["plugins": .number(Double(figure.plugins))]
+            for variant in LoadVariant.allCases {
+                row[variant.rawValue + "KilobytesPerPlugin"] = figure.kilobytesPerPlugin[variant]!.json
+            }
+            return .object(row)
+        }
+        let growthRows: [JSONValue] = growth.map { series in
+            ["series": .string(series.series), "unit": .string(series.unit),
+             "perUnit": .array(series.perUnit.map { ["n": .number(Double($0.count)), "value": .number($0.value)] }),
+             "exponents": .array(series.exponents.map {
+                 ["from": .number(Double($0.from)), "to": .number(Double($0.to)), "exponent": .number($0.exponent)]
+             }),
+             "verdict": .string(series.verdict), "linear": .bool(series.isLinear)]
+        }
+        let targetRows: [JSONValue] = targets.map { target in
+            ["target": .string(target.name), "limit": .string(target.limit), "measured": .string(target.measured),
+             "met": target.met.map { .bool($0) } ?? .null]
+        }
+        return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
+                "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
+                "memory": .array(memoryRows), "growth": .array(growthRows), "targets": .array(targetRows)]
+    }
+}

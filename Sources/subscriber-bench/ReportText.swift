@@ -1,0 +1,108 @@
+import Foundation
+
+/// Columns of text, the first left-aligned and the others right-aligned, padded to one width each.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]] = []
+
+    func rendered(indent: String = "  ") -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + pad : pad + cell
+            }.joined(separator: "   ")
+        }
+        let rule = String(repeating: "-", count: widths.reduce(0, +) + 3 * (widths.count - 1))
+        return ([line(header), rule] + rows.map(line)).map { indent + $0 }.joined(separator: "\n")
+    }
+}
+
+/// Number formats of the report.
+enum Format {
+    /// Three significant figures, at most two decimals: 0.873, 12.4, 1,234.
+    static func number(_ value: Double) -> String {
+        if value.isNaN || value.isInfinite { return "n/a" }
+        let magnitude = abs(value)
+        if magnitude >= 1000 {
+            let formatter = NumberFormatter()
+            formatter.numberStyle = .decimal
+            formatter.maximumFractionDigits = 0
+            return formatter.string(from: NSNumber(value: value.rounded())) ?? String(Int(value.rounded()))
+        }
+        if magnitude >= 100 { return String(format: "%.0f", value) }
+        if magnitude >= 10 { return String(format: "%.1f", value) }
+        return String(format: "%.2f", value)
+    }
+
+    /// `median (min–max)`.
+    static func stats(_ stats: Stats) -> String {
+        "\(number(stats.median)) (\(number(stats.min))–\(number(stats.max)))"
+    }
+}
+
+extension BenchResults {
+    /// The human report: machine, dispatch, load, memory, growth, targets.
+    var text: String {
+        var out: [String] = []
+        out.append("subscriber-bench: AppDelegateHost dispatch and load (SPEC §8)")
+        out.append("  date     \(machine.date)")
+        out.append("  machine  \(machine.cpu), \(machine.cores) cores, \(machine.memory), \(machine.kernel)")
+        out.append("  toolchain \(machine.swift), \(machine.build) build")
+        out.append("  method   warm-up, then \(repetitions) repetitions; median (min–max). Dispatch: batches of ≥ 20 ms, "
+                   + "in-process and loaded alternating.\n           Load: each repetition in a fresh process, "
+                   + "after one unrecorded warm-up load of each kind.")
+        out.append("  command  \(command)")
+        out.append("")
+        out.append("DISPATCH: ns per event; the same subscriber types in-process vs loaded from libBenchSubscribers.so")
+        var table = TextTable(header: ["event", "N", "in-process ns", "loaded ns", "loaded/in-process",
+                                       "in-process ns/sub", "loaded ns/sub"])
+        for figure in dispatch {
+            let count = Double(figure.subscribers)
+            table.rows.append([figure.scenario.label, String(figure.subscribers), Format.stats(figure.inProcess),
+                               Format.stats(figure.loaded), Format.stats(figure.ratio),
+                               Format.number(figure.inProcess.median / count), Format.number(figure.loaded.median / count)])
+        }
+        out.append(table.rendered())
+        out.append("")
+        out.append("LOAD: ms to load N plugins (copies of libBenchSubscribers.so), in a fresh process each")
+        table = TextTable(header: ["N", "bare dlopen+dlsym", "manifest, pins off", "pins off/bare",
+                                   "manifest, pins on", "pins on/bare", "pins off ms/plugin"])
+        for figure in load {
+            table.rows.append([String(figure.plugins), Format.stats(figure.milliseconds[.bare]!),
+                               Format.stats(figure.milliseconds[.pinsOff]!), Format.stats(figure.ratioToBare(.pinsOff)),
+                               Format.stats(figure.milliseconds[.pinsOn]!), Format.stats(figure.ratioToBare(.pinsOn)),
+                               Format.number(figure.milliseconds[.pinsOff]!.median / Double(figure.plugins))])
+        }
+        out.append(table.rendered())
+        out.append("")
+        out.append("MEMORY: resident KB added per loaded plugin (RSS after − before, / N)")
+        table = TextTable(header: ["N", "bare dlopen+dlsym", "manifest, pins off (with its subscriber)"])
+        for figure in load {
+            table.rows.append([String(figure.plugins), Format.stats(figure.kilobytesPerPlugin[.bare]!),
+                               Format.stats(figure.kilobytesPerPlugin[.pinsOff]!)])
+        }
+        out.append(table.rendered())
+        out.append("")
+        out.append("GROWTH: cost per unit at each N, and the exponent between consecutive Ns (1.00 = linear)")
+        let growth = self.growth
+        let counts = growth.first?.perUnit.map(\.count) ?? []
+        table = TextTable(header: ["series", "unit"] + counts.map { "N=\($0)" }
+                          + zip(counts, counts.dropFirst()).map { "exp \($0)→\($1)" } + ["verdict"])
+        for series in growth {
+            table.rows.append([series.series, series.unit] + series.perUnit.map { Format.number($0.value) }
+                              + series.exponents.map { String(format: "%.2f", $0.exponent) } + [series.verdict])
+        }
+        out.append(table.rendered())
+        out.append("")
+        out.append("TARGETS")
+        table = TextTable(header: ["target", "limit", "measured", "verdict"])
+        for target in targets {
+            table.rows.append([target.name, target.limit, target.measured,
+                               target.met.map { $0 ? "met" : "MISSED" } ?? "n/a"])
+        }
+        out.append(table.rendered())
+        return out.joined(separator: "\n")
+    }
+}
