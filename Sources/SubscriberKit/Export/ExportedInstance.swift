@@ -12,7 +12,14 @@ final class ExportedInstance {
     /// The name the subscriber was created under.
     let name: String
     /// The application passed to every event; launch events set its `launchInvocation`.
-    var application: Application
+    /// Kept in an immutable box that events borrow (``with(_:fallback:_:)``): a copy would retain
+    /// and release its strings on every call, which cost more than the rest of a void event's
+    /// trampoline.
+    var application: Application {
+        get { applicationBox.value }
+        set { applicationBox = ApplicationBox(value: newValue) }
+    }
+    private(set) var applicationBox: ApplicationBox
     /// The answer of the last `configuration_for_connecting` call, kept alive for the host.
     var configuration: ABIBytes?
 
@@ -20,7 +27,7 @@ final class ExportedInstance {
         self.subscriber = subscriber
         self.link = link
         self.name = name
-        self.application = application
+        self.applicationBox = ApplicationBox(value: application)
     }
 
     /// Makes a `type` named `name` for `host` and its vtable, which owns it until `destroy`.
@@ -41,12 +48,6 @@ final class ExportedInstance {
         return UnsafePointer(vtable)
     }
 
-    /// The instance behind `vtable`; nil for a NULL pointer.
-    nonisolated static func from(_ vtable: UnsafePointer<adh_subscriber>?) -> ExportedInstance? {
-        guard let instance = vtable?.pointee.instance else { return nil }
-        return Unmanaged<ExportedInstance>.fromOpaque(instance).takeUnretainedValue()
-    }
-
     /// `destroy`: cuts the host link, releases the instance and frees the vtable. [main-thread]
     nonisolated static func destroy(_ vtable: UnsafePointer<adh_subscriber>?) {
         guard let vtable, let instance = vtable.pointee.instance else { return }
@@ -65,11 +66,36 @@ final class ExportedInstance {
         link.log(subscriber: name, level: .warning, message: "\(name): \(message)")
     }
 
-    /// Runs `body` with the instance behind `vtable` on the main actor; `fallback` for a NULL one.
-    /// [main-thread] The host calls every entry on its main thread.
-    nonisolated static func with<R>(_ vtable: UnsafePointer<adh_subscriber>?, fallback: R,
-                                    _ body: @MainActor (ExportedInstance) -> R) -> R {
-        guard let instance = from(vtable) else { return fallback }
-        return MainActor.assumeIsolated { UncheckedSendable(body(instance)) }.value
+    /// Runs `body` with the instance behind `vtable` and its application; `fallback` for a NULL
+    /// vtable. Both are borrowed, not retained or copied: the vtable holds the instance until
+    /// `destroy`, and the host makes one call at a time, so nothing replaces the application box
+    /// while `body` runs. `body` must not set ``application`` (launch entries use
+    /// ``withInstance(_:fallback:_:)``).
+    static func with<R>(_ vtable: UnsafePointer<adh_subscriber>?, fallback: R,
+                        _ body: (ExportedInstance, Application) -> R) -> R {
+        withInstance(vtable, fallback: fallback) { instance in
+            borrowing(Unmanaged.passUnretained(instance.applicationBox)) { body(instance, $0.value) }
+        }
     }
+
+    /// Runs `body` with the instance behind `vtable`, borrowed; `fallback` for a NULL vtable.
+    static func withInstance<R>(_ vtable: UnsafePointer<adh_subscriber>?, fallback: R,
+                                _ body: (ExportedInstance) -> R) -> R {
+        guard let raw = vtable?.pointee.instance else { return fallback }
+        return borrowing(Unmanaged<ExportedInstance>.fromOpaque(raw), body)
+    }
+}
+
+/// An application that never changes: a new value gets a new box.
+final class ApplicationBox {
+    let value: Application
+    init(value: Application) { self.value = value }
+}
+
+/// `object` borrowed for `body`, without a retain. A wrapper compiled in Swift 6 mode: a main-actor
+/// closure handed straight to the stdlib's `_withUnsafeGuaranteedRef` (a Swift 5 module) would
+/// check its executor on every call.
+@inline(__always)
+private func borrowing<Object: AnyObject, Result>(_ object: Unmanaged<Object>, _ body: (Object) -> Result) -> Result {
+    object._withUnsafeGuaranteedRef(body)
 }

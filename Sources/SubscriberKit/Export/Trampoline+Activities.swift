@@ -4,45 +4,41 @@ import SubscriberABI
 extension Trampoline {
     /// open_url. A payload whose URL is not an absolute URL cannot reach the method: no opinion.
     static func openURL(_ me: Me, _ request: UnsafePointer<adh_open_url>?) -> adh_tristate {
-        let request = UncheckedSendable(request)
-        return ExportedInstance.with(me, fallback: ABI.tristate(nil)) { instance in
-            guard let pointer = request.value else { return ABI.tristate(nil) }
+        return ExportedInstance.with(me, fallback: ABI.tristate(nil)) { instance, application in
+            guard let pointer = request else { return ABI.tristate(nil) }
             let (decoded, fresh) = PayloadDecodeCache.shared.openURL(pointer)
             if fresh { decoded.problems.forEach(instance.warn) }
-            guard let url = decoded.url else { return ABI.tristate(nil) }
-            return ABI.tristate(instance.subscriber.application(instance.application, open: url, options: decoded.options))
+            return ABI.tristate(decoded.deliver(to: instance.subscriber, application))
         }
     }
 
     static func willContinueUserActivity(_ me: Me, _ activityType: adh_string) -> adh_tristate {
         let activityType = activityType.string ?? ""
         return ExportedInstance.with(me, fallback: ABI.tristate(nil)) {
-            ABI.tristate($0.subscriber.application($0.application, willContinueUserActivityWithType: activityType))
+            ABI.tristate($0.subscriber.application($1, willContinueUserActivityWithType: activityType))
         }
     }
 
     /// continue_user_activity. The restoration list travels as a JSON array of strings.
     static func continueUserActivity(_ me: Me, _ activity: UnsafePointer<adh_user_activity>?,
                                      _ restoration: adh_json_completion) -> adh_tristate {
-        let activity = UncheckedSendable(activity)
         let restoration = UncheckedSendable(restoration)
-        return ExportedInstance.with(me, fallback: ABI.tristate(nil)) { instance in
-            guard let activity = instance.decodedActivity(activity.value) else { return ABI.tristate(nil) }
+        return ExportedInstance.with(me, fallback: ABI.tristate(nil)) { instance, application in
+            guard let activity = instance.decodedActivity(activity) else { return ABI.tristate(nil) }
             // A decline means nothing here: the returned answer says whether the handler will be called.
             let handler = CompletionHandler<[String]>({ identifiers in
                 let json = JSONValue.array(identifiers.map { .string($0) }).serialized()
                 withABIString(json) { restoration.value.call?(restoration.value.context, $0) }
             })
-            return ABI.tristate(instance.subscriber.application(instance.application, continue: activity,
+            return ABI.tristate(instance.subscriber.application(application, continue: activity,
                                                                 restorationHandler: handler))
         }
     }
 
     static func didUpdateUserActivity(_ me: Me, _ activity: UnsafePointer<adh_user_activity>?) {
-        let activity = UncheckedSendable(activity)
-        ExportedInstance.with(me, fallback: ()) { instance in
-            guard let activity = instance.decodedActivity(activity.value) else { return }
-            instance.subscriber.application(instance.application, didUpdate: activity)
+        ExportedInstance.with(me, fallback: ()) { instance, application in
+            guard let activity = instance.decodedActivity(activity) else { return }
+            instance.subscriber.application(application, didUpdate: activity)
         }
     }
 
@@ -51,26 +47,31 @@ extension Trampoline {
         let activityType = activityType.string ?? ""
         let error = error.map(LifecycleError.init(abi:)) ?? LifecycleError(domain: "", code: 0, message: "")
         ExportedInstance.with(me, fallback: ()) {
-            $0.subscriber.application($0.application, didFailToContinueUserActivityWithType: activityType, error: error)
+            $0.subscriber.application($1, didFailToContinueUserActivityWithType: activityType, error: error)
         }
     }
 
     static func performActionForShortcutItem(_ me: Me, _ item: UnsafePointer<adh_shortcut_item>?,
                                              _ completion: adh_bool_completion) -> adh_response {
-        let item = UncheckedSendable(item)
-        let completion = UncheckedSendable(completion)
-        return ExportedInstance.with(me, fallback: ABI.declines) { instance in
-            guard let pointer = item.value else { return ABI.declines }
+        return ExportedInstance.with(me, fallback: ABI.declines) { instance, application in
+            guard let pointer = item else { return ABI.declines }
             let (decoded, fresh) = PayloadDecodeCache.shared.shortcutItem(pointer)
             if fresh { decoded.problems.forEach(instance.warn) }
-            let call = CompletionCall(instance: instance, event: .performActionForShortcutItem)
-            let handler: CompletionHandler<Bool> = call.handler { succeeded in
-                completion.value.call?(completion.value.context, ABI.tristate(succeeded))
-            }
-            instance.subscriber.application(instance.application, performActionFor: decoded.item,
-                                            completionHandler: handler)
+            let call = CompletionCall(instance: instance, event: .performActionForShortcutItem,
+                                      completion: .bool(completion))
+            instance.subscriber.application(application, performActionFor: decoded.item,
+                                            completionHandler: call.boolHandler)
             return call.finish()
         }
+    }
+}
+
+extension DecodedOpenURL {
+    /// `application(_:open:options:)` on `subscriber` with this payload; nil (no opinion) without
+    /// a URL. A method of the payload, so that its URL and options are borrowed, not copied.
+    @MainActor func deliver(to subscriber: any AppDelegateSubscriber, _ application: Application) -> Bool? {
+        guard url != nil else { return nil }
+        return subscriber.application(application, open: url.unsafelyUnwrapped, options: options)
     }
 }
 

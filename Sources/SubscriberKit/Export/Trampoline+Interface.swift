@@ -5,14 +5,14 @@ extension Trampoline {
     static func supportedInterfaceOrientations(_ me: Me, _ idiom: adh_idiom) -> Int64 {
         let idiom = UserInterfaceIdiom(rawValue: idiom) ?? .unspecified
         return ExportedInstance.with(me, fallback: ABI.orientationAnswer(nil)) {
-            ABI.orientationAnswer($0.subscriber.application($0.application, supportedInterfaceOrientationsFor: idiom))
+            ABI.orientationAnswer($0.subscriber.application($1, supportedInterfaceOrientationsFor: idiom))
         }
     }
 
     static func shouldAllowExtensionPointIdentifier(_ me: Me, _ identifier: adh_string) -> adh_tristate {
         let identifier = identifier.string ?? ""
         return ExportedInstance.with(me, fallback: ABI.tristate(nil)) {
-            ABI.tristate($0.subscriber.application($0.application, shouldAllowExtensionPointIdentifier: identifier))
+            ABI.tristate($0.subscriber.application($1, shouldAllowExtensionPointIdentifier: identifier))
         }
     }
 
@@ -20,8 +20,8 @@ extension Trampoline {
     /// `destroy`, as the header promises the host.
     static func configurationForConnecting(_ me: Me, _ sceneRole: adh_string) -> adh_string {
         let sceneRole = sceneRole.string ?? ""
-        return ExportedInstance.with(me, fallback: .absent) { instance in
-            let answer = instance.subscriber.application(instance.application, configurationForConnecting: sceneRole)
+        return ExportedInstance.with(me, fallback: .absent) { instance, application in
+            let answer = instance.subscriber.application(application, configurationForConnecting: sceneRole)
             instance.configuration = answer.map { ABIBytes($0) }
             return instance.configuration?.string ?? .absent
         }
@@ -30,20 +30,18 @@ extension Trampoline {
     static func didDiscardSceneSessions(_ me: Me, _ count: Int64) {
         // Counts beyond Int's range cannot happen on 64-bit Linux; clamp rather than trap anyway.
         let count = Int(clamping: count)
-        ExportedInstance.with(me, fallback: ()) { $0.subscriber.application($0.application, didDiscardSceneSessions: count) }
+        ExportedInstance.with(me, fallback: ()) { $0.subscriber.application($1, didDiscardSceneSessions: count) }
     }
 
     static func handleWatchKitExtensionRequest(_ me: Me, _ userInfoJSON: adh_string,
                                                _ reply: adh_json_completion) -> adh_response {
         let (userInfo, problem) = ABI.jsonObject(userInfoJSON, what: "WatchKit request userInfo")
-        let reply = UncheckedSendable(reply)
-        return ExportedInstance.with(me, fallback: ABI.declines) { instance in
+        return ExportedInstance.with(me, fallback: ABI.declines) { instance, application in
             if let problem { instance.warn(problem) }
-            let call = CompletionCall(instance: instance, event: .handleWatchKitExtensionRequest)
-            let handler: CompletionHandler<JSONObject> = call.handler { object in
-                withABIString(JSONValue.object(object).serialized()) { reply.value.call?(reply.value.context, $0) }
-            }
-            instance.subscriber.application(instance.application, handleWatchKitExtensionRequest: userInfo, reply: handler)
+            let call = CompletionCall(instance: instance, event: .handleWatchKitExtensionRequest,
+                                      completion: .json(reply))
+            instance.subscriber.application(application, handleWatchKitExtensionRequest: userInfo,
+                                            reply: call.objectHandler)
             return call.finish()
         }
     }

@@ -4,10 +4,9 @@ extension Trampoline {
     /// will_finish_launching / did_finish_launching. Stores the payload's launch invocation in the
     /// instance, so that every later event's `application.launchInvocation` has it.
     static func launch(_ me: Me, _ payload: UnsafePointer<adh_launch>?, _ event: LifecycleEvent) -> adh_tristate {
-        let payload = UncheckedSendable(payload)
-        return ExportedInstance.with(me, fallback: ABI.tristate(nil)) { instance in
+        ExportedInstance.withInstance(me, fallback: ABI.tristate(nil)) { instance in
             var launch = DecodedLaunch.absent
-            if let pointer = payload.value {
+            if let pointer = payload {
                 let (decoded, fresh) = PayloadDecodeCache.shared.launch(pointer)
                 launch = decoded
                 if fresh { decoded.problems.forEach(instance.warn) }
