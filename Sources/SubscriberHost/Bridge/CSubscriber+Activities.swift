@@ -26,7 +26,7 @@ extension CSubscriber {
         guard let entry = vtable.continue_user_activity else { return nil }
         let payload = PayloadEncodeCache.shared.userActivity(userActivity)
         let restoration = CompletionBridge.restoration(restorationHandler, event: .continueUserActivity,
-                                                       context: context)
+                                                       context: contextReference)
         let result = answer(payload.withPointer { entry(me, $0, restoration) }, of: .continueUserActivity)
         if result != true { CompletionBridge.retire(restoration.context) }
         return result
@@ -51,7 +51,8 @@ extension CSubscriber {
                             completionHandler: CompletionHandler<Bool>) {
         guard let entry = vtable.perform_action_for_shortcut_item else { return completionHandler.decline() }
         let payload = PayloadEncodeCache.shared.shortcutItem(shortcutItem)
-        let completion = CompletionBridge.bool(completionHandler, event: .performActionForShortcutItem, context: context)
+        let completion = CompletionBridge.bool(completionHandler, event: .performActionForShortcutItem,
+                                               context: contextReference)
         let response = payload.withPointer { entry(me, $0, completion) }
         settle(response, completion.context, completionHandler.decline, .performActionForShortcutItem)
     }

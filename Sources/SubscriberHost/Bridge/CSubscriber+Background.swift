@@ -28,7 +28,8 @@ extension CSubscriber {
                             fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
         guard let entry = vtable.did_receive_remote_notification else { return completionHandler.decline() }
         let userInfo = PayloadEncodeCache.shared.notificationUserInfo(userInfo)
-        let completion = CompletionBridge.fetch(completionHandler, event: .didReceiveRemoteNotification, context: context)
+        let completion = CompletionBridge.fetch(completionHandler, event: .didReceiveRemoteNotification,
+                                                context: contextReference)
         let response = entry(me, userInfo.string, completion)
         settle(response, completion.context, completionHandler.decline, .didReceiveRemoteNotification)
     }
@@ -37,7 +38,8 @@ extension CSubscriber {
     public func application(_ application: Application,
                             performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
         guard let entry = vtable.perform_fetch else { return completionHandler.decline() }
-        let completion = CompletionBridge.fetch(completionHandler, event: .performFetch, context: context)
+        let completion = CompletionBridge.fetch(completionHandler, event: .performFetch,
+                                                context: contextReference)
         settle(entry(me, completion), completion.context, completionHandler.decline, .performFetch)
     }
 
@@ -47,7 +49,8 @@ extension CSubscriber {
                             completionHandler: CompletionHandler<Void>) {
         guard let entry = vtable.handle_events_for_background_url_session else { return completionHandler.decline() }
         let event = LifecycleEvent.handleEventsForBackgroundURLSession
-        let completion = CompletionBridge.void(completionHandler, event: event, context: context)
+        let completion = CompletionBridge.void(completionHandler, event: event,
+                                               context: contextReference)
         let response = withABIString(identifier) { entry(me, $0, completion) }
         settle(response, completion.context, completionHandler.decline, event)
     }

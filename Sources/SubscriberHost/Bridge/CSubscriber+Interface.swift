@@ -51,7 +51,8 @@ extension CSubscriber {
                             reply: CompletionHandler<JSONObject>) {
         guard let entry = vtable.handle_watchkit_extension_request else { return reply.decline() }
         let userInfo = PayloadEncodeCache.shared.watchKitUserInfo(userInfo)
-        let completion = CompletionBridge.reply(reply, event: .handleWatchKitExtensionRequest, context: context)
+        let completion = CompletionBridge.reply(reply, event: .handleWatchKitExtensionRequest,
+                                                context: contextReference)
         settle(entry(me, userInfo.string, completion), completion.context, reply.decline, .handleWatchKitExtensionRequest)
     }
 }

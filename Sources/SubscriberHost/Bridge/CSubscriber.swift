@@ -19,6 +19,8 @@ public final class CSubscriber: AppDelegateSubscriber {
     public let respondingEvents: Set<LifecycleEvent>
     /// The context given at creation: its sink receives the plugin's log calls.
     public let context: SubscriberContext
+    /// The same, behind one reference, for completion forwarders.
+    let contextReference: SubscriberContextReference
 
     /// The plugin's struct, passed back as `self` to every entry.
     private let subscriber: UnsafePointer<adh_subscriber>
@@ -45,6 +47,7 @@ public final class CSubscriber: AppDelegateSubscriber {
         }
         self.name = name
         self.context = context
+        self.contextReference = SubscriberContextReference(context)
         self.subscriber = made
         self.vtable = vtable
         self.host = host

@@ -9,7 +9,7 @@ enum CompletionBridge {
     private static var tickets: CompletionTickets { .shared }
 
     static func fetch(_ handler: CompletionHandler<BackgroundFetchResult>, event: LifecycleEvent,
-                      context: SubscriberContext) -> adh_fetch_completion {
+                      context: SubscriberContextReference) -> adh_fetch_completion {
         let token = tickets.issue { answer in
             guard case .fetch(let raw) = answer else { return mismatch(answer, event, context) }
             guard let result = BackgroundFetchResult(rawValue: raw) else {
@@ -23,7 +23,7 @@ enum CompletionBridge {
     }
 
     static func void(_ handler: CompletionHandler<Void>, event: LifecycleEvent,
-                     context: SubscriberContext) -> adh_void_completion {
+                     context: SubscriberContextReference) -> adh_void_completion {
         let token = tickets.issue { answer in
             guard case .done = answer else { return mismatch(answer, event, context) }
             handler()
@@ -32,7 +32,7 @@ enum CompletionBridge {
     }
 
     static func bool(_ handler: CompletionHandler<Bool>, event: LifecycleEvent,
-                     context: SubscriberContext) -> adh_bool_completion {
+                     context: SubscriberContextReference) -> adh_bool_completion {
         let token = tickets.issue { answer in
             guard case .bool(let raw) = answer else { return mismatch(answer, event, context) }
             guard let succeeded = ABI.bool(fromTristate: raw) else {
@@ -47,7 +47,7 @@ enum CompletionBridge {
 
     /// The restoration handler of continueUserActivity: a JSON array of strings.
     static func restoration(_ handler: CompletionHandler<[String]>, event: LifecycleEvent,
-                            context: SubscriberContext) -> adh_json_completion {
+                            context: SubscriberContextReference) -> adh_json_completion {
         let token = tickets.issue { answer in
             guard case .json(let bytes) = answer else { return mismatch(answer, event, context) }
             let value = try? JSONValue(parsing: bytes)
@@ -64,7 +64,7 @@ enum CompletionBridge {
 
     /// The WatchKit reply: a JSON object.
     static func reply(_ handler: CompletionHandler<JSONObject>, event: LifecycleEvent,
-                      context: SubscriberContext) -> adh_json_completion {
+                      context: SubscriberContextReference) -> adh_json_completion {
         let token = tickets.issue { answer in
             guard case .json(let bytes) = answer else { return mismatch(answer, event, context) }
             guard case .object(let object)? = try? JSONValue(parsing: bytes) else {
@@ -88,7 +88,7 @@ enum CompletionBridge {
 
     /// A token used with another completion type's `call`: the plugin mixed up its contexts.
     private static func mismatch(_ answer: CompletionTickets.Answer, _ event: LifecycleEvent,
-                                 _ context: SubscriberContext) {
+                                 _ context: SubscriberContextReference) {
         context.log("\(event): a completion of another type was called with this event's context (\(answer)); ignored",
                     level: .warning)
     }
@@ -98,4 +98,16 @@ enum CompletionBridge {
         let text = String(decoding: bytes.prefix(60), as: UTF8.self)
         return bytes.count > 60 ? "\"\(text)…\"" : "\"\(text)\""
     }
+}
+
+/// A subscriber's context behind one reference, for completion forwarders to capture: capturing
+/// the context itself (its strings, application, options and sink) cost a dozen retains and
+/// releases per completion.
+final class SubscriberContextReference: Sendable {
+    let context: SubscriberContext
+
+    init(_ context: SubscriberContext) { self.context = context }
+
+    /// Logs through the context. [any-thread]
+    func log(_ message: String, level: LogLevel) { context.log(message, level: level) }
 }

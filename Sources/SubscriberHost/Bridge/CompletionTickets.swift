@@ -6,7 +6,7 @@
 // never dereference memory: it is only ever looked up in this table.
 //
 // - `issue` registers the dispatcher's handler (wrapped in a forwarder) and returns a new token.
-//   Tokens count up from 1 and are never reused.
+//   Tokens are never NULL and never repeat.
 // - Every call with a known token is forwarded, duplicates included: the dispatcher's handler does
 //   its own duplicate detection and reporting (name, event), so this table must not swallow them.
 // - After the first call, or when the subscriber declined (or answered "no" to
@@ -16,6 +16,11 @@
 // - A call with an unknown token (forgotten, never issued, NULL) is ignored and counted in
 //   `unknownTokenCount`, for diagnostics.
 // - A ticket whose subscriber never calls stays live: the dispatcher's deadline reports it as late.
+//
+// Layout: tickets live in an array of slots; a token is `generation << 32 | slot index`, and a
+// slot's generation grows each time a forgotten ticket's slot is reused, so an old token never
+// matches a new ticket. A lookup is an index and a compare: no hashing on the per-subscriber path
+// (a dictionary cost three hashes per completion, more than the rest of the bridge).
 //
 // Thread safety: calls arrive on any thread; one Synchronization.Mutex guards the table, and the
 // forwarder runs outside the lock, so a handler may call back into the table.
@@ -40,12 +45,22 @@ public final class CompletionTickets: Sendable {
     /// Receives every call made with one ticket's token.
     typealias Forward = @Sendable (Answer) -> Void
 
+    private struct Slot {
+        /// Starts at 1, so that no token is NULL; grows when the slot is reused.
+        var generation: UInt = 1
+        /// The ticket's forwarder; nil while the slot is free.
+        var forward: Forward?
+        var retired = false
+    }
+
     private struct State {
-        var nextToken: UInt = 1
-        var live: [UInt: Forward] = [:]
-        var retired: [UInt: Forward] = [:]
-        var retiredOrder: [UInt] = []
+        var slots: [Slot] = []
+        /// Indices of slots whose tickets were forgotten, to reuse.
+        var free: [Int] = []
+        /// Slot indices of retired tickets, oldest first from `oldestRetired` (a ring once full).
+        var retiredOrder: [Int] = []
         var oldestRetired = 0
+        var liveCount = 0
         var unknownTokenCount = 0
     }
 
@@ -55,6 +70,8 @@ public final class CompletionTickets: Sendable {
     /// An empty table that remembers up to `retiredCapacity` retired tickets.
     public init(retiredCapacity: Int = CompletionTickets.defaultRetiredCapacity) {
         precondition(retiredCapacity > 0, "CompletionTickets: retiredCapacity must be positive, got \(retiredCapacity)")
+        precondition(retiredCapacity < 1 << 31,
+                     "CompletionTickets: retiredCapacity must be below 2^31, got \(retiredCapacity)")
         self.retiredCapacity = retiredCapacity
     }
 
@@ -62,17 +79,25 @@ public final class CompletionTickets: Sendable {
     public var unknownTokenCount: Int { state.withLock { $0.unknownTokenCount } }
 
     /// How many tickets wait for their first call. [any-thread]
-    public var liveCount: Int { state.withLock { $0.live.count } }
+    public var liveCount: Int { state.withLock { $0.liveCount } }
 
     /// Registers `forward` and returns its token, the `context` to hand the plugin.
     func issue(_ forward: @escaping Forward) -> UnsafeMutableRawPointer {
         let token = state.withLock { state in
-            let token = state.nextToken
-            state.nextToken += 1
-            state.live[token] = forward
-            return token
+            let index: Int
+            if let reused = state.free.popLast() {
+                index = reused
+            } else {
+                index = state.slots.count
+                precondition(index <= 0xFFFF_FFFF, "CompletionTickets: more than 2^32 tickets outstanding")
+                state.slots.append(Slot())
+            }
+            state.slots[index].forward = forward
+            state.slots[index].retired = false
+            state.liveCount += 1
+            return state.slots[index].generation << 32 | UInt(index)
         }
-        // Never NULL: tokens start at 1.
+        // Never NULL: generations start at 1.
         return UnsafeMutableRawPointer(bitPattern: token)!
     }
 
@@ -81,13 +106,12 @@ public final class CompletionTickets: Sendable {
     func deliver(_ context: UnsafeMutableRawPointer?, _ answer: Answer) {
         let token = UInt(bitPattern: context)
         let forward: Forward? = state.withLock { state in
-            if let forward = state.live.removeValue(forKey: token) {
-                retire(token, forward, in: &state)
-                return forward
+            guard let index = Self.slot(of: token, in: state), let forward = state.slots[index].forward else {
+                state.unknownTokenCount += 1
+                return nil
             }
-            if let forward = state.retired[token] { return forward }
-            state.unknownTokenCount += 1
-            return nil
+            if !state.slots[index].retired { retire(index, in: &state) }
+            return forward
         }
         forward?(answer)
     }
@@ -96,20 +120,35 @@ public final class CompletionTickets: Sendable {
     func retire(_ context: UnsafeMutableRawPointer) {
         let token = UInt(bitPattern: context)
         state.withLock { state in
-            guard let forward = state.live.removeValue(forKey: token) else { return }
-            retire(token, forward, in: &state)
+            guard let index = Self.slot(of: token, in: state), state.slots[index].forward != nil,
+                  !state.slots[index].retired else { return }
+            retire(index, in: &state)
         }
     }
 
-    private func retire(_ token: UInt, _ forward: @escaping Forward, in state: inout State) {
+    /// The slot `token` names, when it still belongs to that token's ticket.
+    private static func slot(of token: UInt, in state: State) -> Int? {
+        let index = Int(truncatingIfNeeded: token & 0xFFFF_FFFF)
+        guard index < state.slots.count, state.slots[index].generation == token >> 32 else { return nil }
+        return index
+    }
+
+    private func retire(_ index: Int, in state: inout State) {
+        state.slots[index].retired = true
+        state.liveCount -= 1
         if state.retiredOrder.count < retiredCapacity {
-            state.retiredOrder.append(token)
-        } else {
-            // The FIFO is a ring: overwrite the oldest entry and forget its ticket.
-            state.retired.removeValue(forKey: state.retiredOrder[state.oldestRetired])
-            state.retiredOrder[state.oldestRetired] = token
-            state.oldestRetired = (state.oldestRetired + 1) % retiredCapacity
+            state.retiredOrder.append(index)
+            return
         }
-        state.retired[token] = forward
+        // The FIFO is a ring: forget its oldest ticket, whose slot becomes free under a new generation.
+        let forgotten = state.retiredOrder[state.oldestRetired]
+        state.slots[forgotten].forward = nil
+        // A slot whose generation would leave its 32 bits is never reused, so no token repeats.
+        if state.slots[forgotten].generation < 0xFFFF_FFFF {
+            state.slots[forgotten].generation += 1
+            state.free.append(forgotten)
+        }
+        state.retiredOrder[state.oldestRetired] = index
+        state.oldestRetired = (state.oldestRetired + 1) % retiredCapacity
     }
 }
