@@ -69,4 +69,21 @@ struct BridgeCompletionTests {
         #expect(!tokens.contains(0))
         #expect(Set(tokens).count == tokens.count)
     }
+
+    @Test func aForgottenTicketsSlotIsReusedUnderANewToken() {
+        let tickets = CompletionTickets(retiredCapacity: 1)
+        let calls = Recorder<String>()
+        let handler = calls.handler
+        let first = tickets.issue { answer in handler("first \(answer)") }
+        tickets.deliver(first, .done)
+        let second = tickets.issue { answer in handler("second \(answer)") }
+        tickets.deliver(second, .done)  // the FIFO holds one: the first ticket is forgotten
+        let third = tickets.issue { answer in handler("third \(answer)") }
+        #expect(Set([first, second, third].map { UInt(bitPattern: $0) }).count == 3)
+        tickets.deliver(first, .bool(1))  // its slot now belongs to the third ticket
+        #expect(tickets.unknownTokenCount == 1)
+        tickets.deliver(third, .fetch(0))
+        #expect(calls.values == ["first done", "second done", "third fetch(0)"])
+        #expect(tickets.liveCount == 0)
+    }
 }

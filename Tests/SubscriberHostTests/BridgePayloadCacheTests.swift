@@ -50,4 +50,30 @@ struct BridgePayloadCacheTests {
         #expect(PayloadEncodeCache.shared.encodeCount == encodes + 1)
         #expect(sink.lines.filter { $0.hasSuffix("open \(url.absoluteString) {}") }.count == 5)
     }
+
+    @Test func aDispatchedEventEncodesOncePerEventAndDirectCallsStillCompareValues() throws {
+        let sink = RecordingSink()
+        let adapters = try (0..<3).map { _ in try bridged(Oracle.self, sink: sink) }
+        defer { adapters.forEach { $0.destroy() } }
+        let dispatcher = LifecycleDispatcher(
+            subscribers: adapters.enumerated().map { index, adapter in
+                SubscriberRegistration(name: "Oracle\(index)", subscriber: adapter,
+                                       respondingEvents: adapter.respondingEvents)
+            },
+            configuration: DispatchConfiguration(application: bridgeTestApplication))
+        let first = URL(string: "news://event-scope/\(UUID().uuidString)")!
+        let second = URL(string: "news://event-scope/second-\(UUID().uuidString)")!
+        let encodes = PayloadEncodeCache.shared.encodeCount
+
+        #expect(dispatcher.openURL(first).answers.count == 3)
+        #expect(PayloadEncodeCache.shared.encodeCount == encodes + 1)
+        #expect(dispatcher.openURL(second).answers.count == 3)
+        #expect(PayloadEncodeCache.shared.encodeCount == encodes + 2)
+        // Outside an event the cached payload (second) is compared with the value, not trusted.
+        #expect(adapters[0].application(bridgeTestApplication, open: first, options: OpenURLOptions()) == true)
+        #expect(PayloadEncodeCache.shared.encodeCount == encodes + 3)
+        let opened = sink.lines.filter { $0.contains("open news://event-scope/") }
+        #expect(opened.filter { $0.contains(first.absoluteString) }.count == 4)
+        #expect(opened.filter { $0.contains(second.absoluteString) }.count == 3)
+    }
 }
