@@ -16,19 +16,38 @@ final class ExportRegistry {
     /// How many descriptors get a `create` of their own.
     static let slotCount = 16
 
-    private var descriptors: [String: UnsafePointer<adh_plugin_descriptor>] = [:]
+    // Plain arrays of stdlib types, no dictionary: every image builds the metadata of the generic
+    // types it uses on first use, and a `[String: UnsafePointer<adh_plugin_descriptor>]` cost about
+    // 600,000 instructions per image with 100 images loaded, growing with their number (the
+    // runtime checks its storage's requirements against every loaded image's conformances).
+
+    /// The descriptors built so far and their plugin ids (an image has one, rarely a few). Element
+    /// types from the stdlib only: their metadata is shared by all images, not built per image.
+    private var ids: [String] = []
+    private var descriptors: [UnsafeRawPointer] = []
+    /// Per slot, the types `create` can make, and their names, read once.
     private var slots: [[any InstantiableSubscriber.Type]] = []
+    private var slotNames: [[String]] = []
 
     /// The descriptor for `id`, built on the first call.
     func descriptor(id: String, name: String, version: String, vendor: String,
                     subscribers: [any InstantiableSubscriber.Type]) -> UnsafePointer<adh_plugin_descriptor> {
-        if let existing = descriptors[id] { return existing }
+        if let index = ids.firstIndex(of: id) {
+            return descriptors[index].assumingMemoryBound(to: adh_plugin_descriptor.self)
+        }
         let slot = min(slots.count, Self.slotCount - 1)
-        if slot == slots.count { slots.append(subscribers) } else { slots[slot] += subscribers }
+        let subscriberNames = subscribers.map { $0.subscriberName }
+        if slot == slots.count {
+            slots.append(subscribers)
+            slotNames.append(subscriberNames)
+        } else {
+            slots[slot] += subscribers
+            slotNames[slot] += subscriberNames
+        }
 
         let names = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: max(subscribers.count, 1))
-        for (index, type) in subscribers.enumerated() {
-            names[index] = UnsafePointer(strdup(type.subscriberName))
+        for (index, name) in subscriberNames.enumerated() {
+            names[index] = UnsafePointer(strdup(name))
         }
         let descriptor = UnsafeMutablePointer<adh_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(to: adh_plugin_descriptor(
@@ -43,7 +62,8 @@ final class ExportRegistry {
             subscriber_count: UInt32(subscribers.count),
             subscriber_names: UnsafePointer(names),
             create: Self.createFunction(slot: slot)))
-        descriptors[id] = UnsafePointer(descriptor)
+        ids.append(id)
+        descriptors.append(UnsafeRawPointer(descriptor))
         return UnsafePointer(descriptor)
     }
 
@@ -53,8 +73,8 @@ final class ExportRegistry {
     {
         guard let name, let host, slots.indices.contains(slot) else { return nil }
         let wanted = String(cString: name)
-        guard let type = slots[slot].first(where: { $0.subscriberName == wanted }) else { return nil }
-        return ExportedInstance.create(type, name: wanted, host: host)
+        guard let index = slotNames[slot].firstIndex(of: wanted) else { return nil }
+        return ExportedInstance.create(slots[slot][index], name: wanted, host: host)
     }
 
     typealias CreateFunction = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<adh_host>?)

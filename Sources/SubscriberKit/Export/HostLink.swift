@@ -55,7 +55,7 @@ final class HostLink: SubscriberLogSink {
 
     /// The app info the host gave, and a problem line when it was not a JSON object.
     func applicationInfo() -> (info: JSONObject, problem: String?) {
-        let (info, problem) = ABI.jsonObject(text(\.app_info_json), what: "the host's app_info_json")
+        let (info, problem) = ABI.jsonObject(text { $0.app_info_json }, what: "the host's app_info_json")
         return (info, problem)
     }
 
@@ -63,7 +63,7 @@ final class HostLink: SubscriberLogSink {
     /// not valid JSON.
     func options() -> (options: JSONValue, problem: String?) {
         do {
-            return (try ABI.parseJSON(text(\.options_json)) ?? [:], nil)
+            return (try ABI.parseJSON(text { $0.options_json }) ?? [:], nil)
         } catch {
             return ([:], "the host's options_json: expected JSON, found invalid JSON (\(error))")
         }
@@ -71,11 +71,12 @@ final class HostLink: SubscriberLogSink {
 
     private typealias TextFunction = @convention(c) (UnsafePointer<adh_host>?) -> adh_string
 
-    /// What a data-source function returns; absent when the link is closed or the host has none.
-    /// The bytes are host-owned and valid as long as the host struct: parse them at once.
-    private func text(_ function: KeyPath<adh_host, TextFunction?>) -> adh_string {
+    /// What the data-source function `pick` chooses returns; absent when the link is closed or the
+    /// host has none. The bytes are host-owned and valid as long as the host struct: parse them at
+    /// once. (A closure, not a key path: a key path is instantiated by the runtime in every image.)
+    private func text(_ pick: (adh_host) -> TextFunction?) -> adh_string {
         host.withLock { host -> UncheckedSendable<adh_string> in
-            guard let host, let read = host.functions[keyPath: function] else { return UncheckedSendable(.absent) }
+            guard let host, let read = pick(host.functions) else { return UncheckedSendable(.absent) }
             return UncheckedSendable(read(host.pointer))
         }.value
     }

@@ -209,7 +209,9 @@ struct _JSONParser {
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer("{")
         skipWhitespace()
-        var members: [(String, JSONValue)] = []
+        // Labelled like JSONObject's own members: an unlabelled array would be converted element by
+        // element through the runtime's dynamic cast (and instantiate a second array type).
+        var members: [(key: String, value: JSONValue)] = []
         if byte(index) == ASCII.closeBrace {
             index += 1
             depth -= 1
@@ -225,8 +227,8 @@ struct _JSONParser {
             if seen != nil {
                 duplicate = !seen!.insert(key).inserted
             } else {
-                duplicate = members.contains { $0.0 == key }
-                if members.count >= 16 { seen = Set(members.lazy.map(\.0)); seen!.insert(key) }
+                duplicate = members.contains { $0.key == key }
+                if members.count >= 16 { seen = Set(members.lazy.map(\.key)); seen!.insert(key) }
             }
             if duplicate {
                 throw error(at: keyStart, expected: "a unique key", found: "duplicate key \(JSONWriter.quoted(key))")
@@ -236,7 +238,7 @@ struct _JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(expecting: "a value after ':'")
-            members.append((key, value))
+            members.append((key: key, value: value))
             skipWhitespace()
             switch byte(index) {
             case ASCII.comma:

@@ -13,7 +13,10 @@ public protocol InstantiableSubscriber: AppDelegateSubscriber {
 }
 
 extension InstantiableSubscriber {
-    public static var subscriberName: String { String(describing: self) }
+    // `_typeName` is what `String(describing:)` prints for a type, without its dynamic casts: each
+    // of those scans the protocol conformances of every loaded image, which made loading N plugins
+    // quadratic in N.
+    public static var subscriberName: String { _typeName(self, qualified: false) }
 }
 
 /// A type that responds to application lifecycle events: Expo's `ExpoAppDelegateSubscriber`, Q2's

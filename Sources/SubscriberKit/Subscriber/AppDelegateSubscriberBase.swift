@@ -21,7 +21,7 @@ open class AppDelegateSubscriberBase: InstantiableSubscriber {
     }
 
     /// The subscriber's name: the class name, unless overridden.
-    open class var subscriberName: String { String(describing: self) }
+    open class var subscriberName: String { _typeName(self, qualified: false) }
 
     /// Writes one log line through the host.
     public func log(_ message: String, level: LogLevel = .info) { context.log(message, level: level) }
