@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "apphost", dependencies: ["AppHostCLI"]),
 
         // The benchmark (SPEC §8): the same subscriber types in-process and loaded from libBenchSubscribers.so.
-        // -D_GNU_SOURCE: Glibc declares dladdr, which names the load benchmark's probe after its file.
+        // -D_GNU_SOURCE: Glibc declares _dl_find_object, which names the load benchmark's probe after its file.
         .target(name: "BenchSubscribers", dependencies: ["SubscriberKit"], path: "Plugins/BenchSubscribers",
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
         .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers"]),

@@ -65,13 +65,15 @@ final class LoadProbe: InstantiableSubscriber {
     init(context: SubscriberContext) {}
 }
 
-/// The file name of the image mapped at `address`. dladdr is a GNU extension: this target is
-/// compiled with `-D_GNU_SOURCE` so that Glibc declares it.
+/// The file name of the image mapped at `address`. `_dl_find_object` (glibc 2.35) is a GNU
+/// extension, hence `-D_GNU_SOURCE` for this target; unlike `dladdr` it does not walk every loaded
+/// image, which would make loading N copies quadratic in N.
 private func imageFileName(containing address: UnsafeRawPointer) -> String? {
-    var info = Dl_info()
-    guard dladdr(address, &info) != 0, let path = info.dli_fname else { return nil }
-    let file = String(cString: path)
-    return file.split(separator: "/").last.map(String.init) ?? file
+    var found = dl_find_object()
+    guard _dl_find_object(UnsafeMutableRawPointer(mutating: address), &found) == 0,
+          let path = found.dlfo_link_map?.pointee.l_name else { return nil }
+    guard let slash = strrchr(path, Int32(UInt8(ascii: "/"))) else { return String(cString: path) }
+    return String(cString: slash + 1)
 }
 
 /// The benchmark's subscriber types, for in-process registration.

@@ -79,7 +79,7 @@ extension BenchResults {
             result.append(Growth(series: "load, \(variant.label)", unit: "ms/plugin",
                                  totals: loads.map { ($0.plugins, $0.milliseconds[variant]!.median) }))
         }
-        for variant in [LoadVariant.bare, .pinsOff] where !loads.isEmpty {
+        for variant in [LoadVariant.bare, .create, .pinsOff] where !loads.isEmpty {
             result.append(Growth(series: "memory, \(variant.label)", unit: "KB/plugin",
                                  totals: loads.map { ($0.plugins, $0.kilobytesPerPlugin[variant]!.median) },
                                  perUnitAlready: true))

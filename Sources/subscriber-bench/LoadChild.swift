@@ -1,12 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BenchSubscribers
+import SubscriberABI
 import SubscriberHost
+import SubscriberKit
 
 /// How the load benchmark loads N plugin files.
 enum LoadVariant: String, CaseIterable, Sendable {
     /// `dlopen(RTLD_NOW | RTLD_LOCAL)` + `dlsym("adh_plugin_entry")` of each file, nothing else.
     case bare
+    /// The same, then the entry is called (the plugin's Swift code runs for the first time).
+    case entry
+    /// The same, then one subscriber is made through the C ABI (``CSubscriber``), as a host does.
+    case create
     /// ``PluginHost`` over a manifest listing the files: all ten checks, subscribers made, no pins.
     case pinsOff
     /// The same with every file's SHA-256 pinned in the manifest (check 3 hashes each file).
@@ -15,6 +22,8 @@ enum LoadVariant: String, CaseIterable, Sendable {
     var label: String {
         switch self {
         case .bare: "bare dlopen+dlsym"
+        case .entry: "dlopen+dlsym+entry"
+        case .create: "dlopen+dlsym+entry+create"
         case .pinsOff: "manifest, pins off"
         case .pinsOn: "manifest, pins on"
         }
@@ -66,13 +75,13 @@ enum LoadChild {
     static func run(_ arguments: [String]) -> Int32 {
         guard arguments.count == 3, let variant = LoadVariant(rawValue: arguments[0]), let count = Int(arguments[2]),
               count > 0 else {
-            print("--load-child: expected <bare|pinsOff|pinsOn> <folder> <count>, found \(arguments)")
+            print("--load-child: expected <bare|entry|create|pinsOff|pinsOn> <folder> <count>, found \(arguments)")
             return 2
         }
         let folder = arguments[1]
         do {
             let sample = switch variant {
-            case .bare: try bare(folder: folder, count: count)
+            case .bare, .entry, .create: try direct(variant, folder: folder, count: count)
             case .pinsOff, .pinsOn: try manifest(folder + "/" + LoadFolder.manifestName(count: count, variant: variant),
                                                   count: count)
             }
@@ -84,23 +93,43 @@ enum LoadChild {
         }
     }
 
-    private static func bare(folder: String, count: Int) throws -> LoadSample {
-        let paths = (0..<count).map { folder + "/" + LoadFolder.fileName($0) }
+    /// Loads without a manifest: `dlopen` + `dlsym`, then (by `variant`) the entry call and one
+    /// subscriber made the way ``PluginHost`` makes it.
+    private static func direct(_ variant: LoadVariant, folder: String, count: Int) throws -> LoadSample {
+        let files = (0..<count).map { LoadFolder.fileName($0) }
+        let paths = files.map { folder + "/" + $0 }
+        let log = HostLogRecorder()
+        let application = Application(name: "Bench", bundleIdentifier: "dev.appdelegatehost.bench", version: "1.0")
         var handles: [UnsafeMutableRawPointer] = []
+        var made: [CSubscriber] = []
         handles.reserveCapacity(count)
+        made.reserveCapacity(count)
         let before = ResidentMemory.bytes()
         let start = BenchClock.now()
-        for path in paths {
+        for (file, path) in zip(files, paths) {
             guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
                 throw BenchError("dlopen \(path): \(dlerror().map { String(cString: $0) } ?? "unknown error")")
             }
-            guard dlsym(handle, "adh_plugin_entry") != nil else {
+            guard let symbol = dlsym(handle, "adh_plugin_entry") else {
                 throw BenchError("\(path): no adh_plugin_entry symbol")
             }
             handles.append(handle)
+            guard variant != .bare else { continue }
+            guard let descriptor = unsafeBitCast(symbol, to: adh_plugin_entry_fn.self)() else {
+                throw BenchError("\(path): the entry returned NULL")
+            }
+            guard variant == .create else { continue }
+            let name = BenchSubscriberTypes.loadProbeName(fileName: file)
+            guard let subscriber = CSubscriber(descriptor: descriptor, name: name,
+                                               context: log.context(for: name, application: application)) else {
+                throw BenchError("\(path): create(\"\(name)\") returned NULL")
+            }
+            made.append(subscriber)
         }
         let elapsed = BenchClock.now() &- start
-        return LoadSample(nanoseconds: elapsed, residentBefore: before, residentAfter: ResidentMemory.bytes())
+        let after = ResidentMemory.bytes()
+        withExtendedLifetime(made) {}
+        return LoadSample(nanoseconds: elapsed, residentBefore: before, residentAfter: after)
     }
 
     private static func manifest(_ path: String, count: Int) throws -> LoadSample {

@@ -26,6 +26,7 @@ extension BenchResults {
             }
             row["ratioPinsOffToBare"] = figure.ratioToBare(.pinsOff).json
             row["ratioPinsOnToBare"] = figure.ratioToBare(.pinsOn).json
+            row["ratioPinsOffToCreate"] = ratio(figure.milliseconds[.pinsOff]!, figure.milliseconds[.create]!).json
             return .object(row)
         }
         let memoryRows: [JSONValue] = load.map { figure in

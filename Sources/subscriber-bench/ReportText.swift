@@ -67,20 +67,25 @@ extension BenchResults {
         out.append(table.rendered())
         out.append("")
         out.append("LOAD: ms to load N plugins (copies of libBenchSubscribers.so), in a fresh process each")
-        table = TextTable(header: ["N", "bare dlopen+dlsym", "manifest, pins off", "pins off/bare",
-                                   "manifest, pins on", "pins on/bare", "pins off ms/plugin"])
+        table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry", "+entry+create", "manifest, pins off",
+                                   "pins off/bare", "manifest, pins on", "pins on/bare", "pins off/(+entry+create)"])
         for figure in load {
             table.rows.append([String(figure.plugins), Format.stats(figure.milliseconds[.bare]!),
+                               Format.stats(figure.milliseconds[.entry]!), Format.stats(figure.milliseconds[.create]!),
                                Format.stats(figure.milliseconds[.pinsOff]!), Format.stats(figure.ratioToBare(.pinsOff)),
                                Format.stats(figure.milliseconds[.pinsOn]!), Format.stats(figure.ratioToBare(.pinsOn)),
-                               Format.number(figure.milliseconds[.pinsOff]!.median / Double(figure.plugins))])
+                               Format.stats(ratio(figure.milliseconds[.pinsOff]!, figure.milliseconds[.create]!))])
         }
         out.append(table.rendered())
+        out.append("  +entry: the entry symbol called too (the plugin's Swift code runs for the first time); "
+                   + "+create: one subscriber made through the C ABI as a host makes it.")
+        out.append("  manifest: PluginHost(manifestAt:) — manifest read, checks 1–10, entry, subscriber, dispatcher.")
         out.append("")
         out.append("MEMORY: resident KB added per loaded plugin (RSS after − before, / N)")
-        table = TextTable(header: ["N", "bare dlopen+dlsym", "manifest, pins off (with its subscriber)"])
+        table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry+create", "manifest, pins off"])
         for figure in load {
             table.rows.append([String(figure.plugins), Format.stats(figure.kilobytesPerPlugin[.bare]!),
+                               Format.stats(figure.kilobytesPerPlugin[.create]!),
                                Format.stats(figure.kilobytesPerPlugin[.pinsOff]!)])
         }
         out.append(table.rendered())

@@ -25,6 +25,8 @@ let usage = """
       --quick           3 repetitions and N ≤ 100 only (for CI); the same table
       --repetitions N   repetitions per figure (default 7; --quick: 3)
       --plugin PATH     libBenchSubscribers.so to load (default: beside this executable)
+      --only dispatch|load
+                        run one half only (the other sections stay empty)
       --profile EVENT N EVENTS in-process|loaded
                         only send EVENTS events of EVENT (voidEvent, openURL, fetchSync, fetchAsync)
                         to N subscribers, untimed: for valgrind --tool=callgrind
@@ -36,6 +38,7 @@ var quick = false
 var repetitions: Int?
 var pluginPath: String?
 var profile: (DispatchScenario, Int, Int, Bool)?
+var only: String?
 var remaining = arguments[...]
 while let argument = remaining.popFirst() {
     switch argument {
@@ -59,6 +62,12 @@ while let argument = remaining.popFirst() {
             exit(2)
         }
         profile = (scenario, count, events, side == "loaded")
+    case "--only":
+        guard let value = remaining.popFirst(), value == "dispatch" || value == "load" else {
+            FileHandle.standardError.write(Data("subscriber-bench: --only expects dispatch or load\n".utf8))
+            exit(2)
+        }
+        only = value
     case "--plugin":
         guard let value = remaining.popFirst() else {
             FileHandle.standardError.write(Data("subscriber-bench: --plugin expects a path\n".utf8))
@@ -92,12 +101,14 @@ if let (scenario, count, events, loaded) = profile {
 
 do {
     let machine = MachineInfo.current()
-    let dispatch = try await DispatchBench(pluginPath: plugin, sampler: Sampler(repetitions: reps))
+    let dispatch = only == "load" ? [] : try await DispatchBench(pluginPath: plugin, sampler: Sampler(repetitions: reps))
         .run(counts: counts, progress: progress)
-    let load = try LoadBench(pluginPath: plugin, repetitions: reps).run(counts: counts, progress: progress)
+    let load = only == "dispatch" ? []
+        : try LoadBench(pluginPath: plugin, repetitions: reps).run(counts: counts, progress: progress)
     var command = "swift run -c release subscriber-bench"
     if quick { command += " --quick" }
     if let repetitions { command += " --repetitions \(repetitions)" }
+    if let only { command += " --only \(only)" }
     if json { command += " --json" }
     let results = BenchResults(machine: machine, repetitions: reps, quick: quick, dispatch: dispatch, load: load,
                                command: command)
