@@ -81,5 +81,12 @@ struct Sampler {
 
 /// The ratio of two paired measurements, repetition by repetition: its median and range.
 func ratio(_ numerator: Stats, _ denominator: Stats) -> Stats {
-    Stats(zip(numerator.samples, denominator.samples).map { $0 / $1 })
+    SubscriberBenchRatio.of(numerator, denominator)
+}
+
+/// ``ratio(_:_:)`` under a name that local variables called `ratio` do not shadow.
+enum SubscriberBenchRatio {
+    static func of(_ numerator: Stats, _ denominator: Stats) -> Stats {
+        Stats(zip(numerator.samples, denominator.samples).map { $0 / $1 })
+    }
 }
