@@ -168,7 +168,7 @@ final class DispatchBench {
     }
 }
 
-/// A benchmark failure: one line naming what went wrong.
+/// A benchmark failure or a bad argument: one line naming what went wrong.
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
