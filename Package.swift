@@ -70,7 +70,7 @@ let package = Package(
 
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
-        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit"]),
         .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
