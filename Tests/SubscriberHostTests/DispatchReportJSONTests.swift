@@ -74,7 +74,7 @@ struct DispatchReportJSONTests {
     @Test("every wire name has an EventCall that dispatch delivers to that event")
     func everyEventDispatches() async throws {
         let lines = [
-            #"{"event": "willFinishLaunching", "options": {"url": "news://a"}}"#,
+            #"{"event": "willFinishLaunching", "launchOptions": {"url": "news://a"}}"#,
             #"{"event": "didFinishLaunching"}"#, #"{"event": "didBecomeActive"}"#, #"{"event": "willResignActive"}"#,
             #"{"event": "didEnterBackground"}"#, #"{"event": "willEnterForeground"}"#, #"{"event": "willTerminate"}"#,
             #"{"event": "didReceiveMemoryWarning"}"#, #"{"event": "significantTimeChange"}"#,
@@ -115,16 +115,6 @@ struct DispatchReportJSONTests {
         #expect(try call(#"{"event": "performActionForShortcutItem", "type": "s", "userInfo": {"a": 1}}"#)
                     == .performActionForShortcutItem(ShortcutItem(type: "s", userInfo: ["a": 1])))
         #expect(try call(#"{"event": "supportedInterfaceOrientations"}"#) == .supportedInterfaceOrientations(idiom: .phone))
-        let deepLink = LaunchOptions(userActivity: UserActivity(activityType: UserActivity.browsingWeb,
-                                                                webpageURL: URL(string: "https://e.com/a")))
-        #expect(try call(#"{"event": "didFinishLaunching", "launchOptions": {"userActivity": {"activityType": "NSUserActivityTypeBrowsingWeb", "webpageURL": "https://e.com/a"}}}"#)
-                    == .didFinishLaunching(options: deepLink))
-        #expect(try call(#"{"event": "willFinishLaunching", "options": {"url": "news://a"}}"#)
-                    == .willFinishLaunching(options: LaunchOptions(url: URL(string: "news://a"))))
-        #expect(throws: JSONShapeError(path: "line 3.launchOptions", expected: "launchOptions or options, not both",
-                                       found: "both")) {
-            try call(#"{"event": "didFinishLaunching", "launchOptions": {}, "options": {}}"#)
-        }
         #expect(try call(#"{"event": "didFailToContinueUserActivity", "activityType": "t", "error": {"domain": "d", "code": 2, "message": "m"}}"#)
                     == .didFailToContinueUserActivity(activityType: "t", error: LifecycleError(domain: "d", code: 2, message: "m")))
 

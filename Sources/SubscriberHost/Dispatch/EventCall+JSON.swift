@@ -4,9 +4,8 @@ import SubscriberKit
 extension EventCall {
     /// Reads one event-script object (SPEC §6): `{"event": "<wire name>", …arguments named as in §3}`.
     ///
-    /// Arguments: launch events `launchOptions` (UIKit's name; `options` is read too; default none);
-    /// `openURL` `url` and `options` (sourceApplication, annotation, openInPlace);
-    /// `didRegisterForRemoteNotifications`
+    /// Arguments: launch events `launchOptions` (default none: a launch from the icon); `openURL` `url` and
+    /// `options` (sourceApplication, annotation, openInPlace); `didRegisterForRemoteNotifications`
     /// `deviceToken` (hex); `didFailToRegisterForRemoteNotifications` `error`
     /// ({"domain", "code", "message"}); `didReceiveRemoteNotification` and
     /// `handleWatchKitExtensionRequest` `userInfo` (default {}); the user-activity events
@@ -30,15 +29,8 @@ extension EventCall {
 
         switch event {
         case .willFinishLaunching, .didFinishLaunching:
-            // UIKit calls the argument launchOptions (the example scripts do too); "options" also reads.
-            let given = ["launchOptions", "options"].filter { reader.value($0) != nil }
-            if given.count > 1 {
-                throw JSONShapeError(path: reader.path(of: "launchOptions"), expected: "launchOptions or options, not both",
-                                     found: "both")
-            }
-            let key = given.first ?? "launchOptions"
-            let options = try reader.value(key).map { (value) throws(JSONShapeError) in
-                try LaunchOptions(json: value, path: reader.path(of: key))
+            let options = try reader.value("launchOptions").map { (value) throws(JSONShapeError) in
+                try LaunchOptions(json: value, path: reader.path(of: "launchOptions"))
             } ?? LaunchOptions()
             self = event == .willFinishLaunching ? .willFinishLaunching(options: options) : .didFinishLaunching(options: options)
         case .didBecomeActive: self = .didBecomeActive
