@@ -20,6 +20,7 @@ struct CLIListTests {
         #expect(run.stdout.contains("✓ plugins[2]  library \"DeepLinkRouter\"  priority 10"))
         #expect(run.stdout.contains("      built for    ABI 1.0 · Swift \(SubscriberPlugin.swiftCompilerVersion)"))
         #expect(run.stdout.contains("      built for    ABI 1.0 · C"))
+        #expect(run.stdout.components(separatedBy: "      loaded in    ").count == 7, "a load time per plugin")
         #expect(!run.stdout.contains("\u{1B}["))
     }
 
@@ -35,6 +36,7 @@ struct CLIListTests {
         #expect(plugins[0]["subscribers"] == ["NotificationFetcher"])
         #expect(plugins[0]["abi"] == "1.0" && plugins[0]["swiftVersion"] == .string(SubscriberPlugin.swiftCompilerVersion))
         #expect(plugins[0]["path"]?.stringValue?.hasSuffix("/libNotificationFetcher.so") == true)
+        #expect(plugins[0]["loadMs"]?.doubleValue.map { $0 > 0 } == true)
         #expect(plugins[3]["source"] == ["library": "MissingAnalyticsPlugin"] && plugins[3]["optional"] == true)
         #expect(plugins[3]["error"]?["check"] == 1)
         #expect(plugins[3]["error"]?["message"]?.stringValue?.contains("expected libMissingAnalyticsPlugin.so") == true)

@@ -26,11 +26,13 @@ public struct PluginSummary: Sendable, Hashable {
     public var subscribers: [String]
     /// Every subscriber it declares.
     public var declaredSubscribers: [String]
+    /// How long its load-time checks took, dlopen included (nil when not measured).
+    public var loadTime: Duration?
 
     /// A summary with the given fields.
     public init(index: Int, source: String, name: String, id: String, version: String, vendor: String = "",
                 abi: String, swiftVersion: String, path: String, subscribers: [String],
-                declaredSubscribers: [String]? = nil) {
+                declaredSubscribers: [String]? = nil, loadTime: Duration? = nil) {
         self.index = index
         self.source = source
         self.name = name
@@ -42,6 +44,7 @@ public struct PluginSummary: Sendable, Hashable {
         self.path = path
         self.subscribers = subscribers
         self.declaredSubscribers = declaredSubscribers ?? subscribers
+        self.loadTime = loadTime
     }
 
     /// The summary of `image`, loaded for manifest entry `entry` from `path`, making `subscribers`.
@@ -49,7 +52,7 @@ public struct PluginSummary: Sendable, Hashable {
         self.init(index: entry.index, source: entry.source.description, name: image.name, id: image.id,
                   version: image.version, vendor: image.vendor, abi: "\(image.abiMajor).\(image.abiMinor)",
                   swiftVersion: image.swiftVersion, path: path, subscribers: subscribers,
-                  declaredSubscribers: image.subscriberNames)
+                  declaredSubscribers: image.subscriberNames, loadTime: image.loadDuration)
     }
 
     /// The summary of a plugin a ``PluginHost`` loaded.
@@ -67,6 +70,10 @@ public struct PluginSummary: Sendable, Hashable {
             "abi": .string(abi), "swiftVersion": swiftVersion.isEmpty ? .null : .string(swiftVersion),
             "path": .string(path), "subscribers": .array(subscribers.map { .string($0) }),
             "declaredSubscribers": .array(declaredSubscribers.map { .string($0) }),
+            "loadMs": loadTime.map { time -> JSONValue in
+                let (seconds, attoseconds) = time.components
+                return .number(((Double(seconds) * 1e3 + Double(attoseconds) / 1e15) * 1e3).rounded() / 1e3)
+            } ?? .null,
         ]
     }
 }

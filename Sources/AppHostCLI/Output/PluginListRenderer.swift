@@ -35,6 +35,9 @@ public struct PluginListRenderer: Sendable {
                 }
                 lines += [row("plugin", identity), row("built for", "ABI \(plugin.abi) · \(plugin.language)"),
                           row("path", plugin.path), row("subscribers", subscribers)]
+                if let loadTime = plugin.loadTime {
+                    lines.append(row("loaded in", DisplayText.milliseconds(loadTime)))
+                }
             case .failed(let error):
                 if entry.optional { title += "  optional (a run skips it)" }
                 lines.append((entry.optional ? style.yellow("✗") : style.red("✗")) + " " + style.bold(title))
