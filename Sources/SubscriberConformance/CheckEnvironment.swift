@@ -12,8 +12,8 @@ final class CheckEnvironment {
     let progress = ProgressWriter()
     /// The application handed to subscribers.
     let application = Application(name: "Conformance", bundleIdentifier: "dev.appdelegatehost.conformance", version: "1.0")
-    /// Receives the plugins' log lines (and drops them: checks judge behaviour, not logs).
-    let sink = CountingLogSink()
+    /// Receives the plugins' log lines and drops them: checks judge behaviour, not logs.
+    let sink = DiscardingLogSink()
 
     private var loaded: Result<LoadedPluginImage, PluginLoadError>?
 
@@ -66,15 +66,10 @@ final class CheckEnvironment {
     func rawPlugin(_ image: LoadedPluginImage) -> RawPlugin { RawPlugin(descriptor: image.descriptor) }
 }
 
-/// A log sink that only counts: checks run thousands of calls, and keeping every line would show up
-/// as memory growth.
-final class CountingLogSink: SubscriberLogSink {
-    private let counter = Counter()
-
-    /// Log lines, events and errors received so far.
-    var count: Int { counter.value }
-
-    func log(subscriber: String, level: LogLevel, message: String) { counter.increment() }
-    func logEvent(subscriber: String, name: String, attributes: JSONObject) { counter.increment() }
-    func logError(subscriber: String, message: String, attributes: JSONObject) { counter.increment() }
+/// A log sink that keeps nothing: checks make thousands of calls, and keeping every line would
+/// show up as memory growth.
+struct DiscardingLogSink: SubscriberLogSink {
+    func log(subscriber: String, level: LogLevel, message: String) {}
+    func logEvent(subscriber: String, name: String, attributes: JSONObject) {}
+    func logError(subscriber: String, message: String, attributes: JSONObject) {}
 }
