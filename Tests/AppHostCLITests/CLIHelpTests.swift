@@ -36,10 +36,9 @@ struct CLIHelpTests {
     func checkHelp() throws {
         let run = try AppHostProcess.run(["check", "--help"])
         #expect(!run.stderr.contains("unknown"))
-        withKnownIssue("CheckCommand is a placeholder until the conformance kit lands", isIntermittent: true) {
-            #expect(run.status == 0)
-            #expect(run.stdout.hasPrefix("Usage: apphost check"))
-        }
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("Usage: apphost check [options] PLUGIN.so..."))
+        #expect(run.stdout.contains("--junit FILE") && run.stdout.contains("--seed N"))
     }
 
     @Test("--version: apphost, its version, the ABI it speaks and the Swift compiler plugins must match")
