@@ -16,10 +16,14 @@ import PackageDescription
 /// Example plugins written in Swift against SubscriberKit: Plugins/<Name>/, product lib<Name>.so.
 let swiftPlugins: [String] = [
     "AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher", "OrientationLock",
+    "Greeter",  // the README's "write your first plugin" example, verbatim
 ]
 
 /// Plugins written in plain C against the header alone: Plugins/<Name>/, product lib<Name>.so.
-let cPlugins: [String] = ["ExtensionGuard"]
+let cPlugins: [String] = [
+    "ExtensionGuard",
+    "GreeterC",  // the README's C example, verbatim
+]
 
 /// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in
 /// Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
@@ -72,7 +76,7 @@ let package = Package(
 
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
-        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit"]),
         .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }

@@ -1,2 +1,6 @@
-// apphost: the command line, thin over AppHostCLI. Placeholder until the commands land.
+// apphost: the command line, thin over AppHostCLI. Top-level await makes this an async main, so the
+// main actor (where the host and its dispatcher live) runs on the main thread.
 import AppHostCLI
+import Foundation
+
+exit(await AppHostCommand.main(CommandLine.arguments))

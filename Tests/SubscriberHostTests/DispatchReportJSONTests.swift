@@ -74,7 +74,7 @@ struct DispatchReportJSONTests {
     @Test("every wire name has an EventCall that dispatch delivers to that event")
     func everyEventDispatches() async throws {
         let lines = [
-            #"{"event": "willFinishLaunching", "options": {"url": "news://a"}}"#,
+            #"{"event": "willFinishLaunching", "launchOptions": {"url": "news://a"}}"#,
             #"{"event": "didFinishLaunching"}"#, #"{"event": "didBecomeActive"}"#, #"{"event": "willResignActive"}"#,
             #"{"event": "didEnterBackground"}"#, #"{"event": "willEnterForeground"}"#, #"{"event": "willTerminate"}"#,
             #"{"event": "didReceiveMemoryWarning"}"#, #"{"event": "significantTimeChange"}"#,

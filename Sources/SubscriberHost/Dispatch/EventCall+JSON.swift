@@ -4,7 +4,7 @@ import SubscriberKit
 extension EventCall {
     /// Reads one event-script object (SPEC §6): `{"event": "<wire name>", …arguments named as in §3}`.
     ///
-    /// Arguments: launch events `options` (launch options, default none); `openURL` `url` and
+    /// Arguments: launch events `launchOptions` (default none: a launch from the icon); `openURL` `url` and
     /// `options` (sourceApplication, annotation, openInPlace); `didRegisterForRemoteNotifications`
     /// `deviceToken` (hex); `didFailToRegisterForRemoteNotifications` `error`
     /// ({"domain", "code", "message"}); `didReceiveRemoteNotification` and
@@ -29,8 +29,8 @@ extension EventCall {
 
         switch event {
         case .willFinishLaunching, .didFinishLaunching:
-            let options = try reader.value("options").map { (value) throws(JSONShapeError) in
-                try LaunchOptions(json: value, path: reader.path(of: "options"))
+            let options = try reader.value("launchOptions").map { (value) throws(JSONShapeError) in
+                try LaunchOptions(json: value, path: reader.path(of: "launchOptions"))
             } ?? LaunchOptions()
             self = event == .willFinishLaunching ? .willFinishLaunching(options: options) : .didFinishLaunching(options: options)
         case .didBecomeActive: self = .didBecomeActive

@@ -27,6 +27,8 @@ public struct EventOutcome<Result> {
 }
 
 extension EventOutcome: Sendable where Result: Sendable {}
+extension EventOutcome: Equatable where Result: Equatable {}
+extension EventOutcome: Hashable where Result: Hashable {}
 
 /// The result of `continueUserActivity`: whether it was handled, and what the restoration handler
 /// received.

@@ -1,0 +1,109 @@
+import SubscriberKit
+
+/// The `apphost` command line: parses the arguments and hands them to the command they name.
+///
+/// `Sources/apphost/main.swift` is one line: `exit(await AppHostCommand.main(CommandLine.arguments))`.
+public enum AppHostCommand {
+    /// The program's name in help and errors.
+    public static let program = "apphost"
+    /// apphost's own version.
+    public static let versionNumber = "0.1.0"
+
+    /// `apphost 0.1.0 (ABI 1.0, Swift 6.3)`: the ABI this host speaks and the compiler Swift
+    /// plugins must match.
+    public static var version: String {
+        "\(program) \(versionNumber) (ABI \(ABI.major).\(ABI.minor), Swift \(SubscriberPlugin.swiftCompilerVersion))"
+    }
+
+    /// The root command: a run, with `list` and `check` as subcommands.
+    static let spec = CommandSpec(
+        name: "",
+        summary: "Load the subscriber plugins a manifest names and play app-lifecycle events through them.",
+        options: RunCommand.options,
+        subcommands: [ListCommand.spec, checkSummary]
+    )
+
+    /// `check` as the root's help lists it; its own options are the conformance kit's to parse.
+    static let checkSummary = CommandSpec(name: "check", summary: "Run the plugin conformance kit on PLUGIN.so files")
+
+    /// What the root's `--help` adds after the options.
+    static let helpEpilogue = """
+
+        Without --events, plays the default scenario: a cold launch from a universal link
+        (willFinishLaunching, didFinishLaunching), didBecomeActive, openURL, a remote notification,
+        willResignActive, didEnterBackground, performFetch, willEnterForeground, didBecomeActive,
+        didReceiveMemoryWarning, willTerminate.
+
+        Event scripts (--events): JSON Lines, one event per line, arguments named as in UIKit:
+          {"event": "didFinishLaunching", "launchOptions": {"url": "news://article/7"}}
+          {"event": "openURL", "url": "news://article/7", "options": {"sourceApplication": "x"}}
+          {"event": "performFetch"}
+        Blank lines and lines starting with # or // are skipped. The whole script is checked
+        before anything is played: a bad line is reported (file:line: field: expected, found)
+        and no event is played.
+
+        Exit status:
+          0  every event played without a report
+          1  an event failed: it got a report (a subscriber was late, completed twice, after
+             delivery or after declining, declined too late, or answers conflicted). A fetch
+             result "failed" is an answer, not a failure of the run.
+          2  usage error, bad manifest or event script, or a plugin that failed to load
+
+        """
+
+    /// Runs `apphost` with `commandLine` (the program's path first, as in `CommandLine.arguments`);
+    /// returns the exit status. Output goes to stdout, errors to stderr.
+    @MainActor
+    public static func main(_ commandLine: [String]) async -> Int32 {
+        await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
+    }
+
+    /// The commands `run` hands arguments to, whose implementation lives elsewhere.
+    struct Routes: Sendable {
+        /// `apphost check …`, with the arguments after `check`.
+        var check: @Sendable ([String]) async -> Int32
+        /// The conformance kit's hidden child command, with the arguments after its name.
+        var checkChild: @Sendable ([String]) async -> Int32
+
+        /// The conformance kit's commands.
+        static let standard = Routes(check: { await CheckCommand.run($0) },
+                                     checkChild: { await CheckCommand.runChild($0) })
+    }
+
+    /// Runs `apphost` with `arguments` (without the program's path).
+    @MainActor
+    static func run(_ arguments: [String], output: TextOutput, errors: TextOutput,
+                    routes: Routes = .standard) async -> Int32 {
+        if arguments.first == CheckCommand.childCommandName {
+            return await routes.checkChild(Array(arguments.dropFirst()))
+        }
+        let (command, rest) = splitSubcommand(arguments, known: spec.subcommands.map(\.name), root: spec)
+        if command == checkSummary.name { return await routes.check(rest) }
+
+        let parsed: ParsedArguments
+        do {
+            parsed = try parseCommandLine(arguments, root: spec, program: program)
+        } catch {
+            errors.line("\(program): \(error.message)")
+            return ExitStatus.usage
+        }
+        switch parsed.command {
+        case ListCommand.spec.name:
+            if parsed.wantsHelp {
+                output.write(helpText(for: ListCommand.spec, program: program) + ListCommand.helpEpilogue)
+                return ExitStatus.success
+            }
+            return ListCommand.run(parsed, output: output, errors: errors)
+        default:
+            if parsed.wantsHelp {
+                output.write(helpText(for: spec, program: program) + helpEpilogue)
+                return ExitStatus.success
+            }
+            if parsed.flag("version") {
+                output.line(version)
+                return ExitStatus.success
+            }
+            return await RunCommand.run(parsed, output: output, errors: errors)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// The exit statuses of `apphost` (SPEC §6).
+public enum ExitStatus {
+    /// Every event played without a report; `list`: every required plugin loads.
+    public static let success: Int32 = 0
+    /// An event failed: the dispatcher raised a report about it (a subscriber was late, completed
+    /// twice, after delivery or after declining, declined too late, or the answers conflicted).
+    /// `list`: a required plugin fails a load check.
+    public static let failure: Int32 = 1
+    /// A usage error, a bad manifest or event script, or a plugin that failed to load.
+    public static let usage: Int32 = 2
+}

@@ -1,0 +1,52 @@
+import SubscriberHost
+
+/// `apphost list --manifest FILE [--json]`: every plugin a manifest names, its subscribers, ABI and
+/// Swift versions, path, and load error. A diagnostic: each entry is loaded on its own and gets its
+/// own verdict, so a failing plugin (optional or required) is shown, not fatal.
+enum ListCommand {
+    /// The command's options.
+    static let spec = CommandSpec(
+        name: "list",
+        summary: "List the plugins a manifest names: subscribers, ABI and Swift versions, paths, load errors.",
+        options: [
+            .value("manifest", "FILE", short: "m", help: "The manifest to read.", required: true),
+            .flag("json", help: "Print one JSON document instead of text."),
+            .value("plugin-dir", "DIR", help: "Also search DIR for library plugins.", repeatable: true),
+            .flag("allow-writable", help: "Accept plugin files writable by group or others."),
+        ]
+    )
+
+    /// What `list --help` adds after the options.
+    static let helpEpilogue = """
+
+        Every entry is loaded on its own, in manifest order, through the same ten checks a run uses;
+        a failing entry is listed with the check it failed and the listing goes on.
+
+        Exit status:
+          0  every required plugin loads (optional ones may fail)
+          1  a required plugin fails a load check
+          2  usage error, or a manifest that cannot be read
+
+        """
+
+    /// Runs the command; returns the exit status.
+    static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) -> Int32 {
+        let file = arguments.value("manifest") ?? ""
+        let manifest: Manifest
+        do {
+            manifest = try Manifest(contentsOfFile: file)
+        } catch {
+            errors.line("apphost: \(error)")
+            return ExitStatus.usage
+        }
+        let verdicts = PluginInspector.inspect(manifest, extraSearchDirectories: arguments.values("plugin-dir"),
+                                               allowWritable: arguments.flag("allow-writable"))
+        let renderer = PluginListRenderer(style: .for(output))
+        if arguments.flag("json") {
+            output.write(renderer.json(manifestFile: file, app: manifest.app, verdicts: verdicts))
+        } else {
+            output.write(renderer.human(manifestFile: file, app: manifest.app, verdicts: verdicts))
+        }
+        return verdicts.contains(where: \.isFatal) ? ExitStatus.failure : ExitStatus.success
+    }
+}

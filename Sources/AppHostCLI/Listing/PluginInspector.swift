@@ -1,0 +1,60 @@
+import SubscriberHost
+import SubscriberKit
+
+/// The verdict on one manifest plugin entry, for `apphost list`.
+public struct PluginVerdict: Sendable {
+    /// What became of the entry.
+    public enum Outcome: Sendable {
+        /// It passed every load check; what it is.
+        case loaded(PluginSummary)
+        /// It failed a load check.
+        case failed(PluginLoadError)
+    }
+
+    /// The manifest entry.
+    public var entry: ManifestPlugin
+    /// Loaded or failed.
+    public var outcome: Outcome
+
+    /// A verdict.
+    public init(entry: ManifestPlugin, outcome: Outcome) {
+        self.entry = entry
+        self.outcome = outcome
+    }
+
+    /// Whether this verdict stops `apphost` from running: a required entry that failed.
+    public var isFatal: Bool {
+        if case .failed = outcome { return !entry.optional }
+        return false
+    }
+}
+
+/// Loads each plugin entry of a manifest on its own and says what became of it, so that `list`
+/// shows every entry's verdict where a run stops at the first required failure.
+///
+/// Runs the same ten checks, in the same order, as ``PluginLoader/load(_:extraSearchDirectories:)``:
+/// a subscriber name already provided by an earlier entry that loaded fails the later one.
+public enum PluginInspector {
+    /// The verdict of every entry of `manifest`, in manifest order.
+    public static func inspect(_ manifest: Manifest, extraSearchDirectories: [String] = [],
+                               allowWritable: Bool = false) -> [PluginVerdict] {
+        let locator = PluginLocator(manifest: manifest, extraDirectories: extraSearchDirectories)
+        let loader = PluginLoader(allowWritable: allowWritable)
+        var owners: [String: String] = [:]  // subscriber name → path of the entry providing it
+        return manifest.plugins.map { entry in
+            do throws(PluginLoadError) {
+                let path = try locator.locate(entry.source)
+                let image = try loader.loadImage(at: path, sha256: entry.sha256)
+                let names = try image.subscribers(requested: entry.subscribers, path: path)
+                for name in names {
+                    if let other = owners[name] { throw .duplicateSubscriber(path: path, name: name, otherPath: other) }
+                }
+                for name in names { owners[name] = path }
+                return PluginVerdict(entry: entry, outcome: .loaded(
+                    PluginSummary(entry: entry, path: path, image: image, subscribers: names)))
+            } catch {
+                return PluginVerdict(entry: entry, outcome: .failed(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import SubscriberKit
+
+/// How values read in human output: compact, unquoted where that is unambiguous.
+enum DisplayText {
+    /// "—" for no answer; strings bare (`newData`); arrays `[portrait, landscapeLeft]`; objects
+    /// `{handled: true, restorableObjects: [article/9]}`; numbers without a needless `.0`.
+    static func value(_ value: JSONValue?) -> String {
+        guard let value else { return "—" }
+        switch value {
+        case .null: return "—"
+        case .bool(let bool): return bool ? "true" : "false"
+        case .number: return value.serialized()
+        case .string(let string): return string.isEmpty ? "\"\"" : string
+        case .array(let elements): return "[" + elements.map { Self.value($0) }.joined(separator: ", ") + "]"
+        case .object(let object):
+            return "{" + object.members.map { "\($0.key): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// `0.04 ms`, `12.31 ms`, `5000.27 ms`.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        return String(format: "%.2f ms", milliseconds)
+    }
+
+    /// `text` padded with spaces to `width` characters (never cut).
+    static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// `text` right-aligned in `width` characters (never cut).
+    static func rightAligned(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+}

@@ -1,0 +1,121 @@
+import SubscriberHost
+import SubscriberKit
+
+/// Renders a run for people: a header naming the app and its plugins, then one block per event.
+///
+/// ```
+/// ▸ didFinishLaunching  → true   invocation: deepLink(https://news.example.com/article/42)
+///     DeepLinkRouter         true     0.04 ms
+///     SessionAnalytics       —        0.01 ms
+///     log   DeepLinkRouter: routing to article/42
+///     ⚠ late: NeverCompletes did not complete performFetch before its deadline
+/// ```
+///
+/// Every method returns text ending in a newline (blocks in a blank line, or nothing); columns are padded on the plain text
+/// before colour is applied, so they line up with and without escapes.
+public struct HumanRenderer: Sendable {
+    /// Colour, or plain text.
+    public var style: Style
+    /// Width of the subscriber column: the longest subscriber name, so every event lines up.
+    public var nameWidth: Int
+
+    /// A renderer whose subscriber column fits `subscriberNames`.
+    public init(style: Style, subscriberNames: [String]) {
+        self.style = style
+        self.nameWidth = max(12, subscriberNames.map(\.count).max() ?? 0)
+    }
+
+    /// The app, its plugins (and the optional ones skipped), the dispatch order, and what the
+    /// subscribers logged while they were made.
+    public func header(_ summary: HostSummary, logs: [LogRecord] = []) -> String {
+        let app = summary.app
+        var lines = [style.bold("\(app.name) \(app.version)") + " (\(app.bundleIdentifier))"
+            + style.dim(" · \(summary.manifestFile)")]
+        let labels = summary.plugins.map { "plugins[\($0.index)]" }
+        let titles = summary.plugins.map { "\($0.name) \($0.version)" }
+        let kinds = summary.plugins.map { "\($0.language) · ABI \($0.abi)" }
+        let widths = [labels, titles, kinds].map { $0.map(\.count).max() ?? 0 }
+        for (index, plugin) in summary.plugins.enumerated() {
+            lines.append("  " + style.green(DisplayText.padded(labels[index], widths[0])) + "  "
+                + DisplayText.padded(titles[index], widths[1]) + "  "
+                + style.dim(DisplayText.padded(kinds[index], widths[2])) + "  "
+                + plugin.subscribers.joined(separator: ", "))
+        }
+        if summary.plugins.isEmpty { lines.append("  " + style.dim("(no plugins)")) }
+        for skipped in summary.skipped {
+            lines.append("  " + style.yellow("⚠ \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)"))
+        }
+        if !summary.dispatchOrder.isEmpty {
+            lines.append("  " + style.dim("order: " + summary.dispatchOrder.joined(separator: " → ")))
+        }
+        lines += logs.map(logLine)
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    /// One event's block: heading with result and invocation, one row per answering subscriber,
+    /// then its log lines and reports.
+    public func event(_ played: PlayedEvent) -> String {
+        let report = played.report
+        var heading = style.cyan("▸") + " " + style.bold(report.event.name)
+        if let arguments = played.call.argumentSummary { heading += " " + arguments }
+        if report.result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(report.result)) }
+        if let invocation = report.invocation { heading += "   invocation: " + invocation.description }
+        var lines = [heading]
+
+        // Notifications have nothing to answer: their rows say the subscriber was called.
+        let isNotification = report.event.answerType == .none && !report.event.answersThroughCompletion
+        let answers = report.answers.map { isNotification && $0.answer == nil ? "called" : DisplayText.value($0.answer) }
+        let times = report.answers.map { DisplayText.milliseconds($0.duration) }
+        let answerWidth = max(8, answers.map(\.count).max() ?? 0)
+        let timeWidth = times.map(\.count).max() ?? 0
+        for (index, row) in report.answers.enumerated() {
+            let answer = DisplayText.padded(answers[index], answerWidth)
+            lines.append("    " + DisplayText.padded(row.subscriber, nameWidth) + "  "
+                + (row.answer == nil ? style.dim(answer) : answer) + "  "
+                + style.dim(DisplayText.rightAligned(times[index], timeWidth)))
+        }
+        if report.answers.isEmpty { lines.append("    " + style.dim("(no subscriber answered)")) }
+        lines += played.logs.map(logLine)
+        lines += report.reports.map(reportLine)
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    /// What arrived after the last event was delivered; empty when nothing did.
+    public func afterLastEvent(reports: [DispatchReport], logs: [LogRecord]) -> String {
+        guard !reports.isEmpty || !logs.isEmpty else { return "" }
+        let lines = [style.cyan("▸") + " " + style.bold("after the last event")] + logs.map(logLine) + reports.map(reportLine)
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    /// The closing line: how many events were played and how many reports they raised.
+    public func footer(events: Int, reports: Int) -> String {
+        let played = "\(events) event\(events == 1 ? "" : "s") played"
+        guard reports > 0 else { return style.dim("\(played), no reports") + "\n" }
+        return style.yellow("\(played), \(reports) report\(reports == 1 ? "" : "s") (exit status 1)") + "\n"
+    }
+
+    /// `    log   DeepLinkRouter: routing to article/42`; events carry their attributes.
+    func logLine(_ record: LogRecord) -> String {
+        let label: String
+        switch record.kind {
+        case .log:
+            switch record.level {
+            case .info, .notice: label = "log"
+            case .warning: label = "warn"
+            case .critical: label = "crit"
+            default: label = record.level.name
+            }
+        case .event: label = "event"
+        case .error: label = "error"
+        }
+        var text = DisplayText.padded(label, 5) + " \(record.subscriber): \(record.message)"
+        if !record.attributes.isEmpty { text += " " + DisplayText.value(.object(record.attributes)) }
+        let isError = record.kind == .error || record.level >= .error
+        return "    " + (isError ? style.red(text) : style.dim(text))
+    }
+
+    /// `    ⚠ late: NeverCompletes did not complete performFetch before its deadline`.
+    func reportLine(_ report: DispatchReport) -> String {
+        "    " + style.yellow("⚠ " + report.description)
+    }
+}

@@ -1,0 +1,89 @@
+import SubscriberHost
+import SubscriberKit
+
+/// Renders `apphost list`: every manifest entry with its verdict, for people or as one JSON document.
+public struct PluginListRenderer: Sendable {
+    /// Colour, or plain text (human output only).
+    public var style: Style
+
+    /// A renderer.
+    public init(style: Style) {
+        self.style = style
+    }
+
+    /// One block per entry: ✓ with the plugin's name, id, ABI, Swift version, path and subscribers,
+    /// or ✗ with the failed check.
+    public func human(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
+        let failed = verdicts.filter { if case .failed = $0.outcome { true } else { false } }.count
+        var lines = [style.bold("\(app.name) \(app.version)") + " (\(app.bundleIdentifier))"
+                        + style.dim(" · \(manifestFile)"),
+                     "\(verdicts.count) plugin\(verdicts.count == 1 ? "" : "s"): \(verdicts.count - failed) loaded, \(failed) failed"]
+        for verdict in verdicts {
+            let entry = verdict.entry
+            var title = "\(entry.keyPath)  \(entry.source)"
+            if entry.priority != 0 { title += "  priority \(entry.priority)" }
+            lines.append("")
+            switch verdict.outcome {
+            case .loaded(let plugin):
+                if entry.optional { title += "  optional" }
+                lines.append(style.green("✓") + " " + style.bold(title))
+                var identity = "\(plugin.name) \(plugin.version) · \(plugin.id)"
+                if !plugin.vendor.isEmpty { identity += " · \(plugin.vendor)" }
+                var subscribers = plugin.subscribers.joined(separator: ", ")
+                if plugin.subscribers != plugin.declaredSubscribers {
+                    subscribers += style.dim(" (declares \(plugin.declaredSubscribers.joined(separator: ", ")))")
+                }
+                lines += [row("plugin", identity), row("built for", "ABI \(plugin.abi) · \(plugin.language)"),
+                          row("path", plugin.path), row("subscribers", subscribers)]
+                if let loadTime = plugin.loadTime {
+                    lines.append(row("loaded in", DisplayText.milliseconds(loadTime)))
+                }
+            case .failed(let error):
+                if entry.optional { title += "  optional (a run skips it)" }
+                lines.append((entry.optional ? style.yellow("✗") : style.red("✗")) + " " + style.bold(title))
+                let text = "check \(error.check) failed: \(error)"
+                lines.append(row("error", entry.optional ? style.yellow(text) : style.red(text)))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `{"manifest", "app", "plugins": [{"index", "source", "optional", "priority", "status", …}],
+    /// "loaded", "failed", "ok"}` on one line. A loaded entry carries the plugin's fields; a failed
+    /// one `"error": {"check", "message"}`. `ok` is false when a required entry failed.
+    public func json(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
+        var entries: [JSONValue] = []
+        var failed = 0
+        for verdict in verdicts {
+            let entry = verdict.entry
+            var object: JSONObject = ["index": .number(Double(entry.index))]
+            switch entry.source {
+            case .library(let name): object["source"] = ["library": .string(name)]
+            case .path(let path): object["source"] = ["path": .string(path)]
+            }
+            object["optional"] = .bool(entry.optional)
+            object["priority"] = .number(Double(entry.priority))
+            switch verdict.outcome {
+            case .loaded(let plugin):
+                object["status"] = "loaded"
+                for member in plugin.json.members { object[member.key] = member.value }
+            case .failed(let error):
+                failed += 1
+                object["status"] = "failed"
+                object["error"] = ["check": .number(Double(error.check)), "message": .string(error.description)]
+            }
+            entries.append(.object(object))
+        }
+        let document: JSONObject = [
+            "manifest": .string(manifestFile), "app": .object(app.infoJSON), "plugins": .array(entries),
+            "loaded": .number(Double(verdicts.count - failed)), "failed": .number(Double(failed)),
+            "ok": .bool(!verdicts.contains(where: \.isFatal)),
+        ]
+        return JSONValue.object(document).serialized() + "\n"
+    }
+
+    /// `      label        value`.
+    private func row(_ label: String, _ value: String) -> String {
+        "      " + style.dim(DisplayText.padded(label, 11)) + "  " + value
+    }
+}

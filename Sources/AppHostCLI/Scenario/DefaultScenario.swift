@@ -1,0 +1,35 @@
+import Foundation
+import SubscriberHost
+import SubscriberKit
+
+/// The scenario `apphost --manifest FILE` plays without `--events` (SPEC §6): a day in the life of
+/// an app, in the order iOS delivers it.
+///
+/// A cold launch from a universal link (will/didFinishLaunching), active, a custom-scheme URL opened,
+/// a remote notification, background (resign active, enter background), a background fetch,
+/// foreground (enter foreground, active), a memory warning, terminate.
+public enum DefaultScenario {
+    /// The universal link the app is launched from.
+    public static let deepLink = URL(string: "https://news.example.com/article/42")!
+    /// The custom-scheme URL opened while active.
+    public static let openedURL = URL(string: "news://article/7")!
+
+    /// The scenario's events, in order.
+    public static var calls: [EventCall] {
+        let launch = LaunchOptions(userActivity: UserActivity(activityType: UserActivity.browsingWeb, webpageURL: deepLink))
+        return [
+            .willFinishLaunching(options: launch),
+            .didFinishLaunching(options: launch),
+            .didBecomeActive,
+            .openURL(url: openedURL, options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari")),
+            .didReceiveRemoteNotification(userInfo: ["articles": [101, 102]]),
+            .willResignActive,
+            .didEnterBackground,
+            .performFetch,
+            .willEnterForeground,
+            .didBecomeActive,
+            .didReceiveMemoryWarning,
+            .willTerminate,
+        ]
+    }
+}

@@ -1,0 +1,75 @@
+import SubscriberABI
+import SubscriberHost
+import SubscriberKit
+
+/// What a check gets in its child process: the plugin (loaded once, through the host's own loader),
+/// the run's settings, a progress line writer, and helpers to make subscribers the way the host does.
+@MainActor
+final class CheckEnvironment {
+    /// The request this child serves.
+    let request: ChildRequest
+    /// Writes progress lines for the parent.
+    let progress = ProgressWriter()
+    /// The application handed to subscribers.
+    let application = Application(name: "Conformance", bundleIdentifier: "dev.appdelegatehost.conformance", version: "1.0")
+    /// Receives the plugins' log lines and drops them: checks judge behaviour, not logs.
+    let sink = DiscardingLogSink()
+
+    private var loaded: Result<LoadedPluginImage, PluginLoadError>?
+
+    init(request: ChildRequest) {
+        self.request = request
+    }
+
+    /// The plugin file's path.
+    var pluginPath: String { request.plugin }
+
+    /// Loads the plugin through ``PluginLoader`` (load-time checks 1–8), once per child.
+    func load() -> Result<LoadedPluginImage, PluginLoadError> {
+        if let loaded { return loaded }
+        progress.step("loading \(pluginPath)")
+        let result = Result { () throws(PluginLoadError) -> LoadedPluginImage in
+            try PluginLoader(allowWritable: request.allowWritable).loadImage(at: pluginPath)
+        }
+        loaded = result
+        return result
+    }
+
+    /// The identity of the loaded plugin, for the report; nil until it loaded.
+    var identity: PluginIdentity? {
+        guard case .success(let image)? = loaded else { return nil }
+        return PluginIdentity(id: image.id, name: image.name, version: image.version, subscribers: image.subscriberNames)
+    }
+
+    /// Runs `body` with the loaded plugin, or fails with the load error when it does not load (the
+    /// load.* checks say why in detail).
+    func withImage(expected: String, _ body: (LoadedPluginImage) async -> Verdict) async -> Verdict {
+        switch load() {
+        case .success(let image):
+            return await body(image)
+        case .failure(let error):
+            return .fail(expected: expected, found: "the plugin does not load (load-time check \(error.check)): \(error)")
+        }
+    }
+
+    /// A context for subscriber `name`, as the host makes one.
+    func context(for name: String) -> SubscriberContext {
+        SubscriberContext(subscriberName: name, application: application, options: [:], sink: sink)
+    }
+
+    /// Makes subscriber `name` through the host's C bridge, as the host does.
+    func makeSubscriber(_ name: String, of image: LoadedPluginImage) -> CSubscriber? {
+        CSubscriber(descriptor: image.descriptor, name: name, context: context(for: name))
+    }
+
+    /// The plugin's raw `create`, for checks that must see the C behaviour itself.
+    func rawPlugin(_ image: LoadedPluginImage) -> RawPlugin { RawPlugin(descriptor: image.descriptor) }
+}
+
+/// A log sink that keeps nothing: checks make thousands of calls, and keeping every line would
+/// show up as memory growth.
+struct DiscardingLogSink: SubscriberLogSink {
+    func log(subscriber: String, level: LogLevel, message: String) {}
+    func logEvent(subscriber: String, name: String, attributes: JSONObject) {}
+    func logError(subscriber: String, message: String, attributes: JSONObject) {}
+}

@@ -1,0 +1,40 @@
+/// How ``ConformanceKit/run(plugins:options:)`` runs the checks. The defaults are what
+/// `apphost check` uses; every budget is generous enough for a debug build on a busy machine.
+public struct ConformanceOptions: Sendable {
+    /// Run only these checks: ids (`events.fuzz`) or groups (`events`). Empty means all.
+    public var only: [String] = []
+    /// Leave out these checks: ids or groups.
+    public var skip: [String] = []
+    /// The seed of the fuzzed inputs; nil picks one at random (the report shows it, so that a failing
+    /// run can be repeated with it).
+    public var seed: UInt64?
+    /// How long one check's child process may run before it is killed and the check fails.
+    public var checkTimeout: Duration = .seconds(10)
+    /// How long a completion may take before it counts as never called.
+    public var completionDeadline: Duration = .seconds(2)
+    /// A handler call slower than this (median of its calls) fails `events.budget`.
+    public var handlerBudget: Duration = .milliseconds(100)
+    /// A handler call slower than this (median) gets a warning.
+    public var handlerWarning: Duration = .milliseconds(20)
+    /// A scan (checks 1–8 of the loader, `dlopen` included) slower than this fails `load.scan-time`.
+    public var scanBudget: Duration = .seconds(1)
+    /// A scan slower than this gets a warning.
+    public var scanWarning: Duration = .milliseconds(200)
+    /// Resident memory may grow by at most this many bytes over the create/destroy cycles.
+    public var memoryGrowthLimit: Int = 8 << 20
+    /// Create/destroy cycles per subscriber for `subscriber.memory` (after a warm-up of 50).
+    public var createDestroyCycles: Int = 1_000
+    /// Random fuzz cases per fuzzed entry, after the fixed edge cases.
+    public var fuzzCases: Int = 60
+    /// Accept plugin files or folders writable by group or others (the loader's check 2 off).
+    public var allowWritable = false
+    /// The executable to re-run for each check, with the hidden child command. Nil: the
+    /// `APPHOST_EXECUTABLE` environment variable, else `apphost` beside the current executable, else
+    /// `.build/debug/apphost` under the current directory.
+    public var childExecutable: String?
+    /// Called after each check of each plugin, in order, e.g. to show progress.
+    public var onResult: (@Sendable (_ plugin: String, _ result: CheckResult) -> Void)?
+
+    /// The default options.
+    public init() {}
+}

@@ -1,0 +1,37 @@
+/// The report as a human table: one block per plugin, one row per check (status, id, time, what was
+/// found), the expectation under every failure and warning, counts per plugin and in total.
+enum TableRenderer {
+    static func render(_ report: ConformanceReport) -> String {
+        if let problem = report.problem { return "conformance kit could not run: \(problem)\n" }
+        let idWidth = (report.plugins.flatMap { $0.results.map(\.id.count) }.max() ?? 0) + 2
+        var lines: [String] = []
+        for plugin in report.plugins {
+            var header = plugin.path
+            if let identity = plugin.identity { header += "  (\(identity.id) \(identity.version), \"\(identity.name)\")" }
+            lines.append(header)
+            for result in plugin.results {
+                let time = result.status == .skip && result.duration == .zero ? "" : result.duration.readable
+                let row = "  " + result.status.rawValue.uppercased() + "  " + pad(result.id, idWidth) + pad(time, 10, left: true)
+                    + "  " + result.verdict.evidence.found
+                lines.append(row)
+                if result.status == .fail || result.status == .warn {
+                    lines.append(String(repeating: " ", count: 8 + idWidth + 12) + "expected: " + result.verdict.evidence.expected)
+                }
+            }
+            lines.append("  " + counts(plugin.count) + " in \(plugin.duration.readable)")
+            lines.append("")
+        }
+        let total = report.plugins.count == 1 ? "" : " over \(report.plugins.count) plugins"
+        lines.append("Total\(total): " + counts(report.count) + " in \(report.duration.readable) (seed \(report.seed))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func counts(_ count: (VerdictStatus) -> Int) -> String {
+        "\(count(.pass)) passed, \(count(.fail)) failed, \(count(.warn)) warned, \(count(.skip)) skipped"
+    }
+
+    private static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return left ? padding + text : text + padding
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import SubscriberKit
+
+/// `apphost check` end to end: the real executable, its output and exit codes.
+@Suite("apphost check")
+struct CheckCommandTests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    func apphost(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Built.apphost)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                   errors: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("a passing plugin: exit 0, JSON on stdout, JUnit written")
+    func passing() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("report.xml").path
+        let run = try apphost(["check", Built.plugin("ExtensionGuard"), "--json", "--junit", junit, "--seed", "7"])
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        let json = try JSONValue(parsing: run.output)
+        #expect(json["seed"] == .string("7"))
+        #expect(json["plugins"]?.arrayValue?.first?["checks"]?.arrayValue?.count == 14)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"apphost check\" tests=\"14\" failures=\"0\""))
+    }
+
+    @Test("a failing check: exit 1 and the table names it")
+    func failing() throws {
+        let run = try apphost(["check", Built.plugin("UnknownNameNotNull"), "--only", "subscriber"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("FAIL  subscriber.unknown-name"), "\(run.output)")
+        #expect(run.output.contains("PASS  subscriber.create-destroy"))
+        #expect(!run.output.contains("load.rtld-now"))
+    }
+
+    @Test("the kit cannot run: exit 2 with one line on stderr", arguments: [
+        (["check", "--only", "nope", "x.so"], "--only: expected a check id or group"),
+        (["check", "/nonexistent/libX.so"], "PLUGIN.so '/nonexistent/libX.so': expected a plugin file, found nothing there"),
+        (["check", "--timeout", "0", "x.so"], "--timeout expects a whole number of milliseconds, at least 1, found '0'"),
+        (["check", "--seed", "-1", "x.so"], "--seed expects a whole number"),
+        (["check"], "'check' needs at least one PLUGIN.so"),
+    ])
+    func cannotRun(arguments: [String], message: String) throws {
+        let run = try apphost(arguments)
+        #expect(run.status == 2)
+        #expect(run.errors.contains(message), "\(run.errors)")
+        #expect(run.output.isEmpty)
+    }
+
+    @Test("--list-checks and --help need no plugin")
+    func listing() throws {
+        let list = try apphost(["check", "--list-checks"])
+        #expect(list.status == 0)
+        #expect(list.output.split(separator: "\n").count == 14)
+        #expect(list.output.hasPrefix("load.rtld-now"))
+        let help = try apphost(["check", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.hasPrefix("Usage: apphost check [options] PLUGIN.so..."))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import SubscriberConformance
+
+/// Every example plugin of Plugins/ passes every check. Warnings are allowed (they only flag timing
+/// close to a budget, which a busy machine can cause); failures and skips are not.
+@Suite("Example plugins pass")
+struct ExamplePluginTests {
+    @Test("passes every check", arguments: examplePlugins)
+    func passesEverything(plugin: String) async throws {
+        let report = await ConformanceKit.run(plugins: [Built.plugin(plugin)], options: kitOptions())
+        let table = ConformanceKit.table(report)
+        #expect(report.problem == nil, "\(table)")
+        let checked = try #require(report.plugins.first)
+        #expect(checked.results.map(\.id) == ConformanceKit.checks.map(\.id))
+        #expect(checked.failures.isEmpty, "\(table)")
+        #expect(checked.count(.skip) == 0, "\(table)")
+        #expect(report.exitCode == 0)
+        #expect(checked.identity?.subscribers.isEmpty == false)
+    }
+
+    @Test("a plugin file writable by others fails load.rtld-now unless allowed")
+    func writableFile() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("libExtensionGuard.so").path
+        try FileManager.default.copyItem(atPath: Built.plugin("ExtensionGuard"), toPath: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: copy)
+
+        let refused = await ConformanceKit.run(plugins: [copy], options: kitOptions { $0.only = ["load"] })
+        let verdict = try #require(refused.plugins.first?.result("load.rtld-now")?.verdict)
+        #expect(verdict.status == .fail)
+        #expect(verdict.evidence.found.contains("writable by group and others"), "\(verdict.evidence.found)")
+
+        let allowed = await ConformanceKit.run(plugins: [copy], options: kitOptions {
+            $0.only = ["load"]
+            $0.allowWritable = true
+        })
+        #expect(allowed.passed, "\(ConformanceKit.table(allowed))")
+    }
+
+    @Test("a file that is not a shared library fails load.rtld-now with dlopen's reason")
+    func notALibrary() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("libGarbage.so").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("not an ELF file\n".utf8),
+                                               attributes: [.posixPermissions: 0o644]))
+        let report = await ConformanceKit.run(plugins: [file], options: kitOptions())
+        let plugin = try #require(report.plugins.first)
+        #expect(plugin.failures.map(\.id) == ["load.rtld-now"])
+        #expect(plugin.result("load.rtld-now")?.verdict.evidence.found.contains("could not load library") == true)
+        #expect(plugin.count(.skip) == ConformanceKit.checks.count - 1)
+        #expect(plugin.identity == nil)
+    }
+
+    @Test("load.scan-time fails when the scan exceeds its budget (a zero budget: any scan exceeds it)")
+    func scanTimeBudget() async throws {
+        let report = await ConformanceKit.run(plugins: [Built.plugin("ExtensionGuard")], options: kitOptions {
+            $0.only = ["load.scan-time"]
+            $0.scanBudget = .zero
+        })
+        let result = try #require(report.plugins.first?.result("load.scan-time"))
+        #expect(result.status == .fail)
+        #expect(result.verdict.evidence.found.hasPrefix("scanned in "))
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+import SubscriberHost
+import SubscriberKit
+@testable import SubscriberConformance
+
+@Suite("Kit internals")
+struct InternalsTests {
+    @Test("canonical input: every event has at least one call, labels are unique")
+    func canonicalCoverage() {
+        let calls = CanonicalInput.calls
+        #expect(Set(calls.map(\.event)) == Set(LifecycleEvent.allCases))
+        #expect(Set(calls.map(\.label)).count == calls.count)
+        #expect(calls.first?.label == "willFinishLaunching #1")
+        #expect(CanonicalInput.calls(for: [.openURL]).map(\.label) == ["openURL #1", "openURL #2"])
+    }
+
+    @Test("SplitMix64 gives the reference sequence, and named streams differ")
+    func generator() {
+        var zero = SeededGenerator(seed: 0)
+        #expect(zero.next() == 0xE220_A839_7B1D_CDAF)
+        #expect(zero.next() == 0x6E78_9E6A_A1B9_65F4)
+        var a = SeededGenerator(seed: 7, stream: "A/openURL")
+        var b = SeededGenerator(seed: 7, stream: "A/openURL")
+        var c = SeededGenerator(seed: 7, stream: "A/willContinueUserActivity")
+        let first = a.next()
+        #expect(first == b.next())
+        #expect(first != c.next())
+    }
+
+    /// The descriptions of `count` fuzz cases of `event` under `seed`, as the fuzz check draws them.
+    private func cases(_ event: LifecycleEvent, seed: UInt64, count: Int) throws -> [String] {
+        let call = try #require(FuzzTargets.call(for: event))
+        var generator = SeededGenerator(seed: seed, stream: "S/\(event)")
+        var described: [String] = []
+        for index in 0..<count {
+            var values = FuzzValues(generator: generator, edge: index < FuzzValues.edgeCount ? index : nil)
+            call(DryRun.subscriber, &values, 1)
+            described.append(values.described.joined(separator: "; "))
+            generator = values.generator
+        }
+        return described
+    }
+
+    @Test("fuzz cases are reproducible from the seed and change with it")
+    func fuzzReproducible() throws {
+        let first = try cases(.openURL, seed: 42, count: 30)
+        #expect(try cases(.openURL, seed: 42, count: 30) == first)
+        #expect(try cases(.openURL, seed: 43, count: 30) != first)
+        // The edge cases come first: every field empty, then huge, then invalid UTF-8.
+        #expect(first[0].hasPrefix("url: empty; sourceApplication: empty"))
+        #expect(first[1].hasPrefix("url: \(FuzzValues.hugeLength) bytes"))
+        #expect(first[2].hasPrefix("url: invalid UTF-8"))
+        #expect(first[3].hasPrefix("url: NUL inside"))
+    }
+
+    @Test("every event with arguments has a fuzz target; events without have none")
+    func fuzzTargets() {
+        let fuzzed = LifecycleEvent.allCases.filter { FuzzTargets.call(for: $0) != nil }
+        #expect(fuzzed.count == 17)
+        #expect(FuzzTargets.call(for: .didBecomeActive) == nil)
+        #expect(FuzzTargets.call(for: .performFetch) == nil)
+    }
+
+    @Test("fuzz JSON is always valid JSON, whatever its kind")
+    func fuzzJSONValid() throws {
+        for kind in FuzzValues.JSONKind.allCases where kind != .deep {
+            var json = FuzzJSON(generator: SeededGenerator(seed: 5))
+            let text = json.object(kind)
+            #expect(throws: Never.self) { try JSONValue(parsing: text) }
+        }
+        // Deep is valid JSON too, just deeper than the SDK's parser accepts (it reports, not crashes).
+        var json = FuzzJSON(generator: SeededGenerator(seed: 5))
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: json.object(.deep)) }
+    }
+
+    @Test("the child request survives its JSON trip, the seed exactly")
+    func childRequest() throws {
+        var options = ConformanceOptions()
+        options.completionDeadline = .milliseconds(1_500)
+        options.allowWritable = true
+        options.fuzzCases = 3
+        let request = ChildRequest(check: "events.fuzz", plugin: "/x/libA.so", seed: .max, options: options)
+        let text = request.json.serialized()
+        #expect(ChildRequest(json: try JSONValue(parsing: text)) == request)
+        #expect(ChildRequest(json: ["check": "events.fuzz"]) == nil)
+    }
+
+    @Test("XML escaping: markup, quotes, whitespace as references, forbidden characters replaced")
+    func xmlEscaping() {
+        #expect(XMLText.escape("<a href=\"x\">&'</a>") == "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;")
+        #expect(XMLText.escape("a\tb\nc\rd") == "a&#9;b&#10;c&#13;d")
+        #expect(XMLText.escape("\u{0}\u{1F}\u{FFFF}é") == "\u{FFFD}\u{FFFD}\u{FFFD}é")
+    }
+
+    @Test("determinism compares only events that answer")
+    func answeringEvents() {
+        #expect(DeterminismCheck.answers(.openURL))
+        #expect(DeterminismCheck.answers(.performFetch))
+        #expect(!DeterminismCheck.answers(.didBecomeActive))
+        #expect(LifecycleEvent.allCases.filter(DeterminismCheck.answers).count == 15)
+    }
+
+    @Test("durations read as people write them")
+    func readableDurations() {
+        #expect(Duration.milliseconds(12.34).readable == "12.3 ms")
+        #expect(Duration.milliseconds(250).readable == "250 ms")
+        #expect(Duration.seconds(2).readable == "2.00 s")
+        #expect(Duration.seconds(3).nanoseconds == 3_000_000_000)
+    }
+}

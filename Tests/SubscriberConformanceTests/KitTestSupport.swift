@@ -1,0 +1,43 @@
+import Foundation
+import SubscriberConformance
+
+/// Where the built products are: the folder of the test binary (SwiftPM puts the test bundle, the
+/// plugins and `apphost` side by side), else `<package>/.build/debug`.
+enum Built {
+    static let directory: String = {
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let folder = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+            if FileManager.default.isExecutableFile(atPath: folder + "/apphost") { return folder }
+        }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return package.appendingPathComponent(".build/debug").path
+    }()
+
+    /// The `apphost` executable the kit re-runs for its children.
+    static var apphost: String { directory + "/apphost" }
+
+    /// `lib<name>.so`.
+    static func plugin(_ name: String) -> String { directory + "/lib\(name).so" }
+}
+
+/// The example plugins of Plugins/, all of which must pass.
+let examplePlugins = ["AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
+                      "OrientationLock", "ExtensionGuard"]
+
+/// Options for the tests: a fixed seed (reproducible fuzzing) and the built apphost.
+func kitOptions(_ change: (inout ConformanceOptions) -> Void = { _ in }) -> ConformanceOptions {
+    var options = ConformanceOptions()
+    options.seed = 20_240_601
+    options.childExecutable = Built.apphost
+    change(&options)
+    return options
+}
+
+/// A fresh temporary folder (mode 0755), removed by the caller.
+func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
+                                            attributes: [.posixPermissions: 0o755])
+    return url
+}

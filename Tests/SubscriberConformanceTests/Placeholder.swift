@@ -1,1 +1,0 @@
-// Placeholder: the conformance kit's tests land here.
