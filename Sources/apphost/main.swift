@@ -3,4 +3,8 @@
 import AppHostCLI
 import Foundation
 
+// `apphost … | head` closes the pipe early: let writes fail with EPIPE (the output code stops
+// writing then) instead of the default SIGPIPE killing the process with status 141.
+signal(SIGPIPE, SIG_IGN)
+
 exit(await AppHostCommand.main(CommandLine.arguments))
