@@ -110,6 +110,18 @@ struct LoaderDescriptorFieldTests {
         #expect(fake.error() == malformed("swift_version: expected a string, found NULL"))
     }
 
+    @Test("check 7 fails closed: a host version the ladder could not name matches nothing, not even itself")
+    func unnamedSwiftVersion() throws {
+        let fake = FakeDescriptor()
+        let unnamed = "unknown (newer than 6.9)"
+        fake.pointer.pointee.swift_version = fake.text(unnamed)
+        #expect(fake.error(host: unnamed)?.contains("Swift compiler mismatch: expected \(unnamed) (the host's)") == true)
+        fake.pointer.pointee.swift_version = fake.text("")
+        #expect(fake.error(host: unnamed) == nil)  // a C plugin is not asked
+        #expect(DescriptorReader.isMajorMinor("6.3") && DescriptorReader.isMajorMinor("10.12"))
+        #expect(!DescriptorReader.isMajorMinor("6") && !DescriptorReader.isMajorMinor("6.3.1") && !DescriptorReader.isMajorMinor("6.") && !DescriptorReader.isMajorMinor(unnamed))
+    }
+
     @Test("check 8: strings must be present, valid UTF-8, and id/name non-empty")
     func strings() {
         let fake = FakeDescriptor()

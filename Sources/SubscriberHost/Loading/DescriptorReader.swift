@@ -35,6 +35,12 @@ struct DescriptorReader {
     let path: String
     let hostSwiftVersion: String
 
+    /// Whether `version` reads "major.minor", both whole numbers.
+    static func isMajorMinor(_ version: String) -> Bool {
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && Int($0) != nil }
+    }
+
     func read() throws(PluginLoadError) -> DescriptorFields {
         // Check 6. The version fields come first so that a plugin of another major is told so even
         // when its descriptor has another size.
@@ -54,7 +60,9 @@ struct DescriptorReader {
 
         // Check 7.
         let swiftVersion = try string(\.swift_version, "swift_version", allowEmpty: true)
-        if !swiftVersion.isEmpty && swiftVersion != hostSwiftVersion {
+        // Fail closed: a version the compiler ladder could not name (a compiler newer than the
+        // ladder) never matches, not even the same text, so check 7 cannot silently turn off.
+        if !swiftVersion.isEmpty && (swiftVersion != hostSwiftVersion || !Self.isMajorMinor(hostSwiftVersion)) {
             throw .swiftVersionMismatch(path: path, host: hostSwiftVersion, plugin: swiftVersion)
         }
 
