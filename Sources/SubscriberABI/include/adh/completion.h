@@ -25,18 +25,22 @@ extern "C" {
 
 /** Completes with no value (handleEventsForBackgroundURLSession). */
 typedef struct adh_void_completion {
+    /** [any-thread] Call exactly once, unless the event function returned ADH_DECLINES. */
     void (*call)(void *context);
+    /** A host token: pass it back unchanged, never dereference it. */
     void *context;
 } adh_void_completion;
 
 /** Completes with a fetch result (didReceiveRemoteNotification, performFetch). */
 typedef struct adh_fetch_completion {
+    /** [any-thread] Call exactly once with the fetch result. */
     void (*call)(void *context, adh_fetch_result result);
     void *context;
 } adh_fetch_completion;
 
 /** Completes with a boolean, ADH_FALSE or ADH_TRUE (performActionForShortcutItem). */
 typedef struct adh_bool_completion {
+    /** [any-thread] Call exactly once with ADH_TRUE or ADH_FALSE. */
     void (*call)(void *context, adh_tristate succeeded);
     void *context;
 } adh_bool_completion;
@@ -46,6 +50,7 @@ typedef struct adh_bool_completion {
  * continueUserActivity) or a JSON object (WatchKit reply).
  */
 typedef struct adh_json_completion {
+    /** [any-thread] Call exactly once; `json` is borrowed for the call. */
     void (*call)(void *context, adh_string json);
     void *context;
 } adh_json_completion;
