@@ -12,6 +12,7 @@ struct BrokenPluginTests {
         ("BrokenStructSize", "load.abi-version", "struct_size of at least 80 (ABI 1.0), found 16"),
         ("BrokenSwiftVersion", "load.swift-version", "found 5.9"),
         ("BrokenDescriptor", "load.descriptor", "id: expected a non-empty string"),
+        ("BrokenUTF8Name", "load.descriptor", "name: expected valid UTF-8, found the bytes 42 72 6f 6b 65 6e ff fe"),
         ("BrokenDuplicateNames", "load.descriptor", "\"Alpha\" again"),
         ("UnknownNameNotNull", "subscriber.unknown-name", "create(\"\") returned a subscriber"),
         ("LeakyCreate", "subscriber.memory", "after 1000 cycles"),

@@ -71,10 +71,16 @@ struct LoaderDescriptorTests {
         #endif
     }
 
-    @Test("check 8: an empty id (the first of its defects)")
+    @Test("check 8: an empty id")
     func emptyId() {
         let path = BuiltPlugins.path("BrokenDescriptor")
         #expect(loadError(path) == #"plugin "\#(path)": malformed descriptor: id: expected a non-empty string, found an empty string"#)
+    }
+
+    @Test("check 8: a name that is not valid UTF-8, shown as bytes")
+    func invalidUTF8Name() {
+        let path = BuiltPlugins.path("BrokenUTF8Name")
+        #expect(loadError(path) == #"plugin "\#(path)": malformed descriptor: name: expected valid UTF-8, found the bytes 42 72 6f 6b 65 6e ff fe 4e 61 6d 65"#)
     }
 
     @Test("check 8: a subscriber name listed twice")
@@ -84,8 +90,8 @@ struct LoaderDescriptorTests {
     }
 
     @Test("every broken plugin fails the check it was built to fail", arguments: [
-        ("BrokenNoEntry", 5), ("BrokenABIMajor", 6), ("BrokenStructSize", 6), ("BrokenSwiftVersion", 7),
-        ("BrokenDescriptor", 8), ("BrokenDuplicateNames", 8),
+        ("BrokenNoEntry", 5), ("BrokenABIMajor", 6), ("BrokenStructSize", 6),
+        ("BrokenSwiftVersion", 7), ("BrokenDescriptor", 8), ("BrokenUTF8Name", 8), ("BrokenDuplicateNames", 8),
     ])
     func checkNumbers(name: String, check: Int) {
         #expect(throws: PluginLoadError.self) { try PluginLoader().loadImage(at: BuiltPlugins.path(name)) }
