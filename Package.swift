@@ -29,10 +29,10 @@ let cPlugins: [String] = [
 /// Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
 let brokenPlugins: [String] = [
     // Load-time checks (SPEC §2).
-    "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenUTF8Name",
+    "BrokenUnresolved", "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenUTF8Name",
     "BrokenDuplicateNames", "BrokenSwiftVersion",
     // Conformance-kit checks (SPEC §7).
-    "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
+    "SlowScan", "NoDestroy", "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
     "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
 ]
 
