@@ -29,11 +29,11 @@ let cPlugins: [String] = [
 /// Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
 let brokenPlugins: [String] = [
     // Load-time checks (SPEC §2).
-    "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenDuplicateNames",
-    "BrokenSwiftVersion",
+    "BrokenUnresolved", "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenUTF8Name",
+    "BrokenDuplicateNames", "BrokenSwiftVersion",
     // Conformance-kit checks (SPEC §7).
-    "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate", "Nondeterministic",
-    "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
+    "SlowScan", "NoDestroy", "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
+    "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
 ]
 
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked

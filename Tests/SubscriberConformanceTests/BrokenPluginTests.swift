@@ -7,12 +7,16 @@ import SubscriberConformance
 struct BrokenPluginTests {
     /// Plugin, the check it must fail, and a phrase the evidence must contain.
     static let cases: [(plugin: String, check: String, evidence: String)] = [
+        ("BrokenUnresolved", "load.rtld-now", "undefined symbol: adh_broken_unresolved_function"),
         ("BrokenNoEntry", "load.entry-symbol", "no symbol adh_plugin_entry"),
         ("BrokenABIMajor", "load.abi-version", "host speaks 1.x, plugin was built for 2.0"),
         ("BrokenStructSize", "load.abi-version", "struct_size of at least 80 (ABI 1.0), found 16"),
         ("BrokenSwiftVersion", "load.swift-version", "found 5.9"),
         ("BrokenDescriptor", "load.descriptor", "id: expected a non-empty string"),
+        ("BrokenUTF8Name", "load.descriptor", "name: expected valid UTF-8, found the bytes 42 72 6f 6b 65 6e ff fe"),
         ("BrokenDuplicateNames", "load.descriptor", "\"Alpha\" again"),
+        ("SlowScan", "load.scan-time", "in a fresh process"),
+        ("NoDestroy", "subscriber.create-destroy", "create(\"NoDestroy\") returned a subscriber without destroy"),
         ("UnknownNameNotNull", "subscriber.unknown-name", "create(\"\") returned a subscriber"),
         ("LeakyCreate", "subscriber.memory", "after 1000 cycles"),
         ("CrashOnEvent", "events.canonical", "crashed with SIGSEGV during CrashOnEvent: didBecomeActive #1"),

@@ -2,8 +2,8 @@
  * BrokenDescriptor — a deliberately broken plugin for the loader: fails SPEC §2 load-time check 8
  * (descriptor fields are well-formed).
  *
- * Its descriptor has an empty id and a name that is not valid UTF-8 (0xFF 0xFE are never
- * valid in UTF-8): the loader must name both fields.
+ * Its descriptor's id is empty: the loader must name the field. (BrokenUTF8Name covers a name
+ * that is not valid UTF-8.)
  * Everything else about it is valid, so that this is the only check it can fail.
  */
 #include <stdlib.h>
@@ -33,7 +33,7 @@ static const adh_plugin_descriptor descriptor = {
     .abi_major = ADH_ABI_MAJOR,
     .abi_minor = ADH_ABI_MINOR,
     .id = "", /* the defect: empty */
-    .name = "Broken" "\xff\xfe" "Descriptor", /* the defect: invalid UTF-8 */
+    .name = "BrokenDescriptor",
     .version = "1.0.0",
     .vendor = "AppDelegateHost",
     .swift_version = "",

@@ -1,4 +1,5 @@
 import SubscriberABI
+import SubscriberHost
 import SubscriberKit
 
 /// A plugin's `create` called directly, without the host's bridge: for the checks that must see what
@@ -25,8 +26,9 @@ struct RawSubscriber {
     /// Calls `destroy`. Call once.
     func destroy() { vtable.destroy?(pointer) }
 
-    /// The entries that are set: the events this subscriber responds to.
-    var respondingEvents: [LifecycleEvent] { EventEntries.responding(vtable) }
+    /// The entries that are set: the events this subscriber responds to, in header order. Read from
+    /// the copied vtable, so it still answers after ``destroy()``.
+    var respondingEvents: [LifecycleEvent] { SubscriberEntries.respondingEvents(of: vtable) }
 }
 
 /// The one `adh_host` every raw instance gets: logging that drops everything, fixed app info, `{}`
@@ -44,45 +46,4 @@ enum RawHost {
             app_info_json: { _ in RawHost.appInfo.string }, options_json: { _ in RawHost.options.string }))
         return UnsafePointer(host)
     }()
-}
-
-/// Which vtable entry belongs to which event.
-enum EventEntries {
-    /// The offset of each event's entry in `adh_subscriber`, in header order.
-    static let offsets: [(LifecycleEvent, Int)] = {
-        let table: [(LifecycleEvent, PartialKeyPath<adh_subscriber>)] = [
-            (.willFinishLaunching, \.will_finish_launching), (.didFinishLaunching, \.did_finish_launching),
-            (.didBecomeActive, \.did_become_active), (.willResignActive, \.will_resign_active),
-            (.didEnterBackground, \.did_enter_background), (.willEnterForeground, \.will_enter_foreground),
-            (.willTerminate, \.will_terminate), (.didReceiveMemoryWarning, \.did_receive_memory_warning),
-            (.significantTimeChange, \.significant_time_change),
-            (.protectedDataWillBecomeUnavailable, \.protected_data_will_become_unavailable),
-            (.protectedDataDidBecomeAvailable, \.protected_data_did_become_available),
-            (.didRegisterForRemoteNotifications, \.did_register_for_remote_notifications),
-            (.didFailToRegisterForRemoteNotifications, \.did_fail_to_register_for_remote_notifications),
-            (.didReceiveRemoteNotification, \.did_receive_remote_notification), (.performFetch, \.perform_fetch),
-            (.handleEventsForBackgroundURLSession, \.handle_events_for_background_url_session),
-            (.openURL, \.open_url), (.willContinueUserActivity, \.will_continue_user_activity),
-            (.continueUserActivity, \.continue_user_activity), (.didUpdateUserActivity, \.did_update_user_activity),
-            (.didFailToContinueUserActivity, \.did_fail_to_continue_user_activity),
-            (.performActionForShortcutItem, \.perform_action_for_shortcut_item),
-            (.supportedInterfaceOrientations, \.supported_interface_orientations),
-            (.shouldAllowExtensionPointIdentifier, \.should_allow_extension_point_identifier),
-            (.shouldSaveSecureApplicationState, \.should_save_secure_application_state),
-            (.shouldRestoreSecureApplicationState, \.should_restore_secure_application_state),
-            (.configurationForConnecting, \.configuration_for_connecting),
-            (.didDiscardSceneSessions, \.did_discard_scene_sessions),
-            (.handleWatchKitExtensionRequest, \.handle_watchkit_extension_request),
-        ]
-        return table.map { ($0, MemoryLayout<adh_subscriber>.offset(of: $1)!) }
-    }()
-
-    /// The events whose entries are set in `vtable` (already cut to the plugin's `struct_size`).
-    static func responding(_ vtable: adh_subscriber) -> [LifecycleEvent] {
-        withUnsafeBytes(of: vtable) { raw in
-            offsets.compactMap { event, offset in
-                raw.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) == nil ? nil : event
-            }
-        }
-    }
 }
