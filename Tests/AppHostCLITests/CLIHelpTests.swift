@@ -13,7 +13,7 @@ struct CLIHelpTests {
             #expect(run.stderr.isEmpty)
             #expect(run.stdout.hasPrefix("Usage: apphost --manifest FILE [options]\n       apphost COMMAND [options]\n"))
             #expect(run.stdout.contains("  list "))
-            #expect(run.stdout.contains("  check                 Run the plugin conformance kit on PLUGIN.so files"))
+            #expect(run.stdout.contains("  check                 Run the plugin conformance kit on PLUGIN.so files."))
             for option in ["--events FILE|-", "--json", "--log-file FILE", "--deadline MS", "--plugin-dir DIR",
                            "--allow-writable", "--version"] {
                 #expect(run.stdout.contains(option), "missing \(option)")

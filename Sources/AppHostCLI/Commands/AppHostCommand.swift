@@ -24,7 +24,7 @@ public enum AppHostCommand {
     )
 
     /// `check` as the root's help lists it; its own options are the conformance kit's to parse.
-    static let checkSummary = CommandSpec(name: "check", summary: "Run the plugin conformance kit on PLUGIN.so files")
+    static let checkSummary = CommandSpec(name: "check", summary: "Run the plugin conformance kit on PLUGIN.so files.")
 
     /// What the root's `--help` adds after the options.
     static let helpEpilogue = """
