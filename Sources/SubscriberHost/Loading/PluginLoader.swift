@@ -7,7 +7,7 @@ import Synchronization
 import SubscriberABI
 
 /// Loads plugin files, running the load-time checks of SPEC §2 in order, cheapest first:
-/// 1 a regular file, 2 not writable by group/others (nor its folder), 3 the SHA-256 pin,
+/// 1 a regular file, 2 not writable by group/others (nor its folder, nor a symlink's), 3 the SHA-256 pin,
 /// 4 `dlopen(RTLD_NOW | RTLD_LOCAL)`, 5 the `adh_plugin_entry` symbol, 6 struct size and ABI major,
 /// 7 the Swift compiler version, 8 well-formed descriptor fields — and, for a manifest (see
 /// ``load(_:extraSearchDirectories:)``), 9 the requested subscribers exist and 10 no name is taken twice.
@@ -91,16 +91,18 @@ public struct PluginLoader: Sendable {
         return realPath
     }
 
-    /// Check 2: neither the file nor the folder holding it (after symlinks) is writable by group or
-    /// others: whoever can write there can make the host run their code.
+    /// Check 2: neither the file, nor the folder holding it, nor (when `path` is a symlink) the folder
+    /// holding the link is writable by group or others: whoever can write there can make the host
+    /// run their code (by replacing the file, or by re-pointing the link).
     private func checkNotWritable(path: String, realPath: String) throws(PluginLoadError) {
         let writableBits = mode_t(S_IWGRP | S_IWOTH)
         var info = stat()
         if stat(realPath, &info) == 0, info.st_mode & writableBits != 0 {
             throw .writable(path: path, directory: nil, mode: UInt32(info.st_mode))
         }
-        let directory = FilePaths.directory(of: realPath)
-        if stat(directory, &info) == 0, info.st_mode & writableBits != 0 {
+        var directories = [FilePaths.directory(of: realPath)]
+        if path != realPath { directories.append(FilePaths.directory(of: path)) }
+        for directory in directories where stat(directory, &info) == 0 && info.st_mode & writableBits != 0 {
             throw .writable(path: path, directory: directory, mode: UInt32(info.st_mode))
         }
     }
