@@ -25,7 +25,12 @@ struct IntegrationTests {
             "dev.appdelegatehost.orientation-lock", "dev.appdelegatehost.extension-guard",
         ])
         #expect(host.plugins.plugins.filter(\.image.isCPlugin).map(\.image.name) == ["ExtensionGuard"])
-        // DeepLinkRouter has priority 10: first; the rest keep manifest order.
+        // host.subscribers keeps manifest order; the dispatcher puts DeepLinkRouter (priority 10)
+        // first and keeps manifest order for the rest.
+        #expect(host.subscribers.map(\.name) == [
+            "AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
+            "OrientationLock", "ExtensionGuard",
+        ])
         #expect(host.dispatcher.subscribers.map(\.name) == [
             "DeepLinkRouter", "AppLifecycleDelegate", "SessionAnalytics", "NotificationFetcher",
             "OrientationLock", "ExtensionGuard",

@@ -20,7 +20,8 @@ public final class PluginHost {
     public let dispatcher: LifecycleDispatcher
     /// Every log line, event and error the subscribers wrote.
     public let log: HostLogRecorder
-    /// The subscribers made from the plugins, in dispatch order.
+    /// The subscribers made from the plugins, in manifest order then each entry's list order; the
+    /// dispatcher calls them in priority order (``LifecycleDispatcher/subscribers``).
     public let subscribers: [CSubscriber]
 
     /// Reads the manifest at `path` and loads it.
