@@ -32,8 +32,9 @@ public struct PluginVerdict: Sendable {
 /// Loads each plugin entry of a manifest on its own and says what became of it, so that `list`
 /// shows every entry's verdict where a run stops at the first required failure.
 ///
-/// Runs the same ten checks, in the same order, as ``PluginLoader/load(_:extraSearchDirectories:)``:
-/// a subscriber name already provided by an earlier entry that loaded fails the later one.
+/// Runs the same ten checks, in the same order, as ``PluginLoader/load(_:extraSearchDirectories:)``
+/// (both through ``PluginLoader/loadEntry(_:locator:owners:)``): a subscriber name already provided
+/// by an earlier entry that loaded fails the later one.
 public enum PluginInspector {
     /// The verdict of every entry of `manifest`, in manifest order.
     public static func inspect(_ manifest: Manifest, extraSearchDirectories: [String] = [],
@@ -43,15 +44,8 @@ public enum PluginInspector {
         var owners: [String: String] = [:]  // subscriber name → path of the entry providing it
         return manifest.plugins.map { entry in
             do throws(PluginLoadError) {
-                let path = try locator.locate(entry.source)
-                let image = try loader.loadImage(at: path, sha256: entry.sha256)
-                let names = try image.subscribers(requested: entry.subscribers, path: path)
-                for name in names {
-                    if let other = owners[name] { throw .duplicateSubscriber(path: path, name: name, otherPath: other) }
-                }
-                for name in names { owners[name] = path }
-                return PluginVerdict(entry: entry, outcome: .loaded(
-                    PluginSummary(entry: entry, path: path, image: image, subscribers: names)))
+                let plugin = try loader.loadEntry(entry, locator: locator, owners: &owners)
+                return PluginVerdict(entry: entry, outcome: .loaded(PluginSummary(plugin)))
             } catch {
                 return PluginVerdict(entry: entry, outcome: .failed(error))
             }

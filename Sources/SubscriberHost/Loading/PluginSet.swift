@@ -93,16 +93,7 @@ extension PluginLoader {
         var owners: [String: String] = [:]  // subscriber name → path of the plugin providing it
         for entry in manifest.plugins {
             do throws(PluginLoadError) {
-                let path = try locator.locate(entry.source)
-                let image = try loadImage(at: path, sha256: entry.sha256)
-                let names = try image.subscribers(requested: entry.subscribers, path: path)   // check 9
-                for name in names {                                                            // check 10
-                    if let other = owners[name] {
-                        throw PluginLoadError.duplicateSubscriber(path: path, name: name, otherPath: other)
-                    }
-                }
-                for name in names { owners[name] = path }
-                set.plugins.append(PluginSet.Plugin(entry: entry, path: path, image: image, subscriberNames: names))
+                set.plugins.append(try loadEntry(entry, locator: locator, owners: &owners))
             } catch {
                 guard entry.optional else {
                     throw PluginSetError(file: manifest.file, pluginIndex: entry.index, error: error)
@@ -111,5 +102,22 @@ extension PluginLoader {
             }
         }
         return set
+    }
+
+    /// Loads one manifest entry, running all ten checks: finds its file through `locator`, loads it
+    /// (checks 1–8), then checks that it declares every subscriber the entry asks for (9) and that
+    /// none of them is in `owners` already (10). Only when every check passed are the entry's
+    /// subscriber names added to `owners` (name → path of the plugin providing it), so a refused
+    /// entry reserves nothing.
+    public func loadEntry(_ entry: ManifestPlugin, locator: PluginLocator,
+                          owners: inout [String: String]) throws(PluginLoadError) -> PluginSet.Plugin {
+        let path = try locator.locate(entry.source)
+        let image = try loadImage(at: path, sha256: entry.sha256)
+        let names = try image.subscribers(requested: entry.subscribers, path: path)   // check 9
+        for name in names {                                                            // check 10
+            if let other = owners[name] { throw .duplicateSubscriber(path: path, name: name, otherPath: other) }
+        }
+        for name in names { owners[name] = path }
+        return PluginSet.Plugin(entry: entry, path: path, image: image, subscriberNames: names)
     }
 }
