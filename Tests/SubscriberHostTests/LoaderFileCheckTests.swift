@@ -2,7 +2,8 @@ import Testing
 import Foundation
 @testable import SubscriberHost
 
-/// The one line `loader` refuses `path` with, or nil when it loads.
+/// The one line `loader` refuses `path` with, or nil when it loads. On the main actor, like loading.
+@MainActor
 func loadError(_ path: String, sha256: SHA256Digest? = nil, loader: PluginLoader = PluginLoader()) -> String? {
     do {
         _ = try loader.loadImage(at: path, sha256: sha256)
@@ -14,6 +15,7 @@ func loadError(_ path: String, sha256: SHA256Digest? = nil, loader: PluginLoader
 
 private let chmodAdvice = "remove the write bit (chmod go-w) or allow writable plugins explicitly"
 
+@MainActor
 @Suite("Loader: checks 1-4 on files made for the purpose")
 struct LoaderFileCheckTests {
     let guardPlugin = BuiltPlugins.path("ExtensionGuard")

@@ -12,11 +12,13 @@ private func writeManifest(in folder: TestDirectory, searchPaths: [String] = [Bu
 
 /// The set loaded from `manifest` without the executable's folder (so only the manifest and
 /// `extra` say where libraries are), or the one-line error.
+@MainActor
 private func load(_ manifest: Manifest, extra: [String] = []) -> Result<PluginSet, PluginSetError> {
     let locator = PluginLocator(manifest: manifest, extraDirectories: extra, executableDirectory: nil)
     return Result { () throws(PluginSetError) -> PluginSet in try PluginLoader().load(manifest, locator: locator) }
 }
 
+@MainActor
 @Suite("Loader: a manifest's plugins, checks 9-10, optional and required")
 struct LoaderManifestTests {
     let guardPath = BuiltPlugins.path("ExtensionGuard")

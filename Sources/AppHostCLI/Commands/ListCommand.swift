@@ -29,7 +29,8 @@ enum ListCommand {
 
         """
 
-    /// Runs the command; returns the exit status.
+    /// Runs the command; returns the exit status. On the main actor: it loads plugins.
+    @MainActor
     static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) -> Int32 {
         let file = arguments.value("manifest") ?? ""
         let manifest: Manifest

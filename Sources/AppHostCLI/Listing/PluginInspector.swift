@@ -37,6 +37,8 @@ public struct PluginVerdict: Sendable {
 /// by an earlier entry that loaded fails the later one.
 public enum PluginInspector {
     /// The verdict of every entry of `manifest`, in manifest order.
+    /// [main-thread] Loading calls each plugin's `[main-thread]` entry symbol.
+    @MainActor
     public static func inspect(_ manifest: Manifest, extraSearchDirectories: [String] = [],
                                allowWritable: Bool = false) -> [PluginVerdict] {
         let locator = PluginLocator(manifest: manifest, extraDirectories: extraSearchDirectories)

@@ -12,6 +12,9 @@ import SubscriberABI
 /// 7 the Swift compiler version, 8 well-formed descriptor fields — and, for a manifest (see
 /// ``load(_:extraSearchDirectories:)``), 9 the requested subscribers exist and 10 no name is taken twice.
 ///
+/// [main-thread] Loading calls the plugin's entry symbol, which the header annotates `[main-thread]`
+/// (a Swift plugin's entry checks it and traps anywhere else): every loading method is `@MainActor`.
+///
 /// Images are never unloaded (a Swift image cannot be, safely), including after a failed check:
 /// a refused plugin stays mapped but unused. Loading a file twice (same real path) returns the
 /// image loaded the first time, after re-running checks 1–3 and 6–8 against this request (only
@@ -34,6 +37,8 @@ public struct PluginLoader: Sendable {
 
     /// Runs checks 1–8 on the file at `path` (relative to the current directory unless absolute) and
     /// returns its image; `sha256` is the manifest's pin, if any.
+    /// [main-thread] The first load of a file calls its `[main-thread]` entry symbol.
+    @MainActor
     public func loadImage(at path: String, sha256: SHA256Digest? = nil) throws(PluginLoadError) -> LoadedPluginImage {
         let clock = ContinuousClock()
         let start = clock.now
@@ -42,7 +47,7 @@ public struct PluginLoader: Sendable {
         if !allowWritable { try checkNotWritable(path: path, realPath: realPath) }
         if let sha256 { try checkPin(sha256, path: path, realPath: realPath) }
 
-        // Held across dlopen so that two threads loading one file get one image.
+        // Held across dlopen and the entry call: `loadedImage(realPath:)` may read from any thread.
         return try Self.images.withLock { (images) throws(PluginLoadError) -> LoadedPluginImage in
             if let loaded = images[realPath] {
                 // Checks 6-8 are cheap and depend on this loader's settings (the Swift version): rerun.

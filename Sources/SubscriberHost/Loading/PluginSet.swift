@@ -83,11 +83,14 @@ extension PluginLoader {
     /// ``PluginLocator`` (the manifest's search paths, then `extraSearchDirectories`, then the
     /// executable's folder). An `optional` entry that fails is skipped and reported; any other
     /// failure throws, and nothing of the set is returned.
+    /// [main-thread] Loading calls each plugin's `[main-thread]` entry symbol.
+    @MainActor
     public func load(_ manifest: Manifest, extraSearchDirectories: [String] = []) throws(PluginSetError) -> PluginSet {
         try load(manifest, locator: PluginLocator(manifest: manifest, extraDirectories: extraSearchDirectories))
     }
 
-    /// ``load(_:extraSearchDirectories:)`` with an explicit locator.
+    /// ``load(_:extraSearchDirectories:)`` with an explicit locator. [main-thread]
+    @MainActor
     public func load(_ manifest: Manifest, locator: PluginLocator) throws(PluginSetError) -> PluginSet {
         var set = PluginSet(plugins: [], skipped: [])
         var owners: [String: String] = [:]  // subscriber name → path of the plugin providing it
@@ -109,6 +112,8 @@ extension PluginLoader {
     /// none of them is in `owners` already (10). Only when every check passed are the entry's
     /// subscriber names added to `owners` (name → path of the plugin providing it), so a refused
     /// entry reserves nothing.
+    /// [main-thread] Loading calls the plugin's `[main-thread]` entry symbol.
+    @MainActor
     public func loadEntry(_ entry: ManifestPlugin, locator: PluginLocator,
                           owners: inout [String: String]) throws(PluginLoadError) -> PluginSet.Plugin {
         let path = try locator.locate(entry.source)
