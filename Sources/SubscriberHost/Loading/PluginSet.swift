@@ -59,7 +59,8 @@ public struct PluginSet: Sendable {
     }
 }
 
-/// A required plugin failed a load-time check: `<manifest>: plugins[2]: <the check's error>`.
+/// A required plugin failed a load-time check (or, when a host makes its subscribers, a `create`):
+/// `<manifest>: plugins[2]: <the check's error>`.
 public struct PluginSetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The manifest file, as the caller named it.
     public var file: String
