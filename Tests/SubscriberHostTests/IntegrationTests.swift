@@ -85,13 +85,14 @@ struct IntegrationTests {
         #expect(fetch.reports.isEmpty)
     }
 
-    @Test("orientations: the lock's answer intersected, the manifest's default when nobody answers")
+    @Test("orientations: the lock's answer intersected; nobody answers for tv: the manifest's phone entry")
     func orientations() throws {
         let host = try loadNews()
         #expect(host.dispatcher.supportedInterfaceOrientations(for: .pad).result == [.portrait, .landscapeLeft])
         #expect(host.dispatcher.supportedInterfaceOrientations(for: .phone).result == .portrait)
-        #expect(host.dispatcher.supportedInterfaceOrientations(for: .tv).result
-                == host.manifest.orientations(for: .tv))
+        let tv = host.dispatcher.supportedInterfaceOrientations(for: .tv)
+        #expect(tv.answers.allSatisfy { $0.answer == nil })
+        #expect(tv.result == .portrait)  // news.json lists phone ["portrait"] and pad, no tv
     }
 
     @Test("the C plugin vetoes the extension point its options deny, and logs memory warnings")

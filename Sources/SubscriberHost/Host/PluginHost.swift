@@ -101,9 +101,8 @@ public final class PluginHost {
         } catch {
             throw .configuration(file: manifest.file, error)
         }
-        for idiom in UserInterfaceIdiom.allCases {
-            configuration.defaultOrientations[idiom] = manifest.orientations(for: idiom)
-        }
+        // As listed: idioms without an entry follow DispatchConfiguration.defaultOrientation(for:).
+        configuration.defaultOrientations = manifest.supportedInterfaceOrientations
         return configuration
     }
 }
