@@ -25,7 +25,12 @@ struct IntegrationTests {
             "dev.appdelegatehost.orientation-lock", "dev.appdelegatehost.extension-guard",
         ])
         #expect(host.plugins.plugins.filter(\.image.isCPlugin).map(\.image.name) == ["ExtensionGuard"])
-        // DeepLinkRouter has priority 10: first; the rest keep manifest order.
+        // host.subscribers keeps manifest order; the dispatcher puts DeepLinkRouter (priority 10)
+        // first and keeps manifest order for the rest.
+        #expect(host.subscribers.map(\.name) == [
+            "AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
+            "OrientationLock", "ExtensionGuard",
+        ])
         #expect(host.dispatcher.subscribers.map(\.name) == [
             "DeepLinkRouter", "AppLifecycleDelegate", "SessionAnalytics", "NotificationFetcher",
             "OrientationLock", "ExtensionGuard",
@@ -80,13 +85,14 @@ struct IntegrationTests {
         #expect(fetch.reports.isEmpty)
     }
 
-    @Test("orientations: the lock's answer intersected, the manifest's default when nobody answers")
+    @Test("orientations: the lock's answer intersected; nobody answers for tv: the manifest's phone entry")
     func orientations() throws {
         let host = try loadNews()
         #expect(host.dispatcher.supportedInterfaceOrientations(for: .pad).result == [.portrait, .landscapeLeft])
         #expect(host.dispatcher.supportedInterfaceOrientations(for: .phone).result == .portrait)
-        #expect(host.dispatcher.supportedInterfaceOrientations(for: .tv).result
-                == host.manifest.orientations(for: .tv))
+        let tv = host.dispatcher.supportedInterfaceOrientations(for: .tv)
+        #expect(tv.answers.allSatisfy { $0.answer == nil })
+        #expect(tv.result == .portrait)  // news.json lists phone ["portrait"] and pad, no tv
     }
 
     @Test("the C plugin vetoes the extension point its options deny, and logs memory warnings")

@@ -2,6 +2,7 @@ import Testing
 import SubscriberABI
 @testable import SubscriberHost
 
+@MainActor
 @Suite("Loader: checks 4-8 on the built plugins")
 struct LoaderDescriptorTests {
     @Test("the C example plugin loads, and its descriptor reads into the image")
@@ -19,6 +20,18 @@ struct LoaderDescriptorTests {
         #expect(image.subscriberNames == ["ExtensionGuard"])
         #expect(image.descriptor.pointee.create != nil)
         #expect(PluginLoader.loadedImage(realPath: image.realPath) === image)
+    }
+
+    @Test("a Swift plugin loads: its [main-thread] entry (MainActor.assumeIsolated) runs on the loader's main actor")
+    func swiftPlugin() throws {
+        // A fresh copy, so that this load really calls the entry (an image loaded before would not).
+        let folder = try TestDirectory()
+        defer { folder.remove() }
+        let copy = try folder.copy(BuiltPlugins.path("Greeter"), to: "libGreeterCopy.so")
+        let image = try PluginLoader().loadImage(at: copy)
+        #expect(image.realPath == copy)
+        #expect(image.id == "com.example.greeter" && image.subscriberNames == ["Greeter"])
+        #expect(image.swiftVersion == HostSwiftVersion.current && !image.isCPlugin)
     }
 
     @Test("the same file twice, directly or through a symlink, is one image")

@@ -2,7 +2,8 @@ import Testing
 import Foundation
 @testable import SubscriberHost
 
-/// The one line `loader` refuses `path` with, or nil when it loads.
+/// The one line `loader` refuses `path` with, or nil when it loads. On the main actor, like loading.
+@MainActor
 func loadError(_ path: String, sha256: SHA256Digest? = nil, loader: PluginLoader = PluginLoader()) -> String? {
     do {
         _ = try loader.loadImage(at: path, sha256: sha256)
@@ -14,6 +15,7 @@ func loadError(_ path: String, sha256: SHA256Digest? = nil, loader: PluginLoader
 
 private let chmodAdvice = "remove the write bit (chmod go-w) or allow writable plugins explicitly"
 
+@MainActor
 @Suite("Loader: checks 1-4 on files made for the purpose")
 struct LoaderFileCheckTests {
     let guardPlugin = BuiltPlugins.path("ExtensionGuard")
@@ -78,10 +80,27 @@ struct LoaderFileCheckTests {
     func writableBehindLink() throws {
         let outer = try TestDirectory(), inner = try TestDirectory()
         defer { outer.remove(); inner.remove() }
-        try inner.copy(guardPlugin, to: "libGuard.so")
-        try inner.setMode(0o775)
+        try inner.copy(guardPlugin, to: "libGuard.so", mode: 0o775)
         let link = try outer.symlink("libGuard.so", to: inner.file("libGuard.so"))
+        #expect(loadError(link) == #"plugin "\#(link)": expected a file not writable by group or others, found mode 0775 (writable by group); \#(chmodAdvice)"#)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: inner.file("libGuard.so"))
+        try inner.setMode(0o775)
         #expect(loadError(link) == #"plugin "\#(link)": expected its directory "\#(inner.path)" not writable by group or others, found mode 0775 (writable by group); \#(chmodAdvice)"#)
+        try inner.setMode(0o755)
+        #expect(loadError(link) == nil)
+    }
+
+    @Test("check 2 looks at the folder holding a symlink: whoever can write there can re-point the link")
+    func linkInWritableFolder() throws {
+        let outer = try TestDirectory(), inner = try TestDirectory()
+        defer { outer.remove(); inner.remove() }
+        try inner.copy(guardPlugin, to: "libGuard.so")
+        let link = try outer.symlink("libGuard.so", to: inner.file("libGuard.so"))
+        try outer.setMode(0o777)
+        #expect(loadError(link) == #"plugin "\#(link)": expected its directory "\#(outer.path)" not writable by group or others, found mode 0777 (writable by group and others); \#(chmodAdvice)"#)
+        #expect(loadError(link, loader: PluginLoader(allowWritable: true)) == nil)
+        // The real file, named directly, lives in a safe folder.
+        #expect(loadError(inner.file("libGuard.so")) == nil)
     }
 
     @Test("check 3: a pin that does not match; the right pin loads")

@@ -12,11 +12,13 @@ private func writeManifest(in folder: TestDirectory, searchPaths: [String] = [Bu
 
 /// The set loaded from `manifest` without the executable's folder (so only the manifest and
 /// `extra` say where libraries are), or the one-line error.
+@MainActor
 private func load(_ manifest: Manifest, extra: [String] = []) -> Result<PluginSet, PluginSetError> {
     let locator = PluginLocator(manifest: manifest, extraDirectories: extra, executableDirectory: nil)
     return Result { () throws(PluginSetError) -> PluginSet in try PluginLoader().load(manifest, locator: locator) }
 }
 
+@MainActor
 @Suite("Loader: a manifest's plugins, checks 9-10, optional and required")
 struct LoaderManifestTests {
     let guardPath = BuiltPlugins.path("ExtensionGuard")
@@ -149,6 +151,35 @@ struct LoaderManifestTests {
         let manifest = try writeManifest(in: folder, searchPaths: ["lib"], plugins: #"[{"library": "Missing"}]"#)
         #expect(load(manifest, extra: ["/opt/none"]).failure?.description
             == #"\#(folder.file("app.json")): plugins[0]: plugin library "Missing": expected libMissing.so in one of \#(folder.path)/lib, /opt/none, found it in none"#)
+    }
+
+    @Test("loadEntry: one entry through all ten checks; only an entry that passes reserves its names")
+    func loadEntry() throws {
+        let folder = try TestDirectory()
+        defer { folder.remove() }
+        let manifest = try writeManifest(in: folder, plugins: #"""
+            [{"library": "ExtensionGuard", "priority": 2}, {"path": "\#(guardPath)", "subscribers": ["Nope"]}]
+            """#)
+        let locator = PluginLocator(manifest: manifest, extraDirectories: [], executableDirectory: nil)
+        let loader = PluginLoader()
+
+        var owners = ["ExtensionGuard": "/elsewhere/libOther.so"]
+        #expect(throws: PluginLoadError.duplicateSubscriber(path: guardPath, name: "ExtensionGuard",
+                                                            otherPath: "/elsewhere/libOther.so")) {
+            try loader.loadEntry(manifest.plugins[0], locator: locator, owners: &owners)
+        }
+        #expect(owners == ["ExtensionGuard": "/elsewhere/libOther.so"])
+
+        owners = [:]
+        #expect(throws: PluginLoadError.unknownSubscriber(path: guardPath, name: "Nope", declared: ["ExtensionGuard"])) {
+            try loader.loadEntry(manifest.plugins[1], locator: locator, owners: &owners)
+        }
+        #expect(owners.isEmpty)
+
+        let plugin = try loader.loadEntry(manifest.plugins[0], locator: locator, owners: &owners)
+        #expect(plugin.entry == manifest.plugins[0] && plugin.path == guardPath)
+        #expect(plugin.subscriberNames == ["ExtensionGuard"])
+        #expect(owners == ["ExtensionGuard": guardPath])
     }
 
     @Test("the default locator also finds libraries beside the running executable")

@@ -89,17 +89,8 @@ struct ManifestTests {
         let manifest = try parseManifest(withApp(#"""
         "supportedInterfaceOrientations": {"~ipad": ["UIInterfaceOrientationPortraitUpsideDown"], "~iphone": ["landscapeRight"], "tv": ["landscapeLeft"]}
         """#))
-        #expect(manifest.orientations(for: .pad) == .portraitUpsideDown)
-        #expect(manifest.orientations(for: .phone) == .landscapeRight)
-        #expect(manifest.orientations(for: .tv) == .landscapeLeft)
-    }
-
-    @Test("orientations not listed fall back to UIKit's defaults")
-    func orientationDefaults() throws {
-        let manifest = try parseManifest(withApp())
-        #expect(manifest.orientations(for: .phone) == .allButUpsideDown)
-        #expect(manifest.orientations(for: .pad) == .all)
-        #expect(manifest.orientations(for: .mac) == .all)
+        #expect(manifest.supportedInterfaceOrientations
+            == [.pad: .portraitUpsideDown, .phone: .landscapeRight, .tv: .landscapeLeft])
     }
 
     @Test("deadlines: an event's own, else default (completion events only), else none")

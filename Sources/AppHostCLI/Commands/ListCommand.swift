@@ -19,8 +19,9 @@ enum ListCommand {
     /// What `list --help` adds after the options.
     static let helpEpilogue = """
 
-        Every entry is loaded on its own, in manifest order, through the same ten checks a run uses;
-        a failing entry is listed with the check it failed and the listing goes on.
+        Every entry is loaded on its own, in manifest order, through the same ten checks a run uses,
+        and each of its subscribers is made and destroyed; a failing entry is listed with the check
+        it failed and the listing goes on.
 
         Exit status:
           0  every required plugin loads (optional ones may fail)
@@ -29,7 +30,8 @@ enum ListCommand {
 
         """
 
-    /// Runs the command; returns the exit status.
+    /// Runs the command; returns the exit status. On the main actor: it loads plugins.
+    @MainActor
     static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) -> Int32 {
         let file = arguments.value("manifest") ?? ""
         let manifest: Manifest

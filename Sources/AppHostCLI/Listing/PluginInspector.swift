@@ -5,9 +5,9 @@ import SubscriberKit
 public struct PluginVerdict: Sendable {
     /// What became of the entry.
     public enum Outcome: Sendable {
-        /// It passed every load check; what it is.
+        /// It passed every load check and made its subscribers; what it is.
         case loaded(PluginSummary)
-        /// It failed a load check.
+        /// It failed a load check, or a subscriber it declares could not be made.
         case failed(PluginLoadError)
     }
 
@@ -32,26 +32,38 @@ public struct PluginVerdict: Sendable {
 /// Loads each plugin entry of a manifest on its own and says what became of it, so that `list`
 /// shows every entry's verdict where a run stops at the first required failure.
 ///
-/// Runs the same ten checks, in the same order, as ``PluginLoader/load(_:extraSearchDirectories:)``:
-/// a subscriber name already provided by an earlier entry that loaded fails the later one.
+/// Runs the same ten checks, in the same order, as ``PluginLoader/load(_:extraSearchDirectories:)``
+/// (both through ``PluginLoader/loadEntry(_:locator:owners:)``): a subscriber name already provided
+/// by an earlier entry that loaded fails the later one. Then, like a run, it makes each subscriber
+/// (and destroys it at once), so an entry whose `create` fails is listed as failed, as a run would
+/// refuse (or, optional, skip) it.
 public enum PluginInspector {
     /// The verdict of every entry of `manifest`, in manifest order.
+    /// [main-thread] Loading calls each plugin's `[main-thread]` entry symbol, and `create`.
+    @MainActor
     public static func inspect(_ manifest: Manifest, extraSearchDirectories: [String] = [],
                                allowWritable: Bool = false) -> [PluginVerdict] {
         let locator = PluginLocator(manifest: manifest, extraDirectories: extraSearchDirectories)
         let loader = PluginLoader(allowWritable: allowWritable)
+        return inspect(manifest) { (entry, owners) throws(PluginLoadError) -> PluginSet.Plugin in
+            try loader.loadEntry(entry, locator: locator, owners: &owners)
+        }
+    }
+
+    /// ``inspect(_:extraSearchDirectories:allowWritable:)`` with the per-entry loading step given
+    /// (tests hand in plugins built in memory).
+    @MainActor
+    static func inspect(_ manifest: Manifest,
+                        loadEntry: (ManifestPlugin, inout [String: String]) throws(PluginLoadError) -> PluginSet.Plugin)
+        -> [PluginVerdict]
+    {
+        let sink = HostLogRecorder(retaining: false)  // what create logs is not part of a listing
         var owners: [String: String] = [:]  // subscriber name → path of the entry providing it
         return manifest.plugins.map { entry in
             do throws(PluginLoadError) {
-                let path = try locator.locate(entry.source)
-                let image = try loader.loadImage(at: path, sha256: entry.sha256)
-                let names = try image.subscribers(requested: entry.subscribers, path: path)
-                for name in names {
-                    if let other = owners[name] { throw .duplicateSubscriber(path: path, name: name, otherPath: other) }
-                }
-                for name in names { owners[name] = path }
-                return PluginVerdict(entry: entry, outcome: .loaded(
-                    PluginSummary(entry: entry, path: path, image: image, subscribers: names)))
+                let plugin = try loadEntry(entry, &owners)
+                try plugin.makeSubscribers(application: manifest.app, sink: sink).forEach { $0.destroy() }
+                return PluginVerdict(entry: entry, outcome: .loaded(PluginSummary(plugin)))
             } catch {
                 return PluginVerdict(entry: entry, outcome: .failed(error))
             }

@@ -30,20 +30,31 @@ public final class CSubscriber: AppDelegateSubscriber {
 
     /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
     /// `context` (app info, options, and the sink for its logs). Nil when `create` returns NULL or
-    /// returns a struct without a `destroy` (reported through `context`).
-    public init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
+    /// returns a struct without a `destroy` (reported through `context`); ``init(creating:from:context:)``
+    /// says which.
+    public convenience init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
+        try? self.init(creating: name, from: descriptor, context: context)
+    }
+
+    /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
+    /// `context` (app info, options, and the sink for its logs). Throws, and reports through
+    /// `context`, when the descriptor has no `create`, `create` returns NULL, or it returns a struct
+    /// without a `destroy`.
+    /// [main-thread] `create` is a `[main-thread]` entry.
+    public init(creating name: String, from descriptor: UnsafePointer<adh_plugin_descriptor>,
+                context: SubscriberContext) throws(CreateFailure) {
         let plugin = ABI.readCovered(descriptor)
         guard let create = plugin.create else {
             context.log("\(name): the plugin's descriptor has no create function", level: .error)
-            return nil
+            throw .noCreateFunction
         }
         let host = HostInterface(context: context)
-        guard let made = name.withCString({ create($0, host.pointer) }) else { return nil }
+        guard let made = name.withCString({ create($0, host.pointer) }) else { throw .returnedNull }
         let vtable = ABI.readCovered(made)
         guard vtable.destroy != nil else {
             context.log("\(name): create returned a subscriber without destroy (struct_size \(made.pointee.struct_size)); "
                         + "not used, and it cannot be freed", level: .error)
-            return nil
+            throw .noDestroy
         }
         self.name = name
         self.context = context

@@ -15,11 +15,9 @@ public struct DispatchConfiguration: Sendable {
     public private(set) var deadlines: [LifecycleEvent: Duration] = [:]
     /// Per-event reconcilers, overriding SPEC §3's defaults.
     public private(set) var reconcilers: [LifecycleEvent: ReconcilerChoice] = [:]
-    /// Orientations delivered when nobody answers `supportedInterfaceOrientations`, per idiom.
-    /// Idioms without an entry use `.phone`'s (Info.plist's plain key; `pad` is its `~ipad` key).
-    public var defaultOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [
-        .phone: .allButUpsideDown, .pad: .all,
-    ]
+    /// Orientations delivered when nobody answers `supportedInterfaceOrientations`, per idiom, as
+    /// the manifest lists them (empty: UIKit's defaults). ``defaultOrientation(for:)`` reads them.
+    public var defaultOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [:]
 
     /// A configuration with SPEC §3's defaults for `application`.
     public init(application: Application) {
@@ -59,8 +57,12 @@ public struct DispatchConfiguration: Sendable {
         defaultDeadline = deadline
     }
 
-    /// The orientations delivered for `idiom` when nobody answers (or the answers conflict).
+    /// The orientations delivered for `idiom` when nobody answers (or the answers conflict), the
+    /// Info.plist way: the idiom's own entry (`pad` is the `~ipad` key), else `.phone`'s (the plain
+    /// key, which applies to every idiom), else UIKit's default: all but upside down, all on a pad.
     public func defaultOrientation(for idiom: UserInterfaceIdiom) -> InterfaceOrientationMask {
-        defaultOrientations[idiom] ?? defaultOrientations[.phone] ?? .allButUpsideDown
+        if let own = defaultOrientations[idiom] { return own }
+        if let plain = defaultOrientations[.phone] { return plain }
+        return idiom == .pad ? .all : .allButUpsideDown
     }
 }

@@ -3,20 +3,17 @@
 public enum HostError: Error, Sendable, CustomStringConvertible {
     /// The manifest is missing, not JSON, or has a bad shape.
     case manifest(ManifestError)
-    /// A required plugin failed one of the ten load-time checks.
+    /// A required plugin failed one of the ten load-time checks, or could not make a subscriber it
+    /// declares (``PluginLoadError/createFailed(path:name:reason:)``).
     case load(PluginSetError)
     /// A manifest setting the dispatcher cannot honour.
     case configuration(file: String, DispatchConfigurationError)
-    /// A plugin declared a subscriber but its `create` returned NULL (or no `destroy`).
-    case createFailed(file: String, plugin: String, subscriber: String)
 
     public var description: String {
         switch self {
         case .manifest(let error): error.description
         case .load(let error): error.description
         case .configuration(let file, let error): "\(file): \(error)"
-        case .createFailed(let file, let plugin, let subscriber):
-            "\(file): \(plugin): create(\"\(subscriber)\") returned NULL; expected a subscriber it declares"
         }
     }
 }

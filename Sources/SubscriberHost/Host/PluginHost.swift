@@ -8,19 +8,23 @@ import SubscriberKit
 /// let launched = host.dispatcher.didFinishLaunching(options: LaunchOptions())
 /// ```
 ///
-/// Loading is all or nothing: any required failure throws before a subscriber is made, so no event
-/// ever reaches a half-loaded host. Plugins stay resident (Swift images cannot be unloaded).
+/// Loading is all or nothing: any required failure (a load-time check, or a `create` that fails)
+/// throws, destroying whatever subscribers were made, so no event ever reaches a half-loaded host.
+/// An optional plugin that fails either way is skipped and listed in ``PluginSet/skipped``. Plugins
+/// stay resident (Swift images cannot be unloaded).
 @MainActor
 public final class PluginHost {
     /// The manifest as read.
     public let manifest: Manifest
-    /// The loaded plugins and the optional ones that were skipped.
+    /// The plugins whose subscribers were made, and the optional ones that were skipped (a failed
+    /// load-time check or a failed `create`), in manifest order.
     public let plugins: PluginSet
     /// The dispatcher every event goes through.
     public let dispatcher: LifecycleDispatcher
     /// Every log line, event and error the subscribers wrote.
     public let log: HostLogRecorder
-    /// The subscribers made from the plugins, in dispatch order.
+    /// The subscribers made from the plugins, in manifest order then each entry's list order; the
+    /// dispatcher calls them in priority order (``LifecycleDispatcher/subscribers``).
     public let subscribers: [CSubscriber]
 
     /// Reads the manifest at `path` and loads it.
@@ -31,32 +35,51 @@ public final class PluginHost {
     }
 
     /// Loads `manifest`'s plugins, makes their subscribers and configures the dispatcher.
-    public init(manifest: Manifest, options: HostOptions = HostOptions()) throws(HostError) {
+    public convenience init(manifest: Manifest, options: HostOptions = HostOptions()) throws(HostError) {
         let configuration = try Self.configuration(for: manifest, options: options)
-        let plugins: PluginSet
+        let loaded: PluginSet
         do {
-            plugins = try PluginLoader(allowWritable: options.allowWritable)
+            loaded = try PluginLoader(allowWritable: options.allowWritable)
                 .load(manifest, extraSearchDirectories: options.extraSearchDirectories)
         } catch {
             throw .load(error)
         }
-        let log = HostLogRecorder(handler: options.logHandler)
+        try self.init(manifest: manifest, loaded: loaded, configuration: configuration,
+                      log: HostLogRecorder(handler: options.logHandler))
+    }
+
+    /// Makes the subscribers of the plugins in `loaded` (of `manifest`), entry by entry. An entry
+    /// whose `create` fails is, when optional, left out (the subscribers made from it destroyed)
+    /// and added to ``PluginSet/skipped``; when required, every subscriber made so far is destroyed
+    /// and the host does not start.
+    init(manifest: Manifest, loaded: PluginSet, configuration: DispatchConfiguration,
+         log: HostLogRecorder) throws(HostError) {
+        var plugins: [PluginSet.Plugin] = []
+        var skipped = loaded.skipped
         var made: [CSubscriber] = []
         var registrations: [SubscriberRegistration] = []
-        for planned in plugins.subscribers {
-            let context = log.context(for: planned.name, application: manifest.app, options: planned.options)
-            guard let subscriber = CSubscriber(descriptor: planned.image.descriptor, name: planned.name,
-                                               context: context) else {
-                made.forEach { $0.destroy() }
-                throw .createFailed(file: manifest.file, plugin: planned.image.path, subscriber: planned.name)
+        for plugin in loaded.plugins {
+            let subscribers: [CSubscriber]
+            do {
+                subscribers = try plugin.makeSubscribers(application: manifest.app, sink: log)
+            } catch {
+                guard plugin.entry.optional else {
+                    made.forEach { $0.destroy() }
+                    throw .load(PluginSetError(file: manifest.file, pluginIndex: plugin.entry.index, error: error))
+                }
+                skipped.append(PluginSet.Skipped(entry: plugin.entry, error: error))
+                continue
             }
-            made.append(subscriber)
-            registrations.append(SubscriberRegistration(name: planned.name, subscriber: subscriber,
-                                                        priority: planned.priority,
-                                                        respondingEvents: subscriber.respondingEvents))
+            plugins.append(plugin)
+            made += subscribers
+            registrations += subscribers.map {
+                SubscriberRegistration(name: $0.name, subscriber: $0, priority: plugin.entry.priority,
+                                       respondingEvents: $0.respondingEvents)
+            }
         }
+        skipped.sort { $0.pluginIndex < $1.pluginIndex }  // manifest order, whichever step refused them
         self.manifest = manifest
-        self.plugins = plugins
+        self.plugins = PluginSet(plugins: plugins, skipped: skipped)
         self.log = log
         self.dispatcher = LifecycleDispatcher(subscribers: registrations, configuration: configuration)
         self.subscribers = made
@@ -78,9 +101,8 @@ public final class PluginHost {
         } catch {
             throw .configuration(file: manifest.file, error)
         }
-        for idiom in UserInterfaceIdiom.allCases {
-            configuration.defaultOrientations[idiom] = manifest.orientations(for: idiom)
-        }
+        // As listed: idioms without an entry follow DispatchConfiguration.defaultOrientation(for:).
+        configuration.defaultOrientations = manifest.supportedInterfaceOrientations
         return configuration
     }
 }

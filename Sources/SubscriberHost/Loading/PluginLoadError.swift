@@ -42,9 +42,13 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
     /// Descriptor field `field` is malformed: expected `expected`, found `found`.
     case malformedDescriptor(path: String, field: String, expected: String, found: String)
 
-    // Check 9: every requested subscriber exists.
+    // Check 9: every requested subscriber exists (and can be made).
     /// The manifest asks for `name`, which the plugin does not declare.
     case unknownSubscriber(path: String, name: String, declared: [String])
+
+    /// The plugin declares `name` but cannot make it: `reason` is "create returned NULL" or "the
+    /// subscriber has no destroy" (found when the host makes its subscribers, after check 10).
+    case createFailed(path: String, name: String, reason: String)
 
     // Check 10: subscriber names unique across loaded plugins.
     /// `name` is also provided by the already loaded plugin at `otherPath`.
@@ -61,7 +65,7 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
         case .abiMismatch, .descriptorTooSmall: 6
         case .swiftVersionMismatch: 7
         case .malformedDescriptor: 8
-        case .unknownSubscriber: 9
+        case .unknownSubscriber, .createFailed: 9
         case .duplicateSubscriber: 10
         }
     }
@@ -101,6 +105,8 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
         case .unknownSubscriber(let path, let name, let declared):
             let list = declared.isEmpty ? "(nothing)" : declared.joined(separator: ", ")
             return "plugin \"\(path)\" declares no subscriber named \(name); it declares: \(list)"
+        case .createFailed(let path, let name, let reason):
+            return "plugin \"\(path)\": expected create(\"\(name)\") to make a subscriber it declares, found that \(reason)"
         case .duplicateSubscriber(let path, let name, let otherPath):
             return "plugin \"\(path)\": expected subscriber names unique across plugins, found \(name) also in \"\(otherPath)\""
         }

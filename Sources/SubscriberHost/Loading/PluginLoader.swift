@@ -7,10 +7,13 @@ import Synchronization
 import SubscriberABI
 
 /// Loads plugin files, running the load-time checks of SPEC §2 in order, cheapest first:
-/// 1 a regular file, 2 not writable by group/others (nor its folder), 3 the SHA-256 pin,
+/// 1 a regular file, 2 not writable by group/others (nor its folder, nor a symlink's), 3 the SHA-256 pin,
 /// 4 `dlopen(RTLD_NOW | RTLD_LOCAL)`, 5 the `adh_plugin_entry` symbol, 6 struct size and ABI major,
 /// 7 the Swift compiler version, 8 well-formed descriptor fields — and, for a manifest (see
 /// ``load(_:extraSearchDirectories:)``), 9 the requested subscribers exist and 10 no name is taken twice.
+///
+/// [main-thread] Loading calls the plugin's entry symbol, which the header annotates `[main-thread]`
+/// (a Swift plugin's entry checks it and traps anywhere else): every loading method is `@MainActor`.
 ///
 /// Images are never unloaded (a Swift image cannot be, safely), including after a failed check:
 /// a refused plugin stays mapped but unused. Loading a file twice (same real path) returns the
@@ -34,6 +37,8 @@ public struct PluginLoader: Sendable {
 
     /// Runs checks 1–8 on the file at `path` (relative to the current directory unless absolute) and
     /// returns its image; `sha256` is the manifest's pin, if any.
+    /// [main-thread] The first load of a file calls its `[main-thread]` entry symbol.
+    @MainActor
     public func loadImage(at path: String, sha256: SHA256Digest? = nil) throws(PluginLoadError) -> LoadedPluginImage {
         let clock = ContinuousClock()
         let start = clock.now
@@ -42,7 +47,7 @@ public struct PluginLoader: Sendable {
         if !allowWritable { try checkNotWritable(path: path, realPath: realPath) }
         if let sha256 { try checkPin(sha256, path: path, realPath: realPath) }
 
-        // Held across dlopen so that two threads loading one file get one image.
+        // Held across dlopen and the entry call: `loadedImage(realPath:)` may read from any thread.
         return try Self.images.withLock { (images) throws(PluginLoadError) -> LoadedPluginImage in
             if let loaded = images[realPath] {
                 // Checks 6-8 are cheap and depend on this loader's settings (the Swift version): rerun.
@@ -91,16 +96,18 @@ public struct PluginLoader: Sendable {
         return realPath
     }
 
-    /// Check 2: neither the file nor the folder holding it (after symlinks) is writable by group or
-    /// others: whoever can write there can make the host run their code.
+    /// Check 2: neither the file, nor the folder holding it, nor (when `path` is a symlink) the folder
+    /// holding the link is writable by group or others: whoever can write there can make the host
+    /// run their code (by replacing the file, or by re-pointing the link).
     private func checkNotWritable(path: String, realPath: String) throws(PluginLoadError) {
         let writableBits = mode_t(S_IWGRP | S_IWOTH)
         var info = stat()
         if stat(realPath, &info) == 0, info.st_mode & writableBits != 0 {
             throw .writable(path: path, directory: nil, mode: UInt32(info.st_mode))
         }
-        let directory = FilePaths.directory(of: realPath)
-        if stat(directory, &info) == 0, info.st_mode & writableBits != 0 {
+        var directories = [FilePaths.directory(of: realPath)]
+        if path != realPath { directories.append(FilePaths.directory(of: path)) }
+        for directory in directories where stat(directory, &info) == 0 && info.st_mode & writableBits != 0 {
             throw .writable(path: path, directory: directory, mode: UInt32(info.st_mode))
         }
     }

@@ -59,7 +59,8 @@ public struct PluginSet: Sendable {
     }
 }
 
-/// A required plugin failed a load-time check: `<manifest>: plugins[2]: <the check's error>`.
+/// A required plugin failed a load-time check (or, when a host makes its subscribers, a `create`):
+/// `<manifest>: plugins[2]: <the check's error>`.
 public struct PluginSetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The manifest file, as the caller named it.
     public var file: String
@@ -83,26 +84,20 @@ extension PluginLoader {
     /// ``PluginLocator`` (the manifest's search paths, then `extraSearchDirectories`, then the
     /// executable's folder). An `optional` entry that fails is skipped and reported; any other
     /// failure throws, and nothing of the set is returned.
+    /// [main-thread] Loading calls each plugin's `[main-thread]` entry symbol.
+    @MainActor
     public func load(_ manifest: Manifest, extraSearchDirectories: [String] = []) throws(PluginSetError) -> PluginSet {
         try load(manifest, locator: PluginLocator(manifest: manifest, extraDirectories: extraSearchDirectories))
     }
 
-    /// ``load(_:extraSearchDirectories:)`` with an explicit locator.
+    /// ``load(_:extraSearchDirectories:)`` with an explicit locator. [main-thread]
+    @MainActor
     public func load(_ manifest: Manifest, locator: PluginLocator) throws(PluginSetError) -> PluginSet {
         var set = PluginSet(plugins: [], skipped: [])
         var owners: [String: String] = [:]  // subscriber name → path of the plugin providing it
         for entry in manifest.plugins {
             do throws(PluginLoadError) {
-                let path = try locator.locate(entry.source)
-                let image = try loadImage(at: path, sha256: entry.sha256)
-                let names = try image.subscribers(requested: entry.subscribers, path: path)   // check 9
-                for name in names {                                                            // check 10
-                    if let other = owners[name] {
-                        throw PluginLoadError.duplicateSubscriber(path: path, name: name, otherPath: other)
-                    }
-                }
-                for name in names { owners[name] = path }
-                set.plugins.append(PluginSet.Plugin(entry: entry, path: path, image: image, subscriberNames: names))
+                set.plugins.append(try loadEntry(entry, locator: locator, owners: &owners))
             } catch {
                 guard entry.optional else {
                     throw PluginSetError(file: manifest.file, pluginIndex: entry.index, error: error)
@@ -111,5 +106,24 @@ extension PluginLoader {
             }
         }
         return set
+    }
+
+    /// Loads one manifest entry, running all ten checks: finds its file through `locator`, loads it
+    /// (checks 1–8), then checks that it declares every subscriber the entry asks for (9) and that
+    /// none of them is in `owners` already (10). Only when every check passed are the entry's
+    /// subscriber names added to `owners` (name → path of the plugin providing it), so a refused
+    /// entry reserves nothing.
+    /// [main-thread] Loading calls the plugin's `[main-thread]` entry symbol.
+    @MainActor
+    public func loadEntry(_ entry: ManifestPlugin, locator: PluginLocator,
+                          owners: inout [String: String]) throws(PluginLoadError) -> PluginSet.Plugin {
+        let path = try locator.locate(entry.source)
+        let image = try loadImage(at: path, sha256: entry.sha256)
+        let names = try image.subscribers(requested: entry.subscribers, path: path)   // check 9
+        for name in names {                                                            // check 10
+            if let other = owners[name] { throw .duplicateSubscriber(path: path, name: name, otherPath: other) }
+        }
+        for name in names { owners[name] = path }
+        return PluginSet.Plugin(entry: entry, path: path, image: image, subscriberNames: names)
     }
 }

@@ -28,6 +28,7 @@ public struct SHA256: Sendable {
     /// Total message length so far, in bytes.
     private var byteCount: UInt64 = 0
 
+    /// An empty message: the initial state of FIPS 180-4 §5.3.3, ready for ``update(_:)``.
     public init() {}
 
     /// Adds bytes to the message.
@@ -241,6 +242,7 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: chars, as: UTF8.self)
     }
 
+    /// The same as ``hex``.
     public var description: String { hex }
 
     private static func nibble(_ c: UInt8) -> UInt8? {
@@ -255,13 +257,17 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
 
 /// Hashing a file failed: which file, and why (the errno text).
 public struct SHA256FileError: Error, Sendable, CustomStringConvertible {
+    /// The file that could not be hashed, as the caller named it.
     public let path: String
+    /// Why: the system's text for the errno of the failed open or read.
     public let reason: String
 
+    /// The failure to hash `path`, for `reason`.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
+    /// `cannot hash '<path>': <reason>`.
     public var description: String { "cannot hash '\(path)': \(reason)" }
 }

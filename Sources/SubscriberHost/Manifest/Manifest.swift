@@ -13,7 +13,8 @@ public struct Manifest: Sendable, Hashable {
     /// `app`: name and bundle identifier (required), version (default "1.0").
     public var app: Application
     /// `supportedInterfaceOrientations`: the orientations per idiom, when the manifest lists them.
-    /// `~ipad` and `~iphone` keys (Info.plist style) are read as `pad` and `phone`.
+    /// `~ipad` and `~iphone` keys (Info.plist style) are read as `pad` and `phone`. Idioms not listed
+    /// get ``DispatchConfiguration/defaultOrientation(for:)``'s rule (phone's entry, else UIKit's).
     public var supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask]
     /// `deadlines`: per-event deadline of completion events, in milliseconds.
     public var deadlines: [LifecycleEvent: Int]
@@ -69,13 +70,6 @@ public struct Manifest: Sendable, Hashable {
         } catch {
             throw ManifestError(file: file, error)
         }
-    }
-
-    /// The orientations for `idiom`: the manifest's, else UIKit's default (all but upside down on
-    /// a phone, all elsewhere).
-    public func orientations(for idiom: UserInterfaceIdiom) -> InterfaceOrientationMask {
-        if let listed = supportedInterfaceOrientations[idiom] { return listed }
-        return idiom == .phone ? .allButUpsideDown : .all
     }
 
     /// The deadline of `event` in milliseconds: its own, else `default`, else nil (the host's default).

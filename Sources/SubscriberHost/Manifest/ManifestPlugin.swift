@@ -27,7 +27,7 @@ public struct ManifestPlugin: Sendable, Hashable {
     public var subscribers: [String]
     /// The pinned SHA-256 of the file, when pinned.
     public var sha256: SHA256Digest?
-    /// Handed to each of this plugin's subscribers as its options (`{}` when absent).
+    /// Handed to each of this plugin's subscribers as its options: a JSON object (`{}` when absent).
     public var options: JSONValue
     /// Dispatch priority of this plugin's subscribers; higher goes first (stable). Default 0.
     public var priority: Int
@@ -86,7 +86,8 @@ extension ManifestPlugin {
             }
             pin = digest
         }
-        let options = reader.value("options") ?? .object(JSONObject())
+        // An object, like Expo's plugin props: subscribers read their settings by key.
+        let options = JSONValue.object(try reader.object("options") ?? JSONObject())
         let priority = try reader.int("priority") ?? 0
         let optional = try reader.bool("optional") ?? false
         try reader.rejectUnknownKeys()

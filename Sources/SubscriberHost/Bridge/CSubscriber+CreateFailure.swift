@@ -1,0 +1,20 @@
+extension CSubscriber {
+    /// Why a plugin's `create` gave no usable subscriber.
+    public enum CreateFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The descriptor's `create` is NULL (the loader's check 8 refuses such a plugin).
+        case noCreateFunction
+        /// `create` returned NULL for a name.
+        case returnedNull
+        /// `create` returned a subscriber whose `destroy` is NULL: unusable, since it can never be freed.
+        case noDestroy
+
+        /// "create returned NULL", "the subscriber has no destroy", …
+        public var description: String {
+            switch self {
+            case .noCreateFunction: "the descriptor has no create"
+            case .returnedNull: "create returned NULL"
+            case .noDestroy: "the subscriber has no destroy"
+            }
+        }
+    }
+}

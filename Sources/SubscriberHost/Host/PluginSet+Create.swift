@@ -1,0 +1,25 @@
+import SubscriberKit
+
+extension PluginSet.Plugin {
+    /// Makes this entry's subscribers through the plugin's `create`, in ``subscriberNames`` order,
+    /// each with a context from `sink` carrying `application` and the entry's `options`. All or
+    /// none: when one cannot be made, the ones already made from this entry are destroyed and
+    /// ``PluginLoadError/createFailed(path:name:reason:)`` names it.
+    /// [main-thread] `create` is a `[main-thread]` entry.
+    @MainActor
+    public func makeSubscribers(application: Application, sink: some SubscriberLogSink)
+        throws(PluginLoadError) -> [CSubscriber]
+    {
+        var made: [CSubscriber] = []
+        for name in subscriberNames {
+            let context = sink.context(for: name, application: application, options: entry.options)
+            do {
+                made.append(try CSubscriber(creating: name, from: image.descriptor, context: context))
+            } catch {
+                made.forEach { $0.destroy() }
+                throw .createFailed(path: path, name: name, reason: error.description)
+            }
+        }
+        return made
+    }
+}
