@@ -9,6 +9,10 @@
 public struct CompletionHandler<Value: Sendable>: Sendable {
     private let complete: @Sendable (Value) -> Void
     private let declined: @Sendable () -> Void
+    /// Who waits for the call and may stop waiting (host side); nil when nobody ever stops.
+    private let waiter: (any CompletionWaiter)?
+    /// Which of the waiter's handlers this is.
+    private let slot: Int
 
     /// A handler that passes each call to `complete` and a decline to `onDecline`. Hosts make these;
     /// subscribers only call them.
@@ -16,6 +20,19 @@ public struct CompletionHandler<Value: Sendable>: Sendable {
                 onDecline: @escaping @Sendable () -> Void = {}) {
         self.complete = complete
         self.declined = onDecline
+        self.waiter = nil
+        self.slot = 0
+    }
+
+    /// A handler like ``init(_:onDecline:)`` whose `waiter` may stop waiting for it: host side, so
+    /// that whoever forwards this handler (the C bridge) can free what it holds for it
+    /// (``onAbandon(_:)``). `slot` tells the waiter which of its handlers this is.
+    package init(_ complete: @escaping @Sendable (Value) -> Void, onDecline: @escaping @Sendable () -> Void,
+                 waiter: any CompletionWaiter, slot: Int) {
+        self.complete = complete
+        self.declined = onDecline
+        self.waiter = waiter
+        self.slot = slot
     }
 
     /// Delivers this subscriber's answer. [any-thread]
@@ -23,6 +40,14 @@ public struct CompletionHandler<Value: Sendable>: Sendable {
 
     /// Says this subscriber does not respond to this call. Only valid before the event method returns.
     public func decline() { declined() }
+
+    /// Host side: runs `cleanup` once if the waiter stops waiting for this handler before it was
+    /// called (the event's deadline passed, or the subscriber's answer said it will not call); never
+    /// for a handler nobody stops waiting for. A call after that is still passed on (and reported).
+    /// [any-thread]
+    package func onAbandon(_ cleanup: @escaping @Sendable () -> Void) {
+        waiter?.onAbandon(slot: slot, cleanup)
+    }
 }
 
 extension CompletionHandler where Value == Void {
