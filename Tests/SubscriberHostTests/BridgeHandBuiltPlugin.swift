@@ -15,10 +15,12 @@ enum HandBuilt {
     static var destroyed = 0
     /// The last fetch completion a "sparse" subscriber received, to call again later.
     static var keptFetch: adh_fetch_completion?
+    /// The last fetch completion a "silent" subscriber received (and never called).
+    static var silentFetch: adh_fetch_completion?
 
-    /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy".
+    /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy", "silent".
     static let descriptor: UnsafePointer<adh_plugin_descriptor> = {
-        let names = ["sparse", "short", "forger", "logger", "weird", "nodestroy"]
+        let names = ["sparse", "short", "forger", "logger", "weird", "nodestroy", "silent"]
         let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
         for (index, name) in names.enumerated() { list[index] = UnsafePointer(strdup(name)) }
         let descriptor = UnsafeMutablePointer<adh_plugin_descriptor>.allocate(capacity: 1)
@@ -107,6 +109,16 @@ enum HandBuilt {
             }
         case "nodestroy":
             v.destroy = nil
+        case "silent":
+            // Responds to performFetch and never calls its completion; keeps it for a late call.
+            v.perform_fetch = { _, completion in
+                let context = UInt(bitPattern: completion.context)
+                MainActor.assumeIsolated {
+                    HandBuilt.silentFetch = adh_fetch_completion(call: completion.call,
+                                                                 context: UnsafeMutableRawPointer(bitPattern: context))
+                }
+                return adh_response(ADH_RESPONDS)
+            }
         default:
             return nil
         }

@@ -8,7 +8,12 @@ import Synchronization
 /// One collector per dispatched event, one Mutex for all of its state, no Task per subscriber. Calls
 /// may come from any thread, inside the subscriber's method or later. After delivery the state is
 /// frozen: later calls only produce reports (into ``LateReports``), never a second delivery.
-final class CompletionCollector<Value: Sendable>: Sendable {
+///
+/// When it stops waiting for a responder that has not called (the deadline passed, or its answer said
+/// it will not call), it runs the cleanup registered through that handler's
+/// ``CompletionHandler/onAbandon(_:)``: the C bridge retires the responder's ticket, which would
+/// otherwise stay live, and keep this collector alive, for the life of the process.
+final class CompletionCollector<Value: Sendable>: CompletionWaiter {
     /// One responder's state.
     enum Slot: Sendable {
         /// Called (or about to be) and awaited.
@@ -31,6 +36,8 @@ final class CompletionCollector<Value: Sendable>: Sendable {
         var continuation: UnsafeContinuation<Void, Never>?
         var timer: DeadlineTimer?
         var reports: [DispatchReport] = []
+        /// Per slot, what to run if the slot is abandoned; empty until the first registration.
+        var cleanups: [(@Sendable () -> Void)?] = []
     }
 
     let event: LifecycleEvent
@@ -49,27 +56,55 @@ final class CompletionCollector<Value: Sendable>: Sendable {
 
     /// The completion handler for responder `index`.
     func handler(for index: Int) -> CompletionHandler<Value> {
-        CompletionHandler({ [self] value in complete(index, with: value) }, onDecline: { [self] in decline(index) })
+        CompletionHandler({ [self] value in complete(index, with: value) }, onDecline: { [self] in decline(index) },
+                          waiter: self, slot: index)
+    }
+
+    /// Registers `cleanup` for slot `index`, or runs it now when that slot was already abandoned. [any-thread]
+    func onAbandon(slot index: Int, _ cleanup: @escaping @Sendable () -> Void) {
+        let abandoned = state.withLock { state -> Bool in
+            switch state.slots[index] {
+            case .waiting where state.delivered, .released:
+                return true
+            case .waiting:
+                if state.cleanups.isEmpty { state.cleanups = Array(repeating: nil, count: state.slots.count) }
+                state.cleanups[index] = cleanup
+                return false
+            case .answered, .declined:
+                return false
+            }
+        }
+        if abandoned { cleanup() }
+    }
+
+    /// Takes slot `index`'s cleanup: it is being abandoned.
+    private static func takeCleanup(_ index: Int, in state: inout State) -> (@Sendable () -> Void)? {
+        guard !state.cleanups.isEmpty else { return nil }
+        defer { state.cleanups[index] = nil }
+        return state.cleanups[index]
     }
 
     /// Responder `index`'s method returned; `awaited: false` stops waiting for it (a Bool-returning
     /// event whose answer says it will not call back).
     func didReturn(_ index: Int, awaited: Bool = true) {
-        state.withLock { state in
+        let cleanup = state.withLock { state -> (@Sendable () -> Void)? in
             state.returned[index] = true
-            guard !awaited else { return }
+            guard !awaited else { return nil }
             switch state.slots[index] {
             case .waiting:
                 state.slots[index] = .released
                 state.pending -= 1
+                return Self.takeCleanup(index, in: &state)
             case .answered:
                 // It called back although it will not be awaited: drop the value.
                 state.slots[index] = .released
                 state.reports.append(.unexpectedRestoration(subscriber: names[index], event: event))
+                return nil
             case .declined, .released:
-                break
+                return nil
             }
         }
+        cleanup?()
     }
 
     /// Responder `index` completed with `value`. [any-thread]
@@ -156,19 +191,26 @@ final class CompletionCollector<Value: Sendable>: Sendable {
         }
     }
 
-    /// The deadline passed: deliver with what arrived.
+    /// The deadline passed: deliver with what arrived, and abandon the slots still waiting.
     private func expire() {
-        let (wake, timer) = state.withLock { state -> (UnsafeContinuation<Void, Never>?, DeadlineTimer?) in
-            guard !state.delivered else { return (nil, nil) }
+        let (wake, timer, cleanups) = state.withLock {
+            state -> (UnsafeContinuation<Void, Never>?, DeadlineTimer?, [@Sendable () -> Void]) in
+            guard !state.delivered else { return (nil, nil, []) }
             state.delivered = true
             state.expired = true
             defer {
                 state.continuation = nil
                 state.timer = nil
             }
-            return (state.continuation, state.timer)
+            var cleanups: [@Sendable () -> Void] = []
+            for index in state.slots.indices {
+                guard case .waiting = state.slots[index], let cleanup = Self.takeCleanup(index, in: &state) else { continue }
+                cleanups.append(cleanup)
+            }
+            return (state.continuation, state.timer, cleanups)
         }
         timer?.cancel()
+        for cleanup in cleanups { cleanup() }
         wake?.resume()
     }
 
