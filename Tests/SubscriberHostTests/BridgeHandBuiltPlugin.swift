@@ -1,6 +1,7 @@
 import Glibc
 import SubscriberABI
 import SubscriberKit
+@testable import SubscriberHost
 
 /// A plugin written against the C header alone, by hand in Swift (SwiftPM test targets cannot hold
 /// C): vtables with chosen NULL entries, a short `struct_size`, forged completion tokens and
@@ -17,6 +18,10 @@ enum HandBuilt {
     static var keptFetch: adh_fetch_completion?
     /// The last fetch completion a "silent" subscriber received (and never called).
     static var silentFetch: adh_fetch_completion?
+    /// The host interface the last "nodestroy" subscriber was created with, not keeping it alive.
+    static weak var nodestroyHost: HostInterface?
+    /// Its `adh_host`, as an address.
+    static var nodestroyHostAddress: UInt = 0
 
     /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy", "silent".
     static let descriptor: UnsafePointer<adh_plugin_descriptor> = {
@@ -109,6 +114,9 @@ enum HandBuilt {
             }
         case "nodestroy":
             v.destroy = nil
+            let pointer = UnsafePointer<adh_host>(bitPattern: host)!
+            nodestroyHostAddress = host
+            nodestroyHost = Unmanaged<HostInterface>.fromOpaque(pointer.pointee.host_data!).takeUnretainedValue()
         case "silent":
             // Responds to performFetch and never calls its completion; keeps it for a late call.
             v.perform_fetch = { _, completion in

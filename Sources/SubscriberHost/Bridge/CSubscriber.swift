@@ -30,7 +30,8 @@ public final class CSubscriber: AppDelegateSubscriber {
 
     /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
     /// `context` (app info, options, and the sink for its logs). Nil when `create` returns NULL or
-    /// returns a struct without a `destroy` (reported through `context`).
+    /// returns a struct without a `destroy` (reported through `context`; that instance lives on, so
+    /// its host interface is kept for the rest of the process).
     public init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
         let plugin = ABI.readCovered(descriptor)
         guard let create = plugin.create else {
@@ -43,6 +44,9 @@ public final class CSubscriber: AppDelegateSubscriber {
         guard vtable.destroy != nil else {
             context.log("\(name): create returned a subscriber without destroy (struct_size \(made.pointee.struct_size)); "
                         + "not used, and it cannot be freed", level: .error)
+            // The instance can never be destroyed, so it may use its host interface for the rest of
+            // the process (the header keeps it valid until destroy): leak the interface on purpose.
+            _ = Unmanaged.passRetained(host)
             return nil
         }
         self.name = name
