@@ -10,10 +10,10 @@ import Synchronization
 /// frozen: later calls only produce reports (into ``LateReports``), never a second delivery.
 ///
 /// When it stops waiting for a responder that has not called (the deadline passed, or its answer said
-/// it will not call), it runs the cleanup registered through that handler's
-/// ``CompletionHandler/onAbandon(_:)``: the C bridge retires the responder's ticket, which would
-/// otherwise stay live, and keep this collector alive, for the life of the process.
-final class CompletionCollector<Value: Sendable>: CompletionWaiter {
+/// it will not call), it abandons that slot (``CompletionAbandonment``), running the cleanup registered
+/// through the handler's ``CompletionHandler/onAbandon(_:)``: the C bridge retires the responder's
+/// ticket, which would otherwise stay live, and keep this collector alive, for the life of the process.
+final class CompletionCollector<Value: Sendable>: Sendable {
     /// One responder's state.
     enum Slot: Sendable {
         /// Called (or about to be) and awaited.
@@ -36,14 +36,13 @@ final class CompletionCollector<Value: Sendable>: CompletionWaiter {
         var continuation: UnsafeContinuation<Void, Never>?
         var timer: DeadlineTimer?
         var reports: [DispatchReport] = []
-        /// Per slot, what to run if the slot is abandoned; empty until the first registration.
-        var cleanups: [(@Sendable () -> Void)?] = []
     }
 
     let event: LifecycleEvent
     private let names: [String]
     private let lateReports: LateReports
     private let state: Mutex<State>
+    private let abandonment: CompletionAbandonment
 
     /// A collector for responders `names`, in call order.
     init(event: LifecycleEvent, names: [String], lateReports: LateReports) {
@@ -52,59 +51,36 @@ final class CompletionCollector<Value: Sendable>: CompletionWaiter {
         self.lateReports = lateReports
         state = Mutex(State(slots: Array(repeating: .waiting, count: names.count),
                             returned: Array(repeating: false, count: names.count), pending: names.count))
+        abandonment = CompletionAbandonment(count: names.count)
     }
 
     /// The completion handler for responder `index`.
     func handler(for index: Int) -> CompletionHandler<Value> {
         CompletionHandler({ [self] value in complete(index, with: value) }, onDecline: { [self] in decline(index) },
-                          waiter: self, slot: index)
-    }
-
-    /// Registers `cleanup` for slot `index`, or runs it now when that slot was already abandoned. [any-thread]
-    func onAbandon(slot index: Int, _ cleanup: @escaping @Sendable () -> Void) {
-        let abandoned = state.withLock { state -> Bool in
-            switch state.slots[index] {
-            case .waiting where state.delivered, .released:
-                return true
-            case .waiting:
-                if state.cleanups.isEmpty { state.cleanups = Array(repeating: nil, count: state.slots.count) }
-                state.cleanups[index] = cleanup
-                return false
-            case .answered, .declined:
-                return false
-            }
-        }
-        if abandoned { cleanup() }
-    }
-
-    /// Takes slot `index`'s cleanup: it is being abandoned.
-    private static func takeCleanup(_ index: Int, in state: inout State) -> (@Sendable () -> Void)? {
-        guard !state.cleanups.isEmpty else { return nil }
-        defer { state.cleanups[index] = nil }
-        return state.cleanups[index]
+                          abandonment: abandonment, slot: index)
     }
 
     /// Responder `index`'s method returned; `awaited: false` stops waiting for it (a Bool-returning
     /// event whose answer says it will not call back).
     func didReturn(_ index: Int, awaited: Bool = true) {
-        let cleanup = state.withLock { state -> (@Sendable () -> Void)? in
+        let abandoned = state.withLock { state -> Bool in
             state.returned[index] = true
-            guard !awaited else { return nil }
+            guard !awaited else { return false }
             switch state.slots[index] {
             case .waiting:
                 state.slots[index] = .released
                 state.pending -= 1
-                return Self.takeCleanup(index, in: &state)
+                return true
             case .answered:
                 // It called back although it will not be awaited: drop the value.
                 state.slots[index] = .released
                 state.reports.append(.unexpectedRestoration(subscriber: names[index], event: event))
-                return nil
+                return false
             case .declined, .released:
-                return nil
+                return false
             }
         }
-        cleanup?()
+        if abandoned { abandonment.abandon([index]) }
     }
 
     /// Responder `index` completed with `value`. [any-thread]
@@ -193,8 +169,8 @@ final class CompletionCollector<Value: Sendable>: CompletionWaiter {
 
     /// The deadline passed: deliver with what arrived, and abandon the slots still waiting.
     private func expire() {
-        let (wake, timer, cleanups) = state.withLock {
-            state -> (UnsafeContinuation<Void, Never>?, DeadlineTimer?, [@Sendable () -> Void]) in
+        let (wake, timer, waiting) = state.withLock {
+            state -> (UnsafeContinuation<Void, Never>?, DeadlineTimer?, [Int]) in
             guard !state.delivered else { return (nil, nil, []) }
             state.delivered = true
             state.expired = true
@@ -202,15 +178,11 @@ final class CompletionCollector<Value: Sendable>: CompletionWaiter {
                 state.continuation = nil
                 state.timer = nil
             }
-            var cleanups: [@Sendable () -> Void] = []
-            for index in state.slots.indices {
-                guard case .waiting = state.slots[index], let cleanup = Self.takeCleanup(index, in: &state) else { continue }
-                cleanups.append(cleanup)
-            }
-            return (state.continuation, state.timer, cleanups)
+            let waiting = state.slots.indices.filter { if case .waiting = state.slots[$0] { true } else { false } }
+            return (state.continuation, state.timer, waiting)
         }
         timer?.cancel()
-        for cleanup in cleanups { cleanup() }
+        abandonment.abandon(waiting)
         wake?.resume()
     }
 

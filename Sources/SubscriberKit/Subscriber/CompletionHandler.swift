@@ -9,9 +9,9 @@
 public struct CompletionHandler<Value: Sendable>: Sendable {
     private let complete: @Sendable (Value) -> Void
     private let declined: @Sendable () -> Void
-    /// Who waits for the call and may stop waiting (host side); nil when nobody ever stops.
-    private let waiter: (any CompletionWaiter)?
-    /// Which of the waiter's handlers this is.
+    /// Lets the host stop waiting for this handler; nil when it never does.
+    private let abandonment: CompletionAbandonment?
+    /// Which of `abandonment`'s slots this handler is.
     private let slot: Int
 
     /// A handler that passes each call to `complete` and a decline to `onDecline`. Hosts make these;
@@ -20,18 +20,18 @@ public struct CompletionHandler<Value: Sendable>: Sendable {
                 onDecline: @escaping @Sendable () -> Void = {}) {
         self.complete = complete
         self.declined = onDecline
-        self.waiter = nil
+        self.abandonment = nil
         self.slot = 0
     }
 
-    /// A handler like ``init(_:onDecline:)`` whose `waiter` may stop waiting for it: host side, so
-    /// that whoever forwards this handler (the C bridge) can free what it holds for it
-    /// (``onAbandon(_:)``). `slot` tells the waiter which of its handlers this is.
+    /// A handler like ``init(_:onDecline:)`` that the host may stop waiting for, through slot
+    /// `slot` of `abandonment`: host side, so that whoever forwards this handler (the C bridge) can
+    /// free what it holds for it (``onAbandon(_:)``).
     package init(_ complete: @escaping @Sendable (Value) -> Void, onDecline: @escaping @Sendable () -> Void,
-                 waiter: any CompletionWaiter, slot: Int) {
+                 abandonment: CompletionAbandonment, slot: Int) {
         self.complete = complete
         self.declined = onDecline
-        self.waiter = waiter
+        self.abandonment = abandonment
         self.slot = slot
     }
 
@@ -46,7 +46,7 @@ public struct CompletionHandler<Value: Sendable>: Sendable {
     /// for a handler nobody stops waiting for. A call after that is still passed on (and reported).
     /// [any-thread]
     package func onAbandon(_ cleanup: @escaping @Sendable () -> Void) {
-        waiter?.onAbandon(slot: slot, cleanup)
+        abandonment?.onAbandon(slot: slot, cleanup)
     }
 }
 
