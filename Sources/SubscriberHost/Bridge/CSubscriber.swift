@@ -7,7 +7,9 @@ import SubscriberKit
 ///
 /// Each protocol method encodes its Swift arguments into the C payload (once per distinct value,
 /// shared by all C subscribers: ``PayloadEncodeCache``), calls the vtable entry and decodes the
-/// answer. An entry that is NULL, or that the plugin's `struct_size` does not cover, does what the
+/// answer. The methods may be called directly, also from inside a dispatch (another subscriber's
+/// method): every call's payload is checked against its own arguments, never taken to be the
+/// event's. An entry that is NULL, or that the plugin's `struct_size` does not cover, does what the
 /// protocol's default does (no opinion, nothing, a declined completion), and its event is missing
 /// from ``respondingEvents``. Answers outside the header's values are reported as warnings through
 /// the subscriber's context.
