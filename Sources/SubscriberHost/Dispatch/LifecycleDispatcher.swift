@@ -130,7 +130,7 @@ public final class LifecycleDispatcher {
             collector.didReturn(index, awaited: awaited)
         }
         await collector.wait(since: eventStart,
-                             deadline: MonotonicClock.nanoseconds(configuration.deadline(for: event)))
+                             deadline: configuration.deadline(for: event).nanosecondsSaturating)
         let deliveredAt = MonotonicClock.now()
         let (slots, _, reports) = collector.delivered()
 
