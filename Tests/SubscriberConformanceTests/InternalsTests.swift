@@ -105,6 +105,6 @@ struct InternalsTests {
         #expect(Duration.milliseconds(12.34).readable == "12.3 ms")
         #expect(Duration.milliseconds(250).readable == "250 ms")
         #expect(Duration.seconds(2).readable == "2.00 s")
-        #expect(Duration.seconds(3).nanoseconds == 3_000_000_000)
+        #expect(Duration.seconds(3).nanosecondsSaturating == 3_000_000_000)
     }
 }

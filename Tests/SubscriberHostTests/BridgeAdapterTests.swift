@@ -61,6 +61,16 @@ struct BridgeAdapterTests {
         #expect(sink.lines.contains { $0.hasPrefix("[nodestroy] error: nodestroy: create returned a subscriber without destroy") })
     }
 
+    @Test func anUndestroyableInstanceKeepsAWorkingHostInterface() throws {
+        let sink = RecordingSink()
+        #expect(handBuilt("nodestroy", sink: sink) == nil)
+        // The instance lives on, so must the interface it was given (weakly observed here).
+        try #require(HandBuilt.nodestroyHost != nil)
+        let host = try #require(UnsafePointer<adh_host>(bitPattern: HandBuilt.nodestroyHostAddress))
+        withABIString("still here") { host.pointee.log!(host, adh_log_level(ADH_LOG_NOTICE), $0) }
+        #expect(sink.lines.last == "[nodestroy] notice: still here")
+    }
+
     @Test func destroyIsIdempotentAndLeavesOnlyDefaults() throws {
         let before = HandBuilt.destroyed
         let adapter = try #require(handBuilt("sparse"))

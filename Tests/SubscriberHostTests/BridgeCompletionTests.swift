@@ -51,11 +51,11 @@ struct BridgeCompletionTests {
         #expect(tickets.unknownTokenCount == 1)
     }
 
-    @Test func aDeclinedTicketIsRetiredAndStillForwards() {
+    @Test func aDeclinedTicketIsRetiredAndStillForwards() throws {
         let tickets = CompletionTickets(retiredCapacity: 4)
         let calls = Recorder<String>()
         let handler = calls.handler
-        let token = tickets.issue { answer in handler("\(answer)") }
+        let token = try #require(tickets.issue { answer in handler("\(answer)") })
         tickets.retire(token)
         #expect(tickets.liveCount == 0)
         tickets.deliver(token, .done)
@@ -85,5 +85,72 @@ struct BridgeCompletionTests {
         tickets.deliver(third, .fetch(0))
         #expect(calls.values == ["first done", "second done", "third fetch(0)"])
         #expect(tickets.liveCount == 0)
+    }
+}
+
+/// A C subscriber that never calls its completion: its ticket is retired when the dispatcher stops
+/// waiting (so the table does not grow with every event), and a late call is still reported.
+@MainActor
+@Suite("Bridge completions: abandoned tickets and a full table", .timeLimit(.minutes(1)))
+struct BridgeAbandonTests {
+    @Test func aNeverCalledTicketIsRetiredAtTheDeadlineAndALateCallIsReported() async throws {
+        let sink = RecordingSink()
+        let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "silent",
+                                               context: bridgeContext("silent", sink: sink)))
+        defer { adapter.destroy() }
+        var configuration = DispatchConfiguration(application: bridgeTestApplication)
+        try configuration.setDeadline(.milliseconds(20), for: .performFetch)
+        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(name: "silent", subscriber: adapter)],
+                                             configuration: configuration)
+        let outcome = await dispatcher.performFetch()
+        #expect(outcome.result == .failed)
+        #expect(outcome.reports == [.late(subscriber: "silent", event: .performFetch)])
+
+        let kept = try #require(HandBuilt.silentFetch)
+        let token = try #require(kept.context)
+        // Per token, not the shared liveCount: other suites issue tickets concurrently.
+        #expect(!CompletionTickets.shared.isLive(token))
+        let unknown = CompletionTickets.shared.unknownTokenCount
+        kept.call(token, adh_fetch_result(ADH_FETCH_NEW_DATA))
+        #expect(dispatcher.takeLateReports() == [.completionAfterDelivery(subscriber: "silent", event: .performFetch)])
+        #expect(CompletionTickets.shared.unknownTokenCount == unknown)
+    }
+
+    @Test func liveCountReturnsToItsStartAfterAbandonment() {
+        let tickets = CompletionTickets(retiredCapacity: 8)
+        let calls = Recorder<String>()
+        let handler = calls.handler
+        let start = tickets.liveCount
+        let tokens = (0..<3).compactMap { index in tickets.issue { answer in handler("\(index) \(answer)") } }
+        #expect(tickets.liveCount == start + 3)
+        for token in tokens { tickets.retire(token: UInt(bitPattern: token)) }
+        #expect(tickets.liveCount == start)
+        tickets.deliver(tokens[1], .done)
+        #expect(calls.values == ["1 done"])
+    }
+
+    @Test func aFullTableRefusesInsteadOfTrapping() throws {
+        let tickets = CompletionTickets(retiredCapacity: 1, slotLimit: 2)
+        let first = try #require(tickets.issue { _ in })
+        let second = try #require(tickets.issue { _ in })
+        #expect(tickets.issue { _ in } == nil)
+        #expect(tickets.refusedCount == 1)
+        // A retired ticket keeps its slot while the FIFO remembers it…
+        tickets.deliver(first, .done)
+        #expect(tickets.issue { _ in } == nil)
+        // …and frees it when the FIFO forgets it.
+        tickets.deliver(second, .done)
+        #expect(tickets.issue { _ in } != nil)
+        #expect(tickets.refusedCount == 2)
+    }
+
+    @Test func theUnusableTokenIsNeverAnyTickets() {
+        let tickets = CompletionTickets()
+        let calls = Recorder<String>()
+        let handler = calls.handler
+        for _ in 0..<4 { _ = tickets.issue { answer in handler("\(answer)") } }
+        tickets.deliver(CompletionTickets.unusableToken, .done)
+        #expect(calls.values.isEmpty)
+        #expect(tickets.unknownTokenCount == 1)
     }
 }

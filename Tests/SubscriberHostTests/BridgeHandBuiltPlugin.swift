@@ -1,6 +1,7 @@
 import Glibc
 import SubscriberABI
 import SubscriberKit
+@testable import SubscriberHost
 
 /// A plugin written against the C header alone, by hand in Swift (SwiftPM test targets cannot hold
 /// C): vtables with chosen NULL entries, a short `struct_size`, forged completion tokens and
@@ -15,10 +16,16 @@ enum HandBuilt {
     static var destroyed = 0
     /// The last fetch completion a "sparse" subscriber received, to call again later.
     static var keptFetch: adh_fetch_completion?
+    /// The last fetch completion a "silent" subscriber received (and never called).
+    static var silentFetch: adh_fetch_completion?
+    /// The host interface the last "nodestroy" subscriber was created with, not keeping it alive.
+    static weak var nodestroyHost: HostInterface?
+    /// Its `adh_host`, as an address.
+    static var nodestroyHostAddress: UInt = 0
 
-    /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy".
+    /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy", "silent".
     static let descriptor: UnsafePointer<adh_plugin_descriptor> = {
-        let names = ["sparse", "short", "forger", "logger", "weird", "nodestroy"]
+        let names = ["sparse", "short", "forger", "logger", "weird", "nodestroy", "silent"]
         let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
         for (index, name) in names.enumerated() { list[index] = UnsafePointer(strdup(name)) }
         let descriptor = UnsafeMutablePointer<adh_plugin_descriptor>.allocate(capacity: 1)
@@ -107,6 +114,19 @@ enum HandBuilt {
             }
         case "nodestroy":
             v.destroy = nil
+            let pointer = UnsafePointer<adh_host>(bitPattern: host)!
+            nodestroyHostAddress = host
+            nodestroyHost = Unmanaged<HostInterface>.fromOpaque(pointer.pointee.host_data!).takeUnretainedValue()
+        case "silent":
+            // Responds to performFetch and never calls its completion; keeps it for a late call.
+            v.perform_fetch = { _, completion in
+                let context = UInt(bitPattern: completion.context)
+                MainActor.assumeIsolated {
+                    HandBuilt.silentFetch = adh_fetch_completion(call: completion.call,
+                                                                 context: UnsafeMutableRawPointer(bitPattern: context))
+                }
+                return adh_response(ADH_RESPONDS)
+            }
         default:
             return nil
         }

@@ -51,6 +51,22 @@ struct BridgePayloadCacheTests {
         #expect(sink.lines.filter { $0.hasSuffix("open \(url.absoluteString) {}") }.count == 5)
     }
 
+    @Test func aDirectCallDuringADispatchGetsItsOwnArgumentsNotTheEvents() throws {
+        let sink = RecordingSink()
+        let adapter = try bridged(Oracle.self, sink: sink)
+        defer { adapter.destroy() }
+        let event = URL(string: "news://during/event-\(UUID().uuidString)")!
+        let direct = URL(string: "news://during/direct-\(UUID().uuidString)")!
+        let meddler = Meddler(adapter: adapter, url: direct)
+        let dispatcher = LifecycleDispatcher(
+            subscribers: [SubscriberRegistration(name: "Oracle", subscriber: adapter, respondingEvents: adapter.respondingEvents),
+                          SubscriberRegistration(name: "Meddler", subscriber: meddler)],
+            configuration: DispatchConfiguration(application: bridgeTestApplication))
+        #expect(dispatcher.openURL(event).answers.count == 2)
+        let opened = sink.lines.filter { $0.contains("open news://during/") }
+        #expect(opened == ["[Oracle] info: open \(event.absoluteString) {}", "[Oracle] info: open \(direct.absoluteString) {}"])
+    }
+
     @Test func aDispatchedEventEncodesOncePerEventAndDirectCallsStillCompareValues() throws {
         let sink = RecordingSink()
         let adapters = try (0..<3).map { _ in try bridged(Oracle.self, sink: sink) }
@@ -69,11 +85,28 @@ struct BridgePayloadCacheTests {
         #expect(PayloadEncodeCache.shared.encodeCount == encodes + 1)
         #expect(dispatcher.openURL(second).answers.count == 3)
         #expect(PayloadEncodeCache.shared.encodeCount == encodes + 2)
-        // Outside an event the cached payload (second) is compared with the value, not trusted.
+        // A direct call: the cached payload (second) is compared with the value, not trusted.
         #expect(adapters[0].application(bridgeTestApplication, open: first, options: OpenURLOptions()) == true)
         #expect(PayloadEncodeCache.shared.encodeCount == encodes + 3)
         let opened = sink.lines.filter { $0.contains("open news://event-scope/") }
         #expect(opened.filter { $0.contains(first.absoluteString) }.count == 4)
         #expect(opened.filter { $0.contains(second.absoluteString) }.count == 3)
+    }
+}
+
+/// An in-process subscriber that, on openURL, calls a C subscriber directly with another URL: a
+/// public CSubscriber method called in the middle of a dispatch.
+@MainActor
+final class Meddler: AppDelegateSubscriber {
+    let adapter: CSubscriber
+    let url: URL
+
+    init(adapter: CSubscriber, url: URL) {
+        self.adapter = adapter
+        self.url = url
+    }
+
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+        adapter.application(application, open: self.url, options: OpenURLOptions())
     }
 }

@@ -70,10 +70,7 @@ public struct PluginSummary: Sendable, Hashable {
             "abi": .string(abi), "swiftVersion": swiftVersion.isEmpty ? .null : .string(swiftVersion),
             "path": .string(path), "subscribers": .array(subscribers.map { .string($0) }),
             "declaredSubscribers": .array(declaredSubscribers.map { .string($0) }),
-            "loadMs": loadTime.map { time -> JSONValue in
-                let (seconds, attoseconds) = time.components
-                return .number(((Double(seconds) * 1e3 + Double(attoseconds) / 1e15) * 1e3).rounded() / 1e3)
-            } ?? .null,
+            "loadMs": loadTime.map { .number(($0.milliseconds * 1e3).rounded() / 1e3) } ?? .null,
         ]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberHost
 import SubscriberKit
 
 /// How values read in human output: compact, unquoted where that is unambiguous.
@@ -20,9 +21,7 @@ enum DisplayText {
 
     /// `0.04 ms`, `12.31 ms`, `5000.27 ms`.
     static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-        return String(format: "%.2f ms", milliseconds)
+        String(format: "%.2f ms", duration.milliseconds)
     }
 
     /// `text` padded with spaces to `width` characters (never cut).

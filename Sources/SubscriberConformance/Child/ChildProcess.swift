@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SubscriberHost
 import Synchronization
 
 /// How a child process ended, with everything it wrote.
@@ -56,7 +57,7 @@ enum ChildProcess {
                 break
             }
             if reader.isOpen {
-                reader.poll(milliseconds: Int32(clamping: min(20, max(1, remaining.nanoseconds / 1_000_000))))
+                reader.poll(milliseconds: Int32(clamping: min(20, max(1, remaining.nanosecondsSaturating / 1_000_000))))
             } else {
                 usleep(1_000)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberHost
 import SubscriberKit
 
 /// What the parent asks one child process to do: one check on one plugin, with the run's settings.
@@ -36,11 +37,11 @@ struct ChildRequest: Sendable, Hashable {
     var json: JSONValue {
         .object([
             "check": .string(check), "plugin": .string(plugin), "seed": .string(String(seed)),
-            "completionDeadlineNs": .number(Double(completionDeadline.nanoseconds)),
-            "handlerBudgetNs": .number(Double(handlerBudget.nanoseconds)),
-            "handlerWarningNs": .number(Double(handlerWarning.nanoseconds)),
-            "scanBudgetNs": .number(Double(scanBudget.nanoseconds)),
-            "scanWarningNs": .number(Double(scanWarning.nanoseconds)),
+            "completionDeadlineNs": .number(Double(completionDeadline.nanosecondsSaturating)),
+            "handlerBudgetNs": .number(Double(handlerBudget.nanosecondsSaturating)),
+            "handlerWarningNs": .number(Double(handlerWarning.nanosecondsSaturating)),
+            "scanBudgetNs": .number(Double(scanBudget.nanosecondsSaturating)),
+            "scanWarningNs": .number(Double(scanWarning.nanosecondsSaturating)),
             "memoryGrowthLimit": .number(Double(memoryGrowthLimit)),
             "createDestroyCycles": .number(Double(createDestroyCycles)),
             "fuzzCases": .number(Double(fuzzCases)),
@@ -76,16 +77,6 @@ struct ChildRequest: Sendable, Hashable {
 }
 
 extension Duration {
-    /// The whole nanoseconds of this duration (saturating).
-    var nanoseconds: Int {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? (seconds < 0 ? .min : .max) : product.addingReportingOverflow(Int(attoseconds / 1_000_000_000)).partialValue
-    }
-
-    /// Milliseconds as a Double, for output.
-    var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
-
     /// "12.3 ms", "1.24 s".
     var readable: String {
         let ms = milliseconds

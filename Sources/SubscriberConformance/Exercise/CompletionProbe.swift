@@ -1,4 +1,5 @@
 import Dispatch
+import SubscriberHost
 import SubscriberKit
 import Synchronization
 
@@ -51,7 +52,7 @@ final class CompletionProbe: Sendable {
                 return true
             }
             guard parked else { return continuation.resume() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(timeout.nanoseconds)) { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: timeout.nanosecondsSaturating))) { [self] in
                 let waiter = state.withLock { state in
                     defer { state.waiter = nil }
                     return state.waiter

@@ -1,3 +1,4 @@
+import SubscriberHost
 import SubscriberKit
 
 /// The report as one JSON object: the run (seed as a string, since a JSON number cannot hold every

@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberHost
 
 /// The report as JUnit XML, the format CI systems (GitHub Actions reporters, GitLab, Jenkins) read:
 /// one `<testsuite>` per plugin, one `<testcase>` per check. A failure carries the evidence; a

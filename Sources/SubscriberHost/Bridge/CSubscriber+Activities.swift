@@ -20,7 +20,7 @@ extension CSubscriber {
 
     /// application(_:continue:restorationHandler:) through `continue_user_activity`. Unless the
     /// plugin answers true, its restoration ticket is retired at once (a call is still forwarded,
-    /// for the dispatcher to report).
+    /// for the dispatcher to report); otherwise when the dispatcher stops waiting for it.
     public func application(_ application: Application, continue userActivity: UserActivity,
                             restorationHandler: CompletionHandler<[String]>) -> Bool? {
         guard let entry = vtable.continue_user_activity else { return nil }
@@ -28,7 +28,11 @@ extension CSubscriber {
         let restoration = CompletionBridge.restoration(restorationHandler, event: .continueUserActivity,
                                                        context: contextReference)
         let result = answer(payload.withPointer { entry(me, $0, restoration) }, of: .continueUserActivity)
-        if result != true { CompletionBridge.retire(restoration.context) }
+        if result == true {
+            CompletionBridge.retireWhenAbandoned(restoration.context, restorationHandler)
+        } else {
+            CompletionBridge.retire(restoration.context)
+        }
         return result
     }
 
@@ -54,6 +58,6 @@ extension CSubscriber {
         let completion = CompletionBridge.bool(completionHandler, event: .performActionForShortcutItem,
                                                context: contextReference)
         let response = payload.withPointer { entry(me, $0, completion) }
-        settle(response, completion.context, completionHandler.decline, .performActionForShortcutItem)
+        settle(response, completion.context, completionHandler, .performActionForShortcutItem)
     }
 }

@@ -31,7 +31,7 @@ extension CSubscriber {
         let completion = CompletionBridge.fetch(completionHandler, event: .didReceiveRemoteNotification,
                                                 context: contextReference)
         let response = entry(me, userInfo.string, completion)
-        settle(response, completion.context, completionHandler.decline, .didReceiveRemoteNotification)
+        settle(response, completion.context, completionHandler, .didReceiveRemoteNotification)
     }
 
     /// application(_:performFetchWithCompletionHandler:) through `perform_fetch`.
@@ -40,7 +40,7 @@ extension CSubscriber {
         guard let entry = vtable.perform_fetch else { return completionHandler.decline() }
         let completion = CompletionBridge.fetch(completionHandler, event: .performFetch,
                                                 context: contextReference)
-        settle(entry(me, completion), completion.context, completionHandler.decline, .performFetch)
+        settle(entry(me, completion), completion.context, completionHandler, .performFetch)
     }
 
     /// application(_:handleEventsForBackgroundURLSession:completionHandler:) through
@@ -52,14 +52,17 @@ extension CSubscriber {
         let completion = CompletionBridge.void(completionHandler, event: event,
                                                context: contextReference)
         let response = withABIString(identifier) { entry(me, $0, completion) }
-        settle(response, completion.context, completionHandler.decline, event)
+        settle(response, completion.context, completionHandler, event)
     }
 
-    /// After a completion entry returned: a decline retires the ticket and declines the handler.
-    func settle(_ response: adh_response, _ token: UnsafeMutableRawPointer?, _ decline: () -> Void,
-                _ event: LifecycleEvent) {
-        guard declined(response, of: event) else { return }
+    /// After a completion entry returned: a decline retires the ticket and declines the handler;
+    /// otherwise the ticket is retired when the dispatcher stops waiting for `handler`.
+    func settle<Value>(_ response: adh_response, _ token: UnsafeMutableRawPointer?, _ handler: CompletionHandler<Value>,
+                       _ event: LifecycleEvent) {
+        guard declined(response, of: event) else {
+            return CompletionBridge.retireWhenAbandoned(token, handler)
+        }
         CompletionBridge.retire(token)
-        decline()
+        handler.decline()
     }
 }

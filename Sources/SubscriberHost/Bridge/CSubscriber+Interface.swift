@@ -53,6 +53,6 @@ extension CSubscriber {
         let userInfo = PayloadEncodeCache.shared.watchKitUserInfo(userInfo)
         let completion = CompletionBridge.reply(reply, event: .handleWatchKitExtensionRequest,
                                                 context: contextReference)
-        settle(entry(me, userInfo.string, completion), completion.context, reply.decline, .handleWatchKitExtensionRequest)
+        settle(entry(me, userInfo.string, completion), completion.context, reply, .handleWatchKitExtensionRequest)
     }
 }

@@ -7,7 +7,9 @@ import SubscriberKit
 ///
 /// Each protocol method encodes its Swift arguments into the C payload (once per distinct value,
 /// shared by all C subscribers: ``PayloadEncodeCache``), calls the vtable entry and decodes the
-/// answer. An entry that is NULL, or that the plugin's `struct_size` does not cover, does what the
+/// answer. The methods may be called directly, also from inside a dispatch (another subscriber's
+/// method): every call's payload is checked against its own arguments, never taken to be the
+/// event's. An entry that is NULL, or that the plugin's `struct_size` does not cover, does what the
 /// protocol's default does (no opinion, nothing, a declined completion), and its event is missing
 /// from ``respondingEvents``. Answers outside the header's values are reported as warnings through
 /// the subscriber's context.
@@ -30,7 +32,8 @@ public final class CSubscriber: AppDelegateSubscriber {
 
     /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
     /// `context` (app info, options, and the sink for its logs). Nil when `create` returns NULL or
-    /// returns a struct without a `destroy` (reported through `context`); ``init(creating:from:context:)``
+    /// returns a struct without a `destroy` (reported through `context`; that instance lives on, so
+    /// its host interface is kept for the rest of the process); ``init(creating:from:context:)``
     /// says which.
     public convenience init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
         try? self.init(creating: name, from: descriptor, context: context)
@@ -54,6 +57,9 @@ public final class CSubscriber: AppDelegateSubscriber {
         guard vtable.destroy != nil else {
             context.log("\(name): create returned a subscriber without destroy (struct_size \(made.pointee.struct_size)); "
                         + "not used, and it cannot be freed", level: .error)
+            // The instance can never be destroyed, so it may use its host interface for the rest of
+            // the process (the header keeps it valid until destroy): leak the interface on purpose.
+            _ = Unmanaged.passRetained(host)
             throw .noDestroy
         }
         self.name = name

@@ -10,7 +10,7 @@ enum CompletionBridge {
 
     static func fetch(_ handler: CompletionHandler<BackgroundFetchResult>, event: LifecycleEvent,
                       context: SubscriberContextReference) -> adh_fetch_completion {
-        let token = tickets.issue { answer in
+        let token = ticket(event: event, context: context) { answer in
             guard case .fetch(let raw) = answer else { return mismatch(answer, event, context) }
             guard let result = BackgroundFetchResult(rawValue: raw) else {
                 context.log("\(event): completion called with \(raw), expected 0 (newData), 1 (noData) or 2 (failed); "
@@ -24,7 +24,7 @@ enum CompletionBridge {
 
     static func void(_ handler: CompletionHandler<Void>, event: LifecycleEvent,
                      context: SubscriberContextReference) -> adh_void_completion {
-        let token = tickets.issue { answer in
+        let token = ticket(event: event, context: context) { answer in
             guard case .done = answer else { return mismatch(answer, event, context) }
             handler()
         }
@@ -33,7 +33,7 @@ enum CompletionBridge {
 
     static func bool(_ handler: CompletionHandler<Bool>, event: LifecycleEvent,
                      context: SubscriberContextReference) -> adh_bool_completion {
-        let token = tickets.issue { answer in
+        let token = ticket(event: event, context: context) { answer in
             guard case .bool(let raw) = answer else { return mismatch(answer, event, context) }
             guard let succeeded = ABI.bool(fromTristate: raw) else {
                 context.log("\(event): completion called with \(raw), expected 0 (false) or 1 (true); read as false",
@@ -48,7 +48,7 @@ enum CompletionBridge {
     /// The restoration handler of continueUserActivity: a JSON array of strings.
     static func restoration(_ handler: CompletionHandler<[String]>, event: LifecycleEvent,
                             context: SubscriberContextReference) -> adh_json_completion {
-        let token = tickets.issue { answer in
+        let token = ticket(event: event, context: context) { answer in
             guard case .json(let bytes) = answer else { return mismatch(answer, event, context) }
             let value = try? JSONValue(parsing: bytes)
             let strings = value?.arrayValue?.compactMap(\.stringValue)
@@ -65,7 +65,7 @@ enum CompletionBridge {
     /// The WatchKit reply: a JSON object.
     static func reply(_ handler: CompletionHandler<JSONObject>, event: LifecycleEvent,
                       context: SubscriberContextReference) -> adh_json_completion {
-        let token = tickets.issue { answer in
+        let token = ticket(event: event, context: context) { answer in
             guard case .json(let bytes) = answer else { return mismatch(answer, event, context) }
             guard case .object(let object)? = try? JSONValue(parsing: bytes) else {
                 context.log("\(event): reply called with \(describe(bytes)), expected a JSON object; read as {}",
@@ -80,6 +80,29 @@ enum CompletionBridge {
     /// Retires `token` without a call: its subscriber declined, or will never call it.
     static func retire(_ token: UnsafeMutableRawPointer?) {
         if let token { tickets.retire(token) }
+    }
+
+    /// Once the entry given `token` returned without declining: a ticket still live (not called
+    /// yet) is retired when the dispatcher stops waiting for `handler`
+    /// (``CompletionHandler/onAbandon(_:)``), so a plugin that never calls does not hold it forever.
+    /// Registered only now, not at issue: most plugins have called by now, and the registration
+    /// costs an allocation and a lock.
+    static func retireWhenAbandoned<Value>(_ token: UnsafeMutableRawPointer?, _ handler: CompletionHandler<Value>) {
+        guard let token, tickets.isLive(token) else { return }
+        let bits = UInt(bitPattern: token)
+        handler.onAbandon { CompletionTickets.shared.retire(token: bits) }
+    }
+
+    /// A ticket forwarding to `forward`; when the table is full, an unusable token (its calls are
+    /// ignored, so the deadline reports the subscriber as late), reported as an error.
+    private static func ticket(event: LifecycleEvent, context: SubscriberContextReference,
+                               _ forward: @escaping CompletionTickets.Forward) -> UnsafeMutableRawPointer {
+        guard let token = tickets.issue(forward) else {
+            context.log("\(event): the host's completion table is full; this completion's calls will be ignored",
+                        level: .error)
+            return CompletionTickets.unusableToken
+        }
+        return token
     }
 
     private static func json(_ token: UnsafeMutableRawPointer) -> adh_json_completion {

@@ -9,13 +9,15 @@
 //   Tokens are never NULL and never repeat.
 // - Every call with a known token is forwarded, duplicates included: the dispatcher's handler does
 //   its own duplicate detection and reporting (name, event), so this table must not swallow them.
-// - After the first call, or when the subscriber declined (or answered "no" to
-//   continueUserActivity), the ticket is retired into a bounded FIFO of `retiredCapacity` entries
-//   (65,536 by default) that still forwards duplicates. When the FIFO is full the oldest retired
-//   ticket is forgotten.
+// - After the first call, when the subscriber declined (or answered "no" to continueUserActivity),
+//   or when the dispatcher stopped waiting for it (its deadline passed: CompletionHandler.onAbandon),
+//   the ticket is retired into a bounded FIFO of `retiredCapacity` entries (65,536 by default) that
+//   still forwards calls, so a late call is still reported. When the FIFO is full the oldest retired
+//   ticket is forgotten. So a subscriber that never calls holds its ticket only until its deadline.
 // - A call with an unknown token (forgotten, never issued, NULL) is ignored and counted in
 //   `unknownTokenCount`, for diagnostics.
-// - A ticket whose subscriber never calls stays live: the dispatcher's deadline reports it as late.
+// - Nothing here traps: when `slotLimit` tickets are outstanding, `issue` refuses (nil, counted in
+//   `refusedCount`) and the bridge hands the plugin `unusableToken`, whose calls are ignored.
 //
 // Layout: tickets live in an array of slots; a token is `generation << 32 | slot index`, and a
 // slot's generation grows each time a forgotten ticket's slot is reused, so an old token never
@@ -33,6 +35,9 @@ public final class CompletionTickets: Sendable {
     public static let shared = CompletionTickets()
     /// How many retired tickets the shared table remembers.
     public static let defaultRetiredCapacity = 65_536
+    /// A token no ticket ever has (generation 0), for a completion whose ticket was refused: its
+    /// calls are counted as unknown and ignored.
+    static var unusableToken: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(0xFFFF_FFFF))! }
 
     /// What a plugin passed to a completion's `call`, copied out of its borrowed memory.
     enum Answer: Sendable {
@@ -62,17 +67,23 @@ public final class CompletionTickets: Sendable {
         var oldestRetired = 0
         var liveCount = 0
         var unknownTokenCount = 0
+        var refusedCount = 0
     }
 
     private let state = Mutex(State())
     private let retiredCapacity: Int
+    private let slotLimit: Int
 
-    /// An empty table that remembers up to `retiredCapacity` retired tickets.
-    public init(retiredCapacity: Int = CompletionTickets.defaultRetiredCapacity) {
-        precondition(retiredCapacity > 0, "CompletionTickets: retiredCapacity must be positive, got \(retiredCapacity)")
-        precondition(retiredCapacity < 1 << 31,
-                     "CompletionTickets: retiredCapacity must be below 2^31, got \(retiredCapacity)")
-        self.retiredCapacity = retiredCapacity
+    /// An empty table that remembers up to `retiredCapacity` retired tickets (clamped to
+    /// 1…2^31 − 1: a host must not trap on a setting).
+    public convenience init(retiredCapacity: Int = CompletionTickets.defaultRetiredCapacity) {
+        self.init(retiredCapacity: retiredCapacity, slotLimit: 1 << 32)
+    }
+
+    /// A table with at most `slotLimit` slots (≤ 2^32, the token's index bits); tests use a small one.
+    init(retiredCapacity: Int, slotLimit: Int) {
+        self.retiredCapacity = min(max(retiredCapacity, 1), (1 << 31) - 1)
+        self.slotLimit = min(max(slotLimit, 0), 1 << 32)
     }
 
     /// How many calls arrived with a token this table does not know (ignored). [any-thread]
@@ -81,16 +92,22 @@ public final class CompletionTickets: Sendable {
     /// How many tickets wait for their first call. [any-thread]
     public var liveCount: Int { state.withLock { $0.liveCount } }
 
-    /// Registers `forward` and returns its token, the `context` to hand the plugin.
-    func issue(_ forward: @escaping Forward) -> UnsafeMutableRawPointer {
-        let token = state.withLock { state in
+    /// How many tickets were refused because every slot was in use. [any-thread]
+    public var refusedCount: Int { state.withLock { $0.refusedCount } }
+
+    /// Registers `forward` and returns its token, the `context` to hand the plugin; nil (counted in
+    /// ``refusedCount``) when all `slotLimit` slots are in use.
+    func issue(_ forward: @escaping Forward) -> UnsafeMutableRawPointer? {
+        let token = state.withLock { state -> UInt? in
             let index: Int
             if let reused = state.free.popLast() {
                 index = reused
-            } else {
+            } else if state.slots.count < slotLimit {
                 index = state.slots.count
-                precondition(index <= 0xFFFF_FFFF, "CompletionTickets: more than 2^32 tickets outstanding")
                 state.slots.append(Slot())
+            } else {
+                state.refusedCount += 1
+                return nil
             }
             state.slots[index].forward = forward
             state.slots[index].retired = false
@@ -98,7 +115,15 @@ public final class CompletionTickets: Sendable {
             return state.slots[index].generation << 32 | UInt(index)
         }
         // Never NULL: generations start at 1.
-        return UnsafeMutableRawPointer(bitPattern: token)!
+        return token.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+    }
+
+    /// Whether `context` is a ticket still waiting for its first call (neither called nor retired). [any-thread]
+    func isLive(_ context: UnsafeMutableRawPointer) -> Bool {
+        state.withLock { state in
+            guard let index = Self.slot(of: UInt(bitPattern: context), in: state) else { return false }
+            return state.slots[index].forward != nil && !state.slots[index].retired
+        }
     }
 
     /// A plugin's call with `context`: forwards it when the token is known (retiring a live ticket),
@@ -116,9 +141,13 @@ public final class CompletionTickets: Sendable {
         forward?(answer)
     }
 
-    /// Retires a live ticket without a call (its subscriber declined). [any-thread]
+    /// Retires a live ticket without a call (its subscriber declined, or will not be waited for). [any-thread]
     func retire(_ context: UnsafeMutableRawPointer) {
-        let token = UInt(bitPattern: context)
+        retire(token: UInt(bitPattern: context))
+    }
+
+    /// ``retire(_:)`` with the token as an integer, which a Sendable closure may capture. [any-thread]
+    func retire(token: UInt) {
         state.withLock { state in
             guard let index = Self.slot(of: token, in: state), state.slots[index].forward != nil,
                   !state.slots[index].retired else { return }

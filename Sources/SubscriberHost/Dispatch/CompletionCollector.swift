@@ -8,6 +8,11 @@ import Synchronization
 /// One collector per dispatched event, one Mutex for all of its state, no Task per subscriber. Calls
 /// may come from any thread, inside the subscriber's method or later. After delivery the state is
 /// frozen: later calls only produce reports (into ``LateReports``), never a second delivery.
+///
+/// When it stops waiting for a responder that has not called (the deadline passed, or its answer said
+/// it will not call), it abandons that slot (``CompletionAbandonment``), running the cleanup registered
+/// through the handler's ``CompletionHandler/onAbandon(_:)``: the C bridge retires the responder's
+/// ticket, which would otherwise stay live, and keep this collector alive, for the life of the process.
 final class CompletionCollector<Value: Sendable>: Sendable {
     /// One responder's state.
     enum Slot: Sendable {
@@ -37,6 +42,7 @@ final class CompletionCollector<Value: Sendable>: Sendable {
     private let names: [String]
     private let lateReports: LateReports
     private let state: Mutex<State>
+    private let abandonment: CompletionAbandonment
 
     /// A collector for responders `names`, in call order.
     init(event: LifecycleEvent, names: [String], lateReports: LateReports) {
@@ -45,31 +51,36 @@ final class CompletionCollector<Value: Sendable>: Sendable {
         self.lateReports = lateReports
         state = Mutex(State(slots: Array(repeating: .waiting, count: names.count),
                             returned: Array(repeating: false, count: names.count), pending: names.count))
+        abandonment = CompletionAbandonment(count: names.count)
     }
 
     /// The completion handler for responder `index`.
     func handler(for index: Int) -> CompletionHandler<Value> {
-        CompletionHandler({ [self] value in complete(index, with: value) }, onDecline: { [self] in decline(index) })
+        CompletionHandler({ [self] value in complete(index, with: value) }, onDecline: { [self] in decline(index) },
+                          abandonment: abandonment, slot: index)
     }
 
     /// Responder `index`'s method returned; `awaited: false` stops waiting for it (a Bool-returning
     /// event whose answer says it will not call back).
     func didReturn(_ index: Int, awaited: Bool = true) {
-        state.withLock { state in
+        let abandoned = state.withLock { state -> Bool in
             state.returned[index] = true
-            guard !awaited else { return }
+            guard !awaited else { return false }
             switch state.slots[index] {
             case .waiting:
                 state.slots[index] = .released
                 state.pending -= 1
+                return true
             case .answered:
                 // It called back although it will not be awaited: drop the value.
                 state.slots[index] = .released
                 state.reports.append(.unexpectedRestoration(subscriber: names[index], event: event))
+                return false
             case .declined, .released:
-                break
+                return false
             }
         }
+        if abandoned { abandonment.abandon([index]) }
     }
 
     /// Responder `index` completed with `value`. [any-thread]
@@ -156,19 +167,22 @@ final class CompletionCollector<Value: Sendable>: Sendable {
         }
     }
 
-    /// The deadline passed: deliver with what arrived.
+    /// The deadline passed: deliver with what arrived, and abandon the slots still waiting.
     private func expire() {
-        let (wake, timer) = state.withLock { state -> (UnsafeContinuation<Void, Never>?, DeadlineTimer?) in
-            guard !state.delivered else { return (nil, nil) }
+        let (wake, timer, waiting) = state.withLock {
+            state -> (UnsafeContinuation<Void, Never>?, DeadlineTimer?, [Int]) in
+            guard !state.delivered else { return (nil, nil, []) }
             state.delivered = true
             state.expired = true
             defer {
                 state.continuation = nil
                 state.timer = nil
             }
-            return (state.continuation, state.timer)
+            let waiting = state.slots.indices.filter { if case .waiting = state.slots[$0] { true } else { false } }
+            return (state.continuation, state.timer, waiting)
         }
         timer?.cancel()
+        abandonment.abandon(waiting)
         wake?.resume()
     }
 

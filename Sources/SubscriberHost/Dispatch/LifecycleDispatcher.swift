@@ -47,10 +47,6 @@ public final class LifecycleDispatcher {
     }
 
     // MARK: Shared machinery (every typed entry point goes through one of these)
-    //
-    // Each brackets its calls with `PayloadEncodeCache.shared.beginEvent()`/`endEvent(_:)`: the
-    // subscribers of one event get the same arguments, so a loaded subscriber's C payload is
-    // encoded once per event, not compared once per subscriber.
 
     /// Records how the app was launched, for this and every later event.
     func classifyLaunch(_ options: LaunchOptions) -> LaunchInvocation {
@@ -64,14 +60,12 @@ public final class LifecycleDispatcher {
         let called = responders[event] ?? []
         var rows: [SubscriberAnswer] = []
         rows.reserveCapacity(called.count)
-        let scope = PayloadEncodeCache.shared.beginEvent()
         for registration in called {
             let start = MonotonicClock.now()
             call(registration.subscriber)
             rows.append(SubscriberAnswer(subscriber: registration.name, answer: nil,
                                          nanoseconds: MonotonicClock.now() &- start))
         }
-        PayloadEncodeCache.shared.endEvent(scope)
         return finish(event, result: (), rows: rows, reports: [])
     }
 
@@ -84,7 +78,6 @@ public final class LifecycleDispatcher {
         var answers: [NamedAnswer<Answer>] = []
         rows.reserveCapacity(called.count)
         answers.reserveCapacity(called.count)
-        let scope = PayloadEncodeCache.shared.beginEvent()
         for registration in called {
             let start = MonotonicClock.now()
             let answer = call(registration.subscriber)
@@ -92,7 +85,6 @@ public final class LifecycleDispatcher {
             rows.append(SubscriberAnswer(subscriber: registration.name, answer: answer.map(encode), nanoseconds: elapsed))
             if let answer { answers.append(NamedAnswer(subscriber: registration.name, answer: answer)) }
         }
-        PayloadEncodeCache.shared.endEvent(scope)
         let decided = reconciler.reconcile(answers, event: event, noAnswer: noAnswer)
         return finish(event, result: decided.result, rows: rows, reports: decided.reports, invocation: invocation)
     }
@@ -131,16 +123,14 @@ public final class LifecycleDispatcher {
         var returns: [UInt64] = []
         starts.reserveCapacity(called.count)
         returns.reserveCapacity(called.count)
-        let scope = PayloadEncodeCache.shared.beginEvent()
         for (index, registration) in called.enumerated() {
             starts.append(MonotonicClock.now())
             let awaited = call(registration.subscriber, collector.handler(for: index))
             returns.append(MonotonicClock.now())
             collector.didReturn(index, awaited: awaited)
         }
-        PayloadEncodeCache.shared.endEvent(scope)
         await collector.wait(since: eventStart,
-                             deadline: MonotonicClock.nanoseconds(configuration.deadline(for: event)))
+                             deadline: configuration.deadline(for: event).nanosecondsSaturating)
         let deliveredAt = MonotonicClock.now()
         let (slots, _, reports) = collector.delivered()
 

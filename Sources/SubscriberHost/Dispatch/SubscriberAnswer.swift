@@ -25,8 +25,6 @@ public struct SubscriberAnswer: Sendable, Hashable {
 
     /// As JSON: {"subscriber", "answer" (null for none), "ms"}.
     public var json: JSONObject {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
-        return ["subscriber": .string(subscriber), "answer": answer ?? .null, "ms": .milliseconds(nanoseconds)]
+        ["subscriber": .string(subscriber), "answer": answer ?? .null, "ms": .milliseconds(duration.nanosecondsSaturating)]
     }
 }

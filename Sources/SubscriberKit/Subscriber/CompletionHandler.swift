@@ -9,6 +9,10 @@
 public struct CompletionHandler<Value: Sendable>: Sendable {
     private let complete: @Sendable (Value) -> Void
     private let declined: @Sendable () -> Void
+    /// Lets the host stop waiting for this handler; nil when it never does.
+    private let abandonment: CompletionAbandonment?
+    /// Which of `abandonment`'s slots this handler is.
+    private let slot: Int
 
     /// A handler that passes each call to `complete` and a decline to `onDecline`. Hosts make these;
     /// subscribers only call them.
@@ -16,6 +20,19 @@ public struct CompletionHandler<Value: Sendable>: Sendable {
                 onDecline: @escaping @Sendable () -> Void = {}) {
         self.complete = complete
         self.declined = onDecline
+        self.abandonment = nil
+        self.slot = 0
+    }
+
+    /// A handler like ``init(_:onDecline:)`` that the host may stop waiting for, through slot
+    /// `slot` of `abandonment`: host side, so that whoever forwards this handler (the C bridge) can
+    /// free what it holds for it (``onAbandon(_:)``).
+    package init(_ complete: @escaping @Sendable (Value) -> Void, onDecline: @escaping @Sendable () -> Void,
+                 abandonment: CompletionAbandonment, slot: Int) {
+        self.complete = complete
+        self.declined = onDecline
+        self.abandonment = abandonment
+        self.slot = slot
     }
 
     /// Delivers this subscriber's answer. [any-thread]
@@ -23,6 +40,14 @@ public struct CompletionHandler<Value: Sendable>: Sendable {
 
     /// Says this subscriber does not respond to this call. Only valid before the event method returns.
     public func decline() { declined() }
+
+    /// Host side: runs `cleanup` once if the waiter stops waiting for this handler before it was
+    /// called (the event's deadline passed, or the subscriber's answer said it will not call); never
+    /// for a handler nobody stops waiting for. A call after that is still passed on (and reported).
+    /// [any-thread]
+    package func onAbandon(_ cleanup: @escaping @Sendable () -> Void) {
+        abandonment?.onAbandon(slot: slot, cleanup)
+    }
 }
 
 extension CompletionHandler where Value == Void {
