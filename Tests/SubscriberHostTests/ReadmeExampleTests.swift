@@ -3,43 +3,97 @@ import SubscriberKit
 import Testing
 @testable import SubscriberHost
 
-/// The README's "write your first plugin" examples are real files of this package, built by
-/// `swift build` like every plugin. These tests keep the README's text and those files identical,
-/// and load the built plugins to check they do what the README says.
+/// The README's and the docs' code samples that show a whole file are real files of this repository,
+/// built by `swift build` (the plugins of Plugins/) or by `.ci/example-package` (Examples/). These
+/// tests keep each sample and its file identical, keep the docs self-contained, and load the README's
+/// plugins to check they do what the README says.
 @MainActor
-@Suite("README: the plugin examples compile as written and work")
+@Suite("README and docs: code samples are the files, and the examples work")
 struct ReadmeExampleTests {
     static let root = FilePaths.directory(of: FilePaths.directory(of: FilePaths.directory(of: #filePath)))
 
-    /// The fenced code block that follows `<!-- file: PATH -->` in README.md.
-    static func readmeBlock(for path: String) throws -> String {
-        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
-        let marker = "<!-- file: \(path) -->"
-        let after = try #require(readme.range(of: marker)).upperBound
-        let fenceStart = try #require(readme.range(of: "```", range: after..<readme.endIndex))
-        let codeStart = try #require(readme.range(of: "\n", range: fenceStart.upperBound..<readme.endIndex)).upperBound
-        let codeEnd = try #require(readme.range(of: "\n```", range: codeStart..<readme.endIndex)).lowerBound
-        return String(readme[codeStart..<codeEnd])
+    /// README.md and every Markdown page under docs/, as paths relative to the root.
+    static func documentationPages() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root + "/docs")
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        return ["README.md"] + docs
     }
 
-    @Test(arguments: ["Plugins/Greeter/Greeter.swift", "Plugins/GreeterC/greeter.c"])
-    func readmeShowsTheFileVerbatim(_ path: String) throws {
-        let file = try String(contentsOfFile: Self.root + "/" + path, encoding: .utf8)
-        #expect(try Self.readmeBlock(for: path) + "\n" == file)
+    /// Every `<!-- file: PATH -->` marker of `page` with the fenced code block that follows it.
+    static func markedSamples(in page: String) throws -> [(path: String, code: String)] {
+        let text = try String(contentsOfFile: root + "/" + page, encoding: .utf8)
+        var samples: [(path: String, code: String)] = []
+        var searchStart = text.startIndex
+        while let marker = text.range(of: "<!-- file: ", range: searchStart..<text.endIndex) {
+            let markerEnd = try #require(text.range(of: " -->", range: marker.upperBound..<text.endIndex))
+            let path = String(text[marker.upperBound..<markerEnd.lowerBound])
+            let fenceStart = try #require(text.range(of: "```", range: markerEnd.upperBound..<text.endIndex))
+            // The block must follow its marker directly: nothing but whitespace in between.
+            let between = text[markerEnd.upperBound..<fenceStart.lowerBound]
+            #expect(between.allSatisfy { $0.isWhitespace }, "\(page): the code block of \(path) does not follow its marker")
+            let codeStart = try #require(text.range(of: "\n", range: fenceStart.upperBound..<text.endIndex)).upperBound
+            let codeEnd = try #require(text.range(of: "\n```", range: codeStart..<text.endIndex)).lowerBound
+            samples.append((path, String(text[codeStart..<codeEnd])))
+            searchStart = codeEnd
+        }
+        return samples
+    }
+
+    /// The files that must be shown whole somewhere: the README's first plugins and the docs' examples.
+    static let requiredSamples: Set<String> = [
+        "Plugins/Greeter/Greeter.swift", "Plugins/GreeterC/greeter.c",
+        "Examples/ThirdPartyPlugin/Package.swift",
+        "Examples/ThirdPartyPlugin/manifest.json",
+        "Examples/ThirdPartyPlugin/Sources/AcmeWelcome/AcmeWelcome.swift",
+        "Examples/ThirdPartyPlugin/Sources/AcmeNewsApp/AcmeNewsApp.swift",
+        "Examples/ThirdPartyPlugin/Tests/AcmeWelcomeTests/AcmeWelcomeConformanceTests.swift",
+        "Examples/CPlugin/acme_fetch.c", "Examples/CPlugin/manifest.json",
+    ]
+
+    @Test func everyMarkedSampleIsItsFileVerbatim() throws {
+        var shown: Set<String> = []
+        for page in try Self.documentationPages() {
+            for sample in try Self.markedSamples(in: page) {
+                let file = try String(contentsOfFile: Self.root + "/" + sample.path, encoding: .utf8)
+                #expect(sample.code + "\n" == file, "\(page) shows \(sample.path) differently from the file")
+                shown.insert(sample.path)
+            }
+        }
+        #expect(Self.requiredSamples.subtracting(shown).isEmpty,
+                "not shown whole anywhere: \(Self.requiredSamples.subtracting(shown).sorted())")
+    }
+
+    /// The docs are the whole story: no page sends readers to a document outside the repository.
+    @Test func theDocsNeverNameAnOutsideContract() throws {
+        for page in try Self.documentationPages() {
+            let text = try String(contentsOfFile: Self.root + "/" + page, encoding: .utf8)
+            #expect(text.range(of: "spec", options: .caseInsensitive) == nil, "\(page) mentions \"spec\"")
+        }
+    }
+
+    /// Every relative link of the docs (`](path)` or `](path#anchor)`) points at a file or folder.
+    @Test func relativeLinksResolve() throws {
+        for page in try Self.documentationPages() {
+            let text = try String(contentsOfFile: Self.root + "/" + page, encoding: .utf8)
+            let folder = FilePaths.directory(of: Self.root + "/" + page)
+            var searchStart = text.startIndex
+            while let open = text.range(of: "](", range: searchStart..<text.endIndex) {
+                let close = try #require(text.range(of: ")", range: open.upperBound..<text.endIndex))
+                searchStart = close.upperBound
+                let target = String(text[open.upperBound..<close.lowerBound])
+                guard !target.contains("://"), let path = target.split(separator: "#", omittingEmptySubsequences: false).first,
+                      !path.isEmpty else { continue }
+                #expect(FileManager.default.fileExists(atPath: folder + "/" + path), "\(page): broken link \(target)")
+            }
+        }
     }
 
     @Test func theExamplesLoadAndGreet() throws {
-        let directory = try TestDirectory()
-        defer { directory.remove() }
-        let manifest = try directory.write("greeters.json", """
-            {"app": {"name": "News", "bundleIdentifier": "com.example.news"},
-             "plugins": [{"library": "Greeter"}, {"library": "GreeterC"}]}
-            """)
-        let host = try PluginHost(manifestAt: manifest,
+        let host = try PluginHost(manifestAt: Self.root + "/manifests/greeters.json",
                                   options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
         _ = host.dispatcher.didBecomeActive()
         #expect(host.log.recorded.map { "\($0.subscriber): \($0.message)" } == [
-            "Greeter: Hello from News!", "GreeterC: Hello from C!",
+            "Greeter: Hello from Greeters!", "GreeterC: Hello from C!",
         ])
         #expect(host.dispatcher.openURL(URL(string: "greeter://hi")!).result == true)
         #expect(host.dispatcher.responderNames(for: .openURL) == ["Greeter"])
