@@ -46,7 +46,7 @@ extension BenchResults {
     /// The human report: machine, dispatch, load, memory, growth, targets.
     var text: String {
         var out: [String] = []
-        out.append("subscriber-bench: AppDelegateHost dispatch and load (SPEC §8)")
+        out.append("subscriber-bench: AppDelegateHost dispatch and load")
         out.append("  date     \(machine.date)")
         out.append("  machine  \(machine.cpu), \(machine.cores) cores, \(machine.memory), \(machine.kernel)")
         out.append("  toolchain \(machine.swift), \(machine.build) build")
