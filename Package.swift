@@ -64,7 +64,10 @@ let package = Package(
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
         .target(name: "SubscriberHost", dependencies: ["SubscriberKit", "SubscriberABI"]),
-        .target(name: "SubscriberConformance", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
+        // Turns any executable that links the kit into a conformance child before `main` (a constructor).
+        .target(name: "ConformanceChildEntry"),
+        .target(name: "SubscriberConformance",
+                dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "ConformanceChildEntry"]),
         .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit"]),
         .executableTarget(name: "apphost", dependencies: ["AppHostCLI"]),
 

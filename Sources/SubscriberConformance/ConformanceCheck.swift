@@ -82,13 +82,12 @@ public enum ConformanceSetupError: Error, Sendable, Hashable, CustomStringConver
             return "\(option): expected a check id or group (\(groups.joined(separator: ", ")); ids: "
                 + "\(known.joined(separator: ", "))), found '\(name)'"
         case .noChildExecutable(let tried):
-            return "conformance kit: expected the apphost executable to run checks in, found none at "
-                + "\(tried.joined(separator: ", ")); build it (swift build --product apphost) or set APPHOST_EXECUTABLE"
+            return "conformance kit: expected an executable to run checks in, found none at \(tried.joined(separator: ", "))"
         case .spawnFailed(let executable, let reason):
             return "conformance kit: could not start \(executable): \(reason)"
         case .notAChild(let executable, let found):
             return "conformance kit: expected \(executable) to answer as a conformance child "
-                + "(apphost built from this package), found \(found)"
+                + "(an executable that links SubscriberConformance), found \(found)"
         }
     }
 }

@@ -1,3 +1,5 @@
+import SubscriberKit
+
 /// How ``ConformanceKit/run(plugins:options:)`` runs the checks. The defaults are what
 /// `apphost check` uses; every budget is generous enough for a debug build on a busy machine.
 public struct ConformanceOptions: Sendable {
@@ -28,13 +30,24 @@ public struct ConformanceOptions: Sendable {
     public var fuzzCases: Int = 60
     /// Accept plugin files or folders writable by group or others (the loader's check 2 off).
     public var allowWritable = false
-    /// The executable to re-run for each check, with the hidden child command. Nil: the
-    /// `APPHOST_EXECUTABLE` environment variable, else `apphost` beside the current executable, else
-    /// `.build/debug/apphost` under the current directory.
+    /// The options every subscriber's context gets (`context.options`, the C host's `options_json`),
+    /// as a manifest entry's `options` would give them. Empty by default.
+    public var subscriberOptions: JSONObject = [:]
+    /// Options for one plugin, by its path exactly as passed to ``ConformanceKit/run(plugins:options:)``:
+    /// they replace ``subscriberOptions`` for that plugin's subscribers.
+    public var subscriberOptionsByPlugin: [String: JSONObject] = [:]
+    /// The executable each check runs in. Nil (the default): the running executable itself, which
+    /// becomes a conformance child when the kit starts it so (any executable that links the kit
+    /// does: `apphost`, a test binary). Set it only to run the checks in another such executable.
     public var childExecutable: String?
     /// Called after each check of each plugin, in order, e.g. to show progress.
     public var onResult: (@Sendable (_ plugin: String, _ result: CheckResult) -> Void)?
 
     /// The default options.
     public init() {}
+
+    /// The options the subscribers of `plugin` (a path as passed to the kit) get.
+    func subscriberOptions(for plugin: String) -> JSONObject {
+        subscriberOptionsByPlugin[plugin] ?? subscriberOptions
+    }
 }

@@ -63,15 +63,7 @@ public enum CheckCommand {
         return report.exitCode
     }
 
-    /// The hidden child command the kit re-runs this executable with, one check per child.
-    public static let childCommandName = ConformanceKit.childCommandName
-
-    /// Runs the hidden child command; returns the exit code.
-    public static func runChild(_ arguments: [String]) async -> Int32 {
-        await ConformanceKit.runChild(arguments: arguments)
-    }
-
-    /// The kit's options from the parsed command line; the children re-run this very executable.
+    /// The kit's options from the parsed command line.
     static func conformanceOptions(_ parsed: ParsedArguments) throws(UsageError) -> ConformanceOptions {
         var options = ConformanceOptions()
         options.only = parsed.list("only")
@@ -91,7 +83,6 @@ public enum CheckCommand {
             options.checkTimeout = .milliseconds(timeout)
         }
         options.allowWritable = parsed.flag("allow-writable")
-        options.childExecutable = currentExecutable()
         return options
     }
 
@@ -103,11 +94,6 @@ public enum CheckCommand {
             let needs = check.requires.isEmpty ? "" : " (needs \(check.requires.joined(separator: ", ")))"
             return check.id + String(repeating: " ", count: width - check.id.count) + check.summary + needs
         }.joined(separator: "\n") + "\n"
-    }
-
-    /// This executable, which routes the hidden child command.
-    private static func currentExecutable() -> String? {
-        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     }
 
     private static func printError(_ message: String) {
