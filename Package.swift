@@ -34,6 +34,8 @@ let brokenPlugins: [String] = [
     // Conformance-kit checks (SPEC §7).
     "SlowScan", "NoDestroy", "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
     "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
+    // Conformance-kit fixtures: a plugin that needs an option, and hostile ones the kit must survive.
+    "RequiresOption", "ForgedVerdict", "StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ForkingPlugin",
 ]
 
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked

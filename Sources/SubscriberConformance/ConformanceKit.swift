@@ -40,6 +40,7 @@ public enum ConformanceKit {
         let seed = options.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         do throws(ConformanceSetupError) {
             let checks = try CheckRegistry.select(only: options.only, skip: options.skip)
+            try options.validate(plugins: plugins)
             let executable = try ChildExecutable.resolve(options.childExecutable)
             var reports: [PluginReport] = []
             for plugin in plugins {

@@ -10,7 +10,8 @@ public struct ConformanceOptions: Sendable {
     /// The seed of the fuzzed inputs; nil picks one at random (the report shows it, so that a failing
     /// run can be repeated with it).
     public var seed: UInt64?
-    /// How long one check's child process may run before it is killed and the check fails.
+    /// How long one check's child process may run before it is killed and the check fails: from
+    /// ``minimumCheckTimeout`` to ``maximumCheckTimeout``.
     public var checkTimeout: Duration = .seconds(10)
     /// How long a completion may take before it counts as never called.
     public var completionDeadline: Duration = .seconds(2)
@@ -45,6 +46,26 @@ public struct ConformanceOptions: Sendable {
 
     /// The default options.
     public init() {}
+
+    /// The shortest ``checkTimeout`` that lets every check finish on a working plugin: a child must
+    /// start, and `events.completion` may wait ``completionDeadline`` for a completion. At least 3 s.
+    public var minimumCheckTimeout: Duration { max(.seconds(3), completionDeadline + .seconds(1)) }
+    /// The longest ``checkTimeout``: 10 minutes.
+    public static let maximumCheckTimeout: Duration = .seconds(600)
+
+    /// Throws for settings the kit cannot run with, before any check runs: a timeout out of range,
+    /// options for a plugin that is not among `plugins`.
+    func validate(plugins: [String]) throws(ConformanceSetupError) {
+        if checkTimeout < minimumCheckTimeout || checkTimeout > Self.maximumCheckTimeout {
+            throw .badOption(name: "checkTimeout",
+                             expected: "from \(minimumCheckTimeout.readable) to \(Self.maximumCheckTimeout.readable)",
+                             found: checkTimeout.readable)
+        }
+        if let stray = subscriberOptionsByPlugin.keys.sorted().first(where: { !plugins.contains($0) }) {
+            throw .badOption(name: "subscriberOptionsByPlugin", expected: "keys among the plugins checked",
+                             found: "'\(stray)'")
+        }
+    }
 
     /// The options the subscribers of `plugin` (a path as passed to the kit) get.
     func subscriberOptions(for plugin: String) -> JSONObject {

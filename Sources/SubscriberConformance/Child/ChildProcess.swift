@@ -31,24 +31,39 @@ protocol ChildMessageReceiver {
 }
 
 /// The last bytes a child wrote on one of its standard streams, and how many it wrote in all.
-struct CapturedOutput: Sendable, Hashable {
+struct CapturedOutput: Sendable {
     /// How many bytes are kept: the end of the stream, where the last words are.
     static let limit = 64 << 10
 
-    /// The last ``limit`` bytes (or fewer).
-    private(set) var tail: [UInt8] = []
+    /// A ring of the last ``limit`` bytes; `end` is where the next byte goes.
+    private var ring: [UInt8] = []
+    private var end = 0
     /// Every byte written, kept or not.
     private(set) var total = 0
 
-    mutating func append(_ bytes: ArraySlice<UInt8>) {
+    /// Adds what was read, copying only what the ring keeps (a flood costs one copy of its end).
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         total += bytes.count
-        tail += bytes.suffix(Self.limit)
-        // Trim in batches, so that a flood costs linear time.
-        if tail.count > 2 * Self.limit { tail.removeFirst(tail.count - Self.limit) }
+        if ring.isEmpty { ring = [UInt8](repeating: 0, count: Self.limit) }
+        let kept = min(bytes.count, Self.limit)
+        var source = base + (bytes.count - kept)
+        var remaining = kept
+        ring.withUnsafeMutableBytes { ring in
+            while remaining > 0 {
+                let count = min(remaining, Self.limit - end)
+                (ring.baseAddress! + end).copyMemory(from: source, byteCount: count)
+                end = (end + count) % Self.limit
+                source += count
+                remaining -= count
+            }
+        }
     }
 
-    /// The tail, trimmed to the limit.
-    var kept: [UInt8] { Array(tail.suffix(Self.limit)) }
+    /// The last ``limit`` bytes (or fewer), oldest first.
+    var kept: [UInt8] {
+        total < Self.limit ? Array(ring.prefix(total)) : Array(ring[end...] + ring[..<end])
+    }
 }
 
 /// How a child process ended, with what it wrote on its standard streams.
@@ -258,8 +273,8 @@ private struct Streams {
             let count = chunk.withUnsafeMutableBytes { read(polled[index].fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 switch index {
-                case 0: output.append(chunk[0..<count])
-                case 1: errors.append(chunk[0..<count])
+                case 0: chunk.withUnsafeBytes { output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                case 1: chunk.withUnsafeBytes { errors.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 default: for message in decoder.feed(chunk[0..<count]) { receiver.receive(message) }
                 }
             } else if count == 0 || (errno != EINTR && errno != EAGAIN) {

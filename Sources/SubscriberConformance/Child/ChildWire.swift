@@ -57,7 +57,7 @@ enum ChildWire {
             // A descriptor may hold megabytes in a name: the report shows the start.
             let subscribers = identity.subscribers.prefix(256).map { JSONValue.string(cut($0, to: 256)) }
             object["identity"] = .object([
-                "id": .string(cut(identity.id, to: 1_024)), "name": .string(cut(identity.name, to: 1_024)),
+                "id": .string(cut(identity.id, to: 256)), "name": .string(cut(identity.name, to: 256)),
                 "version": .string(cut(identity.version, to: 256)), "subscribers": .array(subscribers),
             ])
         }
