@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,8 +187,25 @@ static size_t kill_leftovers(pid_t listed[ADH_CONFORMANCE_LISTED_LEFTOVERS]) {
     return killed;
 }
 
+/* The worker, for the SIGTERM handler. */
+static volatile pid_t reaped_worker = 0;
+
+/* The kit went away (the reaper's parent-death signal) or asked to stop: end the worker, then
+ * clean up as after any ending. */
+static void stop_worker(int signal_number) {
+    (void)signal_number;
+    if (reaped_worker > 0) kill(reaped_worker, SIGKILL);
+}
+
 /* The reaper: waits for `worker`, kills what it left, reports, exits. */
 static void reap(pid_t worker, int channel) {
+    reaped_worker = worker;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = stop_worker;
+    sigaction(SIGTERM, &action, NULL);
+    /* Set by the kit's thread that waits for this process until it ends, so it holds. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
     int status = 0;
     for (;;) {
         pid_t ended = waitpid(-1, &status, 0);
@@ -225,8 +243,15 @@ __attribute__((constructor)) static void adh_conformance_child_entry(void) {
     long channel = strtol(value, &end, 10);
     /* Not for the plugin to see, nor for anything it starts. */
     unsetenv(ADH_CONFORMANCE_CHILD_VARIABLE);
-    if (end == value || *end != '\0' || channel < 0 || channel > 65535) _exit(2);
-    if (fcntl((int)channel, F_GETFD) < 0) _exit(2);
+    struct stat info;
+    if (end == value || *end != '\0' || channel < 0 || channel > 65535 || fstat((int)channel, &info) != 0
+        || !S_ISSOCK(info.st_mode)) {
+        static const char message[] = ADH_CONFORMANCE_CHILD_VARIABLE
+            ": expected the descriptor of the conformance kit's channel (set by the kit only), found something else\n";
+        ssize_t written = write(2, message, sizeof message - 1);
+        (void)written;
+        _exit(2);
+    }
 
     /* Orphans of the check re-parent to the reaper, which outlives the worker and kills them. */
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
