@@ -262,7 +262,8 @@ private struct Streams {
     /// Waits up to `milliseconds` for data (or room to write), then reads what is there.
     mutating func poll<Receiver: ChildMessageReceiver>(milliseconds: Int32, writing: Bool, into receiver: inout Receiver) {
         guard isOpen else {
-            usleep(UInt32(max(0, milliseconds)) * 1_000)
+            // A process closes its descriptors a moment before it can be waited for: look again soon.
+            usleep(UInt32(min(1, max(0, milliseconds))) * 1_000)
             return
         }
         var polled = fds.enumerated().map { index, fd in
