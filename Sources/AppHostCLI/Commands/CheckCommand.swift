@@ -61,11 +61,8 @@ public enum CheckCommand {
         }
         print(parsed.flag("json") ? ConformanceKit.json(report) : ConformanceKit.table(report), terminator: "")
         if let file = parsed.value("junit") {
-            do {
-                try ConformanceKit.junit(report).write(toFile: file, atomically: true, encoding: .utf8)
-            } catch {
-                let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? "\(error)"
-                printError("apphost check: --junit '\(file)': expected a writable file, found a write error (\(reason))")
+            if let failure = writeReport(ConformanceKit.junit(report), to: file) {
+                printError("apphost check: --junit '\(file)': expected a writable file, found \(failure)")
                 return 2
             }
         }
@@ -156,6 +153,30 @@ public enum CheckCommand {
         let data = (try? handle.read(upToCount: optionsSizeLimit + 1)) ?? Data()
         guard data.count <= optionsSizeLimit else { throw failure("a file larger than \(optionsSizeLimit) bytes") }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Writes `text` to `path` whole or not at all (a temporary file beside it, then renamed); nil
+    /// when written, else what went wrong.
+    static func writeReport(_ text: String, to path: String) -> String? {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return "an error creating '\(temporary)' (\(String(cString: strerror(errno))))" }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        var failure: String?
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 {
+                failure = "a write error (\(String(cString: strerror(errno))))"
+                break
+            }
+            offset += written
+        }
+        if close(fd) != 0 && failure == nil { failure = "a write error (\(String(cString: strerror(errno))))" }
+        if failure == nil && rename(temporary, path) != 0 { failure = "a rename error (\(String(cString: strerror(errno))))" }
+        if failure != nil { unlink(temporary) }
+        return failure
     }
 
     private static func kind(of value: JSONValue) -> String {

@@ -68,7 +68,7 @@ struct PluginRunner {
     {
         guard let hello = messages.hello, hello.version == ChildWire.version else {
             let found = messages.hello.map { "protocol version \($0.version) instead of \(ChildWire.version)" }
-                ?? "\(describe(outcome.ending)) without the handshake"
+                ?? "\(describe(messages.ended?.ending ?? outcome.ending)) without the handshake"
             throw .notAChild(executable: executableName, found: found + lastWords(outcome))
         }
         let ending = outcome.ending == .timedOut ? .timedOut : messages.ended?.ending ?? outcome.ending
