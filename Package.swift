@@ -34,6 +34,8 @@ let brokenPlugins: [String] = [
     // Conformance-kit checks (SPEC §7).
     "SlowScan", "NoDestroy", "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
     "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
+    // Conformance-kit fixtures: a plugin that needs an option, and hostile ones the kit must survive.
+    "RequiresOption", "ForgedVerdict", "StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ForkingPlugin",
 ]
 
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
@@ -64,7 +66,10 @@ let package = Package(
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
         .target(name: "SubscriberHost", dependencies: ["SubscriberKit", "SubscriberABI"]),
-        .target(name: "SubscriberConformance", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
+        // Turns any executable that links the kit into a conformance child before `main` (a constructor).
+        .target(name: "ConformanceChildEntry"),
+        .target(name: "SubscriberConformance",
+                dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "ConformanceChildEntry"]),
         .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit"]),
         .executableTarget(name: "apphost", dependencies: ["AppHostCLI"]),
 

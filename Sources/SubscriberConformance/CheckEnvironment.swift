@@ -8,8 +8,8 @@ import SubscriberKit
 final class CheckEnvironment {
     /// The request this child serves.
     let request: ChildRequest
-    /// Writes progress lines for the parent.
-    let progress = ProgressWriter()
+    /// Tells the parent what is running.
+    let progress: ProgressWriter
     /// The application handed to subscribers.
     let application = Application(name: "Conformance", bundleIdentifier: "dev.appdelegatehost.conformance", version: "1.0")
     /// Receives the plugins' log lines and drops them: checks judge behaviour, not logs.
@@ -17,8 +17,13 @@ final class CheckEnvironment {
 
     private var loaded: Result<LoadedPluginImage, PluginLoadError>?
 
-    init(request: ChildRequest) {
+    /// The `adh_host` raw instances get: the request's options, logs dropped.
+    private let rawHost: RawHost
+
+    init(request: ChildRequest, progress: ProgressWriter) {
         self.request = request
+        self.progress = progress
+        rawHost = RawHost(options: request.subscriberOptions)
     }
 
     /// The plugin file's path.
@@ -54,7 +59,7 @@ final class CheckEnvironment {
 
     /// A context for subscriber `name`, as the host makes one.
     func context(for name: String) -> SubscriberContext {
-        SubscriberContext(subscriberName: name, application: application, options: [:], sink: sink)
+        SubscriberContext(subscriberName: name, application: application, options: .object(request.subscriberOptions), sink: sink)
     }
 
     /// Makes subscriber `name` through the host's C bridge, as the host does.
@@ -63,7 +68,7 @@ final class CheckEnvironment {
     }
 
     /// The plugin's raw `create`, for checks that must see the C behaviour itself.
-    func rawPlugin(_ image: LoadedPluginImage) -> RawPlugin { RawPlugin(descriptor: image.descriptor) }
+    func rawPlugin(_ image: LoadedPluginImage) -> RawPlugin { RawPlugin(descriptor: image.descriptor, host: rawHost.pointer) }
 }
 
 /// A log sink that keeps nothing: checks make thousands of calls, and keeping every line would

@@ -69,6 +69,8 @@ enum CheckRegistry {
 public enum ConformanceSetupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `name` (given to `option`) is neither a check id nor a group.
     case unknownCheck(String, option: String, known: [String], groups: [String])
+    /// Option `name` has a value the kit cannot run with.
+    case badOption(name: String, expected: String, found: String)
     /// No executable to run the checks in.
     case noChildExecutable(tried: [String])
     /// The child executable could not be started.
@@ -81,14 +83,15 @@ public enum ConformanceSetupError: Error, Sendable, Hashable, CustomStringConver
         case .unknownCheck(let name, let option, let known, let groups):
             return "\(option): expected a check id or group (\(groups.joined(separator: ", ")); ids: "
                 + "\(known.joined(separator: ", "))), found '\(name)'"
+        case .badOption(let name, let expected, let found):
+            return "\(name): expected \(expected), found \(found)"
         case .noChildExecutable(let tried):
-            return "conformance kit: expected the apphost executable to run checks in, found none at "
-                + "\(tried.joined(separator: ", ")); build it (swift build --product apphost) or set APPHOST_EXECUTABLE"
+            return "conformance kit: expected an executable to run checks in, found none at \(tried.joined(separator: ", "))"
         case .spawnFailed(let executable, let reason):
             return "conformance kit: could not start \(executable): \(reason)"
         case .notAChild(let executable, let found):
             return "conformance kit: expected \(executable) to answer as a conformance child "
-                + "(apphost built from this package), found \(found)"
+                + "(an executable that links SubscriberConformance), found \(found)"
         }
     }
 }

@@ -5,19 +5,19 @@ import SubscriberKit
 /// The plugin conformance kit (SPEC §7): checks that a subscriber plugin keeps the binary contract,
 /// from a plugin author's test suite or through `apphost check`.
 ///
-/// Every check runs in a child process of its own: the kit re-runs an executable (`apphost`) with
-/// the hidden ``childCommandName`` command, one check on one plugin per child, with a timeout. A
-/// plugin that crashes or hangs inside a check gets a failing verdict naming the check (and what was
-/// running), and the kit goes on. A check whose prerequisite failed is skipped.
+/// Every check runs in a child process of its own: the kit re-runs the running executable (any
+/// executable that links the kit, a test binary included, becomes a conformance child when started
+/// so; nothing else needs building), one check on one plugin per child, with a timeout. A plugin
+/// that crashes, hangs, exits or leaves processes behind inside a check gets a failing verdict
+/// naming the check (and what was running), and the kit goes on. The verdict travels on a private
+/// channel, so nothing a plugin prints can forge or break it. A check whose prerequisite failed is
+/// skipped.
 ///
 /// ```swift
 /// let report = await ConformanceKit.run(plugins: [".build/debug/libMyPlugin.so"])
 /// #expect(report.passed, "\(ConformanceKit.table(report))")
 /// ```
 public enum ConformanceKit {
-    /// The hidden command an executable must route to ``runChild(arguments:)``.
-    public static let childCommandName = "__conformance-child"
-
     /// Every check, in run order.
     public static var checks: [CheckDescription] {
         CheckRegistry.all.map { CheckDescription(id: $0.id, summary: $0.summary, requires: $0.requires) }
@@ -40,6 +40,7 @@ public enum ConformanceKit {
         let seed = options.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         do throws(ConformanceSetupError) {
             let checks = try CheckRegistry.select(only: options.only, skip: options.skip)
+            try options.validate(plugins: plugins)
             let executable = try ChildExecutable.resolve(options.childExecutable)
             var reports: [PluginReport] = []
             for plugin in plugins {
@@ -50,12 +51,6 @@ public enum ConformanceKit {
         } catch {
             return ConformanceReport(plugins: [], seed: seed, duration: clock.now - start, problem: error.description)
         }
-    }
-
-    /// The hidden child command: runs one check as the parent asked (`arguments` are what followed
-    /// ``childCommandName``) and returns the process's exit code. Route the command here from `main`.
-    public static func runChild(arguments: [String]) async -> Int32 {
-        await ChildMain.run(arguments: arguments)
     }
 
     /// The report as a human table (see ``TableRenderer``).

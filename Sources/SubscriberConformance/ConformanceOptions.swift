@@ -1,3 +1,5 @@
+import SubscriberKit
+
 /// How ``ConformanceKit/run(plugins:options:)`` runs the checks. The defaults are what
 /// `apphost check` uses; every budget is generous enough for a debug build on a busy machine.
 public struct ConformanceOptions: Sendable {
@@ -8,7 +10,8 @@ public struct ConformanceOptions: Sendable {
     /// The seed of the fuzzed inputs; nil picks one at random (the report shows it, so that a failing
     /// run can be repeated with it).
     public var seed: UInt64?
-    /// How long one check's child process may run before it is killed and the check fails.
+    /// How long one check's child process may run before it is killed and the check fails: from
+    /// ``minimumCheckTimeout`` to ``maximumCheckTimeout``.
     public var checkTimeout: Duration = .seconds(10)
     /// How long a completion may take before it counts as never called.
     public var completionDeadline: Duration = .seconds(2)
@@ -28,13 +31,44 @@ public struct ConformanceOptions: Sendable {
     public var fuzzCases: Int = 60
     /// Accept plugin files or folders writable by group or others (the loader's check 2 off).
     public var allowWritable = false
-    /// The executable to re-run for each check, with the hidden child command. Nil: the
-    /// `APPHOST_EXECUTABLE` environment variable, else `apphost` beside the current executable, else
-    /// `.build/debug/apphost` under the current directory.
+    /// The options every subscriber's context gets (`context.options`, the C host's `options_json`),
+    /// as a manifest entry's `options` would give them. Empty by default.
+    public var subscriberOptions: JSONObject = [:]
+    /// Options for one plugin, by its path exactly as passed to ``ConformanceKit/run(plugins:options:)``:
+    /// they replace ``subscriberOptions`` for that plugin's subscribers.
+    public var subscriberOptionsByPlugin: [String: JSONObject] = [:]
+    /// The executable each check runs in. Nil (the default): the running executable itself, which
+    /// becomes a conformance child when the kit starts it so (any executable that links the kit
+    /// does: `apphost`, a test binary). Set it only to run the checks in another such executable.
     public var childExecutable: String?
     /// Called after each check of each plugin, in order, e.g. to show progress.
     public var onResult: (@Sendable (_ plugin: String, _ result: CheckResult) -> Void)?
 
     /// The default options.
     public init() {}
+
+    /// The shortest ``checkTimeout`` that lets every check finish on a working plugin: a child must
+    /// start, and `events.completion` may wait ``completionDeadline`` for a completion. At least 3 s.
+    public var minimumCheckTimeout: Duration { max(.seconds(3), completionDeadline + .seconds(1)) }
+    /// The longest ``checkTimeout``: 10 minutes.
+    public static let maximumCheckTimeout: Duration = .seconds(600)
+
+    /// Throws for settings the kit cannot run with, before any check runs: a timeout out of range,
+    /// options for a plugin that is not among `plugins`.
+    func validate(plugins: [String]) throws(ConformanceSetupError) {
+        if checkTimeout < minimumCheckTimeout || checkTimeout > Self.maximumCheckTimeout {
+            throw .badOption(name: "checkTimeout",
+                             expected: "from \(minimumCheckTimeout.readable) to \(Self.maximumCheckTimeout.readable)",
+                             found: checkTimeout.readable)
+        }
+        if let stray = subscriberOptionsByPlugin.keys.sorted().first(where: { !plugins.contains($0) }) {
+            throw .badOption(name: "subscriberOptionsByPlugin", expected: "keys among the plugins checked",
+                             found: "'\(stray)'")
+        }
+    }
+
+    /// The options the subscribers of `plugin` (a path as passed to the kit) get.
+    func subscriberOptions(for plugin: String) -> JSONObject {
+        subscriberOptionsByPlugin[plugin] ?? subscriberOptions
+    }
 }

@@ -20,7 +20,6 @@ struct CLIHelpTests {
             }
             #expect(run.stdout.contains("lines starting with # or // are skipped"))
             #expect(run.stdout.contains("Exit status:\n  0 "))
-            #expect(!run.stdout.contains(CheckCommand.childCommandName))
         }
     }
 

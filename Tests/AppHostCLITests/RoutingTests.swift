@@ -23,20 +23,17 @@ struct RoutingTests {
     func run(_ arguments: [String]) async -> (status: Int32, stdout: String, stderr: String, routed: [String]) {
         let out = CapturedOutput(), err = CapturedOutput(), log = RouteLog()
         let routes = AppHostCommand.Routes(
-            check: { log.record("check " + $0.joined(separator: " ")); return 7 },
-            checkChild: { log.record("child " + $0.joined(separator: " ")); return 9 })
+            check: { log.record("check " + $0.joined(separator: " ")); return 7 })
         let status = await AppHostCommand.run(arguments, output: out.output, errors: err.output, routes: routes)
         return (status, out.contents, err.contents, log.recorded)
     }
 
-    @Test("check and its hidden child command go to the conformance kit, with their arguments")
+    @Test("check goes to the conformance kit, with its arguments")
     func checkRoutes() async {
         let check = await run(["check", "--help"])
         #expect(check.status == 7 && check.routed == ["check --help"])
         let options = await run(["--json", "check", "a.so", "--only", "x"])
         #expect(options.status == 7 && options.routed == ["check --json a.so --only x"])
-        let child = await run([CheckCommand.childCommandName, "load", "a.so"])
-        #expect(child.status == 9 && child.routed == ["child load a.so"])
         // A manifest called "check" is a value, not the command.
         let value = await run(["--manifest", "check", "--version"])
         #expect(value.routed.isEmpty && value.status == 0)

@@ -53,7 +53,18 @@ struct CheckCommandTests {
     @Test("the kit cannot run: exit 2 with one line on stderr", arguments: [
         (["check", "--only", "nope", "x.so"], "--only: expected a check id or group"),
         (["check", "/nonexistent/libX.so"], "PLUGIN.so '/nonexistent/libX.so': expected a plugin file, found nothing there"),
-        (["check", "--timeout", "0", "x.so"], "--timeout expects a whole number of milliseconds, at least 1, found '0'"),
+        (["check", "--timeout", "0", Built.plugin("ExtensionGuard")],
+         "--timeout expects a whole number of milliseconds from 3000 to 600000 (a check may wait 2000 ms for a completion), found '0'"),
+        (["check", "--timeout", "10", Built.plugin("ExtensionGuard")], "found '10'"),
+        (["check", "--junit", "/tmp", Built.plugin("ExtensionGuard")], "--junit '/tmp': expected a file path, found a directory"),
+        (["check", "--junit", "/nonexistent/folder/r.xml", Built.plugin("ExtensionGuard")],
+         "--junit '/nonexistent/folder/r.xml': expected a file in an existing folder, found no folder '/nonexistent/folder'"),
+        (["check", "--options", "{\"token\": ", Built.plugin("ExtensionGuard")], "--options: expected a JSON object, found invalid JSON: "),
+        (["check", "--options", "[1]", Built.plugin("ExtensionGuard")], "--options: expected a JSON object, found an array"),
+        (["check", "--options", "@/nonexistent/o.json", Built.plugin("ExtensionGuard")],
+         "--options: expected a readable JSON file at '/nonexistent/o.json', found nothing there"),
+        (["check", "--plugin-options", "libOther.so={}", Built.plugin("ExtensionGuard")],
+         "--plugin-options expects PLUGIN.so=JSON|@FILE naming one of the PLUGIN.so arguments, found 'libOther.so={}'"),
         (["check", "--seed", "-1", "x.so"], "--seed expects a whole number"),
         (["check"], "'check' needs at least one PLUGIN.so"),
     ])
@@ -61,7 +72,25 @@ struct CheckCommandTests {
         let run = try apphost(arguments)
         #expect(run.status == 2)
         #expect(run.errors.contains(message), "\(run.errors)")
+        // Found before any check ran: no report, and one line (then the usage hint).
         #expect(run.output.isEmpty)
+        #expect(run.errors.split(separator: "\n").count == 2, "\(run.errors)")
+    }
+
+    @Test("--options and --plugin-options (inline or @FILE) reach the subscribers and change the verdict")
+    func subscriberOptions() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("options.json").path
+        try Data(#"{"token": "from a file"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let plugin = Built.plugin("RequiresOption")
+        let base = ["check", plugin, "--only", "subscriber.create-destroy"]
+        let without = try apphost(base)
+        #expect(without.status == 1 && without.output.contains("create(\"RequiresOption\") returned NULL"), "\(without.output)")
+        #expect(try apphost(base + ["--options", #"{"token": 1}"#]).status == 0)
+        #expect(try apphost(base + ["--options", "@" + file]).status == 0)
+        #expect(try apphost(base + ["--plugin-options", plugin + "=@" + file]).status == 0)
+        #expect(try apphost(base + ["--options", #"{"token": 1}"#, "--plugin-options", plugin + "={}"]).status == 1)
     }
 
     @Test("--list-checks and --help need no plugin")

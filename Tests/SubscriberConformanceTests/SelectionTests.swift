@@ -1,6 +1,7 @@
+import Foundation
 import Synchronization
 import Testing
-import SubscriberConformance
+@testable import SubscriberConformance
 
 @Suite("Choosing checks and running the kit")
 struct SelectionTests {
@@ -37,6 +38,20 @@ struct SelectionTests {
                                               options: kitOptions { $0.childExecutable = "/bin/true" })
         #expect(report.exitCode == 2)
         #expect(report.problem?.contains("expected /bin/true to answer as a conformance child") == true, "\(report.problem ?? "")")
+    }
+
+    @Test("the checks run in the running executable (this test binary): nothing else built, no variable read")
+    func runsInTheRunningExecutable() async throws {
+        #expect(try ChildExecutable.resolve(nil) == "/proc/self/exe")
+        // The variable the kit used to need is not even read: pointing it at a program that is no
+        // conformance child changes nothing.
+        setenv("APPHOST_EXECUTABLE", "/bin/false", 1)
+        defer { unsetenv("APPHOST_EXECUTABLE") }
+        let report = await ConformanceKit.run(plugins: [Built.plugin("ExtensionGuard")], options: kitOptions {
+            $0.only = ["load.descriptor", "events.canonical"]
+        })
+        #expect(report.passed, "\(ConformanceKit.table(report))")
+        #expect(report.plugins.first?.results.count == 2)
     }
 
     @Test("a missing child executable is a kit problem")

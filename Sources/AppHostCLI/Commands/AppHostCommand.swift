@@ -62,21 +62,15 @@ public enum AppHostCommand {
     struct Routes: Sendable {
         /// `apphost check …`, with the arguments after `check`.
         var check: @Sendable ([String]) async -> Int32
-        /// The conformance kit's hidden child command, with the arguments after its name.
-        var checkChild: @Sendable ([String]) async -> Int32
 
-        /// The conformance kit's commands.
-        static let standard = Routes(check: { await CheckCommand.run($0) },
-                                     checkChild: { await CheckCommand.runChild($0) })
+        /// The conformance kit's command.
+        static let standard = Routes(check: { await CheckCommand.run($0) })
     }
 
     /// Runs `apphost` with `arguments` (without the program's path).
     @MainActor
     static func run(_ arguments: [String], output: TextOutput, errors: TextOutput,
                     routes: Routes = .standard) async -> Int32 {
-        if arguments.first == CheckCommand.childCommandName {
-            return await routes.checkChild(Array(arguments.dropFirst()))
-        }
         let (command, rest) = splitSubcommand(arguments, known: spec.subcommands.map(\.name), root: spec)
         if command == checkSummary.name { return await routes.check(rest) }
 

@@ -1,9 +1,11 @@
 import Foundation
 import SubscriberConformance
+import SubscriberKit
 
 /// `apphost check PLUGIN.so…`: the conformance kit (SPEC §7) on the command line. Prints a table
 /// (or `--json`), optionally writes JUnit XML, and exits 0 when nothing failed, 1 when a check
-/// failed, 2 when the kit could not run (bad arguments, no child executable).
+/// failed, 2 when the kit could not run (bad arguments, no child executable). Every argument is
+/// checked before the first check runs.
 public enum CheckCommand {
     /// The command's options and arguments.
     public static let spec = CommandSpec(
@@ -15,7 +17,12 @@ public enum CheckCommand {
             .value("only", "ID,...", help: "Run only these checks (ids or groups: load, subscriber, events).", repeatable: true),
             .value("skip", "ID,...", help: "Leave out these checks (ids or groups).", repeatable: true),
             .value("seed", "N", help: "Seed of the fuzzed inputs (default: random, shown in the report)."),
-            .value("timeout", "MS", help: "Per-check timeout in milliseconds (default 10000)."),
+            .value("timeout", "MS", help: "Per-check timeout in milliseconds, 3000 to 600000 (default 10000)."),
+            .value("options", "JSON|@FILE",
+                   help: "Options for every plugin's subscribers, as a manifest entry's \"options\": a JSON object, or @FILE holding one."),
+            .value("plugin-options", "PLUGIN.so=JSON|@FILE",
+                   help: "Options for one plugin's subscribers (PLUGIN.so exactly as given), instead of --options.",
+                   repeatable: true),
             .flag("allow-writable", help: "Accept plugin files or folders writable by group or others."),
             .flag("list-checks", help: "List the checks and exit.", standalone: true),
         ],
@@ -41,6 +48,7 @@ public enum CheckCommand {
             if let missing = parsed.positionals.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
                 throw UsageError("PLUGIN.so '\(missing)': expected a plugin file, found nothing there")
             }
+            if let file = parsed.value("junit") { try checkReportPath(file) }
         } catch {
             printError("apphost check: \(error.message)\nRun 'apphost check --help' for usage.")
             return 2
@@ -53,25 +61,15 @@ public enum CheckCommand {
         }
         print(parsed.flag("json") ? ConformanceKit.json(report) : ConformanceKit.table(report), terminator: "")
         if let file = parsed.value("junit") {
-            do {
-                try ConformanceKit.junit(report).write(toFile: file, atomically: true, encoding: .utf8)
-            } catch {
-                printError("apphost check: --junit \(file): expected a writable file, found: \(error.localizedDescription)")
+            if let failure = writeReport(ConformanceKit.junit(report), to: file) {
+                printError("apphost check: --junit '\(file)': expected a writable file, found \(failure)")
                 return 2
             }
         }
         return report.exitCode
     }
 
-    /// The hidden child command the kit re-runs this executable with, one check per child.
-    public static let childCommandName = ConformanceKit.childCommandName
-
-    /// Runs the hidden child command; returns the exit code.
-    public static func runChild(_ arguments: [String]) async -> Int32 {
-        await ConformanceKit.runChild(arguments: arguments)
-    }
-
-    /// The kit's options from the parsed command line; the children re-run this very executable.
+    /// The kit's options from the parsed command line.
     static func conformanceOptions(_ parsed: ParsedArguments) throws(UsageError) -> ConformanceOptions {
         var options = ConformanceOptions()
         options.only = parsed.list("only")
@@ -87,12 +85,129 @@ public enum CheckCommand {
             }
             options.seed = seed
         }
-        if let timeout = try parsed.int("timeout", of: "milliseconds", atLeast: 1) {
+        if let text = parsed.value("timeout") {
+            let minimum = Int(options.minimumCheckTimeout.milliseconds)
+            let maximum = Int(ConformanceOptions.maximumCheckTimeout.milliseconds)
+            guard let timeout = Int(text), (minimum...maximum).contains(timeout) else {
+                throw UsageError("--timeout expects a whole number of milliseconds from \(minimum) to \(maximum) "
+                                 + "(a check may wait \(Int(options.completionDeadline.milliseconds)) ms for a completion), found '\(text)'")
+            }
             options.checkTimeout = .milliseconds(timeout)
         }
         options.allowWritable = parsed.flag("allow-writable")
-        options.childExecutable = currentExecutable()
+        if let text = parsed.value("options") {
+            options.subscriberOptions = try subscriberOptions(text, option: "--options")
+        }
+        for value in parsed.values("plugin-options") {
+            // The plugin is one of the PLUGIN.so arguments, exactly: a path may hold "=", JSON too.
+            guard let plugin = parsed.positionals.filter({ value.hasPrefix($0 + "=") }).max(by: { $0.count < $1.count }) else {
+                throw UsageError("--plugin-options expects PLUGIN.so=JSON|@FILE naming one of the PLUGIN.so arguments, "
+                                 + "found '\(value.prefix(200))'")
+            }
+            let option = "--plugin-options \(plugin)"
+            guard options.subscriberOptionsByPlugin[plugin] == nil else {
+                throw UsageError("\(option): expected once, found twice")
+            }
+            options.subscriberOptionsByPlugin[plugin] = try subscriberOptions(String(value.dropFirst(plugin.count + 1)),
+                                                                             option: option)
+        }
         return options
+    }
+
+    /// The most bytes of subscriber options, given inline or in a file.
+    static let optionsSizeLimit = 1 << 20
+
+    /// A JSON object given as text, or as `@FILE` (read, at most ``optionsSizeLimit`` bytes).
+    static func subscriberOptions(_ text: String, option: String) throws(UsageError) -> JSONObject {
+        var json = text
+        var source = ""
+        if text.hasPrefix("@") {
+            let path = String(text.dropFirst())
+            source = " in '\(path)'"
+            json = try readOptionsFile(path, option: option)
+        } else if text.utf8.count > optionsSizeLimit {
+            throw UsageError("\(option): expected at most \(optionsSizeLimit) bytes of JSON, found \(text.utf8.count)")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: json)
+        } catch {
+            throw UsageError("\(option): expected a JSON object\(source), found invalid JSON: \(error)")
+        }
+        guard let object = value.objectValue else {
+            throw UsageError("\(option): expected a JSON object\(source), found \(kind(of: value))")
+        }
+        return object
+    }
+
+    private static func readOptionsFile(_ path: String, option: String) throws(UsageError) -> String {
+        func failure(_ found: String) -> UsageError {
+            UsageError("\(option): expected a readable JSON file at '\(path)', found \(found)")
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw failure(errno == ENOENT ? "nothing there" : String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw failure("something that is not a regular file") }
+        guard info.st_size <= optionsSizeLimit else { throw failure("a file of \(info.st_size) bytes (at most \(optionsSizeLimit))") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw failure("a file it cannot open") }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: optionsSizeLimit + 1)) ?? Data()
+        guard data.count <= optionsSizeLimit else { throw failure("a file larger than \(optionsSizeLimit) bytes") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Writes `text` to `path` whole or not at all (a temporary file beside it, then renamed); nil
+    /// when written, else what went wrong.
+    static func writeReport(_ text: String, to path: String) -> String? {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return "an error creating '\(temporary)' (\(String(cString: strerror(errno))))" }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        var failure: String?
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 {
+                failure = "a write error (\(String(cString: strerror(errno))))"
+                break
+            }
+            offset += written
+        }
+        if close(fd) != 0 && failure == nil { failure = "a write error (\(String(cString: strerror(errno))))" }
+        if failure == nil && rename(temporary, path) != 0 { failure = "a rename error (\(String(cString: strerror(errno))))" }
+        if failure != nil { unlink(temporary) }
+        return failure
+    }
+
+    private static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Checks that the report file can be written, before any check runs: its folder exists and
+    /// is writable, and the path is not a folder (nor anything but a writable regular file).
+    static func checkReportPath(_ path: String) throws(UsageError) {
+        func failure(_ expected: String, _ found: String) -> UsageError {
+            UsageError("--junit '\(path)': expected \(expected), found \(found)")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { throw failure("a file path", "a directory") }
+            if info.st_mode & S_IFMT != S_IFREG { throw failure("a regular file to replace", "something else") }
+            if access(path, W_OK) != 0 { throw failure("a writable file", "a file it may not write") }
+        }
+        guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw failure("a file in an existing folder", "no folder '\(folder)'")
+        }
+        // The report is written atomically: a temporary file in the folder, then renamed.
+        if access(folder, W_OK) != 0 { throw failure("a file in a writable folder", "folder '\(folder)' not writable") }
     }
 
     /// Every check: id, what it verifies, what it needs.
@@ -103,11 +218,6 @@ public enum CheckCommand {
             let needs = check.requires.isEmpty ? "" : " (needs \(check.requires.joined(separator: ", ")))"
             return check.id + String(repeating: " ", count: width - check.id.count) + check.summary + needs
         }.joined(separator: "\n") + "\n"
-    }
-
-    /// This executable, which routes the hidden child command.
-    private static func currentExecutable() -> String? {
-        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     }
 
     private static func printError(_ message: String) {

@@ -1,34 +1,17 @@
 import Foundation
 
-/// Finds the executable whose hidden child command runs the checks.
+/// The executable the kit runs each check in: the running one (any executable that links the kit
+/// becomes a conformance child when started with ``ChildWire/channelVariable``), or an explicit one.
 enum ChildExecutable {
-    /// The executable's name beside the current one.
-    static let name = "apphost"
+    /// The running executable, as the kernel knows it: still the same file if it was rebuilt or
+    /// deleted since it started.
+    static let running = "/proc/self/exe"
 
-    /// `explicit`, else `$APPHOST_EXECUTABLE`, else `apphost` beside the current executable, else
-    /// `.build/debug/apphost` under the current directory: the first that is an executable file.
+    /// `explicit` (relative to the current directory unless absolute), else the running executable.
     static func resolve(_ explicit: String?) throws(ConformanceSetupError) -> String {
-        var candidates: [String] = []
-        if let explicit {
-            candidates = [explicit]
-        } else {
-            if let fromEnvironment = ProcessInfo.processInfo.environment["APPHOST_EXECUTABLE"], !fromEnvironment.isEmpty {
-                candidates.append(fromEnvironment)
-            }
-            if let current = currentExecutable() {
-                candidates.append(URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(name).path)
-            }
-            candidates.append(FileManager.default.currentDirectoryPath + "/.build/debug/" + name)
-        }
-        for candidate in candidates {
-            let absolute = candidate.hasPrefix("/") ? candidate : FileManager.default.currentDirectoryPath + "/" + candidate
-            if FileManager.default.isExecutableFile(atPath: absolute) { return absolute }
-        }
-        throw .noChildExecutable(tried: candidates)
-    }
-
-    /// The running executable's path (/proc/self/exe, symlinks resolved).
-    static func currentExecutable() -> String? {
-        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        guard let explicit else { return running }
+        let candidate = explicit.hasPrefix("/") ? explicit : FileManager.default.currentDirectoryPath + "/" + explicit
+        guard FileManager.default.isExecutableFile(atPath: candidate) else { throw .noChildExecutable(tried: [candidate]) }
+        return candidate
     }
 }

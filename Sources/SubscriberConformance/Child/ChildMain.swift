@@ -1,46 +1,56 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import SubscriberKit
 
-/// The child side: runs one check on one plugin and writes the verdict line. Everything a plugin can
-/// do wrong (crash, hang, exit) happens here, in a process the parent can afford to lose.
+/// The worker side of a conformance child (see ConformanceChildEntry.h): reads the request from the
+/// private channel, runs one check on one plugin, sends the verdict, exits. Everything a plugin can
+/// do wrong (crash, hang, exit, print) happens here, in a process the parent can afford to lose.
 enum ChildMain {
-    /// Runs the request in `arguments` (one JSON argument); returns the exit code (0 when a verdict
-    /// was written, 2 when the request is unusable).
-    static func run(arguments: [String]) async -> Int32 {
-        guard arguments.count == 1, let json = try? JSONValue(parsing: arguments[0]), let request = ChildRequest(json: json)
+    /// Runs the worker on `channel`; never returns.
+    static func enter(channel received: Int32) -> Never {
+        // Out of the way of descriptors a plugin might use, and closed in anything it executes.
+        var channel = fcntl(received, F_DUPFD_CLOEXEC, 512)
+        if channel >= 0 {
+            close(received)
+        } else {
+            channel = received
+            _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
+        }
+        guard let payload = ChildChannel.readFrame(from: channel),
+              let json = try? payload.withUnsafeBytes({ try JSONValue(parsing: $0) }),
+              let request = ChildRequest(json: json)
         else {
-            printError("conformance child: expected one JSON request argument, found \(arguments.count) argument(s)")
-            return 2
+            printError("conformance child: expected a request on the private channel, found none or a malformed one")
+            _exit(2)
         }
         guard let check = CheckRegistry.check(request.check) else {
             printError("conformance child: expected a check id, found '\(request.check)'")
-            return 2
+            _exit(2)
         }
-        ChildWire.write(ChildWire.helloLine)
-        let (verdict, identity) = await runCheck(check, request)
-        ChildWire.write(ChildWire.verdictPrefix + ChildWire.verdictJSON(verdict, identity: identity).serialized())
-        return 0
-    }
-
-    @MainActor
-    private static func runCheck(_ check: any ConformanceCheck, _ request: ChildRequest) async -> (Verdict, PluginIdentity?) {
-        let environment = CheckEnvironment(request: request)
-        let verdict = await check.run(in: environment)
-        return (verdict, environment.identity)
+        let writer = ChildChannelWriter(fd: channel)
+        writer.send(ChildWire.hello())
+        Task { @MainActor in
+            let environment = CheckEnvironment(request: request, progress: ProgressWriter(channel: writer))
+            let verdict = await check.run(in: environment)
+            writer.send(ChildWire.verdict(verdict, identity: environment.identity))
+            _exit(0)
+        }
+        // The main actor runs on the main thread's run loop, as in an async `main`; this is before
+        // `main`, so run it here. It never returns: the task above ends the process.
+        while true { RunLoop.main.run() }
     }
 
     private static func printError(_ message: String) {
-        var standardError = StandardError()
-        print(message, to: &standardError)
+        let bytes = Array((message + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }
 
-/// Standard error as a `TextOutputStream`.
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        let bytes = Array(string.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-    }
+/// The worker's entry, called by the constructor in ConformanceChildEntry before `main` when the
+/// process was started as a conformance child. Public only so that it is never stripped; not API.
+@_cdecl("adh_conformance_child_main")
+public func _conformanceChildMain(_ channel: Int32) -> Int32 {
+    ChildMain.enter(channel: channel)
 }

@@ -1,124 +1,183 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ConformanceChildEntry
 import SubscriberHost
-import Synchronization
 
-/// How a child process ended, with everything it wrote.
+/// What to start and how: the executable, its environment, the variable that names the private
+/// channel's descriptor in the child, the first message to send it, and the time it may take.
+struct ChildLaunch: Sendable {
+    var executable: String
+    var arguments: [String] = []
+    var environment: [String: String]
+    /// Set in the child to the channel's descriptor number.
+    var channelVariable: String
+    /// Sent (framed) on the channel as soon as the child starts.
+    var firstMessage: [UInt8]
+    /// How long the child may run before it is stopped.
+    var timeout: Duration
+    /// After the timeout stopped the receiver's worker: how long the launched process may take to
+    /// clean up and report before its whole process group is killed.
+    var cleanupGrace: Duration = .seconds(2)
+}
+
+/// Reads the messages a child sends on its private channel, as they arrive.
+protocol ChildMessageReceiver {
+    /// One message (a frame's payload).
+    mutating func receive(_ message: [UInt8])
+    /// The process to kill at the timeout, when not the launched one itself (which then gets
+    /// ``ChildLaunch/cleanupGrace`` to clean up after it); nil kills the launched process's group.
+    var workerToStop: pid_t? { get }
+}
+
+/// The last bytes a child wrote on one of its standard streams, and how many it wrote in all.
+struct CapturedOutput: Sendable {
+    /// How many bytes are kept: the end of the stream, where the last words are.
+    static let limit = 64 << 10
+
+    /// A ring of the last ``limit`` bytes; `end` is where the next byte goes.
+    private var ring: [UInt8] = []
+    private var end = 0
+    /// Every byte written, kept or not.
+    private(set) var total = 0
+
+    /// Adds what was read, copying only what the ring keeps (a flood costs one copy of its end).
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        total += bytes.count
+        if ring.isEmpty { ring = [UInt8](repeating: 0, count: Self.limit) }
+        let kept = min(bytes.count, Self.limit)
+        var source = base + (bytes.count - kept)
+        var remaining = kept
+        ring.withUnsafeMutableBytes { ring in
+            while remaining > 0 {
+                let count = min(remaining, Self.limit - end)
+                (ring.baseAddress! + end).copyMemory(from: source, byteCount: count)
+                end = (end + count) % Self.limit
+                source += count
+                remaining -= count
+            }
+        }
+    }
+
+    /// The last ``limit`` bytes (or fewer), oldest first.
+    var kept: [UInt8] {
+        total < Self.limit ? Array(ring.prefix(total)) : Array(ring[end...] + ring[..<end])
+    }
+}
+
+/// How a child process ended, with what it wrote on its standard streams.
 struct ChildOutcome: Sendable {
     enum Ending: Sendable, Equatable {
         /// Exited by itself with this status.
         case exited(Int32)
-        /// Killed by this signal (a crash: SIGSEGV, SIGABRT, SIGILL, …).
+        /// Killed by this signal.
         case signaled(Int32)
-        /// Still running at the timeout; killed (SIGKILL, its whole process group).
+        /// Still running at the timeout; killed.
         case timedOut
     }
 
     var ending: Ending
-    var standardOutput: [UInt8]
-    var standardError: [UInt8]
+    var standardOutput: CapturedOutput
+    var standardError: CapturedOutput
+    /// Why the channel stopped being readable (a frame over the limit), if it did.
+    var channelFailure: String?
     var duration: Duration
 }
 
-/// Runs one child process with `posix_spawn`, reads its output through pipes, and kills it (with its
-/// process group) at the timeout. Blocking: call it off the cooperative pool.
+/// Runs one child process: `posix_spawn` in a process group of its own, standard input from
+/// /dev/null, standard output and error captured apart (drained together, bounded), and a private
+/// channel (a socket at descriptor 3, named in an environment variable) that carries the child's
+/// messages. At the timeout the worker (or the whole group) is killed; when the launched process
+/// ends, its process group is killed too. Blocking: call it off the cooperative pool.
+///
+/// Nothing here knows about plugins or checks: the conformance kit and process isolation share it.
 enum ChildProcess {
-    /// Output beyond this is dropped from the front (the end holds the verdict and the last progress).
-    static let outputLimit = 8 << 20
+    /// The channel's descriptor number in the child.
+    static let channelDescriptor: Int32 = 3
 
-    static func run(executable: String, arguments: [String], environment: [String: String],
-                    timeout: Duration) throws(ConformanceSetupError) -> ChildOutcome {
+    static func run<Receiver: ChildMessageReceiver>(_ launch: ChildLaunch, receiver: inout Receiver)
+        throws(ConformanceSetupError) -> ChildOutcome
+    {
         let clock = ContinuousClock()
         let start = clock.now
-        let (pid, output, errors) = try spawnLock.withLock { _ throws(ConformanceSetupError) in
-            try spawnWithPipes(executable, arguments, environment)
-        }
+        let (pid, output, errors, channel) = try spawn(launch)
+        var streams = Streams(output: output, errors: errors, channel: channel)
+        var pending = ChildChannel.frame(launch.firstMessage)
+        _ = fcntl(channel, F_SETFL, fcntl(channel, F_GETFL) | O_NONBLOCK)
 
-        var reader = PipeReader(fds: [output, errors], limit: outputLimit)
-        let deadline = start + timeout
-        var timedOut = false
-        var status: Int32 = 0
-        while true {
-            if waitpid(pid, &status, WNOHANG) == pid {
-                // Gone: read what is left, briefly (a grandchild may hold the pipes open).
-                let drainEnd = clock.now + .milliseconds(200)
-                while reader.isOpen, clock.now < drainEnd { reader.poll(milliseconds: 20) }
-                break
+        let deadline = start + launch.timeout
+        var stopped = false
+        var forceAt: ContinuousClock.Instant?
+        while adh_child_has_ended(pid) == 0 {
+            let now = clock.now
+            if !stopped && now >= deadline {
+                stopped = true
+                if let worker = receiver.workerToStop {
+                    kill(worker, SIGKILL)
+                    forceAt = now + launch.cleanupGrace
+                } else {
+                    forceAt = now
+                }
             }
-            let remaining = deadline - clock.now
-            if remaining <= .zero {
-                timedOut = true
-                kill(-pid, SIGKILL)
+            if let forceAt, now >= forceAt {
+                killpg(pid, SIGKILL)
                 kill(pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                let drainEnd = clock.now + .milliseconds(200)
-                while reader.isOpen, clock.now < drainEnd { reader.poll(milliseconds: 20) }
-                break
             }
-            if reader.isOpen {
-                reader.poll(milliseconds: Int32(clamping: min(20, max(1, remaining.nanosecondsSaturating / 1_000_000))))
-            } else {
-                usleep(1_000)
-            }
+            if !pending.isEmpty { pending = streams.send(pending) }
+            let wait = stopped ? Duration.milliseconds(5) : min(.milliseconds(20), max(.milliseconds(1), deadline - now))
+            streams.poll(milliseconds: Int32(clamping: wait.nanosecondsSaturating / 1_000_000), writing: !pending.isEmpty,
+                         into: &receiver)
         }
-        reader.closeAll()
+        // Ended but not reaped: its group id is still reserved, so this kills only what it left.
+        killpg(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // Whatever was written before the end is in the pipes; read it, briefly (a process outside
+        // the group may still hold a copy of a pipe).
+        let drainEnd = clock.now + .milliseconds(100)
+        while streams.isOpen, clock.now < drainEnd { streams.poll(milliseconds: 10, writing: false, into: &receiver) }
+        streams.closeAll()
+
         let ending: ChildOutcome.Ending
-        if timedOut {
+        if stopped {
             ending = .timedOut
         } else if status & 0x7F == 0 {
             ending = .exited((status >> 8) & 0xFF)
         } else {
             ending = .signaled(status & 0x7F)
         }
-        return ChildOutcome(ending: ending, standardOutput: reader.buffers[0], standardError: reader.buffers[1],
-                            duration: clock.now - start)
+        return ChildOutcome(ending: ending, standardOutput: streams.output, standardError: streams.errors,
+                            channelFailure: streams.decoder.failure, duration: clock.now - start)
     }
 
-    /// Held from making the pipes until the child has its copies: without pipe2(O_CLOEXEC) (not in
-    /// Swift's Glibc), a child spawned by another thread in between would inherit our write ends and
-    /// keep them open, and our reader would wait for that other child.
-    private static let spawnLock = Mutex(())
-
-    /// Makes the output pipes (close-on-exec in this process), spawns, and closes the write ends here.
-    private static func spawnWithPipes(_ executable: String, _ arguments: [String], _ environment: [String: String])
-        throws(ConformanceSetupError) -> (pid: pid_t, output: Int32, errors: Int32)
+    /// Makes the pipes and the channel (close-on-exec here), spawns, and closes the child's ends.
+    private static func spawn(_ launch: ChildLaunch) throws(ConformanceSetupError)
+        -> (pid: pid_t, output: Int32, errors: Int32, channel: Int32)
     {
+        func failure(_ call: String) -> ConformanceSetupError {
+            .spawnFailed(executable: launch.executable, reason: "\(call): \(String(cString: strerror(errno)))")
+        }
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
-        guard pipe(&output) == 0 else { throw .spawnFailed(executable: executable, reason: "pipe: \(String(cString: strerror(errno)))") }
-        guard pipe(&errors) == 0 else {
-            output.forEach { close($0) }
-            throw .spawnFailed(executable: executable, reason: "pipe: \(String(cString: strerror(errno)))")
-        }
-        for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let pid: pid_t
-        do {
-            pid = try spawn(executable, arguments, environment, stdout: output[1], stderr: errors[1])
-        } catch {
-            close(output[0])
-            close(errors[0])
-            throw error
-        }
-        close(output[1])
-        close(errors[1])
-        return (pid, output[0], errors[0])
-    }
+        var channel: [Int32] = [-1, -1]
+        defer { (output + errors + [channel[1]]).filter { $0 >= 0 }.forEach { _ = close($0) } }
+        guard adh_child_pipe(&output) == 0, adh_child_pipe(&errors) == 0 else { throw failure("pipe") }
+        guard adh_child_socketpair(&channel) == 0 else { throw failure("socketpair") }
 
-    private static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String],
-                              stdout: Int32, stderr: Int32) throws(ConformanceSetupError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, channel[1], channelDescriptor)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group (so a timeout kills everything it started), no blocked signals, and
-        // default handlers: a crash must end it the ordinary way, whatever the parent ignores.
+        // Its own process group (so that everything it starts can be killed at once), no blocked
+        // signals, default handlers: a crash must end it the ordinary way, whatever the parent ignores.
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         var allSignals = sigset_t()
@@ -128,24 +187,28 @@ enum ChildProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        var environment = launch.environment
+        environment[launch.channelVariable] = String(channelDescriptor)
+        let argv = ([launch.executable] + launch.arguments).map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let result = posix_spawn(&pid, launch.executable, &actions, &attributes, argv, envp)
         guard result == 0 else {
-            close(stdout)
-            close(stderr)
-            throw .spawnFailed(executable: executable, reason: String(cString: strerror(result)))
+            close(channel[0])
+            throw .spawnFailed(executable: launch.executable, reason: String(cString: strerror(result)))
         }
-        return pid
+        let kept = (output[0], errors[0], channel[0])
+        output[0] = -1
+        errors[0] = -1
+        return (pid, kept.0, kept.1, kept.2)
     }
 
     /// The environment children get: ours, with Swift's backtracer off (a crashing plugin should die
-    /// at once, not spend seconds symbolicating into our pipes).
+    /// at once, not spend seconds symbolicating).
     static func childEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
         var entry = environ
@@ -172,31 +235,49 @@ enum ChildProcess {
     }
 }
 
-/// Reads several pipes with poll(2) until each reaches end of file.
-private struct PipeReader {
-    var fds: [Int32]
-    var buffers: [[UInt8]]
-    let limit: Int
+/// The parent's ends of a child's standard output, standard error and channel, read with poll(2)
+/// until each reaches end of file.
+private struct Streams {
+    var output = CapturedOutput()
+    var errors = CapturedOutput()
+    var decoder = ChildFrameDecoder()
+    /// Standard output, standard error, channel; -1 once closed.
+    private var fds: [Int32]
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
 
-    init(fds: [Int32], limit: Int) {
-        self.fds = fds
-        self.buffers = Array(repeating: [], count: fds.count)
-        self.limit = limit
+    init(output: Int32, errors: Int32, channel: Int32) {
+        fds = [output, errors, channel]
     }
 
     var isOpen: Bool { fds.contains { $0 >= 0 } }
 
-    /// Waits up to `milliseconds` for data, then reads what is there.
-    mutating func poll(milliseconds: Int32) {
-        var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let ready = Glibc.poll(&polled, nfds_t(polled.count), milliseconds)
-        guard ready > 0 else { return }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        for index in polled.indices where polled[index].fd >= 0 && polled[index].revents != 0 {
+    /// Sends what it can of `pending` on the channel without blocking; returns the rest.
+    mutating func send(_ pending: [UInt8]) -> [UInt8] {
+        guard fds[2] >= 0 else { return [] }
+        let written = pending.withUnsafeBytes { Glibc.send(fds[2], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if written < 0 { return errno == EAGAIN || errno == EINTR ? pending : [] }
+        return Array(pending.dropFirst(written))
+    }
+
+    /// Waits up to `milliseconds` for data (or room to write), then reads what is there.
+    mutating func poll<Receiver: ChildMessageReceiver>(milliseconds: Int32, writing: Bool, into receiver: inout Receiver) {
+        guard isOpen else {
+            // A process closes its descriptors a moment before it can be waited for: look again soon.
+            usleep(UInt32(min(1, max(0, milliseconds))) * 1_000)
+            return
+        }
+        var polled = fds.enumerated().map { index, fd in
+            pollfd(fd: fd, events: Int16(POLLIN) | (index == 2 && writing ? Int16(POLLOUT) : 0), revents: 0)
+        }
+        guard Glibc.poll(&polled, nfds_t(polled.count), milliseconds) > 0 else { return }
+        for index in polled.indices where polled[index].fd >= 0 && polled[index].revents & ~Int16(POLLOUT) != 0 {
             let count = chunk.withUnsafeMutableBytes { read(polled[index].fd, $0.baseAddress, $0.count) }
             if count > 0 {
-                buffers[index] += chunk[0..<count]
-                if buffers[index].count > limit { buffers[index].removeFirst(buffers[index].count - limit / 2) }
+                switch index {
+                case 0: chunk.withUnsafeBytes { output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                case 1: chunk.withUnsafeBytes { errors.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                default: for message in decoder.feed(chunk[0..<count]) { receiver.receive(message) }
+                }
             } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                 close(fds[index])
                 fds[index] = -1

@@ -3,7 +3,7 @@ import SubscriberHost
 import SubscriberKit
 
 /// What the parent asks one child process to do: one check on one plugin, with the run's settings.
-/// Travels as one JSON argument after the hidden child command.
+/// Travels as the first message on the child's private channel.
 struct ChildRequest: Sendable, Hashable {
     var check: String
     var plugin: String
@@ -17,8 +17,10 @@ struct ChildRequest: Sendable, Hashable {
     var createDestroyCycles: Int
     var fuzzCases: Int
     var allowWritable: Bool
+    /// What the subscribers' contexts get as their options.
+    var subscriberOptions: JSONObject
 
-    init(check: String, plugin: String, seed: UInt64, options: ConformanceOptions) {
+    init(check: String, plugin: String, seed: UInt64, options: ConformanceOptions, subscriberOptions: JSONObject = [:]) {
         self.check = check
         self.plugin = plugin
         self.seed = seed
@@ -31,6 +33,7 @@ struct ChildRequest: Sendable, Hashable {
         createDestroyCycles = options.createDestroyCycles
         fuzzCases = options.fuzzCases
         allowWritable = options.allowWritable
+        self.subscriberOptions = subscriberOptions
     }
 
     /// As JSON. The seed travels as a string: a JSON number cannot hold every UInt64.
@@ -46,6 +49,7 @@ struct ChildRequest: Sendable, Hashable {
             "createDestroyCycles": .number(Double(createDestroyCycles)),
             "fuzzCases": .number(Double(fuzzCases)),
             "allowWritable": .bool(allowWritable),
+            "subscriberOptions": .object(subscriberOptions),
         ])
     }
 
@@ -59,7 +63,8 @@ struct ChildRequest: Sendable, Hashable {
               let scanBudget = duration("scanBudgetNs"), let scanWarning = duration("scanWarningNs"),
               let memoryGrowthLimit = json["memoryGrowthLimit"]?.intValue,
               let createDestroyCycles = json["createDestroyCycles"]?.intValue,
-              let fuzzCases = json["fuzzCases"]?.intValue, let allowWritable = json["allowWritable"]?.boolValue
+              let fuzzCases = json["fuzzCases"]?.intValue, let allowWritable = json["allowWritable"]?.boolValue,
+              let subscriberOptions = json["subscriberOptions"]?.objectValue
         else { return nil }
         self.check = check
         self.plugin = plugin
@@ -73,6 +78,7 @@ struct ChildRequest: Sendable, Hashable {
         self.createDestroyCycles = createDestroyCycles
         self.fuzzCases = fuzzCases
         self.allowWritable = allowWritable
+        self.subscriberOptions = subscriberOptions
     }
 }
 

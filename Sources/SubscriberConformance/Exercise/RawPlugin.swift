@@ -6,11 +6,13 @@ import SubscriberKit
 /// the C side itself does (NULL for unknown names, memory over many instances, hostile payloads).
 struct RawPlugin {
     let descriptor: UnsafePointer<adh_plugin_descriptor>
+    /// What every instance gets as its host.
+    let host: UnsafePointer<adh_host>
 
-    /// `create(name, host)` with the shared raw host; nil when it returns NULL.
+    /// `create(name, host)`; nil when it returns NULL.
     func create(_ name: String) -> RawSubscriber? {
         guard let create = ABI.readCovered(descriptor).create else { return nil }
-        guard let made = name.withCString({ create($0, RawHost.pointer) }) else { return nil }
+        guard let made = name.withCString({ create($0, host) }) else { return nil }
         return RawSubscriber(pointer: made, vtable: ABI.readCovered(made))
     }
 }
@@ -31,19 +33,26 @@ struct RawSubscriber {
     var respondingEvents: [LifecycleEvent] { SubscriberEntries.respondingEvents(of: vtable) }
 }
 
-/// The one `adh_host` every raw instance gets: logging that drops everything, fixed app info, `{}`
-/// options. Allocated once and never freed, so it outlives every instance as the header requires.
-enum RawHost {
+/// The `adh_host` raw instances get: logging that drops everything, fixed app info, the check's
+/// options (through `host_data`). Never freed (a child makes one), so it outlives every instance as
+/// the header requires.
+struct RawHost {
     static let appInfo = ABIBytes(#"{"name":"Conformance","bundleIdentifier":"dev.appdelegatehost.conformance","version":"1.0"}"#)
-    static let options = ABIBytes("{}")
 
-    nonisolated(unsafe) static let pointer: UnsafePointer<adh_host> = {
+    nonisolated(unsafe) let pointer: UnsafePointer<adh_host>
+
+    init(options: JSONObject) {
+        let optionsJSON = Unmanaged.passRetained(ABIBytes(JSONValue.object(options).serializedBytes()))
         let host = UnsafeMutablePointer<adh_host>.allocate(capacity: 1)
         host.initialize(to: adh_host(
             struct_size: UInt32(MemoryLayout<adh_host>.size), abi_major: ABI.major, abi_minor: ABI.minor,
-            host_data: nil,
+            host_data: optionsJSON.toOpaque(),
             log: { _, _, _ in }, log_event: { _, _, _ in }, log_error: { _, _, _ in },
-            app_info_json: { _ in RawHost.appInfo.string }, options_json: { _ in RawHost.options.string }))
-        return UnsafePointer(host)
-    }()
+            app_info_json: { _ in RawHost.appInfo.string },
+            options_json: { host in
+                guard let data = host?.pointee.host_data else { return .absent }
+                return Unmanaged<ABIBytes>.fromOpaque(data).takeUnretainedValue().string
+            }))
+        pointer = UnsafePointer(host)
+    }
 }

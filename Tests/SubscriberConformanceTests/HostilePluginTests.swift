@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import SubscriberKit
+import SubscriberConformance
+
+/// Plugins that print, flood, forge or fork (Plugins/Broken/README.md, "Conformance-kit fixtures"):
+/// the kit's verdicts travel on a private channel, plugin output is captured apart and bounded, and
+/// every process a plugin starts is killed and reported.
+@Suite("Hostile plugins cannot fool or break the kit")
+struct HostilePluginTests {
+    @Test("a verdict printed on stdout, then _exit(0), is an exit without a verdict, shown as evidence")
+    func forgedVerdict() async throws {
+        let report = await ConformanceKit.run(plugins: [Built.plugin("ForgedVerdict")], options: kitOptions())
+        #expect(report.problem == nil, "\(report.problem ?? "")")
+        let plugin = try #require(report.plugins.first)
+        #expect(plugin.failures.map(\.id) == ["events.canonical"], "\(ConformanceKit.table(report))")
+        let found = try #require(plugin.result("events.canonical")?.verdict.evidence.found)
+        #expect(found.hasPrefix("exited with status 0 before a verdict during ForgedVerdict: didBecomeActive #1"), "\(found)")
+        #expect(found.contains(#"its last output on stdout: '@@adh-conformance verdict {"status":"pass""#), "\(found)")
+    }
+
+    @Test("output without a line break, a 9 MiB flood and an 8 MiB descriptor id pass, and the next plugin is checked")
+    func outputAndHugeIdentity() async throws {
+        let plugins = ["StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ExtensionGuard"].map(Built.plugin)
+        let report = await ConformanceKit.run(plugins: plugins, options: kitOptions())
+        #expect(report.problem == nil, "\(report.problem ?? "")")
+        #expect(report.plugins.map(\.path) == plugins)
+        for plugin in report.plugins {
+            #expect(plugin.results.count == ConformanceKit.checks.count)
+            #expect(plugin.failures.isEmpty && plugin.count(.skip) == 0, "\(ConformanceKit.table(report))")
+        }
+        // The id is reported cut, with its length.
+        let id = try #require(report.plugins[2].identity?.id)
+        #expect(id.hasPrefix("dev.appdelegatehost.fixture.huge-descriptor-id.xxx"))
+        #expect(id.hasSuffix("… (8388608 bytes)") && id.utf8.count < 1_000, "\(id.prefix(80))")
+    }
+
+    @Test("processes a plugin starts (children, a setsid grandchild, a CPU spinner) are killed and fail the check")
+    func leftoverProcesses() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pidFile = folder.appendingPathComponent("pids").path
+        let plugin = Built.plugin("ForkingPlugin")
+        let report = await ConformanceKit.run(plugins: [plugin, Built.plugin("ExtensionGuard")], options: kitOptions {
+            $0.subscriberOptionsByPlugin = [plugin: ["pidFile": .string(pidFile)]]
+        })
+        let forking = try #require(report.plugins.first)
+        #expect(forking.failures.map(\.id) == ["events.canonical"], "\(ConformanceKit.table(report))")
+        let found = try #require(forking.result("events.canonical")?.verdict.evidence.found)
+
+        // Every process the fixture started wrote its pid; none is still running, and the verdict names them.
+        let pids = try String(contentsOfFile: pidFile, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        #expect(pids.count == 3, "\(pids)")
+        #expect(found.hasPrefix("left 3 processes behind (pids "), "\(found)")
+        for pid in pids {
+            #expect(found.contains(String(pid)), "\(pid) not in \(found)")
+            let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+            #expect(comm?.hasPrefix("adh-forked") != true, "process \(pid) still running")
+        }
+        #expect(report.plugins[1].failures.isEmpty, "\(ConformanceKit.table(report))")
+    }
+}
+
+/// Subscriber options reach the context as a manifest entry's `options` would.
+@Suite("Subscriber options")
+struct SubscriberOptionsTests {
+    @Test("options change the verdict: RequiresOption creates only with a token; per-plugin options replace shared ones")
+    func optionsReachTheSubscriber() async throws {
+        let plugin = Built.plugin("RequiresOption")
+        func status(_ change: (inout ConformanceOptions) -> Void) async -> VerdictStatus? {
+            let report = await ConformanceKit.run(plugins: [plugin], options: kitOptions {
+                $0.only = ["subscriber"]
+                change(&$0)
+            })
+            return report.plugins.first?.result("subscriber.create-destroy")?.status
+        }
+        #expect(await status { _ in } == .fail)
+        #expect(await status { $0.subscriberOptions = ["token": "shared"] } == .pass)
+        #expect(await status { $0.subscriberOptionsByPlugin = [plugin: ["token": 1]] } == .pass)
+        #expect(await status {
+            $0.subscriberOptions = ["token": "shared"]
+            $0.subscriberOptionsByPlugin = [plugin: [:]]
+        } == .fail)
+    }
+
+    @Test("settings the kit cannot run with are a problem before any check: timeout range, options for no plugin")
+    func badSettings() async {
+        let short = await ConformanceKit.run(plugins: [Built.plugin("ExtensionGuard")],
+                                             options: kitOptions { $0.checkTimeout = .milliseconds(10) })
+        #expect(short.exitCode == 2 && short.plugins.isEmpty)
+        #expect(short.problem == "checkTimeout: expected from 3.00 s to 600.00 s, found 10.0 ms", "\(short.problem ?? "")")
+        let stray = await ConformanceKit.run(plugins: [Built.plugin("ExtensionGuard")],
+                                             options: kitOptions { $0.subscriberOptionsByPlugin = ["libNone.so": [:]] })
+        #expect(stray.problem == "subscriberOptionsByPlugin: expected keys among the plugins checked, found 'libNone.so'")
+    }
+}
