@@ -64,7 +64,8 @@ public final class LoadedPluginImage: @unchecked Sendable, CustomStringConvertib
     /// Errors name `path` (default: the path this image was first loaded from).
     public func subscribers(requested: [String], path: String? = nil) throws(PluginLoadError) -> [String] {
         if requested.isEmpty { return subscriberNames }
-        for name in requested where !subscriberNames.contains(name) {
+        let declared = Set(subscriberNames)  // one lookup per requested name: linear
+        for name in requested where !declared.contains(name) {
             throw .unknownSubscriber(path: path ?? self.path, name: name, declared: subscriberNames)
         }
         return requested

@@ -76,7 +76,9 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
             return "plugin \"\(path)\": expected a regular file, found \(found)"
         case .libraryNotFound(let library, let fileName, let searched):
             let places = searched.isEmpty ? "(no search directories)" : searched.joined(separator: ", ")
-            return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none"
+            // A SwiftPM build folder without the library: most likely nothing was built yet.
+            let hint = searched.contains { $0.contains("/.build/") } ? " (build the plugins first: swift build)" : ""
+            return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none\(hint)"
         case .writable(let path, let directory, let mode):
             let octal = "0" + String(mode & 0o7777, radix: 8)
             let who = mode & 0o022 == 0o022 ? "group and others" : (mode & 0o020 != 0 ? "group" : "others")

@@ -66,6 +66,7 @@ extension ManifestPlugin {
             guard !path.isEmpty else {
                 throw JSONShapeError(path: reader.path(of: "path"), expected: "a file path", found: "an empty string")
             }
+            try ManifestText.checkPlain(path, as: "a path", at: reader.path(of: "path"))
             source = .path(path)
         case (nil, let library?):
             try Self.checkLibraryName(library, at: reader.path(of: "library"))
@@ -102,6 +103,7 @@ extension ManifestPlugin {
         if name.isEmpty {
             throw JSONShapeError(path: path, expected: "a library name", found: "an empty string")
         }
+        try ManifestText.checkPlain(name, as: "a library name", at: path)
         if name.contains("/") {
             throw JSONShapeError(path: path, expected: "a library name without \"/\" (use \"path\" for files)",
                                  found: found)
@@ -143,14 +145,16 @@ extension ManifestPlugin {
                                  expected: "at least one subscriber name (omit the list for all the plugin declares)",
                                  found: "an empty array")
         }
+        var firstPosition: [String: Int] = [:]  // one lookup per name: linear in the list's length
+        firstPosition.reserveCapacity(names.count)
         for (position, name) in names.enumerated() {
             if name.isEmpty {
                 throw JSONShapeError(path: "\(listPath)[\(position)]", expected: "a subscriber name", found: "an empty string")
             }
-            if let first = names.firstIndex(of: name), first < position {
-                throw JSONShapeError(path: "\(listPath)[\(position)]",
-                                     expected: "a subscriber name not listed before",
-                                     found: "\"\(name)\" again (first at \(listPath)[\(first)])")
+            try ManifestText.checkPlain(name, as: "a subscriber name", at: "\(listPath)[\(position)]")
+            if let first = firstPosition.updateValue(position, forKey: name) {
+                throw JSONShapeError(path: "\(listPath)[\(position)]", expected: "a subscriber name not listed before",
+                                     found: "\(ManifestText.quoted(name)) again (first at \(listPath)[\(first)])")
             }
         }
         return (names, listPath)

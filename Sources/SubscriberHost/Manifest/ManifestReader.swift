@@ -9,10 +9,7 @@ enum ManifestReader {
         let orientations = try readOrientations(root.value("supportedInterfaceOrientations"))
         let (deadlines, defaultDeadline) = try readDeadlines(root.value("deadlines"))
         let reconcilers = try readReconcilers(root.value("reconcilers"))
-        let searchPaths = try root.strings("pluginSearchPaths") ?? []
-        for (index, path) in searchPaths.enumerated() where path.isEmpty {
-            throw JSONShapeError(path: "pluginSearchPaths[\(index)]", expected: "a directory path", found: "an empty string")
-        }
+        let searchPaths = try readSearchPaths(root.strings("pluginSearchPaths") ?? [])
         let plugins = try readPlugins(root.array("plugins") ?? [])
         try root.rejectUnknownKeys()
         return Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
@@ -146,20 +143,41 @@ enum ManifestReader {
         return result
     }
 
+    // MARK: pluginSearchPaths
+
+    /// Each `library` entry may look in every search folder: the count is bounded, so that loading
+    /// stays linear in the manifest's size.
+    static let maximumSearchPathCount = 256
+
+    private static func readSearchPaths(_ paths: [String]) throws(JSONShapeError) -> [String] {
+        if paths.count > maximumSearchPathCount {
+            throw JSONShapeError(path: "pluginSearchPaths", expected: "at most \(maximumSearchPathCount) directories",
+                                 found: "\(paths.count)")
+        }
+        for (index, path) in paths.enumerated() {
+            if path.isEmpty {
+                throw JSONShapeError(path: "pluginSearchPaths[\(index)]", expected: "a directory path", found: "an empty string")
+            }
+            try ManifestText.checkPlain(path, as: "a directory path", at: "pluginSearchPaths[\(index)]")
+        }
+        return paths
+    }
+
     // MARK: plugins
 
     private static func readPlugins(_ elements: [JSONValue]) throws(JSONShapeError) -> [ManifestPlugin] {
         var plugins: [ManifestPlugin] = []
-        var firstListed: [String: String] = [:]
+        // Subscriber name → where it was first listed (list key path, position): one lookup per name.
+        var firstListed: [String: (list: String, position: Int)] = [:]
         for (index, element) in elements.enumerated() {
             let plugin = try ManifestPlugin(json: element, index: index)
             for (position, name) in plugin.subscribers.enumerated() {
-                let path = "\(plugin.subscriberListPath)[\(position)]"
                 if let first = firstListed[name] {
-                    throw JSONShapeError(path: path, expected: "a subscriber name no other plugin entry lists",
-                                         found: "\"\(name)\", already listed at \(first)")
+                    throw JSONShapeError(path: "\(plugin.subscriberListPath)[\(position)]",
+                                         expected: "a subscriber name no other plugin entry lists",
+                                         found: "\(ManifestText.quoted(name)), already listed at \(first.list)[\(first.position)]")
                 }
-                firstListed[name] = path
+                firstListed[name] = (plugin.subscriberListPath, position)
             }
             plugins.append(plugin)
         }
