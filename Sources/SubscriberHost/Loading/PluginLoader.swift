@@ -91,11 +91,11 @@ public struct PluginLoader: Sendable {
         guard !allowWritable else {
             return file.currentPath() ?? FilePaths.realPath(path) ?? path
         }
+        try file.checkNotWritable(path: path)
         let (realPath, info) = try SafePath(path: path).resolve()
         guard FileIdentity(info) == file.identity else {
             throw .fileReplaced(path: path, found: "another file at \"\(realPath)\" than the one opened")
         }
-        try file.checkNotWritable(path: path)
         return realPath
     }
 

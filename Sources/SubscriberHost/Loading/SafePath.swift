@@ -41,7 +41,7 @@ struct SafePath {
                 continue
             }
             let folderPath = Self.join(folder)
-            let entryPath = folder.isEmpty ? "/" + step : folderPath + "/" + step
+            let entryPath = FilePaths.resolve(String(step), against: folderPath)
             let entry = try examine(entryPath)
             let isLast = pending.allSatisfy { $0 == "." }
             let kind = entry.st_mode & S_IFMT
@@ -87,7 +87,7 @@ struct SafePath {
         if kind == S_IFREG && isLast || isNamedByUser {
             place = .directory(folder)
         } else if kind == S_IFLNK {
-            place = .linkFolder(folder, link: Self.join(folder, entryName))
+            place = .linkFolder(folder, link: FilePaths.resolve(entryName, against: folder))
         } else {
             place = .folderOnTheWay(folder)
         }
@@ -114,10 +114,6 @@ struct SafePath {
     /// `/a/b` from `[a, b]`; `/` from `[]`.
     private static func join(_ components: [Substring]) -> String {
         components.isEmpty ? "/" : "/" + components.joined(separator: "/")
-    }
-
-    private static func join(_ folder: String, _ name: String) -> String {
-        folder == "/" ? "/" + name : folder + "/" + name
     }
 }
 

@@ -54,8 +54,8 @@ public struct ManifestPlugin: Sendable, Hashable {
 }
 
 extension ManifestPlugin {
-    /// Reads entry `index` of the `plugins` array. Names are checked for emptiness and repeats
-    /// within the entry; repeats across entries are the manifest's check.
+    /// Reads entry `index` of the `plugins` array. Names are checked for emptiness and control
+    /// characters; repeats, within the entry or across entries, are the manifest's check.
     init(json: JSONValue, index: Int) throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: "plugins[\(index)]")
         let path = try reader.string("path")
@@ -145,17 +145,11 @@ extension ManifestPlugin {
                                  expected: "at least one subscriber name (omit the list for all the plugin declares)",
                                  found: "an empty array")
         }
-        var firstPosition: [String: Int] = [:]  // one lookup per name: linear in the list's length
-        firstPosition.reserveCapacity(names.count)
         for (position, name) in names.enumerated() {
             if name.isEmpty {
                 throw JSONShapeError(path: "\(listPath)[\(position)]", expected: "a subscriber name", found: "an empty string")
             }
             try ManifestText.checkPlain(name, as: "a subscriber name", at: "\(listPath)[\(position)]")
-            if let first = firstPosition.updateValue(position, forKey: name) {
-                throw JSONShapeError(path: "\(listPath)[\(position)]", expected: "a subscriber name not listed before",
-                                     found: "\(ManifestText.quoted(name)) again (first at \(listPath)[\(first)])")
-            }
         }
         return (names, listPath)
     }

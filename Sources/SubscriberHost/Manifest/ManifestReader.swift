@@ -167,20 +167,35 @@ enum ManifestReader {
 
     private static func readPlugins(_ elements: [JSONValue]) throws(JSONShapeError) -> [ManifestPlugin] {
         var plugins: [ManifestPlugin] = []
-        // Subscriber name → where it was first listed (list key path, position): one lookup per name.
-        var firstListed: [String: (list: String, position: Int)] = [:]
+        var listed: Set<String> = []  // every subscriber name listed so far: one hash lookup per name
         for (index, element) in elements.enumerated() {
             let plugin = try ManifestPlugin(json: element, index: index)
-            for (position, name) in plugin.subscribers.enumerated() {
-                if let first = firstListed[name] {
-                    throw JSONShapeError(path: "\(plugin.subscriberListPath)[\(position)]",
-                                         expected: "a subscriber name no other plugin entry lists",
-                                         found: "\(ManifestText.quoted(name)), already listed at \(first.list)[\(first.position)]")
-                }
-                firstListed[name] = (plugin.subscriberListPath, position)
+            let needed = listed.count + plugin.subscribers.count
+            if needed > listed.capacity { listed.reserveCapacity(max(needed, 2 * listed.capacity)) }  // geometric growth
+            for (position, name) in plugin.subscribers.enumerated() where !listed.insert(name).inserted {
+                throw repeatedName(name, at: position, in: plugin, earlier: plugins)
             }
             plugins.append(plugin)
         }
         return plugins
+    }
+
+    /// The error for `name`, at `position` in `plugin`'s list, already listed before: in the same
+    /// list or by an earlier entry. Looks for the first listing once, when it is an error.
+    private static func repeatedName(_ name: String, at position: Int, in plugin: ManifestPlugin,
+                                     earlier: [ManifestPlugin]) -> JSONShapeError {
+        let here = "\(plugin.subscriberListPath)[\(position)]"
+        let shown = ManifestText.quoted(name)
+        if let first = plugin.subscribers[..<position].firstIndex(of: name) {
+            return JSONShapeError(path: here, expected: "a subscriber name not listed before",
+                                  found: "\(shown) again (first at \(plugin.subscriberListPath)[\(first)])")
+        }
+        for other in earlier {
+            if let first = other.subscribers.firstIndex(of: name) {
+                return JSONShapeError(path: here, expected: "a subscriber name no other plugin entry lists",
+                                      found: "\(shown), already listed at \(other.subscriberListPath)[\(first)]")
+            }
+        }
+        return JSONShapeError(path: here, expected: "a subscriber name not listed before", found: "\(shown) again")
     }
 }

@@ -11,7 +11,8 @@ enum ManifestText {
     ///   - text: the manifest's value.
     ///   - what: what it should be, with its article ("a path", "a subscriber name").
     ///   - keyPath: where it is (`plugins[0].path`).
-    static func checkPlain(_ text: String, as what: String, at keyPath: String) throws(JSONShapeError) {
+    ///   (Built only for an error: names in a list of millions are checked one by one.)
+    static func checkPlain(_ text: String, as what: String, at keyPath: @autoclosure () -> String) throws(JSONShapeError) {
         var control: Unicode.Scalar?
         for scalar in text.unicodeScalars where isControl(scalar) {
             if scalar == "\0" { control = scalar; break }
@@ -19,7 +20,7 @@ enum ManifestText {
         }
         guard let control else { return }
         let rule = control == "\0" ? "without NUL" : "without control characters"
-        throw JSONShapeError(path: keyPath, expected: "\(what) \(rule)", found: quoted(text))
+        throw JSONShapeError(path: keyPath(), expected: "\(what) \(rule)", found: quoted(text))
     }
 
     /// C0 controls, DEL and C1 controls.
