@@ -16,13 +16,16 @@ private final class SwapControl: Sendable {
     let finished = DispatchSemaphore(value: 0)
 }
 
-/// Compiles `source` into the shared library `name` in `folder` with the system C compiler.
-func compileSharedLibrary(_ source: String, named name: String, in folder: TestDirectory) throws -> String {
+/// Compiles `source` into the shared library `name` in `folder` with the system C compiler; `flags`
+/// go after the source file (libraries to link, linker options).
+@discardableResult
+func compileSharedLibrary(_ source: String, named name: String, in folder: TestDirectory,
+                          flags: [String] = []) throws -> String {
     let sourcePath = try folder.write(name + ".c", source)
     let output = folder.file(name)
     let compiler = Process()
     compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    compiler.arguments = ["cc", "-shared", "-fPIC", "-o", output, sourcePath]
+    compiler.arguments = ["cc", "-shared", "-fPIC", "-o", output, sourcePath] + flags
     try compiler.run()
     compiler.waitUntilExit()
     guard compiler.terminationStatus == 0 else { throw TestSetupError("cc failed for \(sourcePath)") }
@@ -157,6 +160,19 @@ struct LoaderPinRaceTests {
         #expect(first.id == "dev.appdelegatehost.extension-guard")
         #expect(second.id == "com.example.greeter-c")
         #expect(first.handle != second.handle)
+    }
+
+    /// Loaded from its descriptor, a plugin's $ORIGIN is /proc/self/fd, not its folder: a library it
+    /// needs beside it is not found. The error says why instead of leaving a puzzle.
+    @Test("a library needed beside the plugin through $ORIGIN: the error explains")
+    func originDependency() throws {
+        let folder = try TestDirectory()
+        defer { folder.remove() }
+        try compileSharedLibrary("int adh_test_dependency(void) { return 42; }", named: "libAdhDependency.so", in: folder)
+        let plugin = try compileSharedLibrary(
+            "int adh_test_dependency(void); int adh_test_call(void) { return adh_test_dependency(); }",
+            named: "libNeedsDependency.so", in: folder, flags: ["-L", folder.path, "-lAdhDependency", "-Wl,-rpath,$ORIGIN"])
+        #expect(loadError(plugin) == #"plugin "\#(plugin)": could not load library: libAdhDependency.so: cannot open shared object file: No such file or directory (libAdhDependency.so is beside the plugin, but a plugin is loaded from its open file, where $ORIGIN does not reach: link that library statically, or install it where the system finds libraries)"#)
     }
 
     @Test("the same file loaded under two names, and again after a rename, is one image")

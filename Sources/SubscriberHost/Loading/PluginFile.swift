@@ -108,11 +108,23 @@ final class PluginFile {
 
     /// Check 4: `dlopen(RTLD_NOW | RTLD_LOCAL)` of this descriptor's file. `dlerror` text names
     /// `/proc/self/fd/N`; it is rewritten to `realPath`, the file the user knows.
+    ///
+    /// Loaded under that name, the plugin's `$ORIGIN` is `/proc/self/fd`: a library it needs that
+    /// lies beside it is not found there. When that is why `dlopen` failed, the error says so.
     func load(path: String, realPath: String) throws(PluginLoadError) -> UnsafeMutableRawPointer {
         _ = dlerror()
         guard let handle = dlopen(procPath, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-            throw .dlopenFailed(path: path, reason: Self.replacing(procPath, with: realPath, in: reason))
+            var reason = Self.replacing(procPath, with: realPath, in: dlerror().map { String(cString: $0) } ?? "unknown dlopen error")
+            let missingMarker = ": cannot open shared object file"
+            if let marker = reason.firstRange(of: missingMarker) {
+                let missing = String(reason[..<marker.lowerBound])
+                let beside = FilePaths.resolve(missing, against: FilePaths.directory(of: realPath))
+                if !missing.contains("/") && FilePaths.isRegularFile(beside) {
+                    reason += " (\(missing) is beside the plugin, but a plugin is loaded from its open file, "
+                        + "where $ORIGIN does not reach: link that library statically, or install it where the system finds libraries)"
+                }
+            }
+            throw .dlopenFailed(path: path, reason: reason)
         }
         return handle
     }
