@@ -122,7 +122,7 @@ struct LoaderFileCheckTests {
         let folder = try TestDirectory()
         defer { folder.remove() }
         let path = try folder.write("libText.so", content)
-        #expect(loadError(path) == #"plugin "\#(path)": expected an ELF shared object, found \#(found)"#)
+        #expect(loadError(path) == #"plugin "\#(path)": could not load library: expected an ELF shared object, found \#(found)"#)
     }
 
     @Test("cheapest first: a writable, wrongly pinned non-ELF fails check 2; read-only, the ELF header; an ELF file, the pin")

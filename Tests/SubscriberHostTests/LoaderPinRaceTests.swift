@@ -118,7 +118,7 @@ struct LoaderPinRaceTests {
         try #require(truncate(path, 2 << 30) == 0)
         let pin = try #require(SHA256Digest(hex: String(repeating: "c", count: 64)))
         #expect(loadError(path, sha256: pin)
-            == #"plugin "\#(path)": expected an ELF shared object, found a file that is not ELF (2147483648 bytes, starting 67 61 72 62)"#)
+            == #"plugin "\#(path)": could not load library: expected an ELF shared object, found a file that is not ELF (2147483648 bytes, starting 67 61 72 62)"#)
     }
 
     @Test("ELF files the host cannot load are refused by their header", arguments: [
@@ -136,7 +136,7 @@ struct LoaderPinRaceTests {
         bytes[offset] = value
         let path = folder.file("libPatched.so")
         try bytes.write(to: URL(fileURLWithPath: path))
-        #expect(loadError(path) == #"plugin "\#(path)": expected an ELF shared object, found \#(found)"#)
+        #expect(loadError(path) == #"plugin "\#(path)": could not load library: expected an ELF shared object, found \#(found)"#)
         #endif
     }
 

@@ -87,7 +87,7 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
         case .libraryNotFound(let library, let fileName, let searched):
             let places = searched.isEmpty ? "(no search directories)" : searched.joined(separator: ", ")
             // A SwiftPM build folder without the library: most likely nothing was built yet.
-            let hint = searched.contains { $0.contains("/.build/") } ? " (build the plugins first: swift build)" : ""
+            let hint = searched.contains { $0.contains("/.build/") || $0.hasSuffix("/.build") } ? " (build the plugins first: swift build)" : ""
             return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none\(hint)"
         case .writable(let path, let place, let mode):
             let octal = "0" + String(mode & 0o7777, radix: 8)
@@ -129,7 +129,7 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
         case .fileReplaced(let path, let found):
             return "plugin \"\(path)\": expected the file to stay in place while it is checked, found \(found)"
         case .notELF(let path, let found):
-            return "plugin \"\(path)\": expected an ELF shared object, found \(found)"
+            return "plugin \"\(path)\": could not load library: expected an ELF shared object, found \(found)"
         case .entryNotAFunction(let path, let found):
             return "plugin \"\(path)\": adh_plugin_entry is not a function (found \(found)); "
                 + "export a function returning the descriptor"
