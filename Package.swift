@@ -30,7 +30,7 @@ let cPlugins: [String] = [
 let brokenPlugins: [String] = [
     // Load-time checks (SPEC §2).
     "BrokenUnresolved", "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenUTF8Name",
-    "BrokenDuplicateNames", "BrokenSwiftVersion",
+    "BrokenDuplicateNames", "BrokenSwiftVersion", "BrokenEntryData",
     // Conformance-kit checks (SPEC §7).
     "SlowScan", "NoDestroy", "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
     "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
@@ -65,7 +65,9 @@ let package = Package(
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
-        .target(name: "SubscriberHost", dependencies: ["SubscriberKit", "SubscriberABI"]),
+        .target(name: "SubscriberHost", dependencies: ["SubscriberKit", "SubscriberABI", "HostDynamicLinker"]),
+        // dladdr1 (the entry symbol's ELF type), which Swift's Glibc module hides behind _GNU_SOURCE.
+        .target(name: "HostDynamicLinker"),
         // Turns any executable that links the kit into a conformance child before `main` (a constructor).
         .target(name: "ConformanceChildEntry"),
         .target(name: "SubscriberConformance",

@@ -58,6 +58,13 @@ struct LoaderDescriptorTests {
         #expect(loadError(path) == #"plugin "\#(path)" is not a subscriber plugin: no symbol adh_plugin_entry"#)
     }
 
+    /// Calling the data as a function used to jump into the descriptor and crash the host (SIGSEGV).
+    @Test("check 5: adh_plugin_entry exported as data, not a function, is refused without calling it")
+    func entryIsData() {
+        let path = BuiltPlugins.path("BrokenEntryData")
+        #expect(loadError(path) == #"plugin "\#(path)": adh_plugin_entry is not a function (found a data object); export a function returning the descriptor"#)
+    }
+
     @Test("check 6: ABI major 2")
     func abiMajor() {
         let path = BuiltPlugins.path("BrokenABIMajor")
@@ -110,7 +117,7 @@ struct LoaderDescriptorTests {
     }
 
     @Test("every broken plugin fails the check it was built to fail", arguments: [
-        ("BrokenUnresolved", 4), ("BrokenNoEntry", 5), ("BrokenABIMajor", 6), ("BrokenStructSize", 6),
+        ("BrokenUnresolved", 4), ("BrokenNoEntry", 5), ("BrokenEntryData", 5), ("BrokenABIMajor", 6), ("BrokenStructSize", 6),
         ("BrokenSwiftVersion", 7), ("BrokenDescriptor", 8), ("BrokenUTF8Name", 8), ("BrokenDuplicateNames", 8),
     ])
     func checkNumbers(name: String, check: Int) {

@@ -114,17 +114,18 @@ struct LoaderFileCheckTests {
         #expect(loadError(copy, sha256: actual) == nil)
     }
 
-    @Test("check 4: not an ELF file; an empty file", arguments: [
-        (String(repeating: "not an ELF file. ", count: 8), "invalid ELF header"), ("", "file too short"),
+    @Test("check 4, its header part: not an ELF file; an empty file", arguments: [
+        (String(repeating: "not an ELF file. ", count: 8), "a file that is not ELF (136 bytes, starting 6e 6f 74 20)"),
+        ("", "an empty file"), ("\u{7f}EL", "a file that is not ELF (3 bytes, starting 7f 45 4c)"),
     ])
-    func notELF(content: String, reason: String) throws {
+    func notELF(content: String, found: String) throws {
         let folder = try TestDirectory()
         defer { folder.remove() }
         let path = try folder.write("libText.so", content)
-        #expect(loadError(path) == #"plugin "\#(path)": could not load library: \#(path): \#(reason)"#)
+        #expect(loadError(path) == #"plugin "\#(path)": could not load library: expected an ELF shared object, found \#(found)"#)
     }
 
-    @Test("cheapest first: a writable, wrongly pinned non-ELF fails check 2; read-only, it fails check 3")
+    @Test("cheapest first: a writable, wrongly pinned non-ELF fails check 2; read-only, the ELF header; an ELF file, the pin")
     func order() throws {
         let folder = try TestDirectory()
         defer { folder.remove() }
@@ -132,8 +133,9 @@ struct LoaderFileCheckTests {
         let wrong = try #require(SHA256Digest(hex: String(repeating: "a", count: 64)))
         #expect(loadError(path, sha256: wrong)?.contains("not writable by group or others") == true)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        #expect(loadError(path, sha256: wrong)?.contains("SHA-256 does not match") == true)
-        #expect(loadError(path)?.contains("invalid ELF header") == true)
+        #expect(loadError(path, sha256: wrong)?.contains("expected an ELF shared object") == true)
+        let copy = try folder.copy(guardPlugin, to: "libGuard.so")
+        #expect(loadError(copy, sha256: wrong)?.contains("SHA-256 does not match") == true)
     }
 
     @Test("a file loaded before still gets checks 1-3 on every request")

@@ -1,14 +1,14 @@
 import SubscriberABI
 
 /// A plugin file that passed the load-time checks 1–8: resident (never unloaded), with its
-/// descriptor read and validated. One instance per real path per process.
+/// descriptor read and validated. One instance per file (device and inode) per process.
 ///
 /// `@unchecked Sendable`: every stored property is immutable, and the descriptor it points to is
 /// required by the ABI to stay valid and unchanged for the life of the process.
 public final class LoadedPluginImage: @unchecked Sendable, CustomStringConvertible {
     /// The path it was first loaded from (absolute, symlinks kept).
     public let path: String
-    /// The canonical path (symlinks resolved); the identity of the image.
+    /// The canonical path (symlinks resolved) of the file that was loaded.
     public let realPath: String
     /// The `dlopen` handle. Never passed to `dlclose`.
     public let handle: UnsafeMutableRawPointer
@@ -64,7 +64,8 @@ public final class LoadedPluginImage: @unchecked Sendable, CustomStringConvertib
     /// Errors name `path` (default: the path this image was first loaded from).
     public func subscribers(requested: [String], path: String? = nil) throws(PluginLoadError) -> [String] {
         if requested.isEmpty { return subscriberNames }
-        for name in requested where !subscriberNames.contains(name) {
+        let declared = Set(subscriberNames)  // one lookup per requested name: linear
+        for name in requested where !declared.contains(name) {
             throw .unknownSubscriber(path: path ?? self.path, name: name, declared: subscriberNames)
         }
         return requested

@@ -8,9 +8,9 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
     /// `library: name` was not found as `fileName` in any of `searched` (in search order).
     case libraryNotFound(library: String, fileName: String, searched: [String])
 
-    // Check 2: not writable by group or others, nor its directory.
-    /// `path` (the file, or `directory` when set) is writable by group or others: `mode` shows it.
-    case writable(path: String, directory: String?, mode: UInt32)
+    // Check 2: not writable by group or others, nor any folder on the way to it.
+    /// `place` (the file, or a folder on the way to it) is writable by group or others: `mode` is its mode.
+    case writable(path: String, place: WritablePlace, mode: UInt32)
 
     // Check 3: the pinned SHA-256.
     /// The file's SHA-256 differs from the manifest's pin.
@@ -54,14 +54,24 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
     /// `name` is also provided by the already loaded plugin at `otherPath`.
     case duplicateSubscriber(path: String, name: String, otherPath: String)
 
+    // Added with the descriptor-based load path (checks 2, 4 and 5).
+    /// Check 2: the file or a folder on the way changed while it was being checked (`found` says how):
+    /// what was opened is not what the path leads to any more.
+    case fileReplaced(path: String, found: String)
+    /// Check 4, run before hashing (it reads 64 bytes): not a shared object this host can load.
+    case notELF(path: String, found: String)
+    /// Check 5: `adh_plugin_entry` exists but is not a function (`found`: "a data object", …);
+    /// calling it would crash the host.
+    case entryNotAFunction(path: String, found: String)
+
     /// Which of the ten checks of SPEC §2 failed (1…10).
     public var check: Int {
         switch self {
         case .notAFile, .libraryNotFound: 1
-        case .writable: 2
+        case .writable, .fileReplaced: 2
         case .checksumMismatch, .unreadable: 3
-        case .dlopenFailed: 4
-        case .noEntrySymbol, .nullDescriptor: 5
+        case .dlopenFailed, .notELF: 4
+        case .noEntrySymbol, .nullDescriptor, .entryNotAFunction: 5
         case .abiMismatch, .descriptorTooSmall: 6
         case .swiftVersionMismatch: 7
         case .malformedDescriptor: 8
@@ -76,13 +86,20 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
             return "plugin \"\(path)\": expected a regular file, found \(found)"
         case .libraryNotFound(let library, let fileName, let searched):
             let places = searched.isEmpty ? "(no search directories)" : searched.joined(separator: ", ")
-            return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none"
-        case .writable(let path, let directory, let mode):
+            // A SwiftPM build folder without the library: most likely nothing was built yet.
+            let hint = searched.contains { $0.contains("/.build/") || $0.hasSuffix("/.build") } ? " (build the plugins first: swift build)" : ""
+            return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none\(hint)"
+        case .writable(let path, let place, let mode):
             let octal = "0" + String(mode & 0o7777, radix: 8)
             let who = mode & 0o022 == 0o022 ? "group and others" : (mode & 0o020 != 0 ? "group" : "others")
-            let what = directory.map { "its directory \"\($0)\"" } ?? "a file"
-            return "plugin \"\(path)\": expected \(what) not writable by group or others, found mode \(octal) "
-                + "(writable by \(who)); remove the write bit (chmod go-w) or allow writable plugins explicitly"
+            var expected = "\(place.noun) not writable by group or others"
+            var found = "mode \(octal) (writable by \(who))"
+            if case .sticky(_, let entry, let owner) = place {
+                expected += ", or sticky with \"\(entry)\" in it owned by you or root"
+                found += " with \"\(entry)\" owned by uid \(owner)"
+            }
+            return "plugin \"\(path)\": expected \(expected), found \(found); "
+                + "remove the write bit (chmod go-w) or allow writable plugins explicitly"
         case .checksumMismatch(let path, let expected, let found):
             return "plugin \"\(path)\": SHA-256 does not match the manifest's pin: expected \(expected), found \(found)"
         case .unreadable(let path, let reason):
@@ -109,6 +126,13 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
             return "plugin \"\(path)\": expected create(\"\(name)\") to make a subscriber it declares, found that \(reason)"
         case .duplicateSubscriber(let path, let name, let otherPath):
             return "plugin \"\(path)\": expected subscriber names unique across plugins, found \(name) also in \"\(otherPath)\""
+        case .fileReplaced(let path, let found):
+            return "plugin \"\(path)\": expected the file to stay in place while it is checked, found \(found)"
+        case .notELF(let path, let found):
+            return "plugin \"\(path)\": could not load library: expected an ELF shared object, found \(found)"
+        case .entryNotAFunction(let path, let found):
+            return "plugin \"\(path)\": adh_plugin_entry is not a function (found \(found)); "
+                + "export a function returning the descriptor"
         }
     }
 }

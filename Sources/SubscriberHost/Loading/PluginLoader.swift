@@ -5,20 +5,27 @@ import Darwin
 #endif
 import Synchronization
 import SubscriberABI
+internal import HostDynamicLinker
 
 /// Loads plugin files, running the load-time checks of SPEC §2 in order, cheapest first:
-/// 1 a regular file, 2 not writable by group/others (nor its folder, nor a symlink's), 3 the SHA-256 pin,
-/// 4 `dlopen(RTLD_NOW | RTLD_LOCAL)`, 5 the `adh_plugin_entry` symbol, 6 struct size and ABI major,
-/// 7 the Swift compiler version, 8 well-formed descriptor fields — and, for a manifest (see
-/// ``load(_:extraSearchDirectories:)``), 9 the requested subscribers exist and 10 no name is taken twice.
+/// 1 a regular file, 2 not writable by group/others (nor any folder on the way, nor any link's),
+/// 3 the SHA-256 pin, 4 `dlopen(RTLD_NOW | RTLD_LOCAL)`, 5 the `adh_plugin_entry` symbol, a function,
+/// 6 struct size and ABI major, 7 the Swift compiler version, 8 well-formed descriptor fields — and,
+/// for a manifest (see ``load(_:extraSearchDirectories:)``), 9 the requested subscribers exist and
+/// 10 no name is taken twice.
+///
+/// The file is opened once (check 1); every later check reads that descriptor, and `dlopen` loads
+/// it as `/proc/self/fd/N`, so what was checked and hashed is what is loaded, whatever happens to
+/// the path meanwhile. Its ELF header is read before it is hashed (part of check 4, run early
+/// because it costs 64 bytes), so a large file that is not a shared object is refused at once.
 ///
 /// [main-thread] Loading calls the plugin's entry symbol, which the header annotates `[main-thread]`
 /// (a Swift plugin's entry checks it and traps anywhere else): every loading method is `@MainActor`.
 ///
 /// Images are never unloaded (a Swift image cannot be, safely), including after a failed check:
-/// a refused plugin stays mapped but unused. Loading a file twice (same real path) returns the
-/// image loaded the first time, after re-running checks 1–3 and 6–8 against this request (only
-/// `dlopen` and the entry call happen once).
+/// a refused plugin stays mapped but unused. Loading a file twice (the same file: device and inode)
+/// returns the image loaded the first time, after re-running checks 1–3 and 6–8 against this request
+/// (only `dlopen` and the entry call happen once).
 public struct PluginLoader: Sendable {
     /// Accept files and folders writable by group or others (check 2 off). Only on explicit request.
     public var allowWritable: Bool
@@ -32,8 +39,8 @@ public struct PluginLoader: Sendable {
         self.hostSwiftVersion = hostSwiftVersion
     }
 
-    /// Every image loaded in this process, by real path. Process-wide because `dlopen` is.
-    private static let images = Mutex<[String: LoadedPluginImage]>([:])
+    /// Every image loaded in this process, by file identity. Process-wide because `dlopen` is.
+    private static let images = Mutex<[FileIdentity: LoadedPluginImage]>([:])
 
     /// Runs checks 1–8 on the file at `path` (relative to the current directory unless absolute) and
     /// returns its image; `sha256` is the manifest's pin, if any.
@@ -43,103 +50,81 @@ public struct PluginLoader: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let path = FilePaths.absolute(path)
-        let realPath = try checkIsFile(path)
-        if !allowWritable { try checkNotWritable(path: path, realPath: realPath) }
-        if let sha256 { try checkPin(sha256, path: path, realPath: realPath) }
+        let file = try PluginFile(opening: path)                                    // check 1
+        let realPath = try checkNotWritable(file, path: path)                       // check 2
+        try file.checkELFHeader(path: path)                                         // check 4, its header
+        if let sha256 { try file.checkPin(sha256, path: path) }                     // check 3
 
         // Held across dlopen and the entry call: `loadedImage(realPath:)` may read from any thread.
         return try Self.images.withLock { (images) throws(PluginLoadError) -> LoadedPluginImage in
-            if let loaded = images[realPath] {
+            if let loaded = images[file.identity] {
                 // Checks 6-8 are cheap and depend on this loader's settings (the Swift version): rerun.
                 _ = try DescriptorReader(raw: UnsafeRawPointer(loaded.descriptor), path: path,
                                          hostSwiftVersion: hostSwiftVersion).read()
                 return loaded
             }
-            let handle = try open(path: path, realPath: realPath)
-            let descriptor = try entryDescriptor(handle: handle, path: path)
+            let identity = file.identity
+            let handle = try file.load(path: path, realPath: realPath)              // check 4
+            file.keepOpenForever()  // loaded as /proc/self/fd/N: that name must keep meaning this file
+            let descriptor = try entryDescriptor(handle: handle, path: path)        // check 5
             let fields = try DescriptorReader(raw: UnsafeRawPointer(descriptor), path: path,
-                                              hostSwiftVersion: hostSwiftVersion).read()
+                                              hostSwiftVersion: hostSwiftVersion).read()  // checks 6-8
             let image = LoadedPluginImage(path: path, realPath: realPath, handle: handle, descriptor: descriptor,
                                           fields: fields, loadDuration: clock.now - start)
-            images[realPath] = image
+            images[identity] = image
             return image
         }
     }
 
     /// The image already loaded from `realPath`, if any.
     public static func loadedImage(realPath: String) -> LoadedPluginImage? {
-        images.withLock { $0[realPath] }
+        images.withLock { images in images.values.first { $0.realPath == realPath } }
     }
 
-    // MARK: - Checks 1–5
+    // MARK: - Checks 2 and 5
 
-    /// Check 1: a regular file, or a symlink to one. Returns the real path.
-    private func checkIsFile(_ path: String) throws(PluginLoadError) -> String {
-        var info = stat()
-        if stat(path, &info) != 0 {
-            let code = errno
-            var link = stat()
-            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
-                throw .notAFile(path: path, found: "a symbolic link to nothing (\(FilePaths.errorText(code)))")
-            }
-            let found = code == ENOENT ? "nothing" : "nothing it can reach"
-            throw .notAFile(path: path, found: "\(found) (\(FilePaths.errorText(code)))")
+    /// Check 2: neither the opened file, nor any folder from `/` to it, nor the folder of any link on
+    /// the way is writable by group or others (see ``SafePath``), unless ``allowWritable``. The file
+    /// the walk reaches must be the one opened: else the path changed under the check. Returns the
+    /// real path.
+    private func checkNotWritable(_ file: PluginFile, path: String) throws(PluginLoadError) -> String {
+        guard !allowWritable else {
+            return file.currentPath() ?? FilePaths.realPath(path) ?? path
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .notAFile(path: path, found: "a directory")
-        default: throw .notAFile(path: path, found: "a special file (not a regular file)")
-        }
-        guard let realPath = FilePaths.realPath(path) else {
-            throw .notAFile(path: path, found: "a path it cannot resolve (\(FilePaths.errorText(errno)))")
+        try file.checkNotWritable(path: path)
+        let (realPath, info) = try SafePath(path: path).resolve()
+        guard FileIdentity(info) == file.identity else {
+            throw .fileReplaced(path: path, found: "another file at \"\(realPath)\" than the one opened")
         }
         return realPath
     }
 
-    /// Check 2: neither the file, nor the folder holding it, nor (when `path` is a symlink) the folder
-    /// holding the link is writable by group or others: whoever can write there can make the host
-    /// run their code (by replacing the file, or by re-pointing the link).
-    private func checkNotWritable(path: String, realPath: String) throws(PluginLoadError) {
-        let writableBits = mode_t(S_IWGRP | S_IWOTH)
-        var info = stat()
-        if stat(realPath, &info) == 0, info.st_mode & writableBits != 0 {
-            throw .writable(path: path, directory: nil, mode: UInt32(info.st_mode))
-        }
-        var directories = [FilePaths.directory(of: realPath)]
-        if path != realPath { directories.append(FilePaths.directory(of: path)) }
-        for directory in directories where stat(directory, &info) == 0 && info.st_mode & writableBits != 0 {
-            throw .writable(path: path, directory: directory, mode: UInt32(info.st_mode))
-        }
-    }
-
-    /// Check 3: the file's SHA-256 equals the pin.
-    private func checkPin(_ pin: SHA256Digest, path: String, realPath: String) throws(PluginLoadError) {
-        let digest: SHA256Digest
-        do {
-            digest = try SHA256.hash(fileAtPath: realPath)
-        } catch {
-            throw .unreadable(path: path, reason: error.reason)
-        }
-        if digest != pin { throw .checksumMismatch(path: path, expected: pin.hex, found: digest.hex) }
-    }
-
-    /// Check 4: `dlopen` by absolute path (a slash in it keeps the system search path out).
-    private func open(path: String, realPath: String) throws(PluginLoadError) -> UnsafeMutableRawPointer {
-        _ = dlerror()
-        guard let handle = dlopen(realPath, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-            throw .dlopenFailed(path: path, reason: reason)
-        }
-        return handle
-    }
-
-    /// Check 5: the entry symbol, called once for the descriptor.
+    /// Check 5: the entry symbol, a function, called once for the descriptor.
     private func entryDescriptor(handle: UnsafeMutableRawPointer, path: String) throws(PluginLoadError)
         -> UnsafePointer<adh_plugin_descriptor>
     {
         guard let symbol = dlsym(handle, ADH_ENTRY_SYMBOL) else { throw .noEntrySymbol(path: path) }
+        // Calling anything but a function (the descriptor itself exported under the entry's name,
+        // say) would jump into data and crash the host: the symbol table says what it is.
+        let type = adh_host_symbol_type(symbol)
+        guard type == STT_FUNC || type == STT_GNU_IFUNC else {
+            throw .entryNotAFunction(path: path, found: Self.symbolTypeName(type))
+        }
         let entry = unsafeBitCast(symbol, to: adh_plugin_entry_fn.self)
         guard let descriptor = entry() else { throw .nullDescriptor(path: path) }
         return descriptor
+    }
+
+    /// What an ELF symbol type is, for "found …".
+    private static func symbolTypeName(_ type: Int32) -> String {
+        switch type {
+        case STT_OBJECT, STT_COMMON: "a data object"
+        case STT_TLS: "a thread-local variable"
+        case STT_NOTYPE: "a symbol without a type"
+        case STT_SECTION: "a section"
+        case STT_FILE: "a file name"
+        case -1: "a symbol the dynamic linker cannot describe"
+        default: "a symbol of ELF type \(type)"
+        }
     }
 }

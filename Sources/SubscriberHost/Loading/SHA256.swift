@@ -125,15 +125,22 @@ public struct SHA256: Sendable {
             throw SHA256FileError(path: path, reason: "open: " + errnoText(errno))
         }
         defer { _ = close(fd) }
+        return try hash(fileDescriptor: fd, path: path)
+    }
 
+    /// Hashes everything in the open file `fd`, from its first byte to its end, in 64 KiB chunks
+    /// (`pread`: the descriptor's own offset is neither used nor moved). `path` names it in errors.
+    public static func hash(fileDescriptor fd: Int32, path: String) throws(SHA256FileError) -> SHA256Digest {
         let chunkSize = 64 * 1024
         var hasher = SHA256()
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { chunk.deallocate() }
+        var offset: off_t = 0
         while true {
-            let n = read(fd, chunk.baseAddress, chunkSize)
+            let n = pread(fd, chunk.baseAddress, chunkSize, offset)
             if n > 0 {
                 hasher.update(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+                offset += off_t(n)
             } else if n == 0 {
                 break
             } else {

@@ -54,8 +54,8 @@ public struct ManifestPlugin: Sendable, Hashable {
 }
 
 extension ManifestPlugin {
-    /// Reads entry `index` of the `plugins` array. Names are checked for emptiness and repeats
-    /// within the entry; repeats across entries are the manifest's check.
+    /// Reads entry `index` of the `plugins` array. Names are checked for emptiness and control
+    /// characters; repeats, within the entry or across entries, are the manifest's check.
     init(json: JSONValue, index: Int) throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: "plugins[\(index)]")
         let path = try reader.string("path")
@@ -66,6 +66,7 @@ extension ManifestPlugin {
             guard !path.isEmpty else {
                 throw JSONShapeError(path: reader.path(of: "path"), expected: "a file path", found: "an empty string")
             }
+            try ManifestText.checkPlain(path, as: "a path", at: reader.path(of: "path"))
             source = .path(path)
         case (nil, let library?):
             try Self.checkLibraryName(library, at: reader.path(of: "library"))
@@ -102,6 +103,7 @@ extension ManifestPlugin {
         if name.isEmpty {
             throw JSONShapeError(path: path, expected: "a library name", found: "an empty string")
         }
+        try ManifestText.checkPlain(name, as: "a library name", at: path)
         if name.contains("/") {
             throw JSONShapeError(path: path, expected: "a library name without \"/\" (use \"path\" for files)",
                                  found: found)
@@ -147,11 +149,7 @@ extension ManifestPlugin {
             if name.isEmpty {
                 throw JSONShapeError(path: "\(listPath)[\(position)]", expected: "a subscriber name", found: "an empty string")
             }
-            if let first = names.firstIndex(of: name), first < position {
-                throw JSONShapeError(path: "\(listPath)[\(position)]",
-                                     expected: "a subscriber name not listed before",
-                                     found: "\"\(name)\" again (first at \(listPath)[\(first)])")
-            }
+            try ManifestText.checkPlain(name, as: "a subscriber name", at: "\(listPath)[\(position)]")
         }
         return (names, listPath)
     }

@@ -9,10 +9,7 @@ enum ManifestReader {
         let orientations = try readOrientations(root.value("supportedInterfaceOrientations"))
         let (deadlines, defaultDeadline) = try readDeadlines(root.value("deadlines"))
         let reconcilers = try readReconcilers(root.value("reconcilers"))
-        let searchPaths = try root.strings("pluginSearchPaths") ?? []
-        for (index, path) in searchPaths.enumerated() where path.isEmpty {
-            throw JSONShapeError(path: "pluginSearchPaths[\(index)]", expected: "a directory path", found: "an empty string")
-        }
+        let searchPaths = try readSearchPaths(root.strings("pluginSearchPaths") ?? [])
         let plugins = try readPlugins(root.array("plugins") ?? [])
         try root.rejectUnknownKeys()
         return Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
@@ -146,23 +143,59 @@ enum ManifestReader {
         return result
     }
 
+    // MARK: pluginSearchPaths
+
+    /// Each `library` entry may look in every search folder: the count is bounded, so that loading
+    /// stays linear in the manifest's size.
+    static let maximumSearchPathCount = 256
+
+    private static func readSearchPaths(_ paths: [String]) throws(JSONShapeError) -> [String] {
+        if paths.count > maximumSearchPathCount {
+            throw JSONShapeError(path: "pluginSearchPaths", expected: "at most \(maximumSearchPathCount) directories",
+                                 found: "\(paths.count)")
+        }
+        for (index, path) in paths.enumerated() {
+            if path.isEmpty {
+                throw JSONShapeError(path: "pluginSearchPaths[\(index)]", expected: "a directory path", found: "an empty string")
+            }
+            try ManifestText.checkPlain(path, as: "a directory path", at: "pluginSearchPaths[\(index)]")
+        }
+        return paths
+    }
+
     // MARK: plugins
 
     private static func readPlugins(_ elements: [JSONValue]) throws(JSONShapeError) -> [ManifestPlugin] {
         var plugins: [ManifestPlugin] = []
-        var firstListed: [String: String] = [:]
+        var listed: Set<String> = []  // every subscriber name listed so far: one hash lookup per name
         for (index, element) in elements.enumerated() {
             let plugin = try ManifestPlugin(json: element, index: index)
-            for (position, name) in plugin.subscribers.enumerated() {
-                let path = "\(plugin.subscriberListPath)[\(position)]"
-                if let first = firstListed[name] {
-                    throw JSONShapeError(path: path, expected: "a subscriber name no other plugin entry lists",
-                                         found: "\"\(name)\", already listed at \(first)")
-                }
-                firstListed[name] = path
+            let needed = listed.count + plugin.subscribers.count
+            if needed > listed.capacity { listed.reserveCapacity(max(needed, 2 * listed.capacity)) }  // geometric growth
+            for (position, name) in plugin.subscribers.enumerated() where !listed.insert(name).inserted {
+                throw repeatedName(name, at: position, in: plugin, earlier: plugins)
             }
             plugins.append(plugin)
         }
         return plugins
+    }
+
+    /// The error for `name`, at `position` in `plugin`'s list, already listed before: in the same
+    /// list or by an earlier entry. Looks for the first listing once, when it is an error.
+    private static func repeatedName(_ name: String, at position: Int, in plugin: ManifestPlugin,
+                                     earlier: [ManifestPlugin]) -> JSONShapeError {
+        let here = "\(plugin.subscriberListPath)[\(position)]"
+        let shown = ManifestText.quoted(name)
+        if let first = plugin.subscribers[..<position].firstIndex(of: name) {
+            return JSONShapeError(path: here, expected: "a subscriber name not listed before",
+                                  found: "\(shown) again (first at \(plugin.subscriberListPath)[\(first)])")
+        }
+        for other in earlier {
+            if let first = other.subscribers.firstIndex(of: name) {
+                return JSONShapeError(path: here, expected: "a subscriber name no other plugin entry lists",
+                                      found: "\(shown), already listed at \(other.subscriberListPath)[\(first)]")
+            }
+        }
+        return JSONShapeError(path: here, expected: "a subscriber name not listed before", found: "\(shown) again")
     }
 }

@@ -20,11 +20,8 @@ public struct PluginLocator: Sendable, Hashable {
     /// A locator with explicit directories (made absolute against the current directory; repeats dropped).
     public init(baseDirectory: String, searchDirectories: [String]) {
         self.baseDirectory = FilePaths.absolute(baseDirectory)
-        var unique: [String] = []
-        for directory in searchDirectories.map(FilePaths.absolute) where !unique.contains(directory) {
-            unique.append(directory)
-        }
-        self.searchDirectories = unique
+        var seen: Set<String> = []
+        self.searchDirectories = searchDirectories.map(FilePaths.absolute).filter { seen.insert($0).inserted }
     }
 
     /// The folder of the running executable (`/proc/self/exe`), the last place libraries are searched.

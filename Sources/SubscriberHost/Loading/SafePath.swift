@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Check 2 for the folders: whoever can write to a folder on the way to the plugin can make the host
+/// run their code, by replacing the file, a folder or a symlink in it. So every folder from `/` to
+/// the file is examined, and every link of a symlink chain: the folder holding each link, and the
+/// folders on the way to each target.
+///
+/// The usual safe-path rule: a folder is safe when neither group nor others can write to it, or when
+/// it is sticky (like `/tmp`) and the entry on the way in it is owned by the current user or root —
+/// in a sticky folder only an entry's owner can rename or remove it.
+///
+/// The path is resolved step by step, as the kernel does (`..` after a symlink means the target's
+/// parent), with `lstat` and `readlink`; each step's folder is checked before the step is taken.
+struct SafePath {
+    /// The path as given (absolute): errors name it.
+    let path: String
+
+    /// The most symlinks followed, as the kernel's limit (ELOOP).
+    static let maximumLinks = 40
+
+    /// Walks to the file and returns its real path (absolute, no symlinks, no `.` or `..`) and its
+    /// `lstat`. Throws ``PluginLoadError/writable(path:place:mode:)`` for the first unsafe folder.
+    func resolve() throws(PluginLoadError) -> (realPath: String, info: stat) {
+        let user = geteuid()
+        var pending: [Substring] = Array(path.split(separator: "/").reversed())  // a stack: next step last
+        var folder: [Substring] = []  // the real folder reached so far, as components
+        var folderInfo = try examine("/")
+        var linksFollowed = 0
+
+        while let step = pending.popLast() {
+            if step == "." { continue }
+            if step == ".." {
+                if !folder.isEmpty {
+                    folder.removeLast()
+                    folderInfo = try examine(Self.join(folder))
+                }
+                continue
+            }
+            let folderPath = Self.join(folder)
+            let entryPath = FilePaths.resolve(String(step), against: folderPath)
+            let entry = try examine(entryPath)
+            let isLast = pending.allSatisfy { $0 == "." }
+            let kind = entry.st_mode & S_IFMT
+
+            if let place = unsafePlace(folder: folderPath, info: folderInfo, entryName: String(step), entry: entry,
+                                       kind: kind, isLast: isLast, isNamedByUser: linksFollowed == 0 && isLast,
+                                       user: user) {
+                throw .writable(path: path, place: place, mode: UInt32(folderInfo.st_mode))
+            }
+
+            switch kind {
+            case S_IFLNK:
+                linksFollowed += 1
+                if linksFollowed > Self.maximumLinks {
+                    throw .notAFile(path: path, found: "a chain of more than \(Self.maximumLinks) symbolic links")
+                }
+                let target = try readLink(entryPath)
+                if target.hasPrefix("/") {
+                    folder = []
+                    folderInfo = try examine("/")
+                }
+                pending += target.split(separator: "/").reversed()
+            case S_IFDIR:
+                folder.append(step)
+                folderInfo = entry
+            case S_IFREG where isLast:
+                return (entryPath, entry)
+            default:
+                // Check 1 opened a regular file here a moment ago: something changed on the way.
+                throw .fileReplaced(path: path, found: "\"\(entryPath)\" is not a folder nor the file any more")
+            }
+        }
+        throw .fileReplaced(path: path, found: "the path ends at the folder \"\(Self.join(folder))\"")
+    }
+
+    /// Where `entryName` in `folder` is unsafe, or nil when it is safe.
+    private func unsafePlace(folder: String, info: stat, entryName: String, entry: stat, kind: mode_t, isLast: Bool,
+                             isNamedByUser: Bool, user: uid_t) -> WritablePlace? {
+        guard info.st_mode & mode_t(S_IWGRP | S_IWOTH) != 0 else { return nil }
+        let sticky = info.st_mode & mode_t(S_ISVTX) != 0
+        if sticky && (entry.st_uid == user || entry.st_uid == 0) { return nil }
+        let place: WritablePlace
+        if kind == S_IFREG && isLast || isNamedByUser {
+            place = .directory(folder)
+        } else if kind == S_IFLNK {
+            place = .linkFolder(folder, link: FilePaths.resolve(entryName, against: folder))
+        } else {
+            place = .folderOnTheWay(folder)
+        }
+        return sticky ? .sticky(place, entry: entryName, owner: UInt32(entry.st_uid)) : place
+    }
+
+    private func examine(_ name: String) throws(PluginLoadError) -> stat {
+        var info = stat()
+        guard lstat(name, &info) == 0 else {
+            throw .fileReplaced(path: path, found: "\"\(name)\" gone (\(FilePaths.errorText(errno)))")
+        }
+        return info
+    }
+
+    private func readLink(_ name: String) throws(PluginLoadError) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(name, &buffer, buffer.count - 1)
+        guard count > 0 else {
+            throw .fileReplaced(path: path, found: "the link \"\(name)\" unreadable (\(FilePaths.errorText(errno)))")
+        }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `/a/b` from `[a, b]`; `/` from `[]`.
+    private static func join(_ components: [Substring]) -> String {
+        components.isEmpty ? "/" : "/" + components.joined(separator: "/")
+    }
+}

@@ -1,0 +1,41 @@
+import SubscriberKit
+
+/// Rules for the manifest's strings that leave Swift as C strings: file paths, library names,
+/// search folders and subscriber names.
+enum ManifestText {
+    /// A C string ends at the first NUL: `"libGreeterC.so\u0000.evil"` would load `libGreeterC.so`
+    /// while the manifest (and every message) shows the longer name. Other control characters have no
+    /// business in a name either, and would rewrite a terminal that prints it. So both are refused,
+    /// NUL by name.
+    /// - Parameters:
+    ///   - text: the manifest's value.
+    ///   - what: what it should be, with its article ("a path", "a subscriber name").
+    ///   - keyPath: where it is (`plugins[0].path`).
+    ///   (Built only for an error: names in a list of millions are checked one by one.)
+    static func checkPlain(_ text: String, as what: String, at keyPath: @autoclosure () -> String) throws(JSONShapeError) {
+        var control: Unicode.Scalar?
+        for scalar in text.unicodeScalars where isControl(scalar) {
+            if scalar == "\0" { control = scalar; break }
+            if control == nil { control = scalar }
+        }
+        guard let control else { return }
+        let rule = control == "\0" ? "without NUL" : "without control characters"
+        throw JSONShapeError(path: keyPath(), expected: "\(what) \(rule)", found: quoted(text))
+    }
+
+    /// C0 controls, DEL and C1 controls.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+    }
+
+    /// Longer values are cut: an error stays one readable line.
+    static let maximumQuotedCharacters = 120
+
+    /// `text` as a JSON string literal (control characters escaped, `\u0000`), cut after
+    /// ``maximumQuotedCharacters`` characters with an ellipsis and the full length.
+    static func quoted(_ text: String) -> String {
+        guard text.count > maximumQuotedCharacters else { return JSONValue.string(text).serialized() }
+        let cut = JSONValue.string(String(text.prefix(maximumQuotedCharacters))).serialized()
+        return "\(cut.dropLast())…\" (\(text.utf8.count) bytes)"
+    }
+}
