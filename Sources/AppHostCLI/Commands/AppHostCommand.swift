@@ -55,7 +55,8 @@ public enum AppHostCommand {
     /// returns the exit status. Output goes to stdout, errors to stderr.
     @MainActor
     public static func main(_ commandLine: [String]) async -> Int32 {
-        await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
+        StandardDescriptors.reserve()
+        return await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
     }
 
     /// The commands `run` hands arguments to, whose implementation lives elsewhere.
@@ -84,26 +85,34 @@ public enum AppHostCommand {
         do {
             parsed = try parseCommandLine(arguments, root: spec, program: program)
         } catch {
-            errors.line("\(program): \(error.message)")
+            errors.singleLine("\(program): \(error.message)")
             return ExitStatus.usage
         }
         switch parsed.command {
         case ListCommand.spec.name:
             if parsed.wantsHelp {
                 output.write(helpText(for: ListCommand.spec, program: program) + ListCommand.helpEpilogue)
-                return ExitStatus.success
+                return finished(ExitStatus.success, output: output, errors: errors)
             }
-            return ListCommand.run(parsed, output: output, errors: errors)
+            return finished(ListCommand.run(parsed, output: output, errors: errors), output: output, errors: errors)
         default:
             if parsed.wantsHelp {
                 output.write(helpText(for: spec, program: program) + helpEpilogue)
-                return ExitStatus.success
+                return finished(ExitStatus.success, output: output, errors: errors)
             }
             if parsed.flag("version") {
                 output.line(version)
-                return ExitStatus.success
+                return finished(ExitStatus.success, output: output, errors: errors)
             }
-            return await RunCommand.run(parsed, output: output, errors: errors)
+            return finished(await RunCommand.run(parsed, output: output, errors: errors), output: output, errors: errors)
         }
+    }
+
+    /// `status`, unless a write to `output` failed: then that failure's one line on `errors` and
+    /// status 2. A closed pipe is not reported (the reader stopped reading on purpose).
+    static func finished(_ status: Int32, output: TextOutput, errors: TextOutput) -> Int32 {
+        guard let failure = output.failure, !failure.isClosedPipe else { return status }
+        errors.singleLine("\(program): \(failure)")
+        return ExitStatus.usage
     }
 }
