@@ -38,7 +38,7 @@ enum ListCommand {
         do {
             manifest = try Manifest(contentsOfFile: file)
         } catch {
-            errors.line("apphost: \(error)")
+            errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
         }
         let verdicts = PluginInspector.inspect(manifest, extraSearchDirectories: arguments.values("plugin-dir"),

@@ -41,7 +41,7 @@ enum RunCommand {
                 try LogFile.openForWriting(path, guarded: guardedFiles(host: host, script: script, output: output, errors: errors))
             }
         } catch {
-            errors.singleLine("apphost: \(error)")
+            errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
         }
 
@@ -94,7 +94,7 @@ enum RunCommand {
             output.write(renderer.footer(events: eventCount, reports: reportCount))
         }
         if let scriptError {
-            errors.singleLine("apphost: \(scriptError)")
+            errors.singleLine("apphost: " + ErrorLine.text(for: scriptError))
             return ExitStatus.usage
         }
         if let failure = logFile?.failure {

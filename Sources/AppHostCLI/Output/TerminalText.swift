@@ -19,22 +19,35 @@ public enum TerminalText {
     public static func escaped(_ text: String, limit: Int = valueLimit) -> String {
         // Most text has nothing to escape and is short: return it as is, without copying.
         if text.utf8.count <= limit && !text.utf8.contains(where: needsEscape) { return text }
+        let (head, complete) = escapedPrefix(text.unicodeScalars, limit: limit)
+        return complete ? head : head + cutNote(byteCount: text.utf8.count)
+    }
+
+    /// `text` as one line of an error or log: escaped (newlines too), at most about ``lineLimit``
+    /// characters. A longer line keeps its start and its end (where an error says what it
+    /// expected and found) around a note of its whole length:
+    /// `x.json: aaaa… (15,728,811 bytes) …aaaa: expected one of the known keys, found an unknown key`.
+    public static func line(_ text: String) -> String {
+        if text.utf8.count <= lineLimit && !text.utf8.contains(where: needsEscape) { return text }
+        let (head, complete) = escapedPrefix(text.unicodeScalars, limit: lineLimit)
+        guard !complete else { return head }
+        let headPart = escapedPrefix(text.unicodeScalars, limit: lineLimit / 2).text
+        let tailPart = escapedPrefix(text.unicodeScalars.suffix(lineLimit / 4), limit: lineLimit / 2).text
+        return headPart + cutNote(byteCount: text.utf8.count) + " …" + tailPart
+    }
+
+    /// The escaped form of `scalars` up to `limit` characters, and whether that is all of it.
+    private static func escapedPrefix(_ scalars: some Sequence<Unicode.Scalar>, limit: Int) -> (text: String, complete: Bool) {
         var result = ""
-        result.reserveCapacity(min(text.utf8.count, limit) + 16)
         var shown = 0
-        for scalar in text.unicodeScalars {
+        for scalar in scalars {
             let piece = escape(scalar)
             let width = piece?.count ?? 1
-            if shown + width > limit { return result + cutNote(byteCount: text.utf8.count) }
+            if shown + width > limit { return (result, false) }
             if let piece { result += piece.text } else { result.unicodeScalars.append(scalar) }
             shown += width
         }
-        return result
-    }
-
-    /// `text` as one line of an error or log: escaped (newlines too), cut after ``lineLimit``.
-    public static func line(_ text: String) -> String {
-        escaped(text, limit: lineLimit)
+        return (result, true)
     }
 
     /// `… (15,728,640 bytes)`: what a cut value says about its whole length.
