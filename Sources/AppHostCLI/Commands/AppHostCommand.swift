@@ -38,16 +38,23 @@ public enum AppHostCommand {
           {"event": "didFinishLaunching", "launchOptions": {"url": "news://article/7"}}
           {"event": "openURL", "url": "news://article/7", "options": {"sourceApplication": "x"}}
           {"event": "performFetch"}
-        Blank lines and lines starting with # or // are skipped. The whole script is checked
-        before anything is played: a bad line is reported (file:line: field: expected, found)
-        and no event is played.
+        Blank lines and lines starting with # or // are skipped; a line may have at most 1 MiB,
+        a script file at most 64 MiB. A script file is checked whole before anything is played:
+        a bad line is reported (file:line: field: expected, found) and no event is played.
+        Standard input (--events -) is played as it arrives: each line is checked just before
+        it is played, so a bad line stops the run there, after the events before it.
+
+        --log-file is opened once the manifest and script were read and the plugins loaded; it
+        may not be the manifest, the script, a plugin file or where standard output goes, and
+        must be a regular file or a device such as /dev/null (a FIFO is refused).
 
         Exit status:
           0  every event played without a report
           1  an event failed: it got a report (a subscriber was late, completed twice, after
              delivery or after declining, declined too late, or answers conflicted). A fetch
              result "failed" is an answer, not a failure of the run.
-          2  usage error, bad manifest or event script, or a plugin that failed to load
+          2  usage error, bad manifest or event script, a plugin that failed to load, or a
+             write that failed (standard output or the log file; a closed pipe ends quietly)
 
         """
 

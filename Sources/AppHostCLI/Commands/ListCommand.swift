@@ -26,7 +26,7 @@ enum ListCommand {
         Exit status:
           0  every required plugin loads (optional ones may fail)
           1  a required plugin fails a load check
-          2  usage error, or a manifest that cannot be read
+          2  usage error, a manifest that cannot be read, or output that cannot be written
 
         """
 
