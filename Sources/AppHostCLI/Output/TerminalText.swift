@@ -18,7 +18,7 @@ public enum TerminalText {
     /// `text` with every control character escaped, cut after `limit` characters of output.
     public static func escaped(_ text: String, limit: Int = valueLimit) -> String {
         // Most text has nothing to escape and is short: return it as is, without copying.
-        if text.utf8.count <= limit && !text.utf8.contains(where: needsEscape) { return text }
+        if text.utf8.count <= limit && !hasEscapes(text) { return text }
         let (head, complete) = escapedPrefix(text.unicodeScalars, limit: limit)
         return complete ? head : head + cutNote(byteCount: text.utf8.count)
     }
@@ -28,7 +28,7 @@ public enum TerminalText {
     /// expected and found) around a note of its whole length:
     /// `x.json: aaaa… (15,728,811 bytes) …aaaa: expected one of the known keys, found an unknown key`.
     public static func line(_ text: String) -> String {
-        if text.utf8.count <= lineLimit && !text.utf8.contains(where: needsEscape) { return text }
+        if text.utf8.count <= lineLimit && !hasEscapes(text) { return text }
         let (head, complete) = escapedPrefix(text.unicodeScalars, limit: lineLimit)
         guard !complete else { return head }
         let headPart = escapedPrefix(text.unicodeScalars, limit: lineLimit / 2).text
@@ -64,6 +64,13 @@ public enum TerminalText {
             text.append(digit)
         }
         return text
+    }
+
+    /// Whether `text` may hold a character that is written as an escape (the check every line of
+    /// output makes, so it scans the bytes in place).
+    private static func hasEscapes(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(where: needsEscape) }
+            ?? text.utf8.contains(where: needsEscape)
     }
 
     /// Whether the UTF-8 byte starts a character that is written as an escape: C0, DEL, and the
