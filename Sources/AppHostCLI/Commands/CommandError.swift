@@ -25,11 +25,11 @@ enum ErrorLine {
             if case .manifest(let manifestError) = error { return text(for: manifestError) }
             return error.description
         case let error as ManifestError:
-            return ManifestError(file: TerminalText.escaped(error.file, limit: TerminalText.lineLimit / 4),
+            return ManifestError(file: TerminalText.escaped(error.file, limit: TerminalText.pathLimit),
                                  location: TerminalText.escaped(error.location), expected: TerminalText.escaped(error.expected, limit: TerminalText.lineLimit / 4),
                                  found: TerminalText.escaped(error.found)).description
         case let error as EventScriptError:
-            return EventScriptError(file: TerminalText.escaped(error.file, limit: TerminalText.lineLimit / 4), line: error.line,
+            return EventScriptError(file: TerminalText.escaped(error.file, limit: TerminalText.pathLimit), line: error.line,
                                     location: TerminalText.escaped(error.location), expected: TerminalText.escaped(error.expected, limit: TerminalText.lineLimit / 4),
                                     found: TerminalText.escaped(error.found)).description
         default:

@@ -28,7 +28,7 @@ enum DisplayText {
     /// The heading line of a run or a listing: `News 1.0 (com.example.news) · manifests/news.json`.
     static func appTitle(_ app: Application, manifestFile: String, style: Style) -> String {
         style.bold("\(TerminalText.escaped(app.name)) \(TerminalText.escaped(app.version))")
-            + " (\(TerminalText.escaped(app.bundleIdentifier)))" + style.dim(" · \(TerminalText.escaped(manifestFile, limit: TerminalText.lineLimit))")
+            + " (\(TerminalText.escaped(app.bundleIdentifier)))" + style.dim(" · \(TerminalText.escaped(manifestFile, limit: TerminalText.pathLimit))")
     }
 
     /// `0.04 ms`, `12.31 ms`, `5000.27 ms`.

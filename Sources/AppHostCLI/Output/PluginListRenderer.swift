@@ -35,7 +35,7 @@ public struct PluginListRenderer: Sendable {
                 }
                 lines += [row("plugin", identity),
                           row("built for", "ABI \(TerminalText.escaped(plugin.abi)) · \(TerminalText.escaped(plugin.language))"),
-                          row("path", TerminalText.escaped(plugin.path, limit: TerminalText.lineLimit)), row("subscribers", subscribers)]
+                          row("path", TerminalText.escaped(plugin.path, limit: TerminalText.pathLimit)), row("subscribers", subscribers)]
                 if let loadTime = plugin.loadTime {
                     lines.append(row("loaded in", DisplayText.milliseconds(loadTime)))
                 }

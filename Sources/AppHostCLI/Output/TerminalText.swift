@@ -14,6 +14,8 @@ public enum TerminalText {
     public static let valueLimit = 200
     /// The most characters a line of free text (a log message, an error line) shows.
     public static let lineLimit = 4_096
+    /// The most characters a file path shows (paths are longer than names, shorter than lines).
+    public static let pathLimit = 1_024
 
     /// `text` with every control character escaped, cut after `limit` characters of output.
     public static func escaped(_ text: String, limit: Int = valueLimit) -> String {
