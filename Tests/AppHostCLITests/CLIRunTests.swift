@@ -86,7 +86,7 @@ struct CLIRunTests {
         #expect(!FileManager.default.fileExists(atPath: logFile))
     }
 
-    @Test("--events - reads the script from standard input")
+    @Test("--events - reads the script from standard input, playing each line as it comes")
     func scriptFromStandardInput() throws {
         let script = """
             # opened from a notification
@@ -102,8 +102,10 @@ struct CLIRunTests {
 
         let bad = try AppHostProcess.run(["--manifest", AppHostProcess.manifest("news.json"), "--events", "-"],
                                          stdin: "{\"event\": \"didBecomeActive\"}\n{\"event\": \"fetch\"}\n")
+        // Standard input plays as it streams: the event before the bad line was played.
         #expect(bad.status == 2)
-        #expect(bad.stdout.isEmpty)
+        #expect(bad.stdoutLines.filter { $0.hasPrefix("▸ ") } == ["▸ didBecomeActive"])
+        #expect(bad.stdoutLines.last == "1 event played, no reports")
         #expect(bad.stderrLines == [#"apphost: <stdin>:2: event: expected an event wire name such as performFetch, found the string "fetch""#])
     }
 

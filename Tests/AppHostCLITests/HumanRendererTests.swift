@@ -82,6 +82,33 @@ struct HumanRendererTests {
             """)
     }
 
+    @Test("descriptor names, subscriber names, log lines and reports from a plugin are escaped; columns count the escapes")
+    func hostilePlugin() {
+        let evil = "Evil\u{1B}[2J\r"
+        let summary = HostSummary(
+            manifestFile: "m.json", app: Application(name: "A\u{7}", bundleIdentifier: "a", version: "1\n2"),
+            plugins: [PluginSummary(index: 0, source: "path \"x.so\"", name: "Name\u{1B}]0;t\u{7}", id: "i",
+                                    version: "1.0\u{9B}", abi: "1.0", swiftVersion: "", path: "/x.so", subscribers: [evil])],
+            dispatchOrder: [evil])
+        let renderer = HumanRenderer(style: .plain, subscriberNames: summary.dispatchOrder)
+        #expect(renderer.nameWidth == 12)  // "Evil\\e[2J\\r" is 11 characters, padded to the minimum
+        let header = renderer.header(summary, logs: [LogRecord(subscriber: evil, kind: .log, level: .info, message: "a\nb\u{1B}[1A")])
+        #expect(header == #"""
+            A\u{7} 1\n2 (a) · m.json
+              plugins[0]  Name\e]0;t\u{7} 1.0\u{9B}  C · ABI 1.0  Evil\e[2J\r
+              order: Evil\e[2J\r
+                log   Evil\e[2J\r: a\nb\e[1A
+
+
+            """#)
+        let report = EventReport(event: .didBecomeActive, result: .null, answers: [answer(evil, nil, microseconds: 1)],
+                                 reports: [.late(subscriber: evil, event: .didBecomeActive)])
+        let text = renderer.event(PlayedEvent(call: .didBecomeActive, report: report))
+        #expect(text.contains("    Evil\\e[2J\\r   called    0.00 ms\n"))
+        #expect(text.contains(#"⚠ late: Evil\e[2J\r did not complete"#))
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
     @Test("after the last event and the footer")
     func closing() {
         #expect(renderer.afterLastEvent(reports: [], logs: []).isEmpty)

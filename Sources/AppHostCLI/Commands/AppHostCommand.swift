@@ -38,16 +38,23 @@ public enum AppHostCommand {
           {"event": "didFinishLaunching", "launchOptions": {"url": "news://article/7"}}
           {"event": "openURL", "url": "news://article/7", "options": {"sourceApplication": "x"}}
           {"event": "performFetch"}
-        Blank lines and lines starting with # or // are skipped. The whole script is checked
-        before anything is played: a bad line is reported (file:line: field: expected, found)
-        and no event is played.
+        Blank lines and lines starting with # or // are skipped; a line may have at most 1 MiB,
+        a script file at most 64 MiB. A script file is checked whole before anything is played:
+        a bad line is reported (file:line: field: expected, found) and no event is played.
+        Standard input (--events -) is played as it arrives: each line is checked just before
+        it is played, so a bad line stops the run there, after the events before it.
+
+        --log-file is opened once the manifest and script were read and the plugins loaded; it
+        may not be the manifest, the script, a plugin file or where standard output goes, and
+        must be a regular file or a device such as /dev/null (a FIFO is refused).
 
         Exit status:
           0  every event played without a report
           1  an event failed: it got a report (a subscriber was late, completed twice, after
              delivery or after declining, declined too late, or answers conflicted). A fetch
              result "failed" is an answer, not a failure of the run.
-          2  usage error, bad manifest or event script, or a plugin that failed to load
+          2  usage error, bad manifest or event script, a plugin that failed to load, or a
+             write that failed (standard output or the log file; a closed pipe ends quietly)
 
         """
 
@@ -55,7 +62,8 @@ public enum AppHostCommand {
     /// returns the exit status. Output goes to stdout, errors to stderr.
     @MainActor
     public static func main(_ commandLine: [String]) async -> Int32 {
-        await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
+        StandardDescriptors.reserve()
+        return await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
     }
 
     /// The commands `run` hands arguments to, whose implementation lives elsewhere.
@@ -78,26 +86,34 @@ public enum AppHostCommand {
         do {
             parsed = try parseCommandLine(arguments, root: spec, program: program)
         } catch {
-            errors.line("\(program): \(error.message)")
+            errors.singleLine("\(program): \(error.message)")
             return ExitStatus.usage
         }
         switch parsed.command {
         case ListCommand.spec.name:
             if parsed.wantsHelp {
                 output.write(helpText(for: ListCommand.spec, program: program) + ListCommand.helpEpilogue)
-                return ExitStatus.success
+                return finished(ExitStatus.success, output: output, errors: errors)
             }
-            return ListCommand.run(parsed, output: output, errors: errors)
+            return finished(ListCommand.run(parsed, output: output, errors: errors), output: output, errors: errors)
         default:
             if parsed.wantsHelp {
                 output.write(helpText(for: spec, program: program) + helpEpilogue)
-                return ExitStatus.success
+                return finished(ExitStatus.success, output: output, errors: errors)
             }
             if parsed.flag("version") {
                 output.line(version)
-                return ExitStatus.success
+                return finished(ExitStatus.success, output: output, errors: errors)
             }
-            return await RunCommand.run(parsed, output: output, errors: errors)
+            return finished(await RunCommand.run(parsed, output: output, errors: errors), output: output, errors: errors)
         }
+    }
+
+    /// `status`, unless a write to `output` failed: then that failure's one line on `errors` and
+    /// status 2. A closed pipe is not reported (the reader stopped reading on purpose).
+    static func finished(_ status: Int32, output: TextOutput, errors: TextOutput) -> Int32 {
+        guard let failure = output.failure, !failure.isClosedPipe else { return status }
+        errors.singleLine("\(program): \(failure)")
+        return ExitStatus.usage
     }
 }

@@ -6,6 +6,7 @@ public enum ExitStatus {
     /// twice, after delivery or after declining, declined too late, or the answers conflicted).
     /// `list`: a required plugin fails a load check.
     public static let failure: Int32 = 1
-    /// A usage error, a bad manifest or event script, or a plugin that failed to load.
+    /// A usage error, a bad manifest or event script, a plugin that failed to load, or a write to
+    /// standard output or the log file that failed (a closed pipe excepted: that ends quietly).
     public static let usage: Int32 = 2
 }

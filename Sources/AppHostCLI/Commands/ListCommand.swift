@@ -26,7 +26,7 @@ enum ListCommand {
         Exit status:
           0  every required plugin loads (optional ones may fail)
           1  a required plugin fails a load check
-          2  usage error, or a manifest that cannot be read
+          2  usage error, a manifest that cannot be read, or output that cannot be written
 
         """
 
@@ -38,7 +38,7 @@ enum ListCommand {
         do {
             manifest = try Manifest(contentsOfFile: file)
         } catch {
-            errors.line("apphost: \(error)")
+            errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
         }
         let verdicts = PluginInspector.inspect(manifest, extraSearchDirectories: arguments.values("plugin-dir"),

@@ -17,25 +17,31 @@ enum RunCommand {
         .flag("version", help: "Print the version and exit.", standalone: true),
     ]
 
-    /// Runs the command; returns the exit status.
+    /// Runs the command; returns the exit status. A failed write to standard output is the
+    /// caller's to report (``AppHostCommand/finished(_:output:errors:)``); the run stops at it.
     @MainActor
     static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) async -> Int32 {
         let json = arguments.flag("json")
-        let calls: [EventCall]
+        let script = arguments.value("events")
+        var events: EventFeed
         let logFile: TextOutput?
         let host: PluginHost
-        // Everything that can be wrong is checked before the first event: nothing half-done.
+        // Everything that can be wrong is checked before the first event: nothing half-done. (A
+        // script on standard input is the exception: each line is checked when its turn comes.)
         do {
             let deadline = try arguments.int("deadline", of: "milliseconds", atLeast: 1)
-            calls = try arguments.value("events").map { (source) throws(EventScriptError) in try EventScript.read(from: source) }
-                ?? DefaultScenario.calls
-            logFile = try arguments.value("log-file").map { (path) throws(CommandError) in try LogFile.openForWriting(path) }
+            events = try script.map { (source) throws(EventScriptError) in try EventScript.feed(from: source) }
+                ?? EventFeed(calls: DefaultScenario.calls)
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
                                       deadlineOverride: deadline.map { .milliseconds($0) })
             host = try PluginHost(manifestAt: arguments.value("manifest") ?? "", options: options)
+            // Opened last, so a run that fails before its first event leaves an existing log as it was.
+            logFile = try arguments.value("log-file").map { (path) throws(CommandError) in
+                try LogFile.openForWriting(path, guarded: guardedFiles(host: host, script: script, output: output, errors: errors))
+            }
         } catch {
-            errors.line("apphost: \(error)")
+            errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
         }
 
@@ -44,22 +50,35 @@ enum RunCommand {
         let player = EventPlayer(host: host)
         func writeLogs(_ records: [LogRecord], during event: LifecycleEvent?) {
             for record in records { logFile?.write(JSONLines.log(record, during: event)) }
-            if json { for record in records { errors.line(record.description) } }
+            if json { for record in records { errors.singleLine(record.description) } }
         }
+        /// Whether every write so far went through: the run stops at the first that did not.
+        func outputsWritable() -> Bool { output.failure == nil && logFile?.failure == nil }
 
         let startupLogs = player.logsBeforeFirstEvent()
         writeLogs(startupLogs, during: nil)
         if json {
             for skipped in summary.skipped {
-                errors.line("apphost: \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")
+                errors.singleLine("apphost: \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")
             }
         } else {
             output.write(renderer.header(summary, logs: startupLogs))
         }
 
+        var eventCount = 0
         var reportCount = 0
-        for call in calls {
+        var scriptError: EventScriptError?
+        while outputsWritable() {
+            let call: EventCall
+            do {
+                guard let next = try events.next() else { break }
+                call = next
+            } catch {
+                scriptError = error
+                break
+            }
             let played = await player.play(call)
+            eventCount += 1
             reportCount += played.report.reports.count
             writeLogs(played.logs, during: played.report.event)
             output.write(json ? JSONLines.event(played.report) : renderer.event(played))
@@ -72,8 +91,33 @@ enum RunCommand {
             if !lateReports.isEmpty { output.write(JSONLines.afterLastEvent(lateReports)) }
         } else {
             output.write(renderer.afterLastEvent(reports: lateReports, logs: lateLogs))
-            output.write(renderer.footer(events: calls.count, reports: reportCount))
+            output.write(renderer.footer(events: eventCount, reports: reportCount))
+        }
+        if let scriptError {
+            errors.singleLine("apphost: " + ErrorLine.text(for: scriptError))
+            return ExitStatus.usage
+        }
+        if let failure = logFile?.failure {
+            errors.singleLine("apphost: \(failure)")
+            return ExitStatus.usage
         }
         return reportCount > 0 ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// The files the log file must not be: the run's inputs (the manifest, the event script, every
+    /// plugin file) and the files its other output goes to.
+    @MainActor
+    private static func guardedFiles(host: PluginHost, script: String?, output: TextOutput, errors: TextOutput) -> [LogFile.Guarded] {
+        var guarded: [LogFile.Guarded?] = [LogFile.Guarded(role: "the manifest", path: host.manifest.file)]
+        switch script {
+        case "-": guarded.append(LogFile.Guarded(role: "standard input, the event script", fileDescriptor: 0))
+        case let path?: guarded.append(LogFile.Guarded(role: "the event script", path: path))
+        case nil: break
+        }
+        guarded += host.plugins.plugins.map { LogFile.Guarded(role: "the plugin file \($0.path)", path: $0.path) }
+        for stream in [output, errors] {
+            if let fd = stream.fileDescriptor { guarded.append(LogFile.Guarded(role: stream.name, fileDescriptor: fd)) }
+        }
+        return guarded.compactMap { $0 }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import SubscriberHost
 import SubscriberKit
 
-/// How values read in human output: compact, unquoted where that is unambiguous.
+/// How values read in human output: compact, unquoted where that is unambiguous, and every text
+/// that came from outside escaped and cut (``TerminalText``).
 enum DisplayText {
     /// "—" for no answer; strings bare (`newData`); arrays `[portrait, landscapeLeft]`; objects
     /// `{handled: true, restorableObjects: [article/9]}`; numbers without a needless `.0`.
@@ -12,11 +13,22 @@ enum DisplayText {
         case .null: return "—"
         case .bool(let bool): return bool ? "true" : "false"
         case .number: return value.serialized()
-        case .string(let string): return string.isEmpty ? "\"\"" : string
+        case .string(let string): return string.isEmpty ? "\"\"" : TerminalText.escaped(string)
         case .array(let elements): return "[" + elements.map { Self.value($0) }.joined(separator: ", ") + "]"
         case .object(let object):
-            return "{" + object.members.map { "\($0.key): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
+            return "{" + object.members.map { "\(TerminalText.escaped($0.key)): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
         }
+    }
+
+    /// Names (subscribers, plugins) as a list: `DeepLinkRouter, SessionAnalytics`, each escaped.
+    static func names(_ names: [String], separator: String = ", ") -> String {
+        names.map { TerminalText.escaped($0) }.joined(separator: separator)
+    }
+
+    /// The heading line of a run or a listing: `News 1.0 (com.example.news) · manifests/news.json`.
+    static func appTitle(_ app: Application, manifestFile: String, style: Style) -> String {
+        style.bold("\(TerminalText.escaped(app.name)) \(TerminalText.escaped(app.version))")
+            + " (\(TerminalText.escaped(app.bundleIdentifier)))" + style.dim(" · \(TerminalText.escaped(manifestFile, limit: TerminalText.pathLimit))")
     }
 
     /// `0.04 ms`, `12.31 ms`, `5000.27 ms`.

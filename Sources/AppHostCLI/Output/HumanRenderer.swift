@@ -22,31 +22,29 @@ public struct HumanRenderer: Sendable {
     /// A renderer whose subscriber column fits `subscriberNames`.
     public init(style: Style, subscriberNames: [String]) {
         self.style = style
-        self.nameWidth = max(12, subscriberNames.map(\.count).max() ?? 0)
+        self.nameWidth = max(12, subscriberNames.map { TerminalText.escaped($0).count }.max() ?? 0)
     }
 
     /// The app, its plugins (and the optional ones skipped), the dispatch order, and what the
     /// subscribers logged while they were made.
     public func header(_ summary: HostSummary, logs: [LogRecord] = []) -> String {
-        let app = summary.app
-        var lines = [style.bold("\(app.name) \(app.version)") + " (\(app.bundleIdentifier))"
-            + style.dim(" · \(summary.manifestFile)")]
+        var lines = [DisplayText.appTitle(summary.app, manifestFile: summary.manifestFile, style: style)]
         let labels = summary.plugins.map { "plugins[\($0.index)]" }
-        let titles = summary.plugins.map { "\($0.name) \($0.version)" }
-        let kinds = summary.plugins.map { "\($0.language) · ABI \($0.abi)" }
+        let titles = summary.plugins.map { "\(TerminalText.escaped($0.name)) \(TerminalText.escaped($0.version))" }
+        let kinds = summary.plugins.map { "\(TerminalText.escaped($0.language)) · ABI \(TerminalText.escaped($0.abi))" }
         let widths = [labels, titles, kinds].map { $0.map(\.count).max() ?? 0 }
         for (index, plugin) in summary.plugins.enumerated() {
             lines.append("  " + style.green(DisplayText.padded(labels[index], widths[0])) + "  "
                 + DisplayText.padded(titles[index], widths[1]) + "  "
                 + style.dim(DisplayText.padded(kinds[index], widths[2])) + "  "
-                + plugin.subscribers.joined(separator: ", "))
+                + DisplayText.names(plugin.subscribers))
         }
         if summary.plugins.isEmpty { lines.append("  " + style.dim("(no plugins)")) }
         for skipped in summary.skipped {
-            lines.append("  " + style.yellow("⚠ \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)"))
+            lines.append("  " + style.yellow(TerminalText.line("⚠ \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")))
         }
         if !summary.dispatchOrder.isEmpty {
-            lines.append("  " + style.dim("order: " + summary.dispatchOrder.joined(separator: " → ")))
+            lines.append("  " + style.dim("order: " + DisplayText.names(summary.dispatchOrder, separator: " → ")))
         }
         lines += logs.map(logLine)
         return lines.joined(separator: "\n") + "\n\n"
@@ -57,9 +55,9 @@ public struct HumanRenderer: Sendable {
     public func event(_ played: PlayedEvent) -> String {
         let report = played.report
         var heading = style.cyan("▸") + " " + style.bold(report.event.name)
-        if let arguments = played.call.argumentSummary { heading += " " + arguments }
+        if let arguments = played.call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
         if report.result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(report.result)) }
-        if let invocation = report.invocation { heading += "   invocation: " + invocation.description }
+        if let invocation = report.invocation { heading += "   invocation: " + TerminalText.escaped(invocation.description) }
         var lines = [heading]
 
         // Notifications have nothing to answer: their rows say the subscriber was called.
@@ -70,7 +68,7 @@ public struct HumanRenderer: Sendable {
         let timeWidth = times.map(\.count).max() ?? 0
         for (index, row) in report.answers.enumerated() {
             let answer = DisplayText.padded(answers[index], answerWidth)
-            lines.append("    " + DisplayText.padded(row.subscriber, nameWidth) + "  "
+            lines.append("    " + DisplayText.padded(TerminalText.escaped(row.subscriber), nameWidth) + "  "
                 + (row.answer == nil ? style.dim(answer) : answer) + "  "
                 + style.dim(DisplayText.rightAligned(times[index], timeWidth)))
         }
@@ -108,7 +106,7 @@ public struct HumanRenderer: Sendable {
         case .event: label = "event"
         case .error: label = "error"
         }
-        var text = DisplayText.padded(label, 5) + " \(record.subscriber): \(record.message)"
+        var text = DisplayText.padded(label, 5) + " \(TerminalText.escaped(record.subscriber)): \(TerminalText.line(record.message))"
         if !record.attributes.isEmpty { text += " " + DisplayText.value(.object(record.attributes)) }
         let isError = record.kind == .error || record.level >= .error
         return "    " + (isError ? style.red(text) : style.dim(text))
@@ -116,6 +114,6 @@ public struct HumanRenderer: Sendable {
 
     /// `    ⚠ late: NeverCompletes did not complete performFetch before its deadline`.
     func reportLine(_ report: DispatchReport) -> String {
-        "    " + style.yellow("⚠ " + report.description)
+        "    " + style.yellow("⚠ " + TerminalText.line(report.description))
     }
 }

@@ -15,33 +15,34 @@ public struct PluginListRenderer: Sendable {
     /// or ✗ with the failed check.
     public func human(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
         let failed = verdicts.filter { if case .failed = $0.outcome { true } else { false } }.count
-        var lines = [style.bold("\(app.name) \(app.version)") + " (\(app.bundleIdentifier))"
-                        + style.dim(" · \(manifestFile)"),
+        var lines = [DisplayText.appTitle(app, manifestFile: manifestFile, style: style),
                      "\(verdicts.count) plugin\(verdicts.count == 1 ? "" : "s"): \(verdicts.count - failed) loaded, \(failed) failed"]
         for verdict in verdicts {
             let entry = verdict.entry
-            var title = "\(entry.keyPath)  \(entry.source)"
+            var title = "\(entry.keyPath)  \(TerminalText.escaped(entry.source.description))"
             if entry.priority != 0 { title += "  priority \(entry.priority)" }
             lines.append("")
             switch verdict.outcome {
             case .loaded(let plugin):
                 if entry.optional { title += "  optional" }
                 lines.append(style.green("✓") + " " + style.bold(title))
-                var identity = "\(plugin.name) \(plugin.version) · \(plugin.id)"
-                if !plugin.vendor.isEmpty { identity += " · \(plugin.vendor)" }
-                var subscribers = plugin.subscribers.joined(separator: ", ")
+                var identity = [plugin.name, plugin.version].map { TerminalText.escaped($0) }.joined(separator: " ")
+                    + " · " + TerminalText.escaped(plugin.id)
+                if !plugin.vendor.isEmpty { identity += " · \(TerminalText.escaped(plugin.vendor))" }
+                var subscribers = DisplayText.names(plugin.subscribers)
                 if plugin.subscribers != plugin.declaredSubscribers {
-                    subscribers += style.dim(" (declares \(plugin.declaredSubscribers.joined(separator: ", ")))")
+                    subscribers += style.dim(" (declares \(DisplayText.names(plugin.declaredSubscribers)))")
                 }
-                lines += [row("plugin", identity), row("built for", "ABI \(plugin.abi) · \(plugin.language)"),
-                          row("path", plugin.path), row("subscribers", subscribers)]
+                lines += [row("plugin", identity),
+                          row("built for", "ABI \(TerminalText.escaped(plugin.abi)) · \(TerminalText.escaped(plugin.language))"),
+                          row("path", TerminalText.escaped(plugin.path, limit: TerminalText.pathLimit)), row("subscribers", subscribers)]
                 if let loadTime = plugin.loadTime {
                     lines.append(row("loaded in", DisplayText.milliseconds(loadTime)))
                 }
             case .failed(let error):
                 if entry.optional { title += "  optional (a run skips it)" }
                 lines.append((entry.optional ? style.yellow("✗") : style.red("✗")) + " " + style.bold(title))
-                let text = "check \(error.check) failed: \(error)"
+                let text = TerminalText.line("check \(error.check) failed: \(error)")
                 lines.append(row("error", entry.optional ? style.yellow(text) : style.red(text)))
             }
         }

@@ -7,18 +7,31 @@ import SubscriberHost
 import SubscriberKit
 
 /// An event script (`--events FILE|-`): JSON Lines, one event per line,
-/// `{"event": "<wire name>", …arguments named as in SPEC §3}` (see ``EventCall/init(json:path:)``).
+/// `{"event": "<wire name>", …arguments named as in UIKit}` (see ``EventCall/init(json:path:)``).
 ///
 /// Blank lines, and lines whose first non-blank characters are `#` or `//`, are skipped (comments);
-/// line numbers still count them. The whole script is read and checked before anything is played,
-/// so a bad line 7 means no event at all is played.
+/// line numbers still count them. A line may have at most ``lineLimit`` bytes, a script file at
+/// most ``fileLimit``. A script file is read and checked whole before anything is played, so a bad
+/// line 7 means no event at all is played. Standard input (`-`) is played as it streams: each line
+/// is checked just before it is played, so a bad line stops the run there, after the events before it.
 public enum EventScript {
     /// How errors name standard input (`--events -`).
     public static let standardInputName = "<stdin>"
+    /// The most bytes one line may have (1 MiB), its newline not counted.
+    public static let lineLimit = 1 << 20
+    /// The most bytes a script file may have (64 MiB); standard input has no limit.
+    public static let fileLimit = 64 << 20
 
-    /// Reads and checks the script at `source`: a file path, or `-` for standard input.
+    /// The events to play from `source`: a file path, checked whole now, or `-` for standard
+    /// input, read and checked line by line as the events are played.
+    static func feed(from source: String) throws(EventScriptError) -> EventFeed {
+        if source == "-" { return EventFeed(streaming: LineReader(fd: 0, name: standardInputName, totalLimit: nil)) }
+        return EventFeed(calls: try read(from: source))
+    }
+
+    /// Reads and checks the whole script at `source`: a file path, or `-` for standard input.
     public static func read(from source: String) throws(EventScriptError) -> [EventCall] {
-        if source == "-" { return try parse(readScript(fd: 0, name: standardInputName), file: standardInputName) }
+        if source == "-" { return try readAll(LineReader(fd: 0, name: standardInputName, totalLimit: fileLimit)) }
         let fd = open(source, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -26,7 +39,7 @@ public enum EventScript {
                                    found: code == ENOENT ? "nothing at that path" : String(cString: strerror(code)))
         }
         defer { _ = close(fd) }
-        return try parse(readScript(fd: fd, name: source), file: source)
+        return try readAll(LineReader(fd: fd, name: source, totalLimit: fileLimit))
     }
 
     /// Checks every line of `text`, named `file` in errors, and returns the calls in order.
@@ -38,45 +51,88 @@ public enum EventScript {
     public static func parse(_ bytes: [UInt8], file: String) throws(EventScriptError) -> [EventCall] {
         var calls: [EventCall] = []
         var lineNumber = 0
-        for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
-            var line = rawLine[...]
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            let content = line.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
-            if content.isEmpty || content.starts(with: [UInt8(ascii: "#")]) || content.starts(with: Array("//".utf8)) {
-                continue
-            }
-            let json: JSONValue
-            do {
-                json = try JSONValue(parsing: line)
-            } catch {
-                throw EventScriptError(file: file, line: lineNumber, location: "column \(error.column)",
-                                       expected: error.expected, found: error.found)
-            }
-            do {
-                calls.append(try EventCall(json: json))
-            } catch {
-                throw EventScriptError(file: file, line: lineNumber, location: error.path.isEmpty ? "(root)" : error.path,
-                                       expected: error.expected, found: error.found)
-            }
+            guard line.count <= lineLimit else { throw lineTooLong(file: file, line: lineNumber) }
+            if let call = try call(in: line, number: lineNumber, file: file) { calls.append(call) }
+        }
+        return calls
+    }
+
+    /// The call on line `number` of `file`, or nil for a blank or comment line.
+    static func call(in rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError) -> EventCall? {
+        var line = rawLine
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        let content = line.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        if content.isEmpty || content.first == UInt8(ascii: "#") || content.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+            return nil
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: line)
+        } catch {
+            throw EventScriptError(file: file, line: number, location: "column \(error.column)",
+                                   expected: error.expected, found: error.found)
+        }
+        do {
+            return try EventCall(json: json)
+        } catch {
+            throw EventScriptError(file: file, line: number, location: error.path.isEmpty ? "(root)" : error.path,
+                                   expected: error.expected, found: error.found)
+        }
+    }
+
+    /// `events.jsonl:1: expected a line of at most 1 MiB, found more`.
+    static func lineTooLong(file: String, line: Int) -> EventScriptError {
+        EventScriptError(file: file, line: line, location: "", expected: "a line of at most \(lineLimit >> 20) MiB", found: "more")
+    }
+
+    /// Every call `reader` yields, each line checked.
+    private static func readAll(_ reader: LineReader) throws(EventScriptError) -> [EventCall] {
+        var reader = reader
+        var calls: [EventCall] = []
+        while let line = try reader.nextLine() {
+            if let call = try call(in: line, number: reader.lineNumber, file: reader.name) { calls.append(call) }
         }
         return calls
     }
 }
 
-/// Every byte of the script open at `fd`, until end of file; errors name the script `name`.
-private func readScript(fd: Int32, name: String) throws(EventScriptError) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count > 0 {
-            bytes += chunk[0..<count]
-        } else if count == 0 {
-            return bytes
-        } else if errno != EINTR {
-            throw EventScriptError(file: name, line: nil, location: "", expected: "a readable event script",
-                                   found: String(cString: strerror(errno)))
+/// The events a run plays, one at a time: a list checked before the first is played (a script
+/// file, the default scenario), or standard input, each line checked as it arrives.
+struct EventFeed {
+    private enum Source {
+        case checked(IndexingIterator<[EventCall]>)
+        case streaming(LineReader)
+    }
+    private var source: Source
+
+    /// The calls, in order.
+    init(calls: [EventCall]) {
+        source = .checked(calls.makeIterator())
+    }
+
+    /// The calls on `reader`'s lines, read as they are asked for.
+    init(streaming reader: LineReader) {
+        source = .streaming(reader)
+    }
+
+    /// The next call, or nil at the end. Throws for a bad line of a stream (its line number
+    /// named): the events before it were played.
+    mutating func next() throws(EventScriptError) -> EventCall? {
+        switch source {
+        case .checked(var calls):
+            let call = calls.next()
+            source = .checked(calls)
+            return call
+        case .streaming(var reader):
+            // Take the reader out of `source` so its buffer is not copied when it reads on.
+            source = .checked([].makeIterator())
+            defer { source = .streaming(reader) }
+            while let line = try reader.nextLine() {
+                if let call = try EventScript.call(in: line, number: reader.lineNumber, file: reader.name) { return call }
+            }
+            return nil
         }
     }
 }

@@ -33,16 +33,38 @@ enum AppHostProcess {
     /// A manifest shipped in `manifests/`.
     static func manifest(_ name: String) -> String { packageRoot + "/manifests/" + name }
 
+    /// Where a run's standard output goes.
+    enum StandardOutput {
+        /// A temporary file, read back into ``Result/stdout``.
+        case captured
+        /// The file at this path (`/dev/full`, a file the test looks at); ``Result/stdout`` is empty.
+        case file(String)
+        /// Closed, as by the shell's `>&-`; ``Result/stdout`` is empty.
+        case closed
+    }
+
     /// Runs `apphost arguments` in the package root with `stdin` as standard input and the current
-    /// environment minus `NO_COLOR`, plus `environment`.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// environment minus `NO_COLOR`, plus `environment`; standard output as `standardOutput` says.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    standardOutput: StandardOutput = .captured) throws -> Result {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let outPath = try directory.write("stdout", ""), errPath = try directory.write("stderr", "")
+        let errPath = try directory.write("stderr", "")
+        let outPath: String
+        switch standardOutput {
+        case .captured, .closed: outPath = try directory.write("stdout", "")
+        case .file(let path): outPath = path
+        }
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        if case .closed = standardOutput {
+            // Foundation cannot start a child with a closed descriptor: let the shell close it.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"exec "$0" "$@" >&-"#, executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         var variables = ProcessInfo.processInfo.environment
         variables["NO_COLOR"] = nil
@@ -61,8 +83,10 @@ enum AppHostProcess {
         try out.close()
         try err.close()
         try input.close()
+        let stdout: String
+        if case .captured = standardOutput { stdout = try String(contentsOfFile: outPath, encoding: .utf8) } else { stdout = "" }
         return Result(status: process.terminationStatus,
-                      stdout: try String(contentsOfFile: outPath, encoding: .utf8),
+                      stdout: stdout,
                       stderr: try String(contentsOfFile: errPath, encoding: .utf8))
     }
 }
