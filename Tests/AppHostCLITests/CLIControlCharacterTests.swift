@@ -61,14 +61,26 @@ struct CLIControlCharacterTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let manifest = try directory.write("m.json", """
-            {"app": {"name": "A\\u001b[2J", "bundleIdentifier": "a"}, "plugins": [{"library": "Evil\\u001b[2J\\r", "optional": true}]}
+            {"app": {"name": "A\\u001b[2J", "bundleIdentifier": "a"}, "plugins": [{"library": "Missing", "optional": true}]}
             """)
         let run = try AppHostProcess.run(["list", "--manifest", manifest])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(!hasControlCharacters(run.stdout))
-        #expect(run.stdout.contains(#"plugins[0]  library "Evil\e[2J\r""#))
+        #expect(run.stdout.contains(#"A\e[2J"#))
         // JSON stays exact: the value as it was, escaped by JSON itself.
         let json = try AppHostProcess.run(["list", "--manifest", manifest, "--json"])
         #expect(try json.stdout.parsedJSON()["app"]?["name"] == "A\u{1B}[2J")
+
+        // A library name with control characters is a manifest error: one escaped line.
+        let evil = try directory.write("evil.json", """
+            {"app": {"name": "A", "bundleIdentifier": "a"}, "plugins": [{"library": "Evil\\u001b[2J\\r", "optional": true}]}
+            """)
+        let refused = try AppHostProcess.run(["list", "--manifest", evil])
+        #expect(refused.status == 2)
+        #expect(refused.stderrLines.count == 1)
+        #expect(!hasControlCharacters(refused.stderr.trimmingCharacters(in: .newlines)))
+        #expect(refused.stderr.contains(#"plugins[0].library"#))
+        // Quoted as the manifest's JSON would spell it.
+        #expect(refused.stderr.contains(#"Evil\u001b[2J\r"#))
     }
 }
