@@ -114,18 +114,18 @@ enum CompletionBridge {
         guard let token = tickets.issue(forward) else {
             context.log("\(event): the host's completion table is full; this completion's calls will be ignored",
                         level: .error)
-            CompletionTickets.callSite = 0
+            CompletionTickets.setCallSite(0)
             return CompletionTickets.unusableToken
         }
-        // The entry this ticket is for runs next, on the main thread: a forged call made inside it
-        // is reported against this ticket's subscriber. ``endCallSite()`` ends it.
-        CompletionTickets.callSite = UInt(bitPattern: token)
+        // The entry this ticket is for runs next, on this thread: a forged call made inside it is
+        // reported against this ticket's subscriber. ``endCallSite()`` ends it.
+        CompletionTickets.setCallSite(UInt(bitPattern: token))
         return token
     }
 
-    /// The entry call that issued the last ticket has returned. [main-thread]
+    /// The entry call that issued the last ticket has returned.
     static func endCallSite() {
-        CompletionTickets.callSite = 0
+        CompletionTickets.setCallSite(0)
     }
 
     private static func json(_ token: UnsafeMutableRawPointer) -> adh_json_completion {

@@ -15,8 +15,8 @@
 //   still forwards calls, so a late call is still reported. When the FIFO is full the oldest retired
 //   ticket is forgotten. So a subscriber that never calls holds its ticket only until its deadline.
 // - A call with an unknown token (forgotten, never issued, forged, NULL) is ignored. When it arrives
-//   on the main thread while a subscriber's entry runs (the bridge marks that entry's own token as
-//   the call site), it comes from that subscriber: it is counted in `forgedCount` and reported to
+//   on the thread running a subscriber's entry, during that entry (the bridge marks that entry's
+//   own token as the call site), it comes from that subscriber: it is counted in `forgedCount` and reported to
 //   that subscriber's handler as forged (never to the ticket the token happens to name). Otherwise
 //   it is counted in `unknownTokenCount`.
 // - Nothing here traps: when `slotLimit` tickets are outstanding, `issue` refuses (nil, counted in
@@ -31,7 +31,7 @@
 //
 // Thread safety: calls arrive on any thread; one Synchronization.Mutex guards the table, and the
 // forwarder runs outside the lock, so a handler may call back into the table.
-import Foundation
+import Glibc
 import Synchronization
 import SubscriberABI
 import SubscriberKit
@@ -84,10 +84,17 @@ public final class CompletionTickets: Sendable {
         var random = SplitMix64()
     }
 
-    /// The token of the ticket issued for the entry call running now on the main thread, 0 when
-    /// none: a completion call with an unknown token made there is that subscriber's. Written by
-    /// the bridge on the main thread only, read only on the main thread.
-    nonisolated(unsafe) static var callSite: UInt = 0
+    /// The token of the ticket issued for the entry call running now, and the thread running it
+    /// (0 when none): a completion call with an unknown token made on that thread during that call
+    /// is that subscriber's. Relaxed atomics: the pair is only trusted by the thread that wrote it.
+    private static let callSiteToken = Atomic<UInt>(0)
+    private static let callSiteThread = Atomic<UInt>(0)
+
+    /// Marks `token`'s entry call as running on this thread (0: none). [any-thread]
+    static func setCallSite(_ token: UInt) {
+        callSiteThread.store(token == 0 ? 0 : UInt(pthread_self()), ordering: .relaxed)
+        callSiteToken.store(token, ordering: .relaxed)
+    }
 
     private let state = Mutex(State())
     private let retiredCapacity: Int
@@ -169,9 +176,10 @@ public final class CompletionTickets: Sendable {
 
     /// A call with a token no ticket has: ignored; reported as forged when its caller is known.
     private func unknown(_ token: UInt) {
-        // The call site is only meaningful on the main thread; this check runs only for unknown
+        // Only the thread that marked the call site may use it; this check runs only for unknown
         // tokens, never on the path of a good call.
-        let callSite = Thread.isMainThread ? Self.callSite : 0
+        let callSite = Self.callSiteThread.load(ordering: .relaxed) == UInt(pthread_self())
+            ? Self.callSiteToken.load(ordering: .relaxed) : 0
         let caller: Forward? = state.withLock { state in
             guard callSite != 0, callSite != token, let index = Self.slot(of: callSite, in: state),
                   let forward = state.slots[index].forward else {
