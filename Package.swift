@@ -34,6 +34,8 @@ let brokenPlugins: [String] = [
     // Conformance-kit checks (SPEC §7).
     "SlowScan", "NoDestroy", "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
     "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
+    // Host robustness: hostile strings and tokens, log lines at destroy.
+    "HostileLengths", "LogsAtDestroy",
 ]
 
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
