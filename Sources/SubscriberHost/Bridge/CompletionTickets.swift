@@ -241,15 +241,14 @@ private struct SplitMix64 {
     }
 
     /// A random number in 1...2^32 − 1.
+    @inline(__always)
     mutating func nextTag() -> UInt {
-        while true {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            let tag = UInt(z >> 32)
-            if tag != 0 { return tag }
-        }
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        let tag = UInt(z >> 32)
+        return tag == 0 ? 1 : tag
     }
 }
