@@ -122,7 +122,8 @@ struct BridgeHostileTests {
         #expect(sink.lines == ["[zerosize] error: zerosize: expected adh_subscriber.struct_size ≥ \(minimum) (up to destroy), "
                                + "found 0; not used, and it cannot be freed"])
         #expect(CSubscriber.CreateFailure.structTooSmall(found: 0, minimum: minimum).description
-                == "expected adh_subscriber.struct_size ≥ \(minimum), found 0")
+                == "the subscriber's struct_size does not reach destroy (expected adh_subscriber.struct_size ≥ \(minimum), "
+                    + "found 0)")
     }
 
     @Test func aLogCallAfterDestroyIsDroppedAndReportedOnce() throws {

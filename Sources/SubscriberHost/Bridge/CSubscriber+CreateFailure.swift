@@ -17,7 +17,9 @@ extension CSubscriber {
             case .noCreateFunction: "the descriptor has no create"
             case .returnedNull: "create returned NULL"
             case .noDestroy: "the subscriber has no destroy"
-            case .structTooSmall(let found, let minimum): "expected adh_subscriber.struct_size ≥ \(minimum), found \(found)"
+            case .structTooSmall(let found, let minimum):
+                "the subscriber's struct_size does not reach destroy (expected adh_subscriber.struct_size ≥ \(minimum), "
+                    + "found \(found))"
             }
         }
     }
