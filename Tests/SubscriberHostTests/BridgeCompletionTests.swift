@@ -20,15 +20,15 @@ struct BridgeCompletionTests {
         #expect(await fetch.values(count: 3) == [.newData, .failed, .noData])
     }
 
-    @Test func unknownTokensAreIgnoredAndCounted() throws {
+    @Test func unknownTokensInsideAnEntryAreIgnoredAndCountedAsForged() throws {
         let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "forger",
                                                context: bridgeContext("forger", sink: RecordingSink())))
         defer { adapter.destroy() }
-        let before = CompletionTickets.shared.unknownTokenCount
+        let before = CompletionTickets.shared.forgedCount
         let fetch = Recorder<BackgroundFetchResult>()
         adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
-        // The forger called with a made-up token and with NULL, then declined.
-        #expect(CompletionTickets.shared.unknownTokenCount == before + 2)
+        // The forger called with a made-up token and with NULL inside its entry, then declined.
+        #expect(CompletionTickets.shared.forgedCount == before + 2)
         #expect(fetch.values.isEmpty)
         #expect(fetch.declined)
     }

@@ -36,8 +36,10 @@ struct EventPlayer {
         return PlayedEvent(call: call, report: report, logs: host.log.drain())
     }
 
-    /// What arrived after the last event was delivered: late reports and log lines.
+    /// What arrived after the last event was delivered: late reports and log lines. Shuts the host
+    /// down first, so that the lines subscribers write up to the end of their `destroy` are included.
     func leftovers() -> (reports: [DispatchReport], logs: [LogRecord]) {
-        (host.dispatcher.takeLateReports(), host.log.drain())
+        host.shutDown()
+        return (host.dispatcher.takeLateReports(), host.log.drain())
     }
 }

@@ -27,7 +27,9 @@ extension CSubscriber {
         let payload = PayloadEncodeCache.shared.userActivity(userActivity)
         let restoration = CompletionBridge.restoration(restorationHandler, event: .continueUserActivity,
                                                        context: contextReference)
-        let result = answer(payload.withPointer { entry(me, $0, restoration) }, of: .continueUserActivity)
+        let raw = payload.withPointer { entry(me, $0, restoration) }
+        CompletionBridge.endCallSite()
+        let result = answer(raw, of: .continueUserActivity)
         if result == true {
             CompletionBridge.retireWhenAbandoned(restoration.context, restorationHandler)
         } else {

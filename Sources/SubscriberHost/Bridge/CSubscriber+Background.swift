@@ -59,6 +59,7 @@ extension CSubscriber {
     /// otherwise the ticket is retired when the dispatcher stops waiting for `handler`.
     func settle<Value>(_ response: adh_response, _ token: UnsafeMutableRawPointer?, _ handler: CompletionHandler<Value>,
                        _ event: LifecycleEvent) {
+        CompletionBridge.endCallSite()
         guard declined(response, of: event) else {
             return CompletionBridge.retireWhenAbandoned(token, handler)
         }

@@ -7,6 +7,9 @@ extension CSubscriber {
         case returnedNull
         /// `create` returned a subscriber whose `destroy` is NULL: unusable, since it can never be freed.
         case noDestroy
+        /// `create` returned a subscriber whose `struct_size` (`found`) does not reach `destroy`
+        /// (`minimum` bytes): its destroy cannot be read, so it is unusable.
+        case structTooSmall(found: UInt32, minimum: Int)
 
         /// "create returned NULL", "the subscriber has no destroy", …
         public var description: String {
@@ -14,6 +17,9 @@ extension CSubscriber {
             case .noCreateFunction: "the descriptor has no create"
             case .returnedNull: "create returned NULL"
             case .noDestroy: "the subscriber has no destroy"
+            case .structTooSmall(let found, let minimum):
+                "the subscriber's struct_size does not reach destroy (expected adh_subscriber.struct_size ≥ \(minimum), "
+                    + "found \(found))"
             }
         }
     }

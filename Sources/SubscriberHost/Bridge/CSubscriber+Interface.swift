@@ -35,10 +35,17 @@ extension CSubscriber {
     }
 
     /// application(_:configurationForConnecting:) through `configuration_for_connecting`; the
-    /// plugin's bytes are copied at once, as the header asks.
+    /// plugin's bytes are copied at once, as the header asks; an answer that cannot be read (see
+    /// ``ABIStringProblem``) is reported and read as no opinion.
     public func application(_ application: Application, configurationForConnecting sceneRole: String) -> String? {
         guard let entry = vtable.configuration_for_connecting else { return nil }
-        return withABIString(sceneRole) { entry(me, $0) }.string
+        let answer = withABIString(sceneRole) { entry(me, $0) }
+        do throws(ABIStringProblem) {
+            return try answer.checkedString()
+        } catch {
+            context.log("\(name): configurationForConnecting: \(error); read as no opinion", level: .error)
+            return nil
+        }
     }
 
     /// application(_:didDiscardSceneSessions:) through `did_discard_scene_sessions`.

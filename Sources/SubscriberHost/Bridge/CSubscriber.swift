@@ -53,13 +53,20 @@ public final class CSubscriber: AppDelegateSubscriber {
         }
         let host = HostInterface(context: context)
         guard let made = name.withCString({ create($0, host.pointer) }) else { throw .returnedNull }
+        // A struct_size that does not reach destroy hides it (ABI.readCovered reads it as NULL): say
+        // so, rather than that the subscriber "has no destroy".
+        let structSize = made.pointee.struct_size
+        guard Int(structSize) >= Self.minimumStructSize else {
+            context.log("\(name): expected adh_subscriber.struct_size ≥ \(Self.minimumStructSize) (up to destroy), "
+                        + "found \(structSize); not used, and it cannot be freed", level: .error)
+            throw .structTooSmall(found: structSize, minimum: Self.minimumStructSize)
+        }
         let vtable = ABI.readCovered(made)
         guard vtable.destroy != nil else {
-            context.log("\(name): create returned a subscriber without destroy (struct_size \(made.pointee.struct_size)); "
+            context.log("\(name): create returned a subscriber without destroy (struct_size \(structSize)); "
                         + "not used, and it cannot be freed", level: .error)
             // The instance can never be destroyed, so it may use its host interface for the rest of
-            // the process (the header keeps it valid until destroy): leak the interface on purpose.
-            _ = Unmanaged.passRetained(host)
+            // the process: the interface is never retired.
             throw .noDestroy
         }
         self.name = name
@@ -71,13 +78,18 @@ public final class CSubscriber: AppDelegateSubscriber {
         respondingEvents = Set(SubscriberEntries.respondingEvents(of: vtable))
     }
 
-    /// Destroys the plugin's instance (its `destroy` entry), then frees the host interface. After
-    /// this every method does the non-responding default. Idempotent; `deinit` calls it.
+    /// The smallest `adh_subscriber.struct_size` the host accepts: up to and including `destroy`.
+    static let minimumStructSize = MemoryLayout<adh_subscriber>.offset(of: \.destroy)! + MemoryLayout<UnsafeRawPointer?>.size
+
+    /// Destroys the plugin's instance (its `destroy` entry), then retires the host interface: every
+    /// log line written until `destroy` returned has reached the sink; later calls are dropped and
+    /// reported. After this every method does the non-responding default. Idempotent; `deinit` calls it.
     public func destroy() {
         guard let destroy = vtable.destroy else { return }
         vtable = adh_subscriber()
         destroy(subscriber)
-        // The header keeps the host interface valid until destroy has returned; only now free it.
+        // The header keeps the host interface valid until destroy has returned; only now retire it.
+        host?.retire(reportingTo: contextReference)
         host = nil
     }
 

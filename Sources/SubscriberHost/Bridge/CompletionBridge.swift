@@ -11,6 +11,7 @@ enum CompletionBridge {
     static func fetch(_ handler: CompletionHandler<BackgroundFetchResult>, event: LifecycleEvent,
                       context: SubscriberContextReference) -> adh_fetch_completion {
         let token = ticket(event: event, context: context) { answer in
+            if case .forged = answer { return handler.reportForged() }
             guard case .fetch(let raw) = answer else { return mismatch(answer, event, context) }
             guard let result = BackgroundFetchResult(rawValue: raw) else {
                 context.log("\(event): completion called with \(raw), expected 0 (newData), 1 (noData) or 2 (failed); "
@@ -25,6 +26,7 @@ enum CompletionBridge {
     static func void(_ handler: CompletionHandler<Void>, event: LifecycleEvent,
                      context: SubscriberContextReference) -> adh_void_completion {
         let token = ticket(event: event, context: context) { answer in
+            if case .forged = answer { return handler.reportForged() }
             guard case .done = answer else { return mismatch(answer, event, context) }
             handler()
         }
@@ -34,6 +36,7 @@ enum CompletionBridge {
     static func bool(_ handler: CompletionHandler<Bool>, event: LifecycleEvent,
                      context: SubscriberContextReference) -> adh_bool_completion {
         let token = ticket(event: event, context: context) { answer in
+            if case .forged = answer { return handler.reportForged() }
             guard case .bool(let raw) = answer else { return mismatch(answer, event, context) }
             guard let succeeded = ABI.bool(fromTristate: raw) else {
                 context.log("\(event): completion called with \(raw), expected 0 (false) or 1 (true); read as false",
@@ -49,6 +52,12 @@ enum CompletionBridge {
     static func restoration(_ handler: CompletionHandler<[String]>, event: LifecycleEvent,
                             context: SubscriberContextReference) -> adh_json_completion {
         let token = ticket(event: event, context: context) { answer in
+            if case .forged = answer { return handler.reportForged() }
+            if case .unreadable(let problem) = answer {
+                context.log("\(context.context.subscriberName): \(event): restoration handler: \(problem); read as []",
+                            level: .error)
+                return handler([])
+            }
             guard case .json(let bytes) = answer else { return mismatch(answer, event, context) }
             let value = try? JSONValue(parsing: bytes)
             let strings = value?.arrayValue?.compactMap(\.stringValue)
@@ -66,6 +75,11 @@ enum CompletionBridge {
     static func reply(_ handler: CompletionHandler<JSONObject>, event: LifecycleEvent,
                       context: SubscriberContextReference) -> adh_json_completion {
         let token = ticket(event: event, context: context) { answer in
+            if case .forged = answer { return handler.reportForged() }
+            if case .unreadable(let problem) = answer {
+                context.log("\(context.context.subscriberName): \(event): reply: \(problem); read as {}", level: .error)
+                return handler([:])
+            }
             guard case .json(let bytes) = answer else { return mismatch(answer, event, context) }
             guard case .object(let object)? = try? JSONValue(parsing: bytes) else {
                 context.log("\(event): reply called with \(describe(bytes)), expected a JSON object; read as {}",
@@ -100,13 +114,30 @@ enum CompletionBridge {
         guard let token = tickets.issue(forward) else {
             context.log("\(event): the host's completion table is full; this completion's calls will be ignored",
                         level: .error)
+            CompletionTickets.setCallSite(0)
             return CompletionTickets.unusableToken
         }
+        // The entry this ticket is for runs next, on this thread: a forged call made inside it is
+        // reported against this ticket's subscriber. ``endCallSite()`` ends it.
+        CompletionTickets.setCallSite(UInt(bitPattern: token))
         return token
     }
 
+    /// The entry call that issued the last ticket has returned.
+    static func endCallSite() {
+        CompletionTickets.setCallSite(0)
+    }
+
     private static func json(_ token: UnsafeMutableRawPointer) -> adh_json_completion {
-        adh_json_completion(call: { CompletionTickets.shared.deliver($0, .json(Array($1.bytes))) }, context: token)
+        adh_json_completion(call: { context, json in
+            let answer: CompletionTickets.Answer
+            do throws(ABIStringProblem) {
+                answer = .json(Array(try json.checkedBytes() ?? UnsafeBufferPointer(start: nil, count: 0)))
+            } catch {
+                answer = .unreadable(error)
+            }
+            CompletionTickets.shared.deliver(context, answer)
+        }, context: token)
     }
 
     /// A token used with another completion type's `call`: the plugin mixed up its contexts.

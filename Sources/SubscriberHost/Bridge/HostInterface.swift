@@ -1,29 +1,55 @@
 import SubscriberABI
 import SubscriberKit
+import Synchronization
 
-/// The `adh_host` the host gives one C subscriber: its `host_data` points (unretained) to this box,
-/// which holds the subscriber's ``SubscriberContext`` (whose sink receives the plugin's log calls,
-/// attributed to the subscriber's name) and the app-info and options JSON at stable addresses.
+/// The `adh_host` the host gives one C subscriber. Its `host_data` points to this object, which
+/// holds, until the subscriber's `destroy` has returned, the subscriber's ``SubscriberContext``
+/// (whose sink receives the plugin's log calls, attributed to the subscriber's name) and the
+/// app-info and options JSON at stable addresses.
 ///
-/// The owning ``CSubscriber`` keeps the box alive until `destroy` has returned, as the header
-/// promises; the struct and the bytes are freed with the box.
-final class HostInterface: @unchecked Sendable {
-    // @unchecked: everything is immutable after init; the C struct is only read by the plugin.
+/// Lifetime: the `adh_host` struct and this object are never freed (about 200 bytes per subscriber
+/// made), so a plugin that calls its host after `destroy` (from a thread it failed to stop, say)
+/// never makes the host read freed memory. What is large (context, JSON) is released by
+/// ``retire(reportingTo:)`` once `destroy` has returned; a call after that is dropped: the first
+/// one is reported through the subscriber's context while its ``CSubscriber`` lives, every one is
+/// counted in ``callsAfterDestroy``.
+///
+/// Every string the plugin passes is checked (``ABIStringProblem``) before it is read; a bad one is
+/// reported as an error naming the subscriber and the call, never a trap.
+final class HostInterface: Sendable {
+    /// What the plugin may use until `destroy` has returned.
+    private final class Live: Sendable {
+        let context: SubscriberContext
+        /// `{"name", "bundleIdentifier", "version"}`.
+        let appInfoJSON: ABIBytes
+        /// The subscriber's options from the manifest (`{}` when none).
+        let optionsJSON: ABIBytes
 
-    /// The subscriber's context: name, app info, options, sink.
-    let context: SubscriberContext
-    /// `{"name", "bundleIdentifier", "version"}`.
-    let appInfoJSON: ABIBytes
-    /// The subscriber's options from the manifest (`{}` when none).
-    let optionsJSON: ABIBytes
-    private let host: UnsafeMutablePointer<adh_host>
+        init(context: SubscriberContext) {
+            self.context = context
+            appInfoJSON = ABIBytes(JSONValue.object(context.application.infoJSON).serializedBytes())
+            optionsJSON = ABIBytes(context.options.serializedBytes())
+        }
+    }
+
+    private struct State {
+        var live: Live?
+        /// Where to report the first call after destroy: the owning subscriber's context, while it lives.
+        weak var reporter: SubscriberContextReference?
+        var callsAfterDestroy = 0
+    }
+
+    /// The subscriber's name, for reports.
+    let name: String
+    private let state: Mutex<State>
+    /// The struct to pass to `create`; never freed, and only read by the plugin after init.
+    nonisolated(unsafe) let pointer: UnsafePointer<adh_host>
 
     /// A host interface for a subscriber with `context`.
     init(context: SubscriberContext) {
-        self.context = context
-        appInfoJSON = ABIBytes(JSONValue.object(context.application.infoJSON).serializedBytes())
-        optionsJSON = ABIBytes(context.options.serializedBytes())
-        host = .allocate(capacity: 1)
+        name = context.subscriberName
+        state = Mutex(State(live: Live(context: context)))
+        let host = UnsafeMutablePointer<adh_host>.allocate(capacity: 1)
         host.initialize(to: adh_host(
             struct_size: UInt32(MemoryLayout<adh_host>.size),
             abi_major: ABI.major,
@@ -38,43 +64,83 @@ final class HostInterface: @unchecked Sendable {
             log_error: { host, message, attributes in
                 HostInterface.from(host)?.logError(message: message, attributes: attributes)
             },
-            app_info_json: { HostInterface.from($0)?.appInfoJSON.string ?? .absent },
-            options_json: { HostInterface.from($0)?.optionsJSON.string ?? .absent }))
-        host.pointee.host_data = Unmanaged.passUnretained(self).toOpaque()
+            app_info_json: { HostInterface.from($0)?.live(during: "app_info_json")?.appInfoJSON.string ?? .absent },
+            options_json: { HostInterface.from($0)?.live(during: "options_json")?.optionsJSON.string ?? .absent }))
+        pointer = UnsafePointer(host)
+        // Retained for the life of the process, like the struct that points to it.
+        host.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
     }
 
-    deinit {
-        host.deinitialize(count: 1).deallocate()
+    /// The subscriber's `destroy` has returned: release the context and JSON; later calls are dropped
+    /// and the first is reported through `reporter`. [any-thread]
+    func retire(reportingTo reporter: SubscriberContextReference) {
+        state.withLock { state in
+            state.live = nil
+            state.reporter = reporter
+        }
     }
 
-    /// The struct to pass to `create`.
-    var pointer: UnsafePointer<adh_host> { UnsafePointer(host) }
+    /// How many calls arrived after ``retire(reportingTo:)`` (dropped). [any-thread]
+    var callsAfterDestroy: Int { state.withLock { $0.callsAfterDestroy } }
 
-    /// The box behind a host pointer the plugin passed back.
+    /// The object behind a host pointer the plugin passed back.
     private static func from(_ host: UnsafePointer<adh_host>?) -> HostInterface? {
         guard let data = host?.pointee.host_data else { return nil }
         return Unmanaged<HostInterface>.fromOpaque(data).takeUnretainedValue()
     }
 
+    /// The live data, or nil (counted, the first one reported) after destroy.
+    private func live(during call: String) -> Live? {
+        let (live, reporter) = state.withLock { state -> (Live?, SubscriberContextReference?) in
+            if let live = state.live { return (live, nil) }
+            state.callsAfterDestroy += 1
+            return (nil, state.callsAfterDestroy == 1 ? state.reporter : nil)
+        }
+        reporter?.log("\(name): \(call) called after destroy returned; dropped (later calls are dropped unreported)",
+                      level: .error)
+        return live
+    }
+
+    /// `text` read ("" when absent), or nil (reported through `context`) when the plugin passed a
+    /// string that cannot be read.
+    private func read(_ text: adh_string, of call: String, in context: SubscriberContext) -> String? {
+        do throws(ABIStringProblem) {
+            return try text.checkedString() ?? ""
+        } catch {
+            context.log("\(name): \(call): \(error)", level: .error)
+            return nil
+        }
+    }
+
     private func log(level: adh_log_level, message: adh_string) {
+        guard let context = live(during: "log")?.context,
+              let message = read(message, of: "log", in: context) else { return }
         // Levels outside the header's range are clamped to the nearest one rather than dropped.
         let level = LogLevel(rawValue: min(max(level, LogLevel.trace.rawValue), LogLevel.critical.rawValue)) ?? .info
-        context.log(message.string ?? "", level: level)
+        context.log(message, level: level)
     }
 
     private func logEvent(name: adh_string, attributes: adh_string) {
-        let name = name.string ?? ""
-        context.logEvent(name, attributes: self.attributes(attributes, of: "logEvent(\(name))"))
+        guard let context = live(during: "log_event")?.context,
+              let name = read(name, of: "log_event name", in: context) else { return }
+        context.logEvent(name, attributes: self.attributes(attributes, of: "logEvent(\(name))", in: context))
     }
 
     private func logError(message: adh_string, attributes: adh_string) {
-        context.logError(message.string ?? "", attributes: self.attributes(attributes, of: "logError"))
+        guard let context = live(during: "log_error")?.context,
+              let message = read(message, of: "log_error", in: context) else { return }
+        context.logError(message, attributes: self.attributes(attributes, of: "logError", in: context))
     }
 
-    /// Attributes sent as JSON text; a non-object is reported as a warning and read as `{}`.
-    private func attributes(_ text: adh_string, of call: String) -> JSONObject {
+    /// Attributes sent as JSON text; a non-object (or an unreadable string) is reported and read as `{}`.
+    private func attributes(_ text: adh_string, of call: String, in context: SubscriberContext) -> JSONObject {
         let (object, problem) = ABI.jsonObject(text, what: "\(call) attributes")
-        if let problem { context.log(problem + "; read as {}", level: .warning) }
+        guard let problem else { return object }
+        if text.problem == nil {
+            context.log(problem + "; read as {}", level: .warning)
+        } else {
+            context.log("\(name): \(problem); read as {}", level: .error)
+        }
         return object
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 /// it will not call), it abandons that slot (``CompletionAbandonment``), running the cleanup registered
 /// through the handler's ``CompletionHandler/onAbandon(_:)``: the C bridge retires the responder's
 /// ticket, which would otherwise stay live, and keep this collector alive, for the life of the process.
-final class CompletionCollector<Value: Sendable>: Sendable {
+final class CompletionCollector<Value: Sendable>: CompletionMisuseReceiver {
     /// One responder's state.
     enum Slot: Sendable {
         /// Called (or about to be) and awaited.
@@ -35,7 +35,7 @@ final class CompletionCollector<Value: Sendable>: Sendable {
         var expired = false
         var continuation: UnsafeContinuation<Void, Never>?
         var timer: DeadlineTimer?
-        var reports: [DispatchReport] = []
+        var reports = DispatchReportList()
     }
 
     let event: LifecycleEvent
@@ -52,6 +52,7 @@ final class CompletionCollector<Value: Sendable>: Sendable {
         state = Mutex(State(slots: Array(repeating: .waiting, count: names.count),
                             returned: Array(repeating: false, count: names.count), pending: names.count))
         abandonment = CompletionAbandonment(count: names.count)
+        abandonment.setMisuseReceiver(self)
     }
 
     /// The completion handler for responder `index`.
@@ -113,6 +114,18 @@ final class CompletionCollector<Value: Sendable>: Sendable {
         if let late { lateReports.append(late) }
         timer?.cancel()
         wake?.resume()
+    }
+
+    /// Responder `index` called a completion with a token it was never given (the C bridge found out
+    /// while its entry ran): report it against `index`, whatever the token named. [any-thread]
+    func forgedCompletion(slot index: Int) {
+        let late = state.withLock { state -> DispatchReport? in
+            let report = DispatchReport.forgedCompletion(subscriber: names[index], event: event)
+            if state.delivered { return report }
+            state.reports.append(report)
+            return nil
+        }
+        if let late { lateReports.append(late) }
     }
 
     /// Responder `index` declined. Valid only before its method returned and before it answered.
@@ -189,7 +202,7 @@ final class CompletionCollector<Value: Sendable>: Sendable {
     /// The frozen state after ``wait(since:deadline:)`` returned: each responder's slot, whether the
     /// deadline passed, and the reports gathered before delivery.
     func delivered() -> (slots: [Slot], expired: Bool, reports: [DispatchReport]) {
-        state.withLock { ($0.slots, $0.expired, $0.reports) }
+        state.withLock { ($0.slots, $0.expired, $0.reports.reports) }
     }
 }
 

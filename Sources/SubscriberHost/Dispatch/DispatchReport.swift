@@ -7,16 +7,20 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     /// `subscriber` had not called its completion when `event`'s deadline passed; it was counted as
     /// `failed` (fetch), `false` (Bool) or nothing (restoration, merge, background session).
     case late(subscriber: String, event: LifecycleEvent)
-    /// `subscriber` called its completion for `event` a second time; the call was ignored.
-    case duplicateCompletion(subscriber: String, event: LifecycleEvent)
+    /// `subscriber` called its completion for `event` again after answering; the `count` extra calls
+    /// were ignored. Repeats are counted in one report, not reported one by one.
+    case duplicateCompletion(subscriber: String, event: LifecycleEvent, count: Int = 1)
     /// `subscriber` called its completion for `event` after the result had been delivered (after the
-    /// deadline); the call was ignored.
-    case completionAfterDelivery(subscriber: String, event: LifecycleEvent)
-    /// `subscriber` called its completion for `event` after declining it; the call was ignored.
-    case completionAfterDecline(subscriber: String, event: LifecycleEvent)
+    /// deadline); the `count` calls were ignored.
+    case completionAfterDelivery(subscriber: String, event: LifecycleEvent, count: Int = 1)
+    /// `subscriber` called its completion for `event` after declining it; the `count` calls were ignored.
+    case completionAfterDecline(subscriber: String, event: LifecycleEvent, count: Int = 1)
     /// `subscriber` called the restoration handler of `event` (continueUserActivity) without having
-    /// returned true; the call was ignored.
-    case unexpectedRestoration(subscriber: String, event: LifecycleEvent)
+    /// returned true; the `count` calls were ignored.
+    case unexpectedRestoration(subscriber: String, event: LifecycleEvent, count: Int = 1)
+    /// `subscriber`, while handling `event`, called a completion with a context the host never gave
+    /// it (a forged or stale token); the `count` calls were ignored and completed nothing.
+    case forgedCompletion(subscriber: String, event: LifecycleEvent, count: Int = 1)
     /// `subscriber` declined `event` after its method had returned or after answering; ignored.
     case ignoredDecline(subscriber: String, event: LifecycleEvent)
     /// The orientation answers of `event` have an empty intersection; `fallback` (the configured
@@ -29,9 +33,9 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     /// The event the report is about.
     public var event: LifecycleEvent {
         switch self {
-        case .late(_, let event), .duplicateCompletion(_, let event), .completionAfterDelivery(_, let event),
-             .completionAfterDecline(_, let event), .unexpectedRestoration(_, let event),
-             .ignoredDecline(_, let event), .orientationConflict(let event, _, _),
+        case .late(_, let event), .duplicateCompletion(_, let event, _), .completionAfterDelivery(_, let event, _),
+             .completionAfterDecline(_, let event, _), .unexpectedRestoration(_, let event, _),
+             .forgedCompletion(_, let event, _), .ignoredDecline(_, let event), .orientationConflict(let event, _, _),
              .duplicateKey(_, _, _, let event):
             event
         }
@@ -45,6 +49,7 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .completionAfterDelivery: "completionAfterDelivery"
         case .completionAfterDecline: "completionAfterDecline"
         case .unexpectedRestoration: "unexpectedRestoration"
+        case .forgedCompletion: "forgedCompletion"
         case .ignoredDecline: "ignoredDecline"
         case .orientationConflict: "orientationConflict"
         case .duplicateKey: "duplicateKey"
@@ -56,14 +61,21 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .late(let subscriber, let event):
             "late: \(subscriber) did not complete \(event) before its deadline"
-        case .duplicateCompletion(let subscriber, let event):
-            "duplicate completion: \(subscriber) completed \(event) more than once; the extra call was ignored"
-        case .completionAfterDelivery(let subscriber, let event):
-            "late completion: \(subscriber) completed \(event) after the result was delivered; ignored"
-        case .completionAfterDecline(let subscriber, let event):
-            "completion after decline: \(subscriber) declined \(event), then completed it; ignored"
-        case .unexpectedRestoration(let subscriber, let event):
-            "unexpected restoration: \(subscriber) called the restoration handler of \(event) without returning true; ignored"
+        case .duplicateCompletion(let subscriber, let event, let count):
+            count == 1
+                ? "duplicate completion: \(subscriber) completed \(event) more than once; the extra call was ignored"
+                : "duplicate completion: \(subscriber) completed \(event) \(Self.times(count + 1)); "
+                    + "the \(Self.number(count)) extra calls were ignored"
+        case .completionAfterDelivery(let subscriber, let event, let count):
+            "late completion: \(subscriber) completed \(event) after the result was delivered\(Self.repeated(count)); ignored"
+        case .completionAfterDecline(let subscriber, let event, let count):
+            "completion after decline: \(subscriber) declined \(event), then completed it\(Self.repeated(count)); ignored"
+        case .unexpectedRestoration(let subscriber, let event, let count):
+            "unexpected restoration: \(subscriber) called the restoration handler of \(event) without returning true"
+                + "\(Self.repeated(count)); ignored"
+        case .forgedCompletion(let subscriber, let event, let count):
+            "forged completion: \(subscriber) called a completion with a context it was not given while handling "
+                + "\(event)\(Self.repeated(count)); ignored"
         case .ignoredDecline(let subscriber, let event):
             "ignored decline: \(subscriber) declined \(event) after returning or answering"
         case .orientationConflict(let event, let answers, let fallback):
@@ -79,10 +91,13 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     public var json: JSONObject {
         var object: JSONObject = ["kind": .string(kind), "event": .string(event.name)]
         switch self {
-        case .late(let subscriber, _), .duplicateCompletion(let subscriber, _),
-             .completionAfterDelivery(let subscriber, _), .completionAfterDecline(let subscriber, _),
-             .unexpectedRestoration(let subscriber, _), .ignoredDecline(let subscriber, _):
+        case .late(let subscriber, _), .ignoredDecline(let subscriber, _):
             object["subscriber"] = .string(subscriber)
+        case .duplicateCompletion(let subscriber, _, let count), .completionAfterDelivery(let subscriber, _, let count),
+             .completionAfterDecline(let subscriber, _, let count), .unexpectedRestoration(let subscriber, _, let count),
+             .forgedCompletion(let subscriber, _, let count):
+            object["subscriber"] = .string(subscriber)
+            if count > 1 { object["count"] = .number(Double(count)) }
         case .orientationConflict(_, let answers, let fallback):
             object["answers"] = .array(answers.map {
                 .object(["subscriber": .string($0.subscriber), "answer": $0.answer.json])
@@ -95,5 +110,90 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         }
         object["message"] = .string(description)
         return object
+    }
+
+    // MARK: Repeats
+
+    /// What identifies a report that repeats: its kind, subscriber and event.
+    struct RepeatKey: Hashable, Sendable {
+        let kind: String
+        let subscriber: String
+        let event: LifecycleEvent
+    }
+
+    /// The key of a report counted rather than repeated (the completion misuses a plugin can make
+    /// in a loop); nil for the others.
+    var repeatKey: RepeatKey? {
+        switch self {
+        case .duplicateCompletion(let subscriber, let event, _), .completionAfterDelivery(let subscriber, let event, _),
+             .completionAfterDecline(let subscriber, let event, _), .unexpectedRestoration(let subscriber, let event, _),
+             .forgedCompletion(let subscriber, let event, _):
+            RepeatKey(kind: kind, subscriber: subscriber, event: event)
+        default:
+            nil
+        }
+    }
+
+    /// This report with `other`'s count added (both of the same ``repeatKey``).
+    func adding(_ other: DispatchReport) -> DispatchReport {
+        switch (self, other) {
+        case (.duplicateCompletion(let s, let e, let a), .duplicateCompletion(_, _, let b)):
+            .duplicateCompletion(subscriber: s, event: e, count: a &+ b)
+        case (.completionAfterDelivery(let s, let e, let a), .completionAfterDelivery(_, _, let b)):
+            .completionAfterDelivery(subscriber: s, event: e, count: a &+ b)
+        case (.completionAfterDecline(let s, let e, let a), .completionAfterDecline(_, _, let b)):
+            .completionAfterDecline(subscriber: s, event: e, count: a &+ b)
+        case (.unexpectedRestoration(let s, let e, let a), .unexpectedRestoration(_, _, let b)):
+            .unexpectedRestoration(subscriber: s, event: e, count: a &+ b)
+        case (.forgedCompletion(let s, let e, let a), .forgedCompletion(_, _, let b)):
+            .forgedCompletion(subscriber: s, event: e, count: a &+ b)
+        default:
+            self
+        }
+    }
+
+    /// " (200,000 times)" for a count above 1, "" otherwise.
+    private static func repeated(_ count: Int) -> String { count == 1 ? "" : " (\(times(count)))" }
+
+    /// "200,000 times".
+    private static func times(_ count: Int) -> String { "\(number(count)) times" }
+
+    /// `count` with thousands separators: "200,000".
+    private static func number(_ count: Int) -> String {
+        var digits = String(count)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return digits
+    }
+}
+
+/// Reports in the order they first happened, where a report that repeats (``DispatchReport/repeatKey``)
+/// is kept once and counted: a plugin calling a completion 200,000 times makes one report, not 199,999.
+struct DispatchReportList: Sendable {
+    private(set) var reports: [DispatchReport] = []
+    /// Where each repeating report sits in `reports`.
+    private var positions: [DispatchReport.RepeatKey: Int] = [:]
+
+    /// Adds `report`, or counts it into the earlier one of the same kind, subscriber and event.
+    mutating func append(_ report: DispatchReport) {
+        guard let key = report.repeatKey else { return reports.append(report) }
+        if let position = positions[key] {
+            reports[position] = reports[position].adding(report)
+        } else {
+            positions[key] = reports.count
+            reports.append(report)
+        }
+    }
+
+    /// Takes every report and starts empty.
+    mutating func removeAll() -> [DispatchReport] {
+        defer {
+            reports = []
+            positions = [:]
+        }
+        return reports
     }
 }

@@ -3,17 +3,15 @@ import Synchronization
 /// Reports about completions that arrived after their event had been delivered (from any thread).
 /// The dispatcher attaches them to the next outcome; ``LifecycleDispatcher/takeLateReports()``
 /// drains them at any time, e.g. after the last event.
+/// Repeats (a plugin calling a completion in a loop) are counted in one report.
 final class LateReports: Sendable {
-    private let reports = Mutex<[DispatchReport]>([])
+    private let reports = Mutex(DispatchReportList())
 
     func append(_ report: DispatchReport) {
         reports.withLock { $0.append(report) }
     }
 
     func drain() -> [DispatchReport] {
-        reports.withLock { kept in
-            defer { kept.removeAll() }
-            return kept
-        }
+        reports.withLock { $0.removeAll() }
     }
 }

@@ -85,6 +85,14 @@ public final class PluginHost {
         self.subscribers = made
     }
 
+    /// Destroys every subscriber (each plugin's `destroy`), in the reverse of the order they were
+    /// made. When this returns, every line they logged up to the moment their `destroy` returned is
+    /// in ``log``: drain it after this, not before. A later call to a plugin's host interface is
+    /// dropped and reported. Events sent afterwards reach no C subscriber. Idempotent.
+    public func shutDown() {
+        for subscriber in subscribers.reversed() { subscriber.destroy() }
+    }
+
     /// The dispatcher's settings from the manifest: app, reconcilers, deadlines, orientations.
     static func configuration(for manifest: Manifest, options: HostOptions) throws(HostError) -> DispatchConfiguration {
         var configuration = DispatchConfiguration(application: manifest.app)

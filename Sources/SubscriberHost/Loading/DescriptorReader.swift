@@ -27,6 +27,10 @@ struct DescriptorReader {
     /// More names than this is a corrupt count, not a plugin.
     static let maximumSubscriberCount: UInt32 = 4096
 
+    /// The longest descriptor string read: its NUL must come within this many bytes, so a string
+    /// without one is an error, not a scan through the plugin's memory.
+    static let maximumStringLength = 64 * 1024
+
     /// The size of the ABI 1.0 descriptor: everything up to and including `create`. Fixed forever,
     /// whatever later minors append.
     static let size1_0: Int = Layout.offset(of: \.create)! + MemoryLayout<UnsafeRawPointer?>.size
@@ -110,24 +114,55 @@ struct DescriptorReader {
         try decode(field(key, as: UnsafePointer<CChar>?.self), label, allowEmpty: allowEmpty)
     }
 
-    /// A NUL-terminated string that must be present, valid UTF-8 and (unless allowed) non-empty.
+    /// A NUL-terminated string that must be present, terminated within ``maximumStringLength`` bytes,
+    /// valid UTF-8, free of control characters and (unless allowed) non-empty.
     private func decode(_ pointer: UnsafePointer<CChar>?, _ label: String, allowEmpty: Bool) throws(PluginLoadError) -> String {
         guard let pointer else {
             throw malformed(label, allowEmpty ? "a string" : "a non-empty string", "NULL")
         }
-        guard let text = String(validatingCString: pointer) else {
-            let bytes = UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
-            let length = min(strlen(pointer), 16)
-            let hex = (0..<length).map { byte in
-                let value = bytes[byte]
-                return (value < 16 ? "0" : "") + String(value, radix: 16)
-            }
-            throw malformed(label, "valid UTF-8", "the bytes \(hex.joined(separator: " "))\(strlen(pointer) > 16 ? " …" : "")")
+        // Bounded scan: at most the limit plus its NUL.
+        let length = strnlen(pointer, Self.maximumStringLength + 1)
+        guard length <= Self.maximumStringLength else {
+            throw malformed(label, "a NUL-terminated string of at most \(Self.maximumStringLength) bytes",
+                            "no NUL within the first \(Self.maximumStringLength) bytes")
+        }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let hex = bytes.prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }
+            throw malformed(label, "valid UTF-8", "the bytes \(hex.joined(separator: " "))\(length > 16 ? " …" : "")")
+        }
+        if let control = text.unicodeScalars.first(where: Self.isControl) {
+            throw malformed(label, "no control characters", "\(Self.escaped(control)) in \"\(Self.escapedText(text))\"")
         }
         if text.isEmpty && !allowEmpty {
             throw malformed(label, "a non-empty string", "an empty string")
         }
         return text
+    }
+
+    /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// A control character as an escape: "\\n", "\\t", "\\u{1B}".
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        }
+    }
+
+    /// Up to 64 characters of `text`, control characters escaped, to show where one sits.
+    private static func escapedText(_ text: String) -> String {
+        var shown = ""
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            if index == 64 { return shown + "…" }
+            shown += isControl(scalar) ? escaped(scalar) : String(scalar)
+        }
+        return shown
     }
 
     private func malformed(_ field: String, _ expected: String, _ found: String) -> PluginLoadError {

@@ -127,10 +127,11 @@ public enum ABI {
 
     // MARK: JSON
 
-    /// Parses JSON text handed over the boundary; nil when absent (`data == NULL`).
+    /// Parses JSON text handed over the boundary; nil when absent (`data == NULL`). Throws an
+    /// ``ABIStringProblem`` for a string that cannot be read, a JSON error for text that is not JSON.
     public static func parseJSON(_ text: adh_string) throws -> JSONValue? {
-        guard !text.isAbsent else { return nil }
-        return try JSONValue(parsing: UnsafeRawBufferPointer(text.bytes))
+        guard let bytes = try text.checkedBytes() else { return nil }
+        return try JSONValue(parsing: UnsafeRawBufferPointer(bytes))
     }
 
     /// A JSON object handed over the boundary: `[:]` when absent; when it is not a JSON object,
@@ -142,6 +143,8 @@ public enum ABI {
             case .object(let object)?: return (object, nil)
             case let other?: return ([:], "\(what): expected a JSON object, found \(other.shapeDescription)")
             }
+        } catch let problem as ABIStringProblem {
+            return ([:], "\(what): \(problem)")
         } catch {
             return ([:], "\(what): expected a JSON object, found invalid JSON (\(error))")
         }

@@ -19,8 +19,16 @@ package final class CompletionAbandonment: Sendable {
     /// One entry per slot; empty until the first registration or abandonment.
     private let entries = Mutex<[Entry]>([])
 
+    /// Receives reports about calls that could not come from a slot's own handler; set once by the
+    /// waiter before any handler is made. Unowned: every handler that reaches it retains the waiter
+    /// through its closures, and a weak reference would allocate a side table per event.
+    nonisolated(unsafe) package private(set) unowned(unsafe) var misuseReceiver: (any CompletionMisuseReceiver)?
+
     /// Abandonment for `count` slots, none abandoned yet.
     package init(count: Int) { self.count = count }
+
+    /// Sets the receiver of ``CompletionHandler/reportForged()``. Call once, before making handlers.
+    package func setMisuseReceiver(_ receiver: any CompletionMisuseReceiver) { misuseReceiver = receiver }
 
     /// Registers `cleanup` for `slot` (replacing an earlier one), or runs it now when that slot was
     /// already abandoned. [any-thread]
@@ -48,4 +56,11 @@ package final class CompletionAbandonment: Sendable {
         }
         for cleanup in cleanups { cleanup() }
     }
+}
+
+/// A waiter that hears about completion calls the host could not match to a handler (a forged
+/// token) but could attribute to the subscriber that made them.
+package protocol CompletionMisuseReceiver: AnyObject, Sendable {
+    /// The subscriber of `slot` called a completion with a context it was never given. [any-thread]
+    func forgedCompletion(slot: Int)
 }

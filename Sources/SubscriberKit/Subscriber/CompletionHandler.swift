@@ -48,6 +48,12 @@ public struct CompletionHandler<Value: Sendable>: Sendable {
     package func onAbandon(_ cleanup: @escaping @Sendable () -> Void) {
         abandonment?.onAbandon(slot: slot, cleanup)
     }
+
+    /// Host side: the subscriber this handler was given to called a completion with a context the
+    /// host never gave it (a forged token); the waiter reports it against this subscriber. [any-thread]
+    package func reportForged() {
+        abandonment?.misuseReceiver?.forgedCompletion(slot: slot)
+    }
 }
 
 extension CompletionHandler where Value == Void {

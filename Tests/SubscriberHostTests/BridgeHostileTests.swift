@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import SubscriberABI
+import SubscriberKit
+@testable import SubscriberHost
+
+/// Plugins that break the contract where the host can tell: every bad string is read as invalid and
+/// reported, tokens cannot be guessed from a neighbour's, repeats are counted, a bad struct_size is
+/// named, a call after destroy is dropped.
+@MainActor
+@Suite("Bridge: hostile plugins", .timeLimit(.minutes(1)))
+struct BridgeHostileTests {
+    private func hostile(_ name: String, sink: RecordingSink) throws -> CSubscriber {
+        try #require(CSubscriber(descriptor: Hostile.descriptor, name: name, context: bridgeContext(name, sink: sink)))
+    }
+
+    private static let endlessProblem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
+
+    @Test func aLengthOfSizeMaxIsReportedInEveryHostCall() throws {
+        let sink = RecordingSink()
+        let subscriber = try hostile("lengths", sink: sink)
+        defer { subscriber.destroy() }
+        subscriber.applicationDidBecomeActive(bridgeTestApplication)
+        #expect(sink.lines == [
+            "[lengths] error: lengths: log: \(Self.endlessProblem)",
+            "[lengths] error: lengths: log: \(Self.endlessProblem.replacingOccurrences(of: "18446744073709551615", with: "5")) and NULL data",
+            "[lengths] error: lengths: log_event name: \(Self.endlessProblem)",
+            "[lengths] error: lengths: logEvent(opened) attributes: \(Self.endlessProblem); read as {}",
+            "[lengths] event opened {}",
+            "[lengths] error: lengths: log_error: \(Self.endlessProblem)",
+            "[lengths] info: still here",
+        ])
+    }
+
+    @Test func aLengthOfSizeMaxInAnAnswerOrCompletionIsReadAsNothing() async throws {
+        let sink = RecordingSink()
+        let subscriber = try hostile("lengths", sink: sink)
+        defer { subscriber.destroy() }
+        #expect(subscriber.application(bridgeTestApplication, configurationForConnecting: "role") == nil)
+
+        let restoration = Recorder<[String]>()
+        let activity = UserActivity(activityType: UserActivity.browsingWeb, webpageURL: URL(string: "https://example.com"))
+        #expect(subscriber.application(bridgeTestApplication, continue: activity,
+                                       restorationHandler: restoration.handler) == true)
+        #expect(await restoration.values(count: 1) == [[]])
+
+        let reply = Recorder<JSONObject>()
+        subscriber.application(bridgeTestApplication, handleWatchKitExtensionRequest: ["q": 1], reply: reply.handler)
+        #expect(await reply.values(count: 1) == [[:]])
+
+        #expect(sink.lines == [
+            "[lengths] error: lengths: configurationForConnecting: \(Self.endlessProblem); read as no opinion",
+            "[lengths] error: lengths: continueUserActivity: restoration handler: \(Self.endlessProblem); read as []",
+            "[lengths] error: lengths: handleWatchKitExtensionRequest: reply: \(Self.endlessProblem); read as {}",
+        ])
+    }
+
+    @Test func theOneCheckRefusesOnlyWhatCannotBeRead() {
+        #expect(adh_string.absent.problem == nil)
+        #expect(ABIBytes("").string.problem == nil)
+        #expect(adh_string(data: nil, length: 1).problem?.description == "expected a string of at most 64 MiB with data, found length 1 and NULL data")
+        let text = ABIBytes("abc")
+        #expect(adh_string(data: text.cString, length: ABI.maximumStringLength).problem == nil)
+        #expect(adh_string(data: text.cString, length: ABI.maximumStringLength + 1).problem != nil)
+        #expect(adh_string(data: text.cString, length: -1).bytes.isEmpty)
+        #expect(adh_string(data: text.cString, length: -1).string == nil)
+        #expect(adh_bytes(data: text.bytes.data, length: -1).buffer.isEmpty)
+        #expect(throws: ABIStringProblem.self) { try adh_bytes(data: text.bytes.data, length: -1).checkedBuffer() }
+    }
+
+    @Test func aNeighboursTokenIsReportedAsForgedAgainstTheCaller() async throws {
+        let sink = RecordingSink()
+        let honest = try hostile("honest", sink: sink)
+        let neighbour = try hostile("neighbour", sink: sink)
+        defer {
+            honest.destroy()
+            neighbour.destroy()
+        }
+        let dispatcher = LifecycleDispatcher(subscribers: [
+            SubscriberRegistration(name: "honest", subscriber: honest),
+            SubscriberRegistration(name: "neighbour", subscriber: neighbour),
+        ], configuration: DispatchConfiguration(application: bridgeTestApplication))
+        let outcome = await dispatcher.performFetch()
+        // The forged call completed nothing: honest's noData and neighbour's own newData count.
+        #expect(outcome.result == .newData)
+        #expect(outcome.reports == [.forgedCompletion(subscriber: "neighbour", event: .performFetch)])
+        #expect(dispatcher.takeLateReports().isEmpty)
+    }
+
+    @Test func tokensOfConsecutiveTicketsAreNotNeighbours() {
+        let tickets = CompletionTickets()
+        let tokens = (0..<64).map { _ in UInt(bitPattern: tickets.issue { _ in }) }
+        for token in tokens.dropFirst() {
+            tickets.deliver(UnsafeMutableRawPointer(bitPattern: token &- 1), .done)
+            tickets.deliver(UnsafeMutableRawPointer(bitPattern: token &+ 1), .done)
+        }
+        #expect(tickets.unknownTokenCount == 126)
+        #expect(tickets.liveCount == 64)
+    }
+
+    @Test func aCompletionCalledInALoopMakesOneCountedReport() async throws {
+        let sink = RecordingSink()
+        let repeater = try hostile("repeater", sink: sink)
+        defer { repeater.destroy() }
+        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(name: "repeater", subscriber: repeater)],
+                                             configuration: DispatchConfiguration(application: bridgeTestApplication))
+        let outcome = await dispatcher.performFetch()
+        #expect(outcome.result == .noData)
+        #expect(outcome.reports == [.duplicateCompletion(subscriber: "repeater", event: .performFetch,
+                                                         count: Hostile.repeats - 1)])
+        #expect(outcome.reports.first?.description
+                == "duplicate completion: repeater completed performFetch 20,000 times; the 19,999 extra calls were ignored")
+        #expect(outcome.reports.first?.json["count"] == .number(19_999))
+    }
+
+    @Test func aStructSizeOfZeroIsNamed() throws {
+        let sink = RecordingSink()
+        #expect(throws: CSubscriber.CreateFailure.structTooSmall(found: 0, minimum: CSubscriber.minimumStructSize)) {
+            try CSubscriber(creating: "zerosize", from: Hostile.descriptor, context: bridgeContext("zerosize", sink: sink))
+        }
+        let minimum = CSubscriber.minimumStructSize
+        #expect(sink.lines == ["[zerosize] error: zerosize: expected adh_subscriber.struct_size ≥ \(minimum) (up to destroy), "
+                               + "found 0; not used, and it cannot be freed"])
+        #expect(CSubscriber.CreateFailure.structTooSmall(found: 0, minimum: minimum).description
+                == "the subscriber's struct_size does not reach destroy (expected adh_subscriber.struct_size ≥ \(minimum), "
+                    + "found 0)")
+    }
+
+    @Test func aLogCallAfterDestroyIsDroppedAndReportedOnce() throws {
+        let sink = RecordingSink()
+        let subscriber = try hostile("afterlife", sink: sink)
+        let host = try #require(UnsafePointer<adh_host>(bitPattern: Hostile.afterlifeHost))
+        withABIString("before") { host.pointee.log!(host, adh_log_level(ADH_LOG_INFO), $0) }
+        subscriber.destroy()
+        withABIString("after") { host.pointee.log!(host, adh_log_level(ADH_LOG_INFO), $0) }
+        withABIString("again") { host.pointee.log_error!(host, $0, .absent) }
+        #expect(host.pointee.options_json!(host).isAbsent)
+        #expect(sink.lines == [
+            "[afterlife] info: before",
+            "[afterlife] error: afterlife: log called after destroy returned; dropped (later calls are dropped unreported)",
+        ])
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+import SubscriberABI
+import SubscriberKit
+@testable import SubscriberHost
+
+/// Real C fixture plugins loaded through the loader: log lines at destroy, hostile lengths and tokens.
+@MainActor
+@Suite("Host: shutdown keeps every log line; hostile C plugins are reported, not trapped on", .timeLimit(.minutes(1)))
+struct HostShutdownTests {
+    private func host(_ plugin: String) throws -> PluginHost {
+        let json: JSONValue = [
+            "app": ["name": "News", "bundleIdentifier": "com.example.news", "version": "1.0"],
+            "plugins": [["path": .string(BuiltPlugins.path(plugin)), "subscribers": [.string(plugin)]]],
+        ]
+        let manifest = try Manifest(json: json, file: "m.json", directory: BuiltPlugins.directory)
+        return try PluginHost(manifest: manifest, options: HostOptions(allowWritable: true))
+    }
+
+    @Test func everyLineLoggedBeforeDestroyReturnsIsInTheLog() throws {
+        let host = try host("LogsAtDestroy")
+        #expect(host.log.drain().isEmpty)
+        host.shutDown()
+        let lines = host.log.drain().map(\.message)
+        // 2,000 lines from the plugin's thread while destroy waits for it, then its last line.
+        #expect(lines.count == 2_001)
+        #expect(lines.first == "line 0")
+        #expect(lines.dropLast().last == "line 1999")
+        #expect(lines.last == "destroyed")
+        host.shutDown()  // idempotent: nothing destroyed twice
+        #expect(host.log.drain().isEmpty)
+    }
+
+    @Test func aCPluginsSizeMaxLengthsAreReportedAndItsForgedTokenBlamesOnlyIt() async throws {
+        let host = try host("HostileLengths")
+        defer { host.shutDown() }
+        let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
+        _ = host.dispatcher.didBecomeActive()
+        #expect(host.log.drain().map(\.description) == [
+            "[HostileLengths] error: HostileLengths: log: \(problem)",
+            "[HostileLengths] error: HostileLengths: log_event name: \(problem)",
+            "[HostileLengths] error: HostileLengths: logEvent(opened) attributes: \(problem); read as {}",
+            "[HostileLengths] event opened",
+            "[HostileLengths] error: HostileLengths: log_error: \(problem)",
+            "[HostileLengths] info: still here",
+        ])
+        // Read as no opinion: the dispatcher's default.
+        #expect(host.dispatcher.configurationForConnecting(sceneRole: "role").result == "Default Configuration")
+        let reply = await host.dispatcher.handleWatchKitExtensionRequest(userInfo: ["q": 1])
+        #expect(reply.result == [:])
+        #expect(host.log.drain().map(\.description) == [
+            "[HostileLengths] error: HostileLengths: configurationForConnecting: \(problem); read as no opinion",
+            "[HostileLengths] error: HostileLengths: handleWatchKitExtensionRequest: reply: \(problem); read as {}",
+        ])
+        let fetch = await host.dispatcher.performFetch()
+        #expect(fetch.result == .newData)
+        #expect(fetch.reports == [.forgedCompletion(subscriber: "HostileLengths", event: .performFetch)])
+    }
+}
