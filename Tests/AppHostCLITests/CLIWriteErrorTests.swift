@@ -18,6 +18,17 @@ struct CLIWriteErrorTests {
         }
     }
 
+    @Test("check's table, JSON, help and check list to a full device: exit 2, one line naming standard output")
+    func fullStandardOutputFromCheck() throws {
+        let plugin = AppHostProcess.buildDirectory + "/libGreeterC.so"
+        for arguments in [["check", plugin, "--only", "load"], ["check", plugin, "--only", "load", "--json"],
+                          ["check", "--help"], ["check", "--list-checks"]] {
+            let run = try AppHostProcess.run(arguments, standardOutput: .file("/dev/full"))
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderrLines == ["apphost: standard output: write failed: No space left on device"], "\(arguments)")
+        }
+    }
+
     @Test("--log-file on a full device: exit 2, one line naming the log file; the run stops there")
     func fullLogFile() throws {
         let run = try AppHostProcess.run(["--manifest", manifest, "--log-file", "/dev/full"])

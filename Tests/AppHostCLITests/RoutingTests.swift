@@ -23,7 +23,7 @@ struct RoutingTests {
     func run(_ arguments: [String]) async -> (status: Int32, stdout: String, stderr: String, routed: [String]) {
         let out = CapturedOutput(), err = CapturedOutput(), log = RouteLog()
         let routes = AppHostCommand.Routes(
-            check: { log.record("check " + $0.joined(separator: " ")); return 7 })
+            check: { arguments, _, _ in log.record("check " + arguments.joined(separator: " ")); return 7 })
         let status = await AppHostCommand.run(arguments, output: out.output, errors: err.output, routes: routes)
         return (status, out.contents, err.contents, log.recorded)
     }

@@ -68,11 +68,11 @@ public enum AppHostCommand {
 
     /// The commands `run` hands arguments to, whose implementation lives elsewhere.
     struct Routes: Sendable {
-        /// `apphost check …`, with the arguments after `check`.
-        var check: @Sendable ([String]) async -> Int32
+        /// `apphost check …`, with the arguments after `check`, writing to the given output and errors.
+        var check: @Sendable (_ arguments: [String], _ output: TextOutput, _ errors: TextOutput) async -> Int32
 
         /// The conformance kit's command.
-        static let standard = Routes(check: { await CheckCommand.run($0) })
+        static let standard = Routes(check: { await CheckCommand.run($0, output: $1, errors: $2) })
     }
 
     /// Runs `apphost` with `arguments` (without the program's path).
@@ -80,7 +80,9 @@ public enum AppHostCommand {
     static func run(_ arguments: [String], output: TextOutput, errors: TextOutput,
                     routes: Routes = .standard) async -> Int32 {
         let (command, rest) = splitSubcommand(arguments, known: spec.subcommands.map(\.name), root: spec)
-        if command == checkSummary.name { return await routes.check(rest) }
+        if command == checkSummary.name {
+            return finished(await routes.check(rest, output, errors), output: output, errors: errors)
+        }
 
         let parsed: ParsedArguments
         do {

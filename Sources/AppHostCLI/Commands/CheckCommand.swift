@@ -29,18 +29,20 @@ public enum CheckCommand {
         positionals: PositionalSpec("PLUGIN.so", help: "Plugin libraries to check.", minCount: 1)
     )
 
-    /// Runs `apphost check` with the arguments after "check"; returns the exit code.
-    public static func run(_ arguments: [String]) async -> Int32 {
+    /// Runs `apphost check` with the arguments after "check", the report on `output` and errors on
+    /// `errors`; returns the exit code. The caller turns a failed write on `output` into status 2.
+    public static func run(_ arguments: [String], output: TextOutput = .standardOutput,
+                           errors: TextOutput = .standardError) async -> Int32 {
         let parsed: ParsedArguments
         let options: ConformanceOptions
         do throws(UsageError) {
             parsed = try parse(arguments, spec: spec)
             if parsed.wantsHelp {
-                print(helpText(for: spec), terminator: "")
+                output.write(helpText(for: spec))
                 return 0
             }
             if parsed.flag("list-checks") {
-                print(checkList(), terminator: "")
+                output.write(checkList())
                 return 0
             }
             options = try conformanceOptions(parsed)
@@ -50,19 +52,20 @@ public enum CheckCommand {
             }
             if let file = parsed.value("junit") { try checkReportPath(file) }
         } catch {
-            printError("apphost check: \(error.message)\nRun 'apphost check --help' for usage.")
+            errors.singleLine("apphost check: \(error.message)")
+            errors.line("Run 'apphost check --help' for usage.")
             return 2
         }
 
         let report = await ConformanceKit.run(plugins: parsed.positionals, options: options)
         if let problem = report.problem {
-            printError("apphost check: \(problem)")
+            errors.singleLine("apphost check: \(problem)")
             return 2
         }
-        print(parsed.flag("json") ? ConformanceKit.json(report) : ConformanceKit.table(report), terminator: "")
+        output.write(parsed.flag("json") ? ConformanceKit.json(report) : ConformanceKit.table(report))
         if let file = parsed.value("junit") {
             if let failure = writeReport(ConformanceKit.junit(report), to: file) {
-                printError("apphost check: --junit '\(file)': expected a writable file, found \(failure)")
+                errors.singleLine("apphost check: --junit '\(file)': expected a writable file, found \(failure)")
                 return 2
             }
         }
@@ -218,9 +221,5 @@ public enum CheckCommand {
             let needs = check.requires.isEmpty ? "" : " (needs \(check.requires.joined(separator: ", ")))"
             return check.id + String(repeating: " ", count: width - check.id.count) + check.summary + needs
         }.joined(separator: "\n") + "\n"
-    }
-
-    private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }
