@@ -45,10 +45,11 @@ let brokenPlugins: [String] = [
 /// other package ever depends on a plugin product.
 let cPluginSettings: [CSetting] = [.unsafeFlags(["-std=c99", "-Wall", "-Wextra", "-fvisibility=hidden"])]
 
-/// A C plugin target at `path`. A plugin publishes no headers of its own (its only interface is the
-/// entry symbol), and SwiftPM refuses a custom path without a public-headers folder, hence ".".
-func cPluginTarget(_ name: String, path: String) -> Target {
-    .target(name: name, dependencies: ["SubscriberABI"], path: path, publicHeadersPath: ".",
+/// A C plugin target at `path`, over the header and `extraDependencies`. A plugin publishes no headers
+/// of its own (its only interface is the entry symbol), and SwiftPM refuses a custom path without a
+/// public-headers folder, hence ".".
+func cPluginTarget(_ name: String, path: String, extraDependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: ["SubscriberABI"] + extraDependencies, path: path, publicHeadersPath: ".",
             cSettings: cPluginSettings)
 }
 
@@ -83,6 +84,10 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
         .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers"]),
 
+        // The scaffolding the broken plugins share (adh_fixture.h, header-only), so each shows its one defect.
+        .target(name: "FixtureSupport", dependencies: ["SubscriberABI"], path: "Plugins/Broken/FixtureSupport",
+                cSettings: cPluginSettings),
+
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit"]),
@@ -90,5 +95,5 @@ let package = Package(
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
-    + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)") }
+    + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)", extraDependencies: ["FixtureSupport"]) }
 )

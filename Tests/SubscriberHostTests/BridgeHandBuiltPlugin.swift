@@ -24,31 +24,14 @@ enum HandBuilt {
     static var nodestroyHostAddress: UInt = 0
 
     /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy", "silent".
-    static let descriptor: UnsafePointer<adh_plugin_descriptor> = {
-        let names = ["sparse", "short", "forger", "logger", "weird", "nodestroy", "silent"]
-        let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
-        for (index, name) in names.enumerated() { list[index] = UnsafePointer(strdup(name)) }
-        let descriptor = UnsafeMutablePointer<adh_plugin_descriptor>.allocate(capacity: 1)
-        descriptor.initialize(to: adh_plugin_descriptor(
-            struct_size: UInt32(MemoryLayout<adh_plugin_descriptor>.size), abi_major: 1, abi_minor: 0,
-            id: UnsafePointer(strdup("com.example.hand-built")), name: UnsafePointer(strdup("Hand built")),
-            version: UnsafePointer(strdup("1.0")), vendor: UnsafePointer(strdup("")),
-            swift_version: UnsafePointer(strdup("")), subscriber_count: UInt32(names.count),
-            subscriber_names: UnsafePointer(list),
-            create: { name, host in
-                let name = name.map { String(cString: $0) } ?? ""
-                let host = UInt(bitPattern: host)
-                return MainActor.assumeIsolated { HandBuilt.create(name, host: host) }
-                    .flatMap { UnsafePointer<adh_subscriber>(bitPattern: $0) }
-            }))
-        return UnsafePointer(descriptor)
-    }()
+    static let descriptor = HandBuiltPlugin.descriptor(
+        id: "com.example.hand-built", name: "Hand built",
+        subscribers: ["sparse", "short", "forger", "logger", "weird", "nodestroy", "silent"],
+        create: { name, host in HandBuiltPlugin.create(name, host) { HandBuilt.create($0, host: $1) } })
 
     /// The vtable for `name` as an address (addresses cross the main-actor hop; pointers may not).
     private static func create(_ name: String, host: UInt) -> UInt? {
-        var v = adh_subscriber()
-        v.struct_size = UInt32(MemoryLayout<adh_subscriber>.size)
-        v.instance = UnsafeMutableRawPointer(bitPattern: host)
+        var v = HandBuiltPlugin.vtable(host: host)
         v.destroy = { me in
             MainActor.assumeIsolated { HandBuilt.destroyed += 1 }
             UnsafeMutablePointer(mutating: me!).deallocate()
@@ -92,7 +75,7 @@ enum HandBuilt {
             }
         case "logger":
             v.did_become_active = { me in
-                let host = UnsafePointer<adh_host>(OpaquePointer(me!.pointee.instance!))
+                let host = HandBuiltPlugin.host(of: me)
                 let appInfo = host.pointee.app_info_json!(host).string ?? "absent"
                 let options = host.pointee.options_json!(host).string ?? "absent"
                 withABIString("app \(appInfo) options \(options)") { host.pointee.log!(host, adh_log_level(ADH_LOG_NOTICE), $0) }
@@ -130,6 +113,60 @@ enum HandBuilt {
         default:
             return nil
         }
+        return HandBuiltPlugin.publish(v)
+    }
+}
+
+/// What every plugin built by hand in Swift shares (`HandBuilt`, `Hostile`): its descriptor, the hop
+/// from `create` to the main actor, and vtables that keep their host. A descriptor and its strings are
+/// never freed, like a loaded plugin's (the host never unloads one); a vtable lives until its `destroy`.
+enum HandBuiltPlugin {
+    /// The C form of a descriptor's `create`.
+    typealias Create = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<adh_host>?) -> UnsafePointer<adh_subscriber>?
+
+    /// A valid ABI 1.0 descriptor of a C plugin (version "1.0", no vendor, no Swift version) declaring
+    /// `subscribers`, made by `create`.
+    static func descriptor(id: String, name: String, subscribers: [String],
+                           create: Create) -> UnsafePointer<adh_plugin_descriptor> {
+        let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: subscribers.count)
+        for (index, subscriber) in subscribers.enumerated() { list[index] = UnsafePointer(strdup(subscriber)) }
+        let descriptor = UnsafeMutablePointer<adh_plugin_descriptor>.allocate(capacity: 1)
+        descriptor.initialize(to: adh_plugin_descriptor(
+            struct_size: UInt32(MemoryLayout<adh_plugin_descriptor>.size), abi_major: 1, abi_minor: 0,
+            id: UnsafePointer(strdup(id)), name: UnsafePointer(strdup(name)),
+            version: UnsafePointer(strdup("1.0")), vendor: UnsafePointer(strdup("")),
+            swift_version: UnsafePointer(strdup("")), subscriber_count: UInt32(subscribers.count),
+            subscriber_names: UnsafePointer(list), create: create))
+        return UnsafePointer(descriptor)
+    }
+
+    /// Answers a `create` call (on the host's main thread) with `make`, run on the main actor with the
+    /// name and the host's address; `make` returns the vtable's address, or nil for an unknown name.
+    /// Addresses cross the main-actor hop; pointers may not.
+    static func create(_ name: UnsafePointer<CChar>?, _ host: UnsafePointer<adh_host>?,
+                       _ make: @MainActor (String, UInt) -> UInt?) -> UnsafePointer<adh_subscriber>? {
+        let name = name.map { String(cString: $0) } ?? ""
+        let host = UInt(bitPattern: host)
+        return MainActor.assumeIsolated { make(name, host) }.flatMap { UnsafePointer<adh_subscriber>(bitPattern: $0) }
+    }
+
+    /// A vtable of the current size with no event entries, the host's address in `instance` (for
+    /// `host(of:)`) and a `destroy` that frees what `publish` allocated.
+    static func vtable(host: UInt) -> adh_subscriber {
+        var v = adh_subscriber()
+        v.struct_size = UInt32(MemoryLayout<adh_subscriber>.size)
+        v.instance = UnsafeMutableRawPointer(bitPattern: host)
+        v.destroy = { me in UnsafeMutablePointer(mutating: me!).deallocate() }
+        return v
+    }
+
+    /// The host a vtable from `vtable(host:)` was made for.
+    static func host(of me: UnsafePointer<adh_subscriber>?) -> UnsafePointer<adh_host> {
+        UnsafePointer<adh_host>(OpaquePointer(me!.pointee.instance!))
+    }
+
+    /// `v` copied into memory of its own, as an address: what the host holds until `destroy`.
+    static func publish(_ v: adh_subscriber) -> UInt {
         let vtable = UnsafeMutablePointer<adh_subscriber>.allocate(capacity: 1)
         vtable.initialize(to: v)
         return UInt(bitPattern: vtable)

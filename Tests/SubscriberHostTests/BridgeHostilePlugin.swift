@@ -19,35 +19,18 @@ enum Hostile {
     nonisolated static var nullWithLength: adh_string { adh_string(data: nil, length: 5) }
 
     /// The descriptor: subscribers "lengths", "honest", "neighbour", "repeater", "zerosize", "afterlife".
-    static let descriptor: UnsafePointer<adh_plugin_descriptor> = {
-        let names = ["lengths", "honest", "neighbour", "repeater", "zerosize", "afterlife"]
-        let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
-        for (index, name) in names.enumerated() { list[index] = UnsafePointer(strdup(name)) }
-        let descriptor = UnsafeMutablePointer<adh_plugin_descriptor>.allocate(capacity: 1)
-        descriptor.initialize(to: adh_plugin_descriptor(
-            struct_size: UInt32(MemoryLayout<adh_plugin_descriptor>.size), abi_major: 1, abi_minor: 0,
-            id: UnsafePointer(strdup("com.example.hostile")), name: UnsafePointer(strdup("Hostile")),
-            version: UnsafePointer(strdup("1.0")), vendor: UnsafePointer(strdup("")),
-            swift_version: UnsafePointer(strdup("")), subscriber_count: UInt32(names.count),
-            subscriber_names: UnsafePointer(list),
-            create: { name, host in
-                let name = name.map { String(cString: $0) } ?? ""
-                let host = UInt(bitPattern: host)
-                return MainActor.assumeIsolated { Hostile.create(name, host: host) }
-                    .flatMap { UnsafePointer<adh_subscriber>(bitPattern: $0) }
-            }))
-        return UnsafePointer(descriptor)
-    }()
+    static let descriptor = HandBuiltPlugin.descriptor(
+        id: "com.example.hostile", name: "Hostile",
+        subscribers: ["lengths", "honest", "neighbour", "repeater", "zerosize", "afterlife"],
+        create: { name, host in HandBuiltPlugin.create(name, host) { Hostile.create($0, host: $1) } })
 
+    /// The vtable for `name` as an address.
     private static func create(_ name: String, host: UInt) -> UInt? {
-        var v = adh_subscriber()
-        v.struct_size = UInt32(MemoryLayout<adh_subscriber>.size)
-        v.instance = UnsafeMutableRawPointer(bitPattern: host)
-        v.destroy = { me in UnsafeMutablePointer(mutating: me!).deallocate() }
+        var v = HandBuiltPlugin.vtable(host: host)
         switch name {
         case "lengths":
             v.did_become_active = { me in
-                let host = UnsafePointer<adh_host>(OpaquePointer(me!.pointee.instance!))
+                let host = HandBuiltPlugin.host(of: me)
                 host.pointee.log!(host, adh_log_level(ADH_LOG_INFO), Hostile.endless)
                 host.pointee.log!(host, adh_log_level(ADH_LOG_INFO), Hostile.nullWithLength)
                 host.pointee.log_event!(host, Hostile.endless, .absent)
@@ -90,8 +73,6 @@ enum Hostile {
         default:
             return nil
         }
-        let vtable = UnsafeMutablePointer<adh_subscriber>.allocate(capacity: 1)
-        vtable.initialize(to: v)
-        return UInt(bitPattern: vtable)
+        return HandBuiltPlugin.publish(v)
     }
 }

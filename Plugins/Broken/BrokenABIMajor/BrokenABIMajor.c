@@ -1,33 +1,20 @@
 /*
- * BrokenABIMajor — a deliberately broken plugin for the loader: fails SPEC §2 load-time check 6
+ * BrokenABIMajor — a deliberately broken plugin for the loader: fails load-time check 6
  * (ABI major).
  *
  * Its descriptor claims ABI 2.0; a 1.x host must refuse it ("ABI mismatch: host speaks 1.x,
  * plugin was built for 2.0").
  * Everything else about it is valid, so that this is the only check it can fail.
  */
-#include <stdlib.h>
-#include <string.h>
+#include "adh_fixture.h"
 
-#include "SubscriberABI.h"
-
-static void destroy(const adh_subscriber *self) {
-    free((void *)self);
-}
-
-/* Makes the one subscriber the descriptor lists; NULL for any other name, as the contract asks. */
 static const adh_subscriber *create(const char *name, const adh_host *host) {
-    (void)host;
-    if (name == NULL || strcmp(name, "BrokenABIMajor") != 0) return NULL;
-    adh_subscriber *subscriber = calloc(1, sizeof *subscriber);
-    if (subscriber == NULL) return NULL;
-    subscriber->struct_size = sizeof *subscriber;
-    subscriber->destroy = destroy;
-    return subscriber;
+    return adh_fixture_create(name, "BrokenABIMajor", host);
 }
 
 static const char *const subscriber_names[] = { "BrokenABIMajor" };
 
+/* Spelled out: the defect is one of its fields. */
 static const adh_plugin_descriptor descriptor = {
     .struct_size = sizeof(adh_plugin_descriptor),
     .abi_major = 2, /* the defect: this host speaks 1.x */
@@ -42,6 +29,4 @@ static const adh_plugin_descriptor descriptor = {
     .create = create,
 };
 
-__attribute__((visibility("default"))) const adh_plugin_descriptor *adh_plugin_entry(void) {
-    return &descriptor;
-}
+ADH_FIXTURE_ENTRY(descriptor)

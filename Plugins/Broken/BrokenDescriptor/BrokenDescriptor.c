@@ -1,47 +1,21 @@
 /*
- * BrokenDescriptor — a deliberately broken plugin for the loader: fails SPEC §2 load-time check 8
+ * BrokenDescriptor — a deliberately broken plugin for the loader: fails load-time check 8
  * (descriptor fields are well-formed).
  *
  * Its descriptor's id is empty: the loader must name the field. (BrokenUTF8Name covers a name
  * that is not valid UTF-8.)
  * Everything else about it is valid, so that this is the only check it can fail.
  */
-#include <stdlib.h>
-#include <string.h>
+#include "adh_fixture.h"
 
-#include "SubscriberABI.h"
-
-static void destroy(const adh_subscriber *self) {
-    free((void *)self);
-}
-
-/* Makes the one subscriber the descriptor lists; NULL for any other name, as the contract asks. */
 static const adh_subscriber *create(const char *name, const adh_host *host) {
-    (void)host;
-    if (name == NULL || strcmp(name, "BrokenDescriptor") != 0) return NULL;
-    adh_subscriber *subscriber = calloc(1, sizeof *subscriber);
-    if (subscriber == NULL) return NULL;
-    subscriber->struct_size = sizeof *subscriber;
-    subscriber->destroy = destroy;
-    return subscriber;
+    return adh_fixture_create(name, "BrokenDescriptor", host);
 }
 
 static const char *const subscriber_names[] = { "BrokenDescriptor" };
 
-static const adh_plugin_descriptor descriptor = {
-    .struct_size = sizeof(adh_plugin_descriptor),
-    .abi_major = ADH_ABI_MAJOR,
-    .abi_minor = ADH_ABI_MINOR,
-    .id = "", /* the defect: empty */
-    .name = "BrokenDescriptor",
-    .version = "1.0.0",
-    .vendor = "AppDelegateHost",
-    .swift_version = "",
-    .subscriber_count = sizeof subscriber_names / sizeof subscriber_names[0],
-    .subscriber_names = subscriber_names,
-    .create = create,
-};
+static const adh_plugin_descriptor descriptor = ADH_FIXTURE_DESCRIPTOR_FIELDS(
+    "", /* the defect: an empty id */
+    "BrokenDescriptor", subscriber_names, create);
 
-__attribute__((visibility("default"))) const adh_plugin_descriptor *adh_plugin_entry(void) {
-    return &descriptor;
-}
+ADH_FIXTURE_ENTRY(descriptor)

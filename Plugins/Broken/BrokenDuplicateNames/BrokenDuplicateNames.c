@@ -1,46 +1,19 @@
 /*
- * BrokenDuplicateNames — a deliberately broken plugin for the loader: fails SPEC §2 load-time check 8
+ * BrokenDuplicateNames — a deliberately broken plugin for the loader: fails load-time check 8
  * (unique subscriber names).
  *
  * Its descriptor lists the subscriber "Alpha" twice: the loader must refuse duplicate names.
  * Everything else about it is valid, so that this is the only check it can fail.
  */
-#include <stdlib.h>
-#include <string.h>
+#include "adh_fixture.h"
 
-#include "SubscriberABI.h"
-
-static void destroy(const adh_subscriber *self) {
-    free((void *)self);
-}
-
-/* Makes the one subscriber the descriptor lists; NULL for any other name, as the contract asks. */
 static const adh_subscriber *create(const char *name, const adh_host *host) {
-    (void)host;
-    if (name == NULL || strcmp(name, "Alpha") != 0) return NULL;
-    adh_subscriber *subscriber = calloc(1, sizeof *subscriber);
-    if (subscriber == NULL) return NULL;
-    subscriber->struct_size = sizeof *subscriber;
-    subscriber->destroy = destroy;
-    return subscriber;
+    return adh_fixture_create(name, "Alpha", host);
 }
 
 static const char *const subscriber_names[] = { "Alpha", "Alpha" }; /* the defect: listed twice */
 
-static const adh_plugin_descriptor descriptor = {
-    .struct_size = sizeof(adh_plugin_descriptor),
-    .abi_major = ADH_ABI_MAJOR,
-    .abi_minor = ADH_ABI_MINOR,
-    .id = "dev.appdelegatehost.broken.duplicate-names",
-    .name = "BrokenDuplicateNames",
-    .version = "1.0.0",
-    .vendor = "AppDelegateHost",
-    .swift_version = "",
-    .subscriber_count = sizeof subscriber_names / sizeof subscriber_names[0],
-    .subscriber_names = subscriber_names,
-    .create = create,
-};
+static const adh_plugin_descriptor descriptor = ADH_FIXTURE_DESCRIPTOR_FIELDS(
+    "dev.appdelegatehost.broken.duplicate-names", "BrokenDuplicateNames", subscriber_names, create);
 
-__attribute__((visibility("default"))) const adh_plugin_descriptor *adh_plugin_entry(void) {
-    return &descriptor;
-}
+ADH_FIXTURE_ENTRY(descriptor)

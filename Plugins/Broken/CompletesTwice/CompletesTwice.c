@@ -1,15 +1,12 @@
 /*
- * CompletesTwice — a deliberately broken plugin for the conformance kit (SPEC §7): fails the check
+ * CompletesTwice — a deliberately broken plugin for the conformance kit: fails the check
  * "every completion is called exactly once, within the deadline".
  *
  * performFetch calls its completion twice (newData, then newData again): the kit must report
  * the second call.
  * Everything else about it is valid, so that this is the only check it can fail.
  */
-#include <stdlib.h>
-#include <string.h>
-
-#include "SubscriberABI.h"
+#include "adh_fixture.h"
 
 /* The defect: the second call. */
 static adh_response perform_fetch(const adh_subscriber *self, adh_fetch_completion completion) {
@@ -19,38 +16,11 @@ static adh_response perform_fetch(const adh_subscriber *self, adh_fetch_completi
     return ADH_RESPONDS;
 }
 
-static void destroy(const adh_subscriber *self) {
-    free((void *)self);
-}
-
-/* Makes the one subscriber the descriptor lists; NULL for any other name. */
 static const adh_subscriber *create(const char *name, const adh_host *host) {
-    (void)host;
-    if (name == NULL || strcmp(name, "CompletesTwice") != 0) return NULL;
-    adh_subscriber *subscriber = calloc(1, sizeof *subscriber);
-    if (subscriber == NULL) return NULL;
-    subscriber->struct_size = sizeof *subscriber;
-    subscriber->destroy = destroy;
-    subscriber->perform_fetch = perform_fetch;
+    adh_subscriber *subscriber = adh_fixture_create(name, "CompletesTwice", host);
+    if (subscriber != NULL) subscriber->perform_fetch = perform_fetch;
     return subscriber;
 }
 
-static const char *const subscriber_names[] = { "CompletesTwice" };
-
-static const adh_plugin_descriptor descriptor = {
-    .struct_size = sizeof(adh_plugin_descriptor),
-    .abi_major = ADH_ABI_MAJOR,
-    .abi_minor = ADH_ABI_MINOR,
-    .id = "dev.appdelegatehost.broken.completes-twice",
-    .name = "CompletesTwice",
-    .version = "1.0.0",
-    .vendor = "AppDelegateHost",
-    .swift_version = "",
-    .subscriber_count = sizeof subscriber_names / sizeof subscriber_names[0],
-    .subscriber_names = subscriber_names,
-    .create = create,
-};
-
-__attribute__((visibility("default"))) const adh_plugin_descriptor *adh_plugin_entry(void) {
-    return &descriptor;
-}
+ADH_FIXTURE_DESCRIPTOR(descriptor, "dev.appdelegatehost.broken.completes-twice", "CompletesTwice", create);
+ADH_FIXTURE_ENTRY(descriptor)

@@ -6,31 +6,26 @@
  * there. The kit must kill them all and fail "every responding event runs on canonical input".
  */
 #define _GNU_SOURCE  /* fork, setsid, O_CLOEXEC under -std=c99 */
-#include <stdlib.h>
-#include <string.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "SubscriberABI.h"
+
+#include "adh_fixture.h"
 
 /* The options' "pidFile" value, read at create (a fixture: a plain scan, no escapes). */
 static char pid_file[512];
 
 static void read_pid_file(const adh_host *host) {
-    if (host == NULL || !ADH_STRUCT_HAS(host, adh_host, options_json) || host->options_json == NULL) return;
-    adh_string options = host->options_json(host);
-    static const char key[] = "\"pidFile\":\"";
-    for (size_t i = 0; options.data != NULL && i + sizeof key - 1 <= options.length; i++) {
-        if (memcmp(options.data + i, key, sizeof key - 1) != 0) continue;
-        size_t start = i + sizeof key - 1, length = 0;
-        while (start + length < options.length && options.data[start + length] != '"' && length < sizeof pid_file - 1)
-            length++;
-        memcpy(pid_file, options.data + start, length);
-        pid_file[length] = 0;
-        return;
-    }
+    adh_string options = adh_fixture_options(host);
+    size_t start = adh_fixture_find_end(options, "\"pidFile\":\"");
+    if (start == 0) return;
+    size_t length = 0;
+    while (start + length < options.length && options.data[start + length] != '"' && length < sizeof pid_file - 1)
+        length++;
+    memcpy(pid_file, options.data + start, length);
+    pid_file[length] = 0;
 }
 
 /* In a forked process: take the marker name, record the pid, tell the caller (one byte on
@@ -85,38 +80,13 @@ static void did_become_active(const adh_subscriber *self) {
     if (middle > 0) waitpid(middle, NULL, 0);
 }
 
-static void destroy(const adh_subscriber *self) {
-    free((void *)self);
-}
-
-/* Makes the one subscriber the descriptor lists; NULL for any other name. */
 static const adh_subscriber *create(const char *name, const adh_host *host) {
-    if (name == NULL || strcmp(name, "ForkingPlugin") != 0) return NULL;
-    read_pid_file(host);
-    adh_subscriber *subscriber = calloc(1, sizeof *subscriber);
+    adh_subscriber *subscriber = adh_fixture_create(name, "ForkingPlugin", host);
     if (subscriber == NULL) return NULL;
-    subscriber->struct_size = sizeof *subscriber;
-    subscriber->destroy = destroy;
+    read_pid_file(host);
     subscriber->did_become_active = did_become_active;
     return subscriber;
 }
 
-static const char *const subscriber_names[] = { "ForkingPlugin" };
-
-static const adh_plugin_descriptor descriptor = {
-    .struct_size = sizeof(adh_plugin_descriptor),
-    .abi_major = ADH_ABI_MAJOR,
-    .abi_minor = ADH_ABI_MINOR,
-    .id = "dev.appdelegatehost.fixture.forking-plugin",
-    .name = "ForkingPlugin",
-    .version = "1.0.0",
-    .vendor = "AppDelegateHost",
-    .swift_version = "",
-    .subscriber_count = 1,
-    .subscriber_names = subscriber_names,
-    .create = create,
-};
-
-__attribute__((visibility("default"))) const adh_plugin_descriptor *adh_plugin_entry(void) {
-    return &descriptor;
-}
+ADH_FIXTURE_DESCRIPTOR(descriptor, "dev.appdelegatehost.fixture.forking-plugin", "ForkingPlugin", create);
+ADH_FIXTURE_ENTRY(descriptor)

@@ -1,52 +1,28 @@
 /*
- * HugeDescriptorId — a kit fixture that passes every check: its descriptor id is 8 MiB long
- * ("dev.appdelegatehost.fixture.huge-descriptor-id." and then "x" repeated). Every report shows
- * the id; the kit must cut it, not choke on it.
+ * HugeDescriptorId — a kit fixture: its descriptor id is 8 MiB long
+ * ("dev.appdelegatehost.fixture.huge-descriptor-id." and then "x" repeated). The host reads a
+ * descriptor string up to 64 KiB, so the kit must fail load.descriptor, not choke on the id, and
+ * go on to the next plugin.
  */
-#include <stdlib.h>
-#include <string.h>
-#include "SubscriberABI.h"
-
-static void did_become_active(const adh_subscriber *self) {
-    (void)self;
-}
+#include "adh_fixture.h"
 
 /* The id, filled in on the first entry call. */
 static char huge_id[8 * 1024 * 1024 + 1];
 
-static void destroy(const adh_subscriber *self) {
-    free((void *)self);
-}
-
-/* Makes the one subscriber the descriptor lists; NULL for any other name. */
 static const adh_subscriber *create(const char *name, const adh_host *host) {
-    (void)host;
-    if (name == NULL || strcmp(name, "HugeDescriptorId") != 0) return NULL;
-    adh_subscriber *subscriber = calloc(1, sizeof *subscriber);
-    if (subscriber == NULL) return NULL;
-    subscriber->struct_size = sizeof *subscriber;
-    subscriber->destroy = destroy;
-    subscriber->did_become_active = did_become_active;
+    adh_subscriber *subscriber = adh_fixture_create(name, "HugeDescriptorId", host);
+    if (subscriber != NULL) subscriber->did_become_active = adh_fixture_harmless_event;
     return subscriber;
 }
 
 static const char *const subscriber_names[] = { "HugeDescriptorId" };
 
-static adh_plugin_descriptor descriptor = {
-    .struct_size = sizeof(adh_plugin_descriptor),
-    .abi_major = ADH_ABI_MAJOR,
-    .abi_minor = ADH_ABI_MINOR,
-    .id = "dev.appdelegatehost.fixture.huge-descriptor-id",
-    .name = "HugeDescriptorId",
-    .version = "1.0.0",
-    .vendor = "AppDelegateHost",
-    .swift_version = "",
-    .subscriber_count = 1,
-    .subscriber_names = subscriber_names,
-    .create = create,
-};
+/* Not const: the entry points `id` at huge_id once it is filled. */
+static adh_plugin_descriptor descriptor = ADH_FIXTURE_DESCRIPTOR_FIELDS(
+    "dev.appdelegatehost.fixture.huge-descriptor-id", "HugeDescriptorId", subscriber_names, create);
 
-__attribute__((visibility("default"))) const adh_plugin_descriptor *adh_plugin_entry(void) {
+/* The defect: an id of 8 MiB. */
+ADH_FIXTURE_EXPORT const adh_plugin_descriptor *adh_plugin_entry(void) {
     if (huge_id[0] == 0) {
         static const char prefix[] = "dev.appdelegatehost.fixture.huge-descriptor-id.";
         memset(huge_id, 'x', sizeof huge_id - 1);

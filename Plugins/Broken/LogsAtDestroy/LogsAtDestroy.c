@@ -8,17 +8,10 @@
  */
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "SubscriberABI.h"
+#include "adh_fixture.h"
 
 #define LOGS_AT_DESTROY_LINES 2000
-
-typedef struct logger {
-    adh_subscriber subscriber; /* first, so that the host's pointer is ours */
-    const adh_host *host;
-} logger;
 
 static void *write_lines(void *argument) {
     const adh_host *host = argument;
@@ -32,41 +25,19 @@ static void *write_lines(void *argument) {
 }
 
 static void destroy(const adh_subscriber *self) {
-    const adh_host *host = ((const logger *)self)->host;
+    const adh_host *host = adh_fixture_host(self);
     pthread_t thread;
     if (pthread_create(&thread, NULL, write_lines, (void *)host) == 0) pthread_join(thread, NULL);
     static const adh_string last = { "destroyed", 9 };
     host->log(host, ADH_LOG_INFO, last);
-    free((void *)self);
+    adh_fixture_destroy(self);
 }
 
-/* Makes the one subscriber the descriptor lists; NULL for any other name. */
 static const adh_subscriber *create(const char *name, const adh_host *host) {
-    if (name == NULL || strcmp(name, "LogsAtDestroy") != 0) return NULL;
-    logger *made = calloc(1, sizeof *made);
-    if (made == NULL) return NULL;
-    made->host = host;
-    made->subscriber.struct_size = sizeof made->subscriber;
-    made->subscriber.destroy = destroy;
-    return &made->subscriber;
+    adh_subscriber *subscriber = adh_fixture_create(name, "LogsAtDestroy", host);
+    if (subscriber != NULL) subscriber->destroy = destroy;
+    return subscriber;
 }
 
-static const char *const subscriber_names[] = { "LogsAtDestroy" };
-
-static const adh_plugin_descriptor descriptor = {
-    .struct_size = sizeof(adh_plugin_descriptor),
-    .abi_major = ADH_ABI_MAJOR,
-    .abi_minor = ADH_ABI_MINOR,
-    .id = "dev.appdelegatehost.broken.logs-at-destroy",
-    .name = "LogsAtDestroy",
-    .version = "1.0.0",
-    .vendor = "AppDelegateHost",
-    .swift_version = "",
-    .subscriber_count = sizeof subscriber_names / sizeof subscriber_names[0],
-    .subscriber_names = subscriber_names,
-    .create = create,
-};
-
-__attribute__((visibility("default"))) const adh_plugin_descriptor *adh_plugin_entry(void) {
-    return &descriptor;
-}
+ADH_FIXTURE_DESCRIPTOR(descriptor, "dev.appdelegatehost.broken.logs-at-destroy", "LogsAtDestroy", create);
+ADH_FIXTURE_ENTRY(descriptor)
