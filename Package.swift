@@ -28,10 +28,10 @@ let cPlugins: [String] = [
 /// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in
 /// Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
 let brokenPlugins: [String] = [
-    // Load-time checks (SPEC §2).
+    // Load-time checks (docs/manifest.md).
     "BrokenUnresolved", "BrokenNoEntry", "BrokenABIMajor", "BrokenStructSize", "BrokenDescriptor", "BrokenUTF8Name",
     "BrokenDuplicateNames", "BrokenSwiftVersion", "BrokenEntryData",
-    // Conformance-kit checks (SPEC §7).
+    // Conformance-kit checks (docs/conformance-kit.md).
     "SlowScan", "NoDestroy", "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
     "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
     // Conformance-kit fixtures: a plugin that needs an option, and hostile ones the kit must survive.
@@ -78,7 +78,8 @@ let package = Package(
         .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit"]),
         .executableTarget(name: "apphost", dependencies: ["AppHostCLI"]),
 
-        // The benchmark (SPEC §8): the same subscriber types in-process and loaded from libBenchSubscribers.so.
+        // The benchmark (docs/performance.md): the same subscriber types in-process and loaded from
+        // libBenchSubscribers.so.
         // -D_GNU_SOURCE: Glibc declares _dl_find_object, which names the load benchmark's probe after its file.
         .target(name: "BenchSubscribers", dependencies: ["SubscriberKit"], path: "Plugins/BenchSubscribers",
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),

@@ -1,4 +1,4 @@
-/// One check of the conformance kit (SPEC §7). Each runs in a child process of its own (see
+/// One check of the conformance kit (docs/conformance-kit.md). Each runs in a child process of its own (see
 /// ``ConformanceKit``), so a plugin that crashes or hangs inside it costs that check, not the kit.
 protocol ConformanceCheck: Sendable {
     /// Stable id, `group.name` (`load.entry-symbol`), used by `--only`/`--skip` and in every report.

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import SubscriberKit
 
-/// The plugin conformance kit (SPEC §7): checks that a subscriber plugin keeps the binary contract,
-/// from a plugin author's test suite or through `apphost check`.
+/// The plugin conformance kit (docs/conformance-kit.md): checks that a subscriber plugin keeps the
+/// binary contract, from a plugin author's test suite or through `apphost check`.
 ///
 /// Every check runs in a child process of its own: the kit re-runs the running executable (any
 /// executable that links the kit, a test binary included, becomes a conformance child when started

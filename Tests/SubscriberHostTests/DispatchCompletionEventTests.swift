@@ -3,7 +3,7 @@ import SubscriberHost
 import SubscriberKit
 import Testing
 
-/// SPEC §3, the six events that answer through completion handlers: each row's default reconciler,
+/// The six events that answer through completion handlers: each row's default reconciler,
 /// its no-answer default (at once), and that every responder is called when the answer is decided.
 @MainActor
 @Suite("Dispatch: completion events")

@@ -3,7 +3,7 @@ import SubscriberHost
 import SubscriberKit
 import Testing
 
-/// SPEC §3's completion rules: delivered exactly once, duplicates ignored and reported, a deadline
+/// The completion rules (docs/events.md): delivered exactly once, duplicates ignored and reported, a deadline
 /// with late subscribers counted, any thread, declines, zero responders, calls after delivery.
 @MainActor
 @Suite("Dispatch: completion rules")

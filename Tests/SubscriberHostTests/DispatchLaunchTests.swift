@@ -3,14 +3,14 @@ import SubscriberHost
 import SubscriberKit
 import Testing
 
-/// SPEC §4: how the app was launched, classified on the launch events and handed to subscribers.
+/// How the app was launched (docs/events.md), classified on the launch events and handed to subscribers.
 @MainActor
 @Suite("Dispatch: launch invocation")
 struct DispatchLaunchTests {
     nonisolated static let web = URL(string: "https://news.example.com/article/42")!
     nonisolated static let scheme = URL(string: "news://article/42")!
 
-    /// Every case of SPEC §4, and the check order when several options are present.
+    /// Every kind of launch, and the check order when several options are present.
     nonisolated static let cases: [(String, LaunchOptions, LaunchInvocation)] = [
         ("universal link", LaunchOptions(userActivity: UserActivity(activityType: UserActivity.browsingWeb, webpageURL: web)),
          .deepLink(web)),

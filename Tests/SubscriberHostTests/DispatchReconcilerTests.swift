@@ -67,7 +67,7 @@ struct DispatchReconcilerTests {
         ])
     }
 
-    @Test("SPEC §3's default reconciler per event")
+    @Test("each event's default reconciler")
     func defaults() {
         #expect(LifecycleEvent.openURL.defaultReconciler == .anyTrue)
         #expect(LifecycleEvent.didFinishLaunching.defaultReconciler == .anyTrue)
@@ -174,7 +174,7 @@ struct DispatchChosenReconcilerTests {
         subscribers[1].fetch = .later(.newData)
         subscribers[2].fetch = .now(.noData)
         #expect(await dispatcher.performFetch().result == .newData)
-        // The other fetch event keeps SPEC's default.
+        // The other fetch event keeps its default.
         #expect(await dispatcher.didReceiveRemoteNotification(userInfo: [:]).result == .failed)
     }
 

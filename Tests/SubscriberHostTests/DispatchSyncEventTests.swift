@@ -3,7 +3,7 @@ import SubscriberHost
 import SubscriberKit
 import Testing
 
-/// SPEC §3, the events that answer at once: each row's default reconciler, its no-answer default,
+/// The events that answer at once (docs/events.md): each row's default reconciler, its no-answer default,
 /// and that every responder is called even when the answer is already decided.
 @MainActor
 @Suite("Dispatch: events that answer at once")

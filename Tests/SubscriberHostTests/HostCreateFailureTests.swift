@@ -42,7 +42,7 @@ private func makeHost(_ manifest: Manifest, _ set: PluginSet) throws(HostError) 
 }
 
 @MainActor
-@Suite("Host: a create that fails skips an optional plugin and stops on a required one (SPEC §2)")
+@Suite("Host: a create that fails skips an optional plugin and stops on a required one")
 struct HostCreateFailureTests {
     @Test("optional entries whose create fails are skipped, their made subscribers destroyed; the rest run")
     func optionalSkipped() throws {

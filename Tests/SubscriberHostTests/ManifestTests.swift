@@ -25,8 +25,8 @@ func withApp(_ rest: String = "") -> String {
 
 @Suite("Manifest: sections and values")
 struct ManifestTests {
-    @Test("the SPEC §5 example reads into every field")
-    func specExample() throws {
+    @Test("a manifest using every field reads into every field")
+    func everyFieldExample() throws {
         let manifest = try parseManifest(#"""
         {
           "app": {"name": "News", "bundleIdentifier": "com.example.news", "version": "2.1"},

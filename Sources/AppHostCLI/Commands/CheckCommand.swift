@@ -2,8 +2,8 @@ import Foundation
 import SubscriberConformance
 import SubscriberKit
 
-/// `apphost check PLUGIN.so…`: the conformance kit (SPEC §7) on the command line. Prints a table
-/// (or `--json`), optionally writes JUnit XML, and exits 0 when nothing failed, 1 when a check
+/// `apphost check PLUGIN.so…`: the conformance kit (docs/conformance-kit.md) on the command line.
+/// Prints a table (or `--json`), optionally writes JUnit XML, and exits 0 when nothing failed, 1 when a check
 /// failed, 2 when the kit could not run (bad arguments, no child executable). Every argument is
 /// checked before the first check runs.
 public enum CheckCommand {

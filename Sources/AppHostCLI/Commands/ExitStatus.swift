@@ -1,4 +1,4 @@
-/// The exit statuses of `apphost` (SPEC §6).
+/// The exit statuses of `apphost` (docs/cli.md, "Exit status").
 public enum ExitStatus {
     /// Every event played without a report; `list`: every required plugin loads.
     public static let success: Int32 = 0

@@ -2,7 +2,7 @@ import Foundation
 import SubscriberHost
 import SubscriberKit
 
-/// The scenario `apphost --manifest FILE` plays without `--events` (SPEC §6): a day in the life of
+/// The scenario `apphost --manifest FILE` plays without `--events` (docs/cli.md): a day in the life of
 /// an app, in the order iOS delivers it.
 ///
 /// A cold launch from a universal link (will/didFinishLaunching), active, a custom-scheme URL opened,

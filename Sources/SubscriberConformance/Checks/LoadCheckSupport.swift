@@ -4,7 +4,7 @@ import Glibc
 import SubscriberABI
 import SubscriberHost
 
-/// The load-time checks reuse the host's loader (``PluginLoader``, checks 1–8 of SPEC §2) and judge
+/// The load-time checks reuse the host's loader (``PluginLoader``, load-time checks 1–8) and judge
 /// by the number of the loader check that failed, so that the kit and the host never disagree.
 enum LoadStage {
     /// The verdict of a load check covering loader checks `covered`: fail when one of them failed,

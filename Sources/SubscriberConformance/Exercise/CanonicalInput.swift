@@ -12,7 +12,7 @@ struct CanonicalCall: Sendable {
 
 /// The canonical input of every event: what a real app sends, one or more variants each, in the
 /// order of a plausible app life (launch, foreground, URLs, notifications, background, terminate).
-/// Written in the event-script format (SPEC §6) so that anyone can read, and replay, them.
+/// Written in the event-script format (docs/cli.md) so that anyone can read, and replay, them.
 enum CanonicalInput {
     static let script = #"""
     {"event": "willFinishLaunching"}

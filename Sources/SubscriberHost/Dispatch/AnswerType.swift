@@ -41,7 +41,7 @@ public enum AnswerType: String, Sendable, Hashable, CaseIterable, CustomStringCo
 }
 
 extension LifecycleEvent {
-    /// The type of the answers subscribers give to this event (SPEC §3's "answer" column).
+    /// The type of the answers subscribers give to this event (the "answer" of each event in docs/events.md).
     public var answerType: AnswerType {
         switch self {
         case .willFinishLaunching, .didFinishLaunching, .openURL, .willContinueUserActivity,
@@ -65,7 +65,7 @@ extension LifecycleEvent {
         }
     }
 
-    /// SPEC §3's default reconciler for this event; nil when it has no answer.
+    /// The default reconciler of this event (docs/events.md); nil when it has no answer.
     public var defaultReconciler: ReconcilerChoice? {
         switch self {
         case .shouldAllowExtensionPointIdentifier, .shouldSaveSecureApplicationState,

@@ -13,18 +13,18 @@ public struct DispatchConfiguration: Sendable {
     public private(set) var defaultDeadline: Duration = standardDeadline
     /// Per-event deadlines, overriding ``defaultDeadline``.
     public private(set) var deadlines: [LifecycleEvent: Duration] = [:]
-    /// Per-event reconcilers, overriding SPEC §3's defaults.
+    /// Per-event reconcilers, overriding each event's default (docs/events.md).
     public private(set) var reconcilers: [LifecycleEvent: ReconcilerChoice] = [:]
     /// Orientations delivered when nobody answers `supportedInterfaceOrientations`, per idiom, as
     /// the manifest lists them (empty: UIKit's defaults). ``defaultOrientation(for:)`` reads them.
     public var defaultOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [:]
 
-    /// A configuration with SPEC §3's defaults for `application`.
+    /// A configuration with every event's default reconciler for `application`.
     public init(application: Application) {
         self.application = application
     }
 
-    /// The reconciler `event` uses: the chosen one, else SPEC §3's default; nil for notifications.
+    /// The reconciler `event` uses: the chosen one, else the event's default; nil for notifications.
     public func reconciler(for event: LifecycleEvent) -> ReconcilerChoice? {
         reconcilers[event] ?? event.defaultReconciler
     }

@@ -2,7 +2,7 @@ import SubscriberKit
 
 /// Something the dispatcher noticed while delivering an event: a subscriber that did not answer in
 /// time, answered twice, contradicted the others. Reports never change the delivered result beyond
-/// what SPEC §3 says; they are there so that people see what happened.
+/// what the event's reconciler and completion rules say; they are there so that people see what happened.
 public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     /// `subscriber` had not called its completion when `event`'s deadline passed; it was counted as
     /// `failed` (fetch), `false` (Bool) or nothing (restoration, merge, background session).

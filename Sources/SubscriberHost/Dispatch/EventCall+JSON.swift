@@ -2,7 +2,8 @@ import Foundation
 import SubscriberKit
 
 extension EventCall {
-    /// Reads one event-script object (SPEC §6): `{"event": "<wire name>", …arguments named as in §3}`.
+    /// Reads one event-script object (docs/cli.md): `{"event": "<wire name>", …arguments}`, the
+    /// arguments named as in docs/events.md.
     ///
     /// Arguments: launch events `launchOptions` (default none: a launch from the icon); `openURL` `url` and
     /// `options` (sourceApplication, annotation, openInPlace); `didRegisterForRemoteNotifications`

@@ -1,7 +1,7 @@
 import Foundation
 import SubscriberKit
 
-/// One event with its arguments, by wire name (SPEC §3): what an event script line or a scenario
+/// One event with its arguments, by wire name (docs/events.md): what an event script line or a scenario
 /// step asks the dispatcher to deliver. ``LifecycleDispatcher/dispatch(_:)`` plays it.
 public enum EventCall: Sendable, Hashable {
     /// application(_:willFinishLaunchingWithOptions:).

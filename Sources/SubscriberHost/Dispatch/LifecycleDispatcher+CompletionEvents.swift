@@ -1,6 +1,6 @@
 import SubscriberKit
 
-// The typed entry points of the six events that answer through completion handlers (SPEC §3). Each
+// The typed entry points of the six events that answer through completion handlers (docs/events.md). Each
 // returns exactly once, on the main actor: when every awaited responder called back, or at the
 // event's deadline with what arrived.
 extension LifecycleDispatcher {

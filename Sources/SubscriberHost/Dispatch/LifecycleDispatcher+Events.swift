@@ -1,7 +1,7 @@
 import Foundation
 import SubscriberKit
 
-// The typed entry points of the events that answer at once (SPEC §3), one per wire name.
+// The typed entry points of the events that answer at once (docs/events.md), one per wire name.
 extension LifecycleDispatcher {
     // MARK: Launch
 

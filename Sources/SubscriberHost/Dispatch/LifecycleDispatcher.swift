@@ -1,7 +1,7 @@
 import SubscriberKit
 
 /// Forwards every lifecycle event to every subscriber that responds, in order, and reconciles their
-/// answers into one result (SPEC §3): Expo's `ExpoAppDelegate`, for subscribers loaded from plugins
+/// answers into one result (docs/events.md): Expo's `ExpoAppDelegate`, for subscribers loaded from plugins
 /// or registered in-process alike.
 ///
 /// - Every responder is called, even when the answer is already decided: reconcilers only see the

@@ -16,7 +16,7 @@ public struct Reconciled<Answer: Sendable>: Sendable {
 
 extension Reconciled: Equatable where Answer: Equatable {}
 
-/// Combines the answers of one event into one result (SPEC §3). Pure: it sees the non-`nil` answers
+/// Combines the answers of one event into one result (docs/events.md). Pure: it sees the non-`nil` answers
 /// in subscriber order and the event's no-answer default, never the subscribers themselves, so the
 /// dispatcher always calls every responder first — no reconciler can short-circuit.
 public struct Reconciler<Answer: Sendable>: Sendable {
@@ -67,7 +67,7 @@ extension Reconciler where Answer == Bool {
 }
 
 extension Reconciler where Answer == BackgroundFetchResult {
-    /// The first result of `order` that anyone answered (SPEC's default: failed > newData > noData).
+    /// The first result of `order` that anyone answered (by default: failed > newData > noData).
     public static func precedence(_ order: [BackgroundFetchResult]) -> Reconciler {
         Reconciler(choice: .precedence(order)) { answers, _, noAnswer in
             guard !answers.isEmpty else { return Reconciled(result: noAnswer) }

@@ -1,6 +1,6 @@
 import SubscriberKit
 
-/// A reconciler a manifest can choose for an event instead of its default (SPEC §3), to reproduce
+/// A reconciler a manifest can choose for an event instead of its default (docs/events.md), to reproduce
 /// Expo's, Flutter's or GoogleUtilities' behaviour on purpose.
 public enum ReconcilerChoice: Sendable, Hashable, CustomStringConvertible {
     /// Bool: true if any answer is true (false if every answer is false).
@@ -16,7 +16,7 @@ public enum ReconcilerChoice: Sendable, Hashable, CustomStringConvertible {
     /// Dictionary: the replies merged; a key answered twice keeps the first.
     case merge
 
-    /// SPEC §3's fetch precedence: failed > newData > noData.
+    /// The default fetch precedence: failed > newData > noData.
     public static let defaultFetchPrecedence: [BackgroundFetchResult] = [.failed, .newData, .noData]
 
     /// The name as manifests write it: "anyTrue", …; a precedence is its list of result names.

@@ -1,4 +1,4 @@
-/// Why a plugin file was refused. One case per load-time check of SPEC §2, in the order they run
+/// Why a plugin file was refused. One case per load-time check (docs/manifest.md), in the order they run
 /// (cheapest first); each description is one line naming the file, what was expected and what was
 /// found.
 public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -64,7 +64,7 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
     /// calling it would crash the host.
     case entryNotAFunction(path: String, found: String)
 
-    /// Which of the ten checks of SPEC §2 failed (1…10).
+    /// Which of the ten load-time checks failed (1…10).
     public var check: Int {
         switch self {
         case .notAFile, .libraryNotFound: 1

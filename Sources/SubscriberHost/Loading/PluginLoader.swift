@@ -7,7 +7,7 @@ import Synchronization
 import SubscriberABI
 internal import HostDynamicLinker
 
-/// Loads plugin files, running the load-time checks of SPEC §2 in order, cheapest first:
+/// Loads plugin files, running the ten load-time checks in order, cheapest first:
 /// 1 a regular file, 2 not writable by group/others (nor any folder on the way, nor any link's),
 /// 3 the SHA-256 pin, 4 `dlopen(RTLD_NOW | RTLD_LOCAL)`, 5 the `adh_plugin_entry` symbol, a function,
 /// 6 struct size and ABI major, 7 the Swift compiler version, 8 well-formed descriptor fields — and,

@@ -1,6 +1,6 @@
 import SubscriberKit
 
-/// The host's manifest (SPEC §5): the app, per-idiom orientations, deadlines, reconciler choices,
+/// The host's manifest (docs/manifest.md): the app, per-idiom orientations, deadlines, reconciler choices,
 /// where to look for plugins and which plugins to load. Read with ``init(contentsOfFile:)``.
 ///
 /// Every problem is a ``ManifestError`` naming the file and the key path; unknown keys are errors at

@@ -1,5 +1,5 @@
 /// Every lifecycle event a subscriber can respond to, by its wire name (the name used in manifests,
-/// event scripts and output; SPEC §3).
+/// event scripts and output; docs/events.md).
 public enum LifecycleEvent: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case willFinishLaunching
     case didFinishLaunching

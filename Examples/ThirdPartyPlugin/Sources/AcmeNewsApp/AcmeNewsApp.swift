@@ -44,6 +44,6 @@ struct AcmeNewsApp {
 
         // 4. Shut down: the last event, then destroy the loaded subscribers. Plugins stay resident.
         _ = dispatcher.willTerminate()
-        host.subscribers.forEach { $0.destroy() }
+        host.shutDown()
     }
 }
