@@ -89,9 +89,8 @@ public struct PluginLoader: Sendable {
 
     /// Check 2: neither the opened file, nor any folder from `/` to it, nor the folder of any link on
     /// the way is writable by group or others, and each is owned by the current effective user or
-    /// root (see ``SafePath``), unless ``allowWritable``. The file
-    /// the walk reaches must be the one opened: else the path changed under the check. Returns the
-    /// real path.
+    /// root (see ``SafePath``), unless ``allowWritable``. The file the walk reaches must be the one
+    /// opened: else the path changed under the check. Returns the real path.
     private func checkSafePath(_ file: PluginFile, path: String) throws(PluginLoadError) -> String {
         guard !allowWritable else {
             return file.currentPath() ?? FilePaths.realPath(path) ?? path
