@@ -2,7 +2,8 @@
 public struct HostOptions: Sendable {
     /// Folders searched for `library` plugins after the manifest's `pluginSearchPaths` (`--plugin-dir`).
     public var extraSearchDirectories: [String]
-    /// Accept plugin files (or folders) writable by group or others (`--allow-writable`).
+    /// Turn the loader's path check off (`--allow-writable`): accept an unsafe plugin file or folder on
+    /// its way, writable by group or others or owned by another user (see ``PluginLoader/allowWritable``).
     public var allowWritable: Bool
     /// One deadline for every completion event, replacing the manifest's (`--deadline MS`).
     public var deadlineOverride: Duration?

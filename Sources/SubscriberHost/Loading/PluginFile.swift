@@ -81,11 +81,14 @@ final class PluginFile {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Check 2 for the file itself: not writable by group or others.
-    func checkNotWritable(path: String) throws(PluginLoadError) {
+    /// Check 2 for the file itself (the opened one): not writable by group or others, and owned by
+    /// the current effective user or root — its owner could rewrite it in place between the hash and
+    /// `dlopen`, and `dlopen` maps this very inode.
+    func checkSafe(path: String) throws(PluginLoadError) {
         if info.st_mode & mode_t(S_IWGRP | S_IWOTH) != 0 {
             throw .writable(path: path, place: .file, mode: UInt32(info.st_mode))
         }
+        try SafePath(path: path).checkOwner(info, of: .file(currentPath() ?? path), user: geteuid())
     }
 
     /// Before hashing: the header says it is a shared object the host can load (64 bytes read).

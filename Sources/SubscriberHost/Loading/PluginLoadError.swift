@@ -8,9 +8,13 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
     /// `library: name` was not found as `fileName` in any of `searched` (in search order).
     case libraryNotFound(library: String, fileName: String, searched: [String])
 
-    // Check 2: not writable by group or others, nor any folder on the way to it.
+    // Check 2: not writable by group or others, nor any folder on the way to it; each owned by the
+    // current effective user or root.
     /// `place` (the file, or a folder on the way to it) is writable by group or others: `mode` is its mode.
     case writable(path: String, place: WritablePlace, mode: UInt32)
+    /// `place` (the file, or a folder on the way to it) is owned by uid `owner`, neither `user` (the
+    /// current effective user) nor root: that owner could rewrite or replace it after it was checked.
+    case foreignOwner(path: String, place: OwnedPlace, owner: UInt32, user: UInt32)
 
     // Check 3: the pinned SHA-256.
     /// The file's SHA-256 differs from the manifest's pin.
@@ -68,7 +72,7 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
     public var check: Int {
         switch self {
         case .notAFile, .libraryNotFound: 1
-        case .writable, .fileReplaced: 2
+        case .writable, .foreignOwner, .fileReplaced: 2
         case .checksumMismatch, .unreadable: 3
         case .dlopenFailed, .notELF: 4
         case .noEntrySymbol, .nullDescriptor, .entryNotAFunction: 5
@@ -100,6 +104,9 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
             }
             return "plugin \"\(path)\": expected \(expected), found \(found); "
                 + "remove the write bit (chmod go-w) or allow writable plugins explicitly"
+        case .foreignOwner(let path, let place, let owner, let user):
+            return "plugin \"\(path)\": expected \(place.noun) owned by you (uid \(user)) or root, found owner uid \(owner); "
+                + "give it to root or to you (chown) or allow writable plugins explicitly"
         case .checksumMismatch(let path, let expected, let found):
             return "plugin \"\(path)\": SHA-256 does not match the manifest's pin: expected \(expected), found \(found)"
         case .unreadable(let path, let reason):

@@ -8,7 +8,8 @@ import SubscriberABI
 internal import HostDynamicLinker
 
 /// Loads plugin files, running the ten load-time checks in order, cheapest first:
-/// 1 a regular file, 2 not writable by group/others (nor any folder on the way, nor any link's),
+/// 1 a regular file, 2 not writable by group/others nor owned by another user than you or root
+/// (nor any folder on the way, nor any link's),
 /// 3 the SHA-256 pin, 4 `dlopen(RTLD_NOW | RTLD_LOCAL)`, 5 the `adh_plugin_entry` symbol, a function,
 /// 6 struct size and ABI major, 7 the Swift compiler version, 8 well-formed descriptor fields — and,
 /// for a manifest (see ``load(_:extraSearchDirectories:)``), 9 the requested subscribers exist and
@@ -27,7 +28,10 @@ internal import HostDynamicLinker
 /// returns the image loaded the first time, after re-running checks 1–3 and 6–8 against this request
 /// (only `dlopen` and the entry call happen once).
 public struct PluginLoader: Sendable {
-    /// Accept files and folders writable by group or others (check 2 off). Only on explicit request.
+    /// Turn check 2 off: accept an unsafe path to the plugin — the file, or a folder on the way,
+    /// writable by group or others, or owned by another user than the current one or root. Whoever
+    /// can write there can then swap or rewrite the plugin, even between its hash and `dlopen`, so
+    /// the pin no longer protects it. Only on explicit request.
     public var allowWritable: Bool
     /// The host's Swift "major.minor" that Swift plugins must match; the compiler's unless a test or
     /// tool says otherwise.
@@ -51,7 +55,7 @@ public struct PluginLoader: Sendable {
         let start = clock.now
         let path = FilePaths.absolute(path)
         let file = try PluginFile(opening: path)                                    // check 1
-        let realPath = try checkNotWritable(file, path: path)                       // check 2
+        let realPath = try checkSafePath(file, path: path)                          // check 2
         try file.checkELFHeader(path: path)                                         // check 4, its header
         if let sha256 { try file.checkPin(sha256, path: path) }                     // check 3
 
@@ -84,14 +88,14 @@ public struct PluginLoader: Sendable {
     // MARK: - Checks 2 and 5
 
     /// Check 2: neither the opened file, nor any folder from `/` to it, nor the folder of any link on
-    /// the way is writable by group or others (see ``SafePath``), unless ``allowWritable``. The file
-    /// the walk reaches must be the one opened: else the path changed under the check. Returns the
-    /// real path.
-    private func checkNotWritable(_ file: PluginFile, path: String) throws(PluginLoadError) -> String {
+    /// the way is writable by group or others, and each is owned by the current effective user or
+    /// root (see ``SafePath``), unless ``allowWritable``. The file the walk reaches must be the one
+    /// opened: else the path changed under the check. Returns the real path.
+    private func checkSafePath(_ file: PluginFile, path: String) throws(PluginLoadError) -> String {
         guard !allowWritable else {
             return file.currentPath() ?? FilePaths.realPath(path) ?? path
         }
-        try file.checkNotWritable(path: path)
+        try file.checkSafe(path: path)
         let (realPath, info) = try SafePath(path: path).resolve()
         guard FileIdentity(info) == file.identity else {
             throw .fileReplaced(path: path, found: "another file at \"\(realPath)\" than the one opened")

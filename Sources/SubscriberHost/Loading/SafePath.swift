@@ -9,9 +9,11 @@ import Darwin
 /// the file is examined, and every link of a symlink chain: the folder holding each link, and the
 /// folders on the way to each target.
 ///
-/// The usual safe-path rule: a folder is safe when neither group nor others can write to it, or when
+/// The usual safe-path rule: a folder is safe when it is owned by the current effective user or root
+/// (its owner may change it whatever its mode says), and neither group nor others can write to it, or
 /// it is sticky (like `/tmp`) and the entry on the way in it is owned by the current user or root —
-/// in a sticky folder only an entry's owner can rename or remove it.
+/// in a sticky folder only an entry's owner can rename or remove it. (A symbolic link's owner cannot
+/// change it: only who writes to its folder can.) The file itself is checked by ``PluginFile``.
 ///
 /// The path is resolved step by step, as the kernel does (`..` after a symlink means the target's
 /// parent), with `lstat` and `readlink`; each step's folder is checked before the step is taken.
@@ -23,17 +25,19 @@ struct SafePath {
     static let maximumLinks = 40
 
     /// Walks to the file and returns its real path (absolute, no symlinks, no `.` or `..`) and its
-    /// `lstat`. Throws ``PluginLoadError/writable(path:place:mode:)`` for the first unsafe folder.
+    /// `lstat`. Throws ``PluginLoadError/writable(path:place:mode:)`` or
+    /// ``PluginLoadError/foreignOwner(path:place:owner:user:)`` for the first unsafe folder.
     func resolve() throws(PluginLoadError) -> (realPath: String, info: stat) {
         let user = geteuid()
         var pending: [Substring] = Array(path.split(separator: "/").reversed())  // a stack: next step last
         var folder: [Substring] = []  // the real folder reached so far, as components
-        var folderInfo = try examine("/")
+        var folderInfo = try examineOwnedFolder("/", user: user)
         var linksFollowed = 0
 
         while let step = pending.popLast() {
             if step == "." { continue }
             if step == ".." {
+                // Back to a folder already checked on the way down (only root can change its owner).
                 if !folder.isEmpty {
                     folder.removeLast()
                     folderInfo = try examine(Self.join(folder))
@@ -61,12 +65,13 @@ struct SafePath {
                 let target = try readLink(entryPath)
                 if target.hasPrefix("/") {
                     folder = []
-                    folderInfo = try examine("/")
+                    folderInfo = try examineOwnedFolder("/", user: user)
                 }
                 pending += target.split(separator: "/").reversed()
             case S_IFDIR:
                 folder.append(step)
                 folderInfo = entry
+                try checkOwner(entry, of: .directory(Self.join(folder)), user: user)
             case S_IFREG where isLast:
                 return (entryPath, entry)
             default:
@@ -82,7 +87,7 @@ struct SafePath {
                              isNamedByUser: Bool, user: uid_t) -> WritablePlace? {
         guard info.st_mode & mode_t(S_IWGRP | S_IWOTH) != 0 else { return nil }
         let sticky = info.st_mode & mode_t(S_ISVTX) != 0
-        if sticky && (entry.st_uid == user || entry.st_uid == 0) { return nil }
+        if sticky && Self.trusts(owner: entry.st_uid, user: user) { return nil }
         let place: WritablePlace
         if kind == S_IFREG && isLast || isNamedByUser {
             place = .directory(folder)
@@ -92,6 +97,23 @@ struct SafePath {
             place = .folderOnTheWay(folder)
         }
         return sticky ? .sticky(place, entry: entryName, owner: UInt32(entry.st_uid)) : place
+    }
+
+    /// Whether `owner` may own what is on the way: the current effective user `user`, or root.
+    static func trusts(owner: uid_t, user: uid_t) -> Bool { owner == user || owner == 0 }
+
+    /// Throws ``PluginLoadError/foreignOwner(path:place:owner:user:)`` unless `info`'s owner is trusted.
+    func checkOwner(_ info: stat, of place: OwnedPlace, user: uid_t) throws(PluginLoadError) {
+        guard Self.trusts(owner: info.st_uid, user: user) else {
+            throw .foreignOwner(path: path, place: place, owner: UInt32(info.st_uid), user: UInt32(user))
+        }
+    }
+
+    /// `lstat` of the folder `name`, owned by a trusted user.
+    private func examineOwnedFolder(_ name: String, user: uid_t) throws(PluginLoadError) -> stat {
+        let info = try examine(name)
+        try checkOwner(info, of: .directory(name), user: user)
+        return info
     }
 
     private func examine(_ name: String) throws(PluginLoadError) -> stat {

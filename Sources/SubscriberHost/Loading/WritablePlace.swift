@@ -23,3 +23,20 @@ public indirect enum WritablePlace: Sendable, Equatable {
         }
     }
 }
+
+/// What check 2 found owned by another user, for ``PluginLoadError/foreignOwner(path:place:owner:user:)``:
+/// the owner of a file or folder may rewrite or replace it whatever its mode says.
+public enum OwnedPlace: Sendable, Equatable {
+    /// The plugin file itself, by its real path.
+    case file(String)
+    /// A folder on the way from `/` to the file (or to a link's target).
+    case directory(String)
+
+    /// `the file "/a/p.so"` or `the directory "/a"`.
+    var noun: String {
+        switch self {
+        case .file(let path): "the file \"\(path)\""
+        case .directory(let folder): "the directory \"\(folder)\""
+        }
+    }
+}
