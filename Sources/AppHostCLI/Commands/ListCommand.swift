@@ -12,7 +12,7 @@ enum ListCommand {
             .value("manifest", "FILE", short: "m", help: "The manifest to read.", required: true),
             .flag("json", help: "Print one JSON document instead of text."),
             .value("plugin-dir", "DIR", help: "Also search DIR for library plugins.", repeatable: true),
-            .flag("allow-writable", help: "Accept plugin files writable by group or others."),
+            .flag("allow-writable", help: "Turn the plugin path check off (unsafe): accept files or folders writable by others or owned by another user."),
         ]
     )
 

@@ -13,7 +13,7 @@ enum RunCommand {
         .value("log-file", "FILE", help: "Also write every log line to FILE, as JSON lines."),
         .value("deadline", "MS", help: "Deadline of every completion event, in milliseconds\n(replaces the manifest's deadlines)."),
         .value("plugin-dir", "DIR", help: "Also search DIR for library plugins.", repeatable: true),
-        .flag("allow-writable", help: "Accept plugin files writable by group or others."),
+        .flag("allow-writable", help: "Turn the plugin path check off (unsafe): accept files or folders writable by others or owned by another user."),
         .flag("version", help: "Print the version and exit.", standalone: true),
     ]
 
