@@ -4,8 +4,9 @@ import SubscriberKit
 
 /// `apphost check PLUGIN.so…`: the conformance kit (docs/conformance-kit.md) on the command line.
 /// Prints a table (or `--json`), optionally writes JUnit XML, and exits 0 when nothing failed, 1 when a check
-/// failed, 2 when the kit could not run (bad arguments, no child executable). Every argument is
-/// checked before the first check runs.
+/// failed, 2 when the kit could not run (bad arguments, a check's child process that could not be
+/// started or did not answer) or the report could not be written. Every argument is checked before
+/// the first check runs. The checks' children are this executable itself.
 public enum CheckCommand {
     /// The command's options and arguments.
     public static let spec = CommandSpec(
