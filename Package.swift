@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit"]),
-        .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance"]),
+        .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance", "AppHostCLI"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }

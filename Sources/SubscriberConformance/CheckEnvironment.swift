@@ -12,18 +12,19 @@ final class CheckEnvironment {
     let progress: ProgressWriter
     /// The application handed to subscribers.
     let application = Application(name: "Conformance", bundleIdentifier: "dev.appdelegatehost.conformance", version: "1.0")
-    /// Receives the plugins' log lines and drops them: checks judge behaviour, not logs.
-    let sink = DiscardingLogSink()
+    /// What the kit's host saw the plugin do against the contract (unreadable strings, forged or
+    /// unknown completion tokens), through the bridge and the raw host alike.
+    let problems = HostCallProblems()
 
     private var loaded: Result<LoadedPluginImage, PluginLoadError>?
 
-    /// The `adh_host` raw instances get: the request's options, logs dropped.
+    /// The `adh_host` raw instances get: the request's options, logs checked and dropped.
     private let rawHost: RawHost
 
     init(request: ChildRequest, progress: ProgressWriter) {
         self.request = request
         self.progress = progress
-        rawHost = RawHost(options: request.subscriberOptions)
+        rawHost = RawHost(options: request.subscriberOptions, problems: problems)
     }
 
     /// The plugin file's path.
@@ -59,7 +60,8 @@ final class CheckEnvironment {
 
     /// A context for subscriber `name`, as the host makes one.
     func context(for name: String) -> SubscriberContext {
-        SubscriberContext(subscriberName: name, application: application, options: .object(request.subscriberOptions), sink: sink)
+        SubscriberContext(subscriberName: name, application: application, options: .object(request.subscriberOptions),
+                          sink: problems.sink)
     }
 
     /// Makes subscriber `name` through the host's C bridge, as the host does.
@@ -69,12 +71,4 @@ final class CheckEnvironment {
 
     /// The plugin's raw `create`, for checks that must see the C behaviour itself.
     func rawPlugin(_ image: LoadedPluginImage) -> RawPlugin { RawPlugin(descriptor: image.descriptor, host: rawHost.pointer) }
-}
-
-/// A log sink that keeps nothing: checks make thousands of calls, and keeping every line would
-/// show up as memory growth.
-struct DiscardingLogSink: SubscriberLogSink {
-    func log(subscriber: String, level: LogLevel, message: String) {}
-    func logEvent(subscriber: String, name: String, attributes: JSONObject) {}
-    func logError(subscriber: String, message: String, attributes: JSONObject) {}
 }

@@ -39,7 +39,10 @@ public struct ConformanceOptions: Sendable {
     public var subscriberOptionsByPlugin: [String: JSONObject] = [:]
     /// The executable each check runs in. Nil (the default): the running executable itself, which
     /// becomes a conformance child when the kit starts it so (any executable that links the kit
-    /// does: `apphost`, a test binary). Set it only to run the checks in another such executable.
+    /// does: `apphost`, a test binary). `apphost check` never sets it. Public for the caller whose
+    /// running executable is not one that links the kit, so cannot be restarted as a child: code run
+    /// by the `swift` interpreter (the process is the compiler, `swift-frontend`), or a program that
+    /// loads the kit as a plugin library. Such a caller names an executable that links the kit.
     public var childExecutable: String?
     /// Called after each check of each plugin, in order, e.g. to show progress.
     public var onResult: (@Sendable (_ plugin: String, _ result: CheckResult) -> Void)?

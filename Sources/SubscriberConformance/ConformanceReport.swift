@@ -78,8 +78,9 @@ public struct ConformanceReport: Sendable, Hashable {
     public var seed: UInt64
     /// Wall time of the whole run.
     public var duration: Duration
-    /// Why the kit itself could not run (no child executable, an unknown check id, a child that does
-    /// not speak the protocol); nil when it ran. A report with a problem has no verdict to trust.
+    /// Why the kit itself could not run (an unknown check id, a bad option, a child process that could
+    /// not be started or does not speak the protocol); nil when it ran. A report with a problem has no
+    /// verdict to trust.
     public var problem: String?
 
     /// A report.

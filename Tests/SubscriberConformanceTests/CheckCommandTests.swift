@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+@testable import AppHostCLI
 
 /// `apphost check` end to end: the real executable, its output and exit codes.
 @Suite("apphost check")
@@ -102,5 +103,55 @@ struct CheckCommandTests {
         let help = try apphost(["check", "--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("Usage: apphost check [options] PLUGIN.so..."))
+    }
+
+    @Test("--junit naming a plugin, an @FILE options file or a link to either is refused before any check runs; the inputs stay as they were")
+    func junitNeverReplacesAnInput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plugin = folder.appendingPathComponent("g.so").path
+        try FileManager.default.copyItem(atPath: Built.plugin("ExtensionGuard"), toPath: plugin)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: plugin)
+        let options = folder.appendingPathComponent("o.json").path
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: options))
+        let link = folder.appendingPathComponent("link.xml").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "g.so")
+        let pluginBytes = try Data(contentsOf: URL(fileURLWithPath: plugin))
+
+        let cases: [(arguments: [String], found: String)] = [
+            (["--junit", plugin, plugin], "found the plugin '\(plugin)'"),
+            (["--junit", link, plugin], "found the plugin '\(plugin)'"),
+            (["--options", "@" + options, "--junit", options, plugin], "found the --options file '\(options)'"),
+            (["--plugin-options", "\(plugin)=@\(options)", "--junit", options, plugin],
+             "found the --plugin-options \(plugin) file '\(options)'"),
+        ]
+        for (arguments, found) in cases {
+            let run = try apphost(["check"] + arguments)
+            #expect(run.status == 2, "\(arguments): \(run.output)\(run.errors)")
+            #expect(run.errors.hasPrefix("apphost check: --junit '\(arguments[arguments.firstIndex(of: "--junit")! + 1])': "
+                                         + "expected a file that is not an input of the run, \(found)\n"), "\(run.errors)")
+            #expect(run.output.isEmpty, "no check ran: \(run.output)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: plugin)) == pluginBytes)
+        #expect(try String(contentsOfFile: options, encoding: .utf8) == "{}")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "g.so")
+    }
+
+    @Test("the report is written through a fresh temporary file: a symlink planted at the old temporary name is not followed")
+    func junitIgnoresPlantedSymlink() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let victim = folder.appendingPathComponent("victim").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: victim))
+        let report = folder.appendingPathComponent("report.xml").path
+        // The name the command used to create with O_CREAT|O_TRUNC, following any link there.
+        try FileManager.default.createSymbolicLink(atPath: report + ".tmp-\(getpid())", withDestinationPath: victim)
+
+        #expect(CheckCommand.writeReport("<testsuites/>\n", to: report) == nil)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == "<testsuites/>\n")
+        // Nothing left behind but what was there and the report.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                == ["report.xml", "report.xml.tmp-\(getpid())", "victim"])
     }
 }

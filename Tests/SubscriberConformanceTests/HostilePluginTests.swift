@@ -94,4 +94,32 @@ struct SubscriberOptionsTests {
                                              options: kitOptions { $0.subscriberOptionsByPlugin = ["libNone.so": [:]] })
         #expect(stray.problem == "subscriberOptionsByPlugin: expected keys among the plugins checked, found 'libNone.so'")
     }
+
+    @Test("HostileLengths: events.canonical fails naming each unreadable string and the forged token; run alone, events.completion fails for the forged token")
+    func hostileLengths() async throws {
+        let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
+        let report = await ConformanceKit.run(plugins: [Built.plugin("HostileLengths")], options: kitOptions())
+        #expect(report.problem == nil, "\(report.problem ?? "")")
+        let plugin = try #require(report.plugins.first)
+        // The checks that need events.canonical are skipped; every other check passes.
+        #expect(plugin.failures.map(\.id) == ["events.canonical"], "\(ConformanceKit.table(report))")
+        #expect(plugin.results.filter { $0.status == .skip }.map(\.id)
+                == ["events.budget", "events.completion", "events.deterministic", "events.fuzz"])
+        let found = try #require(plugin.result("events.canonical")?.verdict.evidence.found)
+        #expect(found.hasPrefix("6 strings the host cannot read: HostileLengths: log: \(problem); "), "\(found)")
+        for call in ["log_event name", "logEvent(opened) attributes", "log_error", "configurationForConnecting",
+                     "handleWatchKitExtensionRequest: reply"] {
+            #expect(found.contains("HostileLengths: \(call): \(problem); "), "\(call): \(found)")
+        }
+        #expect(found.contains("HostileLengths: performFetch #1: called a completion with a token the host never gave it (forged), 1 time"),
+                "\(found)")
+        #expect(report.exitCode == 1)
+
+        let alone = await ConformanceKit.run(plugins: [Built.plugin("HostileLengths")],
+                                             options: kitOptions { $0.only = ["events.completion"] })
+        let completion = try #require(alone.plugins.first?.result("events.completion"))
+        #expect(completion.status == .fail, "\(ConformanceKit.table(alone))")
+        #expect(completion.verdict.evidence.found
+                == "HostileLengths: performFetch #1: called a completion with a token the host never gave it (forged), 1 time")
+    }
 }

@@ -1,5 +1,6 @@
 import Testing
-import SubscriberHost
+import SubscriberABI
+@testable import SubscriberHost
 import SubscriberKit
 @testable import SubscriberConformance
 
@@ -148,5 +149,36 @@ struct InternalsTests {
         #expect(Duration.milliseconds(250).readable == "250 ms")
         #expect(Duration.seconds(2).readable == "2.00 s")
         #expect(Duration.seconds(3).nanosecondsSaturating == 3_000_000_000)
+    }
+
+    @Test("the raw host checks every string of log, log_event and log_error with the host's check, and records the unreadable ones")
+    func rawHostRecordsUnreadableStrings() throws {
+        let problems = HostCallProblems()
+        let host = RawHost(options: [:], problems: problems).pointer
+        let log = try #require(host.pointee.log), logEvent = try #require(host.pointee.log_event)
+        let logError = try #require(host.pointee.log_error)
+        "endless".withCString { text in
+            let endless = adh_string(data: text, length: Int(bitPattern: UInt.max))
+            let fine = adh_string(data: text, length: 7)
+            log(host, adh_log_level(ADH_LOG_INFO), fine)
+            logEvent(host, fine, adh_string(data: text, length: 0))
+            #expect(problems.stringEvidence == nil)
+            log(host, adh_log_level(ADH_LOG_INFO), endless)
+            logEvent(host, fine, endless)
+            logError(host, adh_string(data: nil, length: 3), fine)
+        }
+        let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
+        #expect(problems.stringEvidence == "3 strings the host cannot read: log: \(problem); log_event: \(problem); "
+                + "log_error: expected a string of at most 64 MiB with data, found length 3 and NULL data")
+    }
+
+    @Test("a completion call with a token the host never issued, made outside any entry call, is counted as unknown")
+    func unknownTokensAreCounted() {
+        let problems = HostCallProblems()
+        // A token no ticket has (tag 0x1234, slot 1), called on a thread that runs no entry.
+        CompletionTickets.shared.deliver(UnsafeMutableRawPointer(bitPattern: UInt(0x1234_0000_0001)), .fetch(adh_fetch_result(ADH_FETCH_NEW_DATA)))
+        // Other suites in this process may add their own unknown calls meanwhile: at least this one.
+        #expect(problems.unknownTokenCalls >= 1)
+        #expect(CompletionCheck.unknownTokenLine(problems)?.contains("with a token the host never gave (unknown;") == true)
     }
 }

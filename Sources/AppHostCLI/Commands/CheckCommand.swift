@@ -4,8 +4,9 @@ import SubscriberKit
 
 /// `apphost check PLUGIN.so…`: the conformance kit (docs/conformance-kit.md) on the command line.
 /// Prints a table (or `--json`), optionally writes JUnit XML, and exits 0 when nothing failed, 1 when a check
-/// failed, 2 when the kit could not run (bad arguments, no child executable). Every argument is
-/// checked before the first check runs.
+/// failed, 2 when the kit could not run (bad arguments, a check's child process that could not be
+/// started or did not answer) or the report could not be written. Every argument is checked before
+/// the first check runs. The checks' children are this executable itself.
 public enum CheckCommand {
     /// The command's options and arguments.
     public static let spec = CommandSpec(
@@ -50,7 +51,7 @@ public enum CheckCommand {
             if let missing = parsed.positionals.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
                 throw UsageError("PLUGIN.so '\(missing)': expected a plugin file, found nothing there")
             }
-            if let file = parsed.value("junit") { try checkReportPath(file) }
+            if let file = parsed.value("junit") { try checkReportPath(file, inputs: inputs(of: parsed)) }
         } catch {
             errors.singleLine("apphost check: \(error.message)")
             errors.line("Run 'apphost check --help' for usage.")
@@ -102,8 +103,7 @@ public enum CheckCommand {
             options.subscriberOptions = try subscriberOptions(text, option: "--options")
         }
         for value in parsed.values("plugin-options") {
-            // The plugin is one of the PLUGIN.so arguments, exactly: a path may hold "=", JSON too.
-            guard let plugin = parsed.positionals.filter({ value.hasPrefix($0 + "=") }).max(by: { $0.count < $1.count }) else {
+            guard let (plugin, text) = pluginOptions(value, plugins: parsed.positionals) else {
                 throw UsageError("--plugin-options expects PLUGIN.so=JSON|@FILE naming one of the PLUGIN.so arguments, "
                                  + "found '\(value.prefix(200))'")
             }
@@ -111,10 +111,32 @@ public enum CheckCommand {
             guard options.subscriberOptionsByPlugin[plugin] == nil else {
                 throw UsageError("\(option): expected once, found twice")
             }
-            options.subscriberOptionsByPlugin[plugin] = try subscriberOptions(String(value.dropFirst(plugin.count + 1)),
-                                                                             option: option)
+            options.subscriberOptionsByPlugin[plugin] = try subscriberOptions(text, option: option)
         }
         return options
+    }
+
+    /// A `--plugin-options` value split into its plugin, one of `plugins` exactly (the longest that
+    /// fits: a path may hold "=", JSON too), and its JSON or @FILE; nil when it names none.
+    static func pluginOptions(_ value: String, plugins: [String]) -> (plugin: String, text: String)? {
+        guard let plugin = plugins.filter({ value.hasPrefix($0 + "=") }).max(by: { $0.count < $1.count }) else { return nil }
+        return (plugin, String(value.dropFirst(plugin.count + 1)))
+    }
+
+    /// The files the run reads that the report must never replace: every plugin, and every
+    /// `--options`/`--plugin-options` @FILE (only regular files: see ``LogFile/Guarded``).
+    static func inputs(of parsed: ParsedArguments) -> [LogFile.Guarded] {
+        var optionFiles = [parsed.value("options")].compactMap { $0 }.map { ("--options", $0) }
+        for value in parsed.values("plugin-options") {
+            if let (plugin, text) = pluginOptions(value, plugins: parsed.positionals) {
+                optionFiles.append(("--plugin-options \(plugin)", text))
+            }
+        }
+        let plugins = parsed.positionals.compactMap { LogFile.Guarded(role: "the plugin '\($0)'", path: $0) }
+        let files = optionFiles.filter { $0.1.hasPrefix("@") }.compactMap { option, text in
+            LogFile.Guarded(role: "the \(option) file '\(text.dropFirst())'", path: String(text.dropFirst()))
+        }
+        return plugins + files
     }
 
     /// The most bytes of subscriber options, given inline or in a file.
@@ -158,12 +180,24 @@ public enum CheckCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Writes `text` to `path` whole or not at all (a temporary file beside it, then renamed); nil
-    /// when written, else what went wrong.
+    /// Writes `text` to `path` whole or not at all: a new temporary file in the same folder, made by
+    /// `mkstemp` (O_EXCL: never an existing file, nor a planted symlink), then renamed over `path`
+    /// (which replaces a symlink there rather than writing through it). Nil when written, else what
+    /// went wrong.
     static func writeReport(_ text: String, to path: String) -> String? {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return "an error creating '\(temporary)' (\(String(cString: strerror(errno))))" }
+        let url = URL(fileURLWithPath: path)
+        var template = Array((url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
+        let fd = mkstemp(&template)
+        let creationError = errno
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard fd >= 0 else {
+            return "an error creating a temporary file '\(temporary)' (\(String(cString: strerror(creationError))))"
+        }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // mkstemp makes it 0600; a report is as readable as any file the user creates.
+        let mask = umask(0)
+        umask(mask)
+        _ = fchmod(fd, 0o644 & ~mask)
         let bytes = Array(text.utf8)
         var offset = 0
         var failure: String?
@@ -194,8 +228,9 @@ public enum CheckCommand {
     }
 
     /// Checks that the report file can be written, before any check runs: its folder exists and
-    /// is writable, and the path is not a folder (nor anything but a writable regular file).
-    static func checkReportPath(_ path: String) throws(UsageError) {
+    /// is writable, the path is not a folder (nor anything but a writable regular file), and it is
+    /// none of `inputs` (the report would replace a plugin or an options file).
+    static func checkReportPath(_ path: String, inputs: [LogFile.Guarded]) throws(UsageError) {
         func failure(_ expected: String, _ found: String) -> UsageError {
             UsageError("--junit '\(path)': expected \(expected), found \(found)")
         }
@@ -204,6 +239,9 @@ public enum CheckCommand {
         if stat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw failure("a file path", "a directory") }
             if info.st_mode & S_IFMT != S_IFREG { throw failure("a regular file to replace", "something else") }
+            if let input = inputs.first(where: { $0.device == UInt64(info.st_dev) && $0.inode == UInt64(info.st_ino) }) {
+                throw failure("a file that is not an input of the run", input.role)
+            }
             if access(path, W_OK) != 0 { throw failure("a writable file", "a file it may not write") }
         }
         guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {

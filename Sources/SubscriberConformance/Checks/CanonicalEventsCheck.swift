@@ -1,16 +1,19 @@
 import SubscriberHost
 
 /// `events.canonical`: every event a subscriber responds to runs, through the host's bridge, on
-/// ordinary input, in the order of a plausible app life, and returns.
+/// ordinary input, in the order of a plausible app life, and returns, passing the host only strings
+/// it can read and calling completions only with the tokens it was given.
 struct CanonicalEventsCheck: ConformanceCheck {
     let id = "events.canonical"
     let summary = "every responding event runs on canonical input"
-    let expectation = "every event the subscriber responds to returns on canonical input (no crash, no hang)"
+    let expectation = "every event the subscriber responds to returns on canonical input (no crash, no hang), "
+        + "passing the host only strings it can read and completing only with the tokens it was given"
     let requires = ["subscriber.create-destroy"]
 
     func run(in environment: CheckEnvironment) async -> Verdict {
         await environment.withImage(expected: expectation) { image in
             var lines: [String] = []
+            var forged: [String] = []
             for name in image.subscriberNames {
                 guard let subscriber = environment.makeSubscriber(name, of: image) else {
                     return .fail(expected: expectation, found: "create(\"\(name)\") returned NULL")
@@ -19,10 +22,16 @@ struct CanonicalEventsCheck: ConformanceCheck {
                 let calls = CanonicalInput.calls(for: subscriber.respondingEvents)
                 for call in calls {
                     environment.progress.step("\(name): \(call.label)")
-                    _ = EventInvoker.invoke(call.call, on: subscriber, application: &application)
+                    let invocation = EventInvoker.invoke(call.call, on: subscriber, application: &application)
+                    if let line = CompletionCheck.forgedLine("\(name): \(call.label)", invocation) { forged.append(line) }
                 }
                 subscriber.destroy()
                 lines.append("\(name): \(plural(calls.count, "call")) over \(plural(subscriber.respondingEvents.count, "responding event")) returned")
+            }
+            let problems = [environment.problems.stringEvidence].compactMap { $0 } + forged
+                + [CompletionCheck.unknownTokenLine(environment.problems)].compactMap { $0 }
+            guard problems.isEmpty else {
+                return .fail(expected: expectation, found: problems.joined(separator: "; ") + " (" + lines.joined(separator: "; ") + ")")
             }
             return .pass(expected: expectation, found: lines.joined(separator: "; "))
         }

@@ -3,11 +3,13 @@ import SubscriberKit
 
 /// `events.completion`: every completion is called exactly once, within the deadline, unless the
 /// subscriber declined (then never); continueUserActivity's restoration handler exactly once when
-/// it returned true, never otherwise. The peers' most reported bugs: never called, called twice.
+/// it returned true, never otherwise; and never with a token the host did not give (forged, or
+/// unknown). The peers' most reported bugs: never called, called twice.
 struct CompletionCheck: ConformanceCheck {
     let id = "events.completion"
     let summary = "every completion is called exactly once, within the deadline"
-    let expectation = "each owed completion called exactly once within the deadline; none after a decline"
+    let expectation = "each owed completion called exactly once within the deadline; none after a decline; "
+        + "only with the tokens the host gave"
     let requires = ["events.canonical"]
 
     /// How long to keep listening after the last completion for a late second call.
@@ -16,7 +18,7 @@ struct CompletionCheck: ConformanceCheck {
     func run(in environment: CheckEnvironment) async -> Verdict {
         let deadline = environment.request.completionDeadline
         let expected = "each owed completion called exactly once within \(deadline.readable); "
-            + "none after a decline (or after continueUserActivity did not return true)"
+            + "none after a decline (or after continueUserActivity did not return true); only with the tokens the host gave"
         return await environment.withImage(expected: expected) { image in
             var observed: [(label: String, invocation: Invocation)] = []
             var subscribers: [CSubscriber] = []
@@ -43,18 +45,35 @@ struct CompletionCheck: ConformanceCheck {
             environment.progress.step("listening \(Self.grace.readable) for second calls")
             try? await Task.sleep(for: Self.grace)
             subscribers.forEach { $0.destroy() }
-            return verdict(observed, deadline: deadline, expected: expected)
+            return verdict(observed, unknownTokens: Self.unknownTokenLine(environment.problems), deadline: deadline,
+                           expected: expected)
         }
     }
 
-    private func verdict(_ observed: [(label: String, invocation: Invocation)], deadline: Duration,
-                         expected: String) -> Verdict {
+    /// "<label>: called a completion with a token the host never gave it (forged), 1 time", or nil
+    /// when the bridge reported no forged call during `invocation`.
+    static func forgedLine(_ label: String, _ invocation: Invocation) -> String? {
+        guard let count = invocation.probe?.forgedCalls, count > 0 else { return nil }
+        return "\(label): called a completion with a token the host never gave it (forged), \(plural(count, "time"))"
+    }
+
+    /// The completion calls with a token the host never issued that it could not pin on one call, or nil.
+    static func unknownTokenLine(_ problems: HostCallProblems) -> String? {
+        let count = problems.unknownTokenCalls
+        guard count > 0 else { return nil }
+        return "\(plural(count, "completion call")) with a token the host never gave (unknown; made outside the entry "
+            + "call it was given in, so not attributed to one event)"
+    }
+
+    private func verdict(_ observed: [(label: String, invocation: Invocation)], unknownTokens: String?,
+                         deadline: Duration, expected: String) -> Verdict {
         var problems: [String] = []
         var owed = 0
         var declined = 0
         var slowest: Duration = .zero
         for (label, invocation) in observed {
             let calls = invocation.probe?.calls ?? []
+            if let forged = Self.forgedLine(label, invocation) { problems.append(forged) }
             if invocation.owesCompletion {
                 owed += 1
                 if let first = calls.first {
@@ -72,6 +91,7 @@ struct CompletionCheck: ConformanceCheck {
                 }
             }
         }
+        if let unknownTokens { problems.append(unknownTokens) }
         if !problems.isEmpty { return .fail(expected: expected, found: problems.joined(separator: "; ")) }
         let declines = "\(plural(declined, "call")) declined and never called back"
         guard owed > 0 else { return .pass(expected: expected, found: "no completion owed: " + declines) }

@@ -1,5 +1,5 @@
 /// `subscriber.create-destroy`: `create` makes every declared subscriber (all alive at once, as in a
-/// host), each with a `destroy`, and `destroy` returns.
+/// host), each with a `destroy`, and `destroy` returns; what they log, the host can read.
 struct CreateDestroyCheck: ConformanceCheck {
     let id = "subscriber.create-destroy"
     let summary = "each declared subscriber creates and destroys"
@@ -33,6 +33,8 @@ struct CreateDestroyCheck: ConformanceCheck {
                 subscriber.destroy()
                 described.append("\(name) (responds to \(plural(subscriber.respondingEvents.count, "event")))")
             }
+            // Logging from create or destroy goes through the kit's raw host, which checks every string.
+            if let strings = environment.problems.stringEvidence { problems.append(strings) }
             if !problems.isEmpty { return .fail(expected: expectation, found: problems.joined(separator: "; ")) }
             return .pass(expected: expectation, found: "created and destroyed " + described.joined(separator: ", "))
         }

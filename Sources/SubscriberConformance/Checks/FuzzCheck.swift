@@ -48,6 +48,10 @@ struct FuzzCheck: ConformanceCheck {
                 }
                 subscriber.destroy()
             }
+            // What the entries logged went through the kit's raw host, which checks every string.
+            if let strings = environment.problems.stringEvidence {
+                return .fail(expected: expected, found: "\(calls) fuzzed calls returned, but they passed \(strings)")
+            }
             if fuzzed.isEmpty { return .pass(expected: expected, found: "no responding entry takes input: nothing to fuzz") }
             let entries = fuzzed.count <= 3 ? fuzzed.map(\.name).sorted().joined(separator: ", ") : "\(fuzzed.count) entries"
             return .pass(expected: expected, found: "\(calls) fuzzed calls over \(entries) (seed \(seed)): every one returned")

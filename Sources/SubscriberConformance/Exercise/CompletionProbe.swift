@@ -4,8 +4,9 @@ import SubscriberKit
 import Synchronization
 
 /// The completion handler given to one event call, recording every call (duplicates included), when
-/// it came, and whether the subscriber declined. Calls may come from any thread.
-final class CompletionProbe: Sendable {
+/// it came, whether the subscriber declined, and how many completion calls the host's bridge saw it
+/// make, during the call, with a token it was never given (forged). Calls may come from any thread.
+final class CompletionProbe: CompletionMisuseReceiver {
     /// One call of the completion: its value as JSON, and how long after the probe was made.
     struct Call: Sendable {
         let answer: JSONValue
@@ -15,6 +16,7 @@ final class CompletionProbe: Sendable {
     private struct State {
         var calls: [Call] = []
         var declined = false
+        var forgedCalls = 0
         var waiter: UnsafeContinuation<Void, Never>?
     }
 
@@ -25,11 +27,23 @@ final class CompletionProbe: Sendable {
     var calls: [Call] { state.withLock { $0.calls } }
     /// Whether the subscriber declined.
     var declined: Bool { state.withLock { $0.declined } }
+    /// How many completion calls with a forged token the bridge reported against this call.
+    var forgedCalls: Int { state.withLock { $0.forgedCalls } }
 
-    /// A handler whose values `encode` turns into JSON.
+    /// A handler whose values `encode` turns into JSON. It reaches this probe's
+    /// ``forgedCompletion(slot:)`` through the host's ``CompletionAbandonment`` (slot 0), which the
+    /// handler keeps alive, as its closures keep the probe.
     func handler<Value: Sendable>(_ encode: @escaping @Sendable (Value) -> JSONValue) -> CompletionHandler<Value> {
-        CompletionHandler({ [self] value in record(encode(value)) },
-                          onDecline: { [self] in state.withLock { $0.declined = true } })
+        let misuse = CompletionAbandonment(count: 1)
+        misuse.setMisuseReceiver(self)
+        return CompletionHandler({ [self] value in record(encode(value)) },
+                                 onDecline: { [self] in state.withLock { $0.declined = true } },
+                                 abandonment: misuse, slot: 0)
+    }
+
+    /// The subscriber called a completion with a context the host never gave it. [any-thread]
+    func forgedCompletion(slot: Int) {
+        state.withLock { $0.forgedCalls += 1 }
     }
 
     private func record(_ answer: JSONValue) {

@@ -33,26 +33,53 @@ struct RawSubscriber {
     var respondingEvents: [LifecycleEvent] { SubscriberEntries.respondingEvents(of: vtable) }
 }
 
-/// The `adh_host` raw instances get: logging that drops everything, fixed app info, the check's
-/// options (through `host_data`). Never freed (a child makes one), so it outlives every instance as
-/// the header requires.
+/// The `adh_host` raw instances get: fixed app info, the check's options, and logging that keeps no
+/// line but checks every string the plugin passes with the host's own check (``ABIStringProblem``),
+/// recording the ones it cannot read in ``HostCallProblems``. Never freed (a child makes one), so it
+/// outlives every instance as the header requires.
 struct RawHost {
     static let appInfo = ABIBytes(#"{"name":"Conformance","bundleIdentifier":"dev.appdelegatehost.conformance","version":"1.0"}"#)
 
+    /// What `host_data` points to.
+    private final class HostData: Sendable {
+        let optionsJSON: ABIBytes
+        let problems: HostCallProblems
+
+        init(optionsJSON: ABIBytes, problems: HostCallProblems) {
+            self.optionsJSON = optionsJSON
+            self.problems = problems
+        }
+
+        static func from(_ host: UnsafePointer<adh_host>?) -> HostData? {
+            guard let data = host?.pointee.host_data else { return nil }
+            return Unmanaged<HostData>.fromOpaque(data).takeUnretainedValue()
+        }
+
+        /// Records the problem of each of `strings` that cannot be read, naming `call`.
+        func check(_ call: String, _ strings: adh_string...) {
+            for string in strings {
+                if let problem = ABIStringProblem.of(data: string.data, length: string.length) {
+                    problems.recordString(problem, in: call)
+                }
+            }
+        }
+    }
+
     nonisolated(unsafe) let pointer: UnsafePointer<adh_host>
 
-    init(options: JSONObject) {
-        let optionsJSON = Unmanaged.passRetained(ABIBytes(JSONValue.object(options).serializedBytes()))
+    /// A host handing out `options`, recording unreadable strings in `problems`.
+    init(options: JSONObject, problems: HostCallProblems) {
+        let data = Unmanaged.passRetained(HostData(optionsJSON: ABIBytes(JSONValue.object(options).serializedBytes()),
+                                               problems: problems))
         let host = UnsafeMutablePointer<adh_host>.allocate(capacity: 1)
         host.initialize(to: adh_host(
             struct_size: UInt32(MemoryLayout<adh_host>.size), abi_major: ABI.major, abi_minor: ABI.minor,
-            host_data: optionsJSON.toOpaque(),
-            log: { _, _, _ in }, log_event: { _, _, _ in }, log_error: { _, _, _ in },
+            host_data: data.toOpaque(),
+            log: { host, _, message in HostData.from(host)?.check("log", message) },
+            log_event: { host, name, attributes in HostData.from(host)?.check("log_event", name, attributes) },
+            log_error: { host, message, attributes in HostData.from(host)?.check("log_error", message, attributes) },
             app_info_json: { _ in RawHost.appInfo.string },
-            options_json: { host in
-                guard let data = host?.pointee.host_data else { return .absent }
-                return Unmanaged<ABIBytes>.fromOpaque(data).takeUnretainedValue().string
-            }))
+            options_json: { HostData.from($0)?.optionsJSON.string ?? .absent }))
         pointer = UnsafePointer(host)
     }
 }

@@ -19,7 +19,7 @@ public struct ABIStringProblem: Error, Sendable, Equatable, CustomStringConverti
     /// The problem of a buffer at `data` of `length` bytes, or nil when it can be read. The one check
     /// every `adh_string` and `adh_bytes` read goes through.
     @inline(__always)
-    static func of(data: UnsafeRawPointer?, length: Int) -> ABIStringProblem? {
+    package static func of(data: UnsafeRawPointer?, length: Int) -> ABIStringProblem? {
         // size_t arrives as Int: (size_t)-1 is -1, so compare unsigned.
         let unsigned = UInt(bitPattern: length)
         if unsigned <= UInt(ABI.maximumStringLength) && (data != nil || unsigned == 0) { return nil }
