@@ -24,7 +24,7 @@ public enum CheckCommand {
             .value("plugin-options", "PLUGIN.so=JSON|@FILE",
                    help: "Options for one plugin's subscribers (PLUGIN.so exactly as given), instead of --options.",
                    repeatable: true),
-            .flag("allow-writable", help: "Accept plugin files or folders writable by group or others."),
+            .flag("allow-writable", help: "Turn the plugin path check off (unsafe): accept files or folders writable by others or owned by another user."),
             .flag("list-checks", help: "List the checks and exit.", standalone: true),
         ],
         positionals: PositionalSpec("PLUGIN.so", help: "Plugin libraries to check.", minCount: 1)
