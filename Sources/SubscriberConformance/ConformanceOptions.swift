@@ -29,7 +29,8 @@ public struct ConformanceOptions: Sendable {
     public var createDestroyCycles: Int = 1_000
     /// Random fuzz cases per fuzzed entry, after the fixed edge cases.
     public var fuzzCases: Int = 60
-    /// Accept plugin files or folders writable by group or others (the loader's check 2 off).
+    /// Turn the loader's check 2 off (unsafe): accept plugin files or folders writable by others or owned
+    /// by another user than you or root.
     public var allowWritable = false
     /// The options every subscriber's context gets (`context.options`, the C host's `options_json`),
     /// as a manifest entry's `options` would give them. Empty by default.
