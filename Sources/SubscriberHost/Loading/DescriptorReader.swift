@@ -93,10 +93,13 @@ struct DescriptorReader {
             throw malformed("subscriber_names", "an array of \(count) names", "NULL")
         }
         var names: [String] = []
+        names.reserveCapacity(Int(count))
+        // Where each name first appeared: a lookup per name keeps the check linear.
+        var firstIndex: [String: Int] = [:]
         for index in 0..<Int(count) {
             let label = "subscriber_names[\(index)]"
             let name = try decode(list[index], label, allowEmpty: false)
-            if let first = names.firstIndex(of: name) {
+            if let first = firstIndex.updateValue(index, forKey: name) {
                 throw malformed(label, "a unique name", "\"\(name)\" again (also subscriber_names[\(first)])")
             }
             names.append(name)
