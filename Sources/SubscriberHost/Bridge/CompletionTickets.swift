@@ -6,7 +6,11 @@
 // never dereference memory: it is only ever looked up in this table.
 //
 // - `issue` registers the dispatcher's handler (wrapped in a forwarder) and returns a new token.
-//   Tokens are never NULL and not guessable from another: each carries a fresh random 32-bit tag.
+//   Tokens are never NULL, and one token says nothing useful about another: each carries a fresh
+//   pseudo-random 32-bit tag. That catches honest mistakes (a stale, copied or mixed-up context, a
+//   neighbour's token, an integer that was never a token). It is no defence against a hostile plugin:
+//   the tags come from one seeded SplitMix64, which is predictable from its outputs, and a plugin
+//   runs in the host's process and can read the table's memory anyway.
 // - Every call with a known token is forwarded, duplicates included: the dispatcher's handler does
 //   its own duplicate detection and reporting (name, event), so this table must not swallow them.
 // - After the first call, when the subscriber declined (or answered "no" to continueUserActivity),
@@ -231,7 +235,8 @@ public final class CompletionTickets: Sendable {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014), seeded once from the system's random source: a fast
-/// source of ticket tags that costs no system call per ticket.
+/// source of ticket tags that costs no system call per ticket. Not a cryptographic generator:
+/// its outputs reveal its state, which is fine for telling honest mistakes apart (see the top of this file).
 private struct SplitMix64 {
     private var state: UInt64
 
