@@ -37,7 +37,7 @@ let brokenPlugins: [String] = [
     // Conformance-kit fixtures: a plugin that needs an option, and hostile ones the kit must survive.
     "RequiresOption", "ForgedVerdict", "StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ForkingPlugin",
     // Host robustness: hostile strings and tokens, log lines at destroy.
-    "HostileLengths", "LogsAtDestroy",
+    "HostileLengths", "LogsAtDestroy", "ForgesFromThread",
 ]
 
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked

@@ -114,11 +114,10 @@ struct InternalsTests {
         #expect(small.kept == Array("ab".utf8))
     }
 
-    @Test("messages: texts cut with their length, control characters in plugin output escaped")
+    @Test("messages: texts cut with their length")
     func messageTexts() throws {
         #expect(ChildWire.cut("short", to: 10) == "short")
         #expect(ChildWire.cut("ééééé", to: 5) == "éé… (10 bytes)")
-        #expect(PrintableText.escaped("a\u{1B}[2J\nb\\") == "a\\u{1B}[2J\\nb\\\\")
         let verdict = Verdict.fail(expected: "e", found: String(repeating: "y", count: 100_000))
         guard case .verdict(let parsed, nil)? = ChildWire.parse(ChildWire.verdict(verdict, identity: nil)) else {
             Issue.record("the verdict message does not parse back")

@@ -65,6 +65,25 @@ struct ReportRenderingTests {
         #expect(table.contains("(seed 18446744073709551615)"))
     }
 
+    @Test("the table escapes every outside text: the plugin's path, its names, the evidence")
+    func tableEscapesOutsideText() {
+        let identity = PluginIdentity(id: "com.example.\u{9B}2J", name: "Odd\u{7}", version: "1.0\r", subscribers: ["A"])
+        let result = CheckResult(id: "load.rtld-now", summary: "loads",
+                                 verdict: .fail(expected: "a \u{1B}]0;title\u{7} b", found: Self.nasty), duration: .zero)
+        let report = ConformanceReport(plugins: [PluginReport(path: "/tmp/x/lib\u{1B}[2Jx.so", identity: identity,
+                                                              results: [result], duration: .zero)],
+                                       seed: 1, duration: .zero)
+        let table = ConformanceKit.table(report)
+        // No control character reaches the terminal but the table's own line breaks.
+        #expect(!table.unicodeScalars.contains { ControlCharacters.isControl($0) && $0 != "\n" })
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines.first == #"/tmp/x/lib\e[2Jx.so  (com.example.\u{9B}2J 1.0\r, "Odd\u{7}")"#)
+        #expect(lines.contains { $0.hasPrefix("  FAIL  load.rtld-now") && $0.hasSuffix(#"\u{1}\u{7}\ttab\nline ]]> \#u{FFFE} é😀"#) })
+        #expect(lines.contains { $0.hasSuffix(#"expected: a \e]0;title\u{7} b"#) })
+        let problem = ConformanceReport(plugins: [], seed: 1, duration: .zero, problem: "no file /tmp/\u{1B}[2J")
+        #expect(ConformanceKit.table(problem) == "conformance kit could not run: no file /tmp/\\e[2J\n")
+    }
+
     #if canImport(FoundationXML)
     @Test("JUnit XML is well-formed, counts add up, and the evidence survives escaping")
     func junit() throws {

@@ -58,7 +58,7 @@ struct BridgeAdapterTests {
         #expect(handBuilt("nobody") == nil)
         let sink = RecordingSink()
         #expect(handBuilt("nodestroy", sink: sink) == nil)
-        #expect(sink.lines.contains { $0.hasPrefix("[nodestroy] error: nodestroy: create returned a subscriber without destroy") })
+        #expect(sink.lines.contains { $0.hasPrefix("[nodestroy] error: create returned a subscriber without destroy") })
     }
 
     @Test func anUndestroyableInstanceKeepsAWorkingHostInterface() throws {

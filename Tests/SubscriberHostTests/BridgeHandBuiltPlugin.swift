@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import SubscriberABI
 import SubscriberKit
@@ -18,15 +19,18 @@ enum HandBuilt {
     static var keptFetch: adh_fetch_completion?
     /// The last fetch completion a "silent" subscriber received (and never called).
     static var silentFetch: adh_fetch_completion?
+    /// The last fetch completion a "threadforger" subscriber received, to forge with again later.
+    static var threadforgerFetch: adh_fetch_completion?
     /// The host interface the last "nodestroy" subscriber was created with, not keeping it alive.
     static weak var nodestroyHost: HostInterface?
     /// Its `adh_host`, as an address.
     static var nodestroyHostAddress: UInt = 0
 
-    /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy", "silent".
+    /// The descriptor: subscribers "sparse", "short", "forger", "logger", "weird", "nodestroy", "silent",
+    /// "threadforger".
     static let descriptor = HandBuiltPlugin.descriptor(
         id: "com.example.hand-built", name: "Hand built",
-        subscribers: ["sparse", "short", "forger", "logger", "weird", "nodestroy", "silent"],
+        subscribers: ["sparse", "short", "forger", "logger", "weird", "nodestroy", "silent", "threadforger"],
         create: { name, host in HandBuiltPlugin.create(name, host) { HandBuilt.create($0, host: $1) } })
 
     /// The vtable for `name` as an address (addresses cross the main-actor hop; pointers may not).
@@ -107,6 +111,23 @@ enum HandBuilt {
                 MainActor.assumeIsolated {
                     HandBuilt.silentFetch = adh_fetch_completion(call: completion.call,
                                                                  context: UnsafeMutableRawPointer(bitPattern: context))
+                }
+                return adh_response(ADH_RESPONDS)
+            }
+        case "threadforger":
+            // Completes from a thread of its own, as plugins normally do: first with two tokens it was
+            // never given (its own with another tag, and its neighbour's), then with its own.
+            v.perform_fetch = { _, completion in
+                nonisolated(unsafe) let call = completion.call!
+                let token = UInt(bitPattern: completion.context)
+                MainActor.assumeIsolated {
+                    HandBuilt.threadforgerFetch = adh_fetch_completion(call: call,
+                                                                       context: UnsafeMutableRawPointer(bitPattern: token))
+                }
+                Thread.detachNewThread {
+                    call(UnsafeMutableRawPointer(bitPattern: token ^ (1 << 32)), adh_fetch_result(ADH_FETCH_NO_DATA))
+                    call(UnsafeMutableRawPointer(bitPattern: token &- 1), adh_fetch_result(ADH_FETCH_NO_DATA))
+                    call(UnsafeMutableRawPointer(bitPattern: token), adh_fetch_result(ADH_FETCH_NEW_DATA))
                 }
                 return adh_response(ADH_RESPONDS)
             }

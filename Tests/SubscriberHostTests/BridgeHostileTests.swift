@@ -22,12 +22,12 @@ struct BridgeHostileTests {
         defer { subscriber.destroy() }
         subscriber.applicationDidBecomeActive(bridgeTestApplication)
         #expect(sink.lines == [
-            "[lengths] error: lengths: log: \(Self.endlessProblem)",
-            "[lengths] error: lengths: log: \(Self.endlessProblem.replacingOccurrences(of: "18446744073709551615", with: "5")) and NULL data",
-            "[lengths] error: lengths: log_event name: \(Self.endlessProblem)",
-            "[lengths] error: lengths: logEvent(opened) attributes: \(Self.endlessProblem); read as {}",
+            "[lengths] error: log: \(Self.endlessProblem)",
+            "[lengths] error: log: \(Self.endlessProblem.replacingOccurrences(of: "18446744073709551615", with: "5")) and NULL data",
+            "[lengths] error: log_event name: \(Self.endlessProblem)",
+            "[lengths] error: logEvent(opened) attributes: \(Self.endlessProblem); read as {}",
             "[lengths] event opened {}",
-            "[lengths] error: lengths: log_error: \(Self.endlessProblem)",
+            "[lengths] error: log_error: \(Self.endlessProblem)",
             "[lengths] info: still here",
         ])
     }
@@ -49,9 +49,9 @@ struct BridgeHostileTests {
         #expect(await reply.values(count: 1) == [[:]])
 
         #expect(sink.lines == [
-            "[lengths] error: lengths: configurationForConnecting: \(Self.endlessProblem); read as no opinion",
-            "[lengths] error: lengths: continueUserActivity: restoration handler: \(Self.endlessProblem); read as []",
-            "[lengths] error: lengths: handleWatchKitExtensionRequest: reply: \(Self.endlessProblem); read as {}",
+            "[lengths] error: configurationForConnecting: \(Self.endlessProblem); read as no opinion",
+            "[lengths] error: continueUserActivity: restoration handler: \(Self.endlessProblem); read as []",
+            "[lengths] error: handleWatchKitExtensionRequest: reply: \(Self.endlessProblem); read as {}",
         ])
     }
 
@@ -119,7 +119,7 @@ struct BridgeHostileTests {
             try CSubscriber(creating: "zerosize", from: Hostile.descriptor, context: bridgeContext("zerosize", sink: sink))
         }
         let minimum = CSubscriber.minimumStructSize
-        #expect(sink.lines == ["[zerosize] error: zerosize: expected adh_subscriber.struct_size ≥ \(minimum) (up to destroy), "
+        #expect(sink.lines == ["[zerosize] error: expected adh_subscriber.struct_size ≥ \(minimum) (up to destroy), "
                                + "found 0; not used, and it cannot be freed"])
         #expect(CSubscriber.CreateFailure.structTooSmall(found: 0, minimum: minimum).description
                 == "the subscriber's struct_size does not reach destroy (expected adh_subscriber.struct_size ≥ \(minimum), "
@@ -137,7 +137,7 @@ struct BridgeHostileTests {
         #expect(host.pointee.options_json!(host).isAbsent)
         #expect(sink.lines == [
             "[afterlife] info: before",
-            "[afterlife] error: afterlife: log called after destroy returned; dropped (later calls are dropped unreported)",
+            "[afterlife] error: log called after destroy returned; dropped (later calls are dropped unreported)",
         ])
     }
 }

@@ -36,11 +36,11 @@ struct HostShutdownTests {
         let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
         _ = host.dispatcher.didBecomeActive()
         #expect(host.log.drain().map(\.description) == [
-            "[HostileLengths] error: HostileLengths: log: \(problem)",
-            "[HostileLengths] error: HostileLengths: log_event name: \(problem)",
-            "[HostileLengths] error: HostileLengths: logEvent(opened) attributes: \(problem); read as {}",
+            "[HostileLengths] error: log: \(problem)",
+            "[HostileLengths] error: log_event name: \(problem)",
+            "[HostileLengths] error: logEvent(opened) attributes: \(problem); read as {}",
             "[HostileLengths] event opened",
-            "[HostileLengths] error: HostileLengths: log_error: \(problem)",
+            "[HostileLengths] error: log_error: \(problem)",
             "[HostileLengths] info: still here",
         ])
         // Read as no opinion: the dispatcher's default.
@@ -48,8 +48,8 @@ struct HostShutdownTests {
         let reply = await host.dispatcher.handleWatchKitExtensionRequest(userInfo: ["q": 1])
         #expect(reply.result == [:])
         #expect(host.log.drain().map(\.description) == [
-            "[HostileLengths] error: HostileLengths: configurationForConnecting: \(problem); read as no opinion",
-            "[HostileLengths] error: HostileLengths: handleWatchKitExtensionRequest: reply: \(problem); read as {}",
+            "[HostileLengths] error: configurationForConnecting: \(problem); read as no opinion",
+            "[HostileLengths] error: handleWatchKitExtensionRequest: reply: \(problem); read as {}",
         ])
         let fetch = await host.dispatcher.performFetch()
         #expect(fetch.result == .newData)

@@ -29,7 +29,7 @@ struct LoaderDescriptorHostileTests {
     func controlCharacters() {
         let fake = FakeDescriptor()
         fake.pointer.pointee.name = fake.text("Gree\u{1B}[31mter")
-        #expect(fake.error() == malformed(#"name: expected no control characters, found \u{1B} in "Gree\u{1B}[31mter""#))
+        #expect(fake.error() == malformed(#"name: expected no control characters, found \e in "Gree\e[31mter""#))
         fake.pointer.pointee.name = fake.text("Fake")
         fake.pointer.pointee.id = fake.text("com.example\n")
         #expect(fake.error() == malformed(#"id: expected no control characters, found \n in "com.example\n""#))

@@ -141,7 +141,7 @@ struct PluginRunner {
         guard let last = text.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
         else { return nil }
         let shown = last.count > 300 ? "…" + last.suffix(300) : Substring(last)
-        return "'" + PrintableText.escaped(String(shown)) + "'"
+        return "'" + ControlCharacters.escaped(String(shown)) + "'"
     }
 }
 

@@ -1,21 +1,28 @@
+import SubscriberKit
+
 /// The report as a human table: one block per plugin, one row per check (status, id, time, what was
 /// found), the expectation under every failure and warning, counts per plugin and in total.
+/// Every text from outside (the plugin's path, its descriptor's strings, evidence quoting what the
+/// plugin did, a problem naming a file) is shown with its control characters escaped: a path such
+/// as `lib\e[2J.so` must not clear the terminal that shows the report.
 enum TableRenderer {
     static func render(_ report: ConformanceReport) -> String {
-        if let problem = report.problem { return "conformance kit could not run: \(problem)\n" }
+        if let problem = report.problem { return "conformance kit could not run: \(shown(problem))\n" }
         let idWidth = (report.plugins.flatMap { $0.results.map(\.id.count) }.max() ?? 0) + 2
         var lines: [String] = []
         for plugin in report.plugins {
-            var header = plugin.path
-            if let identity = plugin.identity { header += "  (\(identity.id) \(identity.version), \"\(identity.name)\")" }
+            var header = shown(plugin.path)
+            if let identity = plugin.identity {
+                header += "  (\(shown(identity.id)) \(shown(identity.version)), \"\(shown(identity.name))\")"
+            }
             lines.append(header)
             for result in plugin.results {
                 let time = result.status == .skip && result.duration == .zero ? "" : result.duration.readable
                 let row = "  " + result.status.rawValue.uppercased() + "  " + pad(result.id, idWidth) + pad(time, 10, left: true)
-                    + "  " + result.verdict.evidence.found
+                    + "  " + shown(result.verdict.evidence.found)
                 lines.append(row)
                 if result.status == .fail || result.status == .warn {
-                    lines.append(String(repeating: " ", count: 8 + idWidth + 12) + "expected: " + result.verdict.evidence.expected)
+                    lines.append(String(repeating: " ", count: 8 + idWidth + 12) + "expected: " + shown(result.verdict.evidence.expected))
                 }
             }
             lines.append("  " + counts(plugin.count) + " in \(plugin.duration.readable)")
@@ -25,6 +32,9 @@ enum TableRenderer {
         lines.append("Total\(total): " + counts(report.count) + " in \(report.duration.readable) (seed \(report.seed))")
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// Outside text as it may appear on a terminal.
+    private static func shown(_ text: String) -> String { ControlCharacters.escaped(text) }
 
     private static func counts(_ count: (VerdictStatus) -> Int) -> String {
         "\(count(.pass)) passed, \(count(.fail)) failed, \(count(.warn)) warned, \(count(.skip)) skipped"

@@ -43,7 +43,7 @@ extension CSubscriber {
         do throws(ABIStringProblem) {
             return try answer.checkedString()
         } catch {
-            context.log("\(name): configurationForConnecting: \(error); read as no opinion", level: .error)
+            context.log("configurationForConnecting: \(error); read as no opinion", level: .error)
             return nil
         }
     }

@@ -48,7 +48,7 @@ public final class CSubscriber: AppDelegateSubscriber {
                 context: SubscriberContext) throws(CreateFailure) {
         let plugin = ABI.readCovered(descriptor)
         guard let create = plugin.create else {
-            context.log("\(name): the plugin's descriptor has no create function", level: .error)
+            context.log("the plugin's descriptor has no create function", level: .error)
             throw .noCreateFunction
         }
         let host = HostInterface(context: context)
@@ -57,13 +57,13 @@ public final class CSubscriber: AppDelegateSubscriber {
         // so, rather than that the subscriber "has no destroy".
         let structSize = made.pointee.struct_size
         guard Int(structSize) >= Self.minimumStructSize else {
-            context.log("\(name): expected adh_subscriber.struct_size ≥ \(Self.minimumStructSize) (up to destroy), "
+            context.log("expected adh_subscriber.struct_size ≥ \(Self.minimumStructSize) (up to destroy), "
                         + "found \(structSize); not used, and it cannot be freed", level: .error)
             throw .structTooSmall(found: structSize, minimum: Self.minimumStructSize)
         }
         let vtable = ABI.readCovered(made)
         guard vtable.destroy != nil else {
-            context.log("\(name): create returned a subscriber without destroy (struct_size \(structSize)); "
+            context.log("create returned a subscriber without destroy (struct_size \(structSize)); "
                         + "not used, and it cannot be freed", level: .error)
             // The instance can never be destroyed, so it may use its host interface for the rest of
             // the process: the interface is never retired.

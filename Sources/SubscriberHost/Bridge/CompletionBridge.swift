@@ -54,7 +54,7 @@ enum CompletionBridge {
         let token = ticket(event: event, context: context) { answer in
             if case .forged = answer { return handler.reportForged() }
             if case .unreadable(let problem) = answer {
-                context.log("\(context.context.subscriberName): \(event): restoration handler: \(problem); read as []",
+                context.log("\(event): restoration handler: \(problem); read as []",
                             level: .error)
                 return handler([])
             }
@@ -77,7 +77,7 @@ enum CompletionBridge {
         let token = ticket(event: event, context: context) { answer in
             if case .forged = answer { return handler.reportForged() }
             if case .unreadable(let problem) = answer {
-                context.log("\(context.context.subscriberName): \(event): reply: \(problem); read as {}", level: .error)
+                context.log("\(event): reply: \(problem); read as {}", level: .error)
                 return handler([:])
             }
             guard case .json(let bytes) = answer else { return mismatch(answer, event, context) }

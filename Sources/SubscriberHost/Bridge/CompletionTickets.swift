@@ -6,7 +6,11 @@
 // never dereference memory: it is only ever looked up in this table.
 //
 // - `issue` registers the dispatcher's handler (wrapped in a forwarder) and returns a new token.
-//   Tokens are never NULL and not guessable from another: each carries a fresh random 32-bit tag.
+//   Tokens are never NULL, and one token says nothing useful about another: each carries a fresh
+//   pseudo-random 32-bit tag. That catches honest mistakes (a stale, copied or mixed-up context, a
+//   neighbour's token, an integer that was never a token). It is no defence against a hostile plugin:
+//   the tags come from one seeded SplitMix64, which is predictable from its outputs, and a plugin
+//   runs in the host's process and can read the table's memory anyway.
 // - Every call with a known token is forwarded, duplicates included: the dispatcher's handler does
 //   its own duplicate detection and reporting (name, event), so this table must not swallow them.
 // - After the first call, when the subscriber declined (or answered "no" to continueUserActivity),
@@ -16,9 +20,12 @@
 //   ticket is forgotten. So a subscriber that never calls holds its ticket only until its deadline.
 // - A call with an unknown token (forgotten, never issued, forged, NULL) is ignored. When it arrives
 //   on the thread running a subscriber's entry, during that entry (the bridge marks that entry's
-//   own token as the call site), it comes from that subscriber: it is counted in `forgedCount` and reported to
-//   that subscriber's handler as forged (never to the ticket the token happens to name). Otherwise
-//   it is counted in `unknownTokenCount`.
+//   own token as the call site), it comes from that subscriber: it is counted in `forgedCount` and
+//   reported to that subscriber's handler as forged (never to the ticket the token happens to name).
+//   Otherwise (typically a plugin completing later from a thread of its own) nobody can be blamed:
+//   it is counted in `unknownTokenCount` and in `unattributedForgedCount`, which every dispatcher
+//   of C subscribers reads and reports with no subscriber named. The exception is
+//   `unusableToken`: the host did give it (when the table was full), so its calls are not forged.
 // - Nothing here traps: when `slotLimit` tickets are outstanding, `issue` refuses (nil, counted in
 //   `refusedCount`) and the bridge hands the plugin `unusableToken`, whose calls are ignored.
 //
@@ -80,6 +87,7 @@ public final class CompletionTickets: Sendable {
         var liveCount = 0
         var unknownTokenCount = 0
         var forgedCount = 0
+        var unattributedForgedCount = 0
         var refusedCount = 0
         var random = SplitMix64()
     }
@@ -118,6 +126,11 @@ public final class CompletionTickets: Sendable {
     /// How many calls with an unknown token were made inside a subscriber's entry call, and reported
     /// as forged against that subscriber. [any-thread]
     public var forgedCount: Int { state.withLock { $0.forgedCount } }
+
+    /// How many calls with a token the host never gave arrived outside any subscriber's entry call,
+    /// so that no subscriber can be blamed (ignored). Never decreases: each dispatcher of C
+    /// subscribers reports how much it grew since it last looked. [any-thread]
+    public var unattributedForgedCount: Int { state.withLock { $0.unattributedForgedCount } }
 
     /// How many tickets wait for their first call. [any-thread]
     public var liveCount: Int { state.withLock { $0.liveCount } }
@@ -174,7 +187,8 @@ public final class CompletionTickets: Sendable {
         known(answer)
     }
 
-    /// A call with a token no ticket has: ignored; reported as forged when its caller is known.
+    /// A call with a token no ticket has: ignored; reported as forged against its caller when it is
+    /// known, counted as unattributed forged otherwise.
     private func unknown(_ token: UInt) {
         // Only the thread that marked the call site may use it; this check runs only for unknown
         // tokens, never on the path of a good call.
@@ -184,6 +198,7 @@ public final class CompletionTickets: Sendable {
             guard callSite != 0, callSite != token, let index = Self.slot(of: callSite, in: state),
                   let forward = state.slots[index].forward else {
                 state.unknownTokenCount += 1
+                if token != UInt(bitPattern: Self.unusableToken) { state.unattributedForgedCount += 1 }
                 return nil
             }
             state.forgedCount += 1
@@ -231,7 +246,8 @@ public final class CompletionTickets: Sendable {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014), seeded once from the system's random source: a fast
-/// source of ticket tags that costs no system call per ticket.
+/// source of ticket tags that costs no system call per ticket. Not a cryptographic generator:
+/// its outputs reveal its state, which is fine for telling honest mistakes apart (see the top of this file).
 private struct SplitMix64 {
     private var state: UInt64
 

@@ -39,15 +39,12 @@ final class HostInterface: Sendable {
         var callsAfterDestroy = 0
     }
 
-    /// The subscriber's name, for reports.
-    let name: String
     private let state: Mutex<State>
     /// The struct to pass to `create`; never freed, and only read by the plugin after init.
     nonisolated(unsafe) let pointer: UnsafePointer<adh_host>
 
     /// A host interface for a subscriber with `context`.
     init(context: SubscriberContext) {
-        name = context.subscriberName
         state = Mutex(State(live: Live(context: context)))
         let host = UnsafeMutablePointer<adh_host>.allocate(capacity: 1)
         host.initialize(to: adh_host(
@@ -96,7 +93,7 @@ final class HostInterface: Sendable {
             state.callsAfterDestroy += 1
             return (nil, state.callsAfterDestroy == 1 ? state.reporter : nil)
         }
-        reporter?.log("\(name): \(call) called after destroy returned; dropped (later calls are dropped unreported)",
+        reporter?.log("\(call) called after destroy returned; dropped (later calls are dropped unreported)",
                       level: .error)
         return live
     }
@@ -107,7 +104,7 @@ final class HostInterface: Sendable {
         do throws(ABIStringProblem) {
             return try text.checkedString() ?? ""
         } catch {
-            context.log("\(name): \(call): \(error)", level: .error)
+            context.log("\(call): \(error)", level: .error)
             return nil
         }
     }
@@ -139,7 +136,7 @@ final class HostInterface: Sendable {
         if text.problem == nil {
             context.log(problem + "; read as {}", level: .warning)
         } else {
-            context.log("\(name): \(problem); read as {}", level: .error)
+            context.log("\(problem); read as {}", level: .error)
         }
         return object
     }

@@ -21,6 +21,10 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     /// `subscriber`, while handling `event`, called a completion with a context the host never gave
     /// it (a forged or stale token); the `count` calls were ignored and completed nothing.
     case forgedCompletion(subscriber: String, event: LifecycleEvent, count: Int = 1)
+    /// A completion was called `count` times with a context the host never gave, outside any
+    /// subscriber's call (typically from a plugin's own thread), so no subscriber and no event can be
+    /// named; the calls were ignored and completed nothing. Its kind is "forgedCompletion" too.
+    case unattributedForgedCompletion(count: Int)
     /// `subscriber` declined `event` after its method had returned or after answering; ignored.
     case ignoredDecline(subscriber: String, event: LifecycleEvent)
     /// The orientation answers of `event` have an empty intersection; `fallback` (the configured
@@ -30,9 +34,11 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     /// `subscriber` replied `key` for `event`, which `keptFrom` had already replied; the first was kept.
     case duplicateKey(key: String, subscriber: String, keptFrom: String, event: LifecycleEvent)
 
-    /// The event the report is about.
-    public var event: LifecycleEvent {
+    /// The event the report is about; nil for ``unattributedForgedCompletion(count:)``.
+    public var event: LifecycleEvent? {
         switch self {
+        case .unattributedForgedCompletion:
+            nil
         case .late(_, let event), .duplicateCompletion(_, let event, _), .completionAfterDelivery(_, let event, _),
              .completionAfterDecline(_, let event, _), .unexpectedRestoration(_, let event, _),
              .forgedCompletion(_, let event, _), .ignoredDecline(_, let event), .orientationConflict(let event, _, _),
@@ -49,7 +55,7 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .completionAfterDelivery: "completionAfterDelivery"
         case .completionAfterDecline: "completionAfterDecline"
         case .unexpectedRestoration: "unexpectedRestoration"
-        case .forgedCompletion: "forgedCompletion"
+        case .forgedCompletion, .unattributedForgedCompletion: "forgedCompletion"
         case .ignoredDecline: "ignoredDecline"
         case .orientationConflict: "orientationConflict"
         case .duplicateKey: "duplicateKey"
@@ -76,6 +82,9 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .forgedCompletion(let subscriber, let event, let count):
             "forged completion: \(subscriber) called a completion with a context it was not given while handling "
                 + "\(event)\(Self.repeated(count)); ignored"
+        case .unattributedForgedCompletion(let count):
+            "forged completion: a completion was called with a context the host never gave\(Self.repeated(count)); "
+                + "ignored (called outside any subscriber's call, so no subscriber can be named)"
         case .ignoredDecline(let subscriber, let event):
             "ignored decline: \(subscriber) declined \(event) after returning or answering"
         case .orientationConflict(let event, let answers, let fallback):
@@ -87,10 +96,12 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// As JSON: {"kind", "event", "subscriber"?, …, "message"}.
+    /// As JSON: {"kind", "event" (null when none can be named), "subscriber"?, …, "message"}.
     public var json: JSONObject {
-        var object: JSONObject = ["kind": .string(kind), "event": .string(event.name)]
+        var object: JSONObject = ["kind": .string(kind), "event": event.map { .string($0.name) } ?? .null]
         switch self {
+        case .unattributedForgedCompletion(let count):
+            if count > 1 { object["count"] = .number(Double(count)) }
         case .late(let subscriber, _), .ignoredDecline(let subscriber, _):
             object["subscriber"] = .string(subscriber)
         case .duplicateCompletion(let subscriber, _, let count), .completionAfterDelivery(let subscriber, _, let count),
@@ -114,11 +125,11 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Repeats
 
-    /// What identifies a report that repeats: its kind, subscriber and event.
+    /// What identifies a report that repeats: its kind, subscriber and event (nil when unknown).
     struct RepeatKey: Hashable, Sendable {
         let kind: String
-        let subscriber: String
-        let event: LifecycleEvent
+        let subscriber: String?
+        let event: LifecycleEvent?
     }
 
     /// The key of a report counted rather than repeated (the completion misuses a plugin can make
@@ -129,6 +140,8 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
              .completionAfterDecline(let subscriber, let event, _), .unexpectedRestoration(let subscriber, let event, _),
              .forgedCompletion(let subscriber, let event, _):
             RepeatKey(kind: kind, subscriber: subscriber, event: event)
+        case .unattributedForgedCompletion:
+            RepeatKey(kind: kind, subscriber: nil, event: nil)
         default:
             nil
         }
@@ -147,6 +160,8 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
             .unexpectedRestoration(subscriber: s, event: e, count: a &+ b)
         case (.forgedCompletion(let s, let e, let a), .forgedCompletion(_, _, let b)):
             .forgedCompletion(subscriber: s, event: e, count: a &+ b)
+        case (.unattributedForgedCompletion(let a), .unattributedForgedCompletion(let b)):
+            .unattributedForgedCompletion(count: a &+ b)
         default:
             self
         }

@@ -9,7 +9,8 @@ import SubscriberKit
 /// - Completion events (`async` entry points) return exactly once, on the main actor: when every
 ///   awaited responder has called back, or at the event's deadline with what arrived.
 /// - Calls that arrive after their event was delivered are ignored and reported: in the reports of
-///   the next outcome, or through ``takeLateReports()``.
+///   the next outcome, or through ``takeLateReports()``. So are completion calls with a context the
+///   host never gave that no subscriber can be blamed for (``DispatchReport/unattributedForgedCompletion(count:)``).
 @MainActor
 public final class LifecycleDispatcher {
     /// The subscribers in dispatch order (registration order, then priority, higher first).
@@ -21,6 +22,11 @@ public final class LifecycleDispatcher {
 
     private let responders: [LifecycleEvent: [SubscriberRegistration]]
     private let lateReports = LateReports()
+    /// Whether a subscriber is a C plugin's: only those are handed completion tokens, so only then
+    /// are the process's calls with a token the host never gave this dispatcher's to report.
+    private let reportsUnattributedForgeries: Bool
+    /// ``CompletionTickets/unattributedForgedCount`` when this dispatcher last reported it.
+    private var unattributedForgeriesSeen: Int
 
     /// A dispatcher over `subscribers` (ordered here by priority, stably).
     public init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration) {
@@ -33,6 +39,8 @@ public final class LifecycleDispatcher {
             responders[event] = ordered.filter { $0.responds(to: event) }
         }
         self.responders = responders
+        reportsUnattributedForgeries = ordered.contains { $0.subscriber is CSubscriber }
+        unattributedForgeriesSeen = reportsUnattributedForgeries ? CompletionTickets.shared.unattributedForgedCount : 0
     }
 
     /// The names of the subscribers `event` goes to, in call order.
@@ -43,7 +51,20 @@ public final class LifecycleDispatcher {
     /// Takes the reports about calls that arrived after their event was delivered and that no outcome
     /// has carried yet (e.g. after the last event).
     public func takeLateReports() -> [DispatchReport] {
-        lateReports.drain()
+        drainLateReports()
+    }
+
+    /// The late reports, then one counting the calls with a context the host never gave that arrived
+    /// since the last look, outside any subscriber's call (a plugin's own thread can make them at any time).
+    private func drainLateReports() -> [DispatchReport] {
+        var late = lateReports.drain()
+        guard reportsUnattributedForgeries else { return late }
+        let forged = CompletionTickets.shared.unattributedForgedCount
+        if forged != unattributedForgeriesSeen {
+            late.append(.unattributedForgedCompletion(count: forged &- unattributedForgeriesSeen))
+            unattributedForgeriesSeen = forged
+        }
+        return late
     }
 
     // MARK: Shared machinery (every typed entry point goes through one of these)
@@ -190,7 +211,7 @@ public final class LifecycleDispatcher {
     /// Builds the outcome and attaches the late reports gathered since the previous one.
     func finish<Result>(_ event: LifecycleEvent, result: Result, rows: [SubscriberAnswer],
                         reports: [DispatchReport], invocation: LaunchInvocation? = nil) -> EventOutcome<Result> {
-        let late = lateReports.drain()
+        let late = drainLateReports()
         return EventOutcome(event: event, result: result, answers: rows,
                             reports: late.isEmpty ? reports : reports + late, invocation: invocation)
     }

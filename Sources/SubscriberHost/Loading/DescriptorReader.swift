@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import SubscriberABI
+import SubscriberKit
 
 /// The descriptor's fields as Swift values, once checks 6–8 passed.
 struct DescriptorFields: Sendable {
@@ -93,10 +94,13 @@ struct DescriptorReader {
             throw malformed("subscriber_names", "an array of \(count) names", "NULL")
         }
         var names: [String] = []
+        names.reserveCapacity(Int(count))
+        // Where each name first appeared: a lookup per name keeps the check linear.
+        var firstIndex: [String: Int] = [:]
         for index in 0..<Int(count) {
             let label = "subscriber_names[\(index)]"
             let name = try decode(list[index], label, allowEmpty: false)
-            if let first = names.firstIndex(of: name) {
+            if let first = firstIndex.updateValue(index, forKey: name) {
                 throw malformed(label, "a unique name", "\"\(name)\" again (also subscriber_names[\(first)])")
             }
             names.append(name)
@@ -131,8 +135,9 @@ struct DescriptorReader {
             let hex = bytes.prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }
             throw malformed(label, "valid UTF-8", "the bytes \(hex.joined(separator: " "))\(length > 16 ? " …" : "")")
         }
-        if let control = text.unicodeScalars.first(where: Self.isControl) {
-            throw malformed(label, "no control characters", "\(Self.escaped(control)) in \"\(Self.escapedText(text))\"")
+        if let control = text.unicodeScalars.first(where: ControlCharacters.isControl),
+           let escape = ControlCharacters.escape(control) {
+            throw malformed(label, "no control characters", "\(escape) in \"\(Self.excerpt(text))\"")
         }
         if text.isEmpty && !allowEmpty {
             throw malformed(label, "a non-empty string", "an empty string")
@@ -140,29 +145,13 @@ struct DescriptorReader {
         return text
     }
 
-    /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F).
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
+    /// The most characters of a refused string an error shows, to show where a control character sits.
+    static let excerptLength = 64
 
-    /// A control character as an escape: "\\n", "\\t", "\\u{1B}".
-    private static func escaped(_ scalar: Unicode.Scalar) -> String {
-        switch scalar {
-        case "\n": "\\n"
-        case "\r": "\\r"
-        case "\t": "\\t"
-        default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        }
-    }
-
-    /// Up to 64 characters of `text`, control characters escaped, to show where one sits.
-    private static func escapedText(_ text: String) -> String {
-        var shown = ""
-        for (index, scalar) in text.unicodeScalars.enumerated() {
-            if index == 64 { return shown + "…" }
-            shown += isControl(scalar) ? escaped(scalar) : String(scalar)
-        }
-        return shown
+    /// Up to ``excerptLength`` characters of `text`, control characters escaped.
+    private static func excerpt(_ text: String) -> String {
+        let (shown, complete) = ControlCharacters.escapedPrefix(text.unicodeScalars, limit: excerptLength)
+        return complete ? shown : shown + "…"
     }
 
     private func malformed(_ field: String, _ expected: String, _ found: String) -> PluginLoadError {

@@ -14,7 +14,7 @@ enum ManifestText {
     ///   (Built only for an error: names in a list of millions are checked one by one.)
     static func checkPlain(_ text: String, as what: String, at keyPath: @autoclosure () -> String) throws(JSONShapeError) {
         var control: Unicode.Scalar?
-        for scalar in text.unicodeScalars where isControl(scalar) {
+        for scalar in text.unicodeScalars where ControlCharacters.isControl(scalar) {
             if scalar == "\0" { control = scalar; break }
             if control == nil { control = scalar }
         }
@@ -23,16 +23,12 @@ enum ManifestText {
         throw JSONShapeError(path: keyPath(), expected: "\(what) \(rule)", found: quoted(text))
     }
 
-    /// C0 controls, DEL and C1 controls.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
-    }
-
     /// Longer values are cut: an error stays one readable line.
     static let maximumQuotedCharacters = 120
 
-    /// `text` as a JSON string literal (control characters escaped, `\u0000`), cut after
-    /// ``maximumQuotedCharacters`` characters with an ellipsis and the full length.
+    /// `text` as a JSON string literal, cut after ``maximumQuotedCharacters`` characters with an
+    /// ellipsis and the full length. Control characters get JSON's escapes (`\u0000`, `\u001b`), not
+    /// the human ones of ``ControlCharacters``: the value is quoted as the manifest's JSON spells it.
     static func quoted(_ text: String) -> String {
         guard text.count > maximumQuotedCharacters else { return JSONValue.string(text).serialized() }
         let cut = JSONValue.string(String(text.prefix(maximumQuotedCharacters))).serialized()
