@@ -57,20 +57,20 @@ final class HostCallProblems: Sendable {
     private struct RecordingSink: SubscriberLogSink {
         let problems: HostCallProblems
 
-        /// The bridge reports an unreadable string as an error line "<subscriber>: <call>: <problem>",
-        /// the problem being ``ABIStringProblem``'s description, which starts with this ("expected a
-        /// string of at most 64 MiB with data"). A plugin that logs such a line itself only fails
-        /// itself; it cannot hide the bridge's reports.
+        /// The bridge reports an unreadable string as an error record "<call>: <problem>" attributed
+        /// to the subscriber, the problem being ``ABIStringProblem``'s description, which starts with
+        /// this ("expected a string of at most 64 MiB with data"). A plugin that logs such a line
+        /// itself only fails itself; it cannot hide the bridge's reports.
         static let problemStart: String = {
             let sample = ABIStringProblem.of(data: nil, length: 1)?.description ?? ""
             return String(sample.prefix { $0 != "," })
         }()
 
         func log(subscriber: String, level: LogLevel, message: String) {
-            guard level == .error, message.hasPrefix(subscriber + ": "),
-                  message.contains(": " + Self.problemStart) else { return }
+            guard level == .error, message.contains(": " + Self.problemStart) else { return }
             // What the host then did ("; read as {}") is the host's business, not the plugin's defect.
-            problems.record(message.range(of: "; read as ").map { String(message[..<$0.lowerBound]) } ?? message)
+            let problem = message.range(of: "; read as ").map { String(message[..<$0.lowerBound]) } ?? message
+            problems.record("\(subscriber): \(problem)")
         }
 
         func logEvent(subscriber: String, name: String, attributes: JSONObject) {}
