@@ -81,7 +81,7 @@ let package = Package(
         // -D_GNU_SOURCE: Glibc declares _dl_find_object, which names the load benchmark's probe after its file.
         .target(name: "BenchSubscribers", dependencies: ["SubscriberKit"], path: "Plugins/BenchSubscribers",
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
-        .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers"]),
+        .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers", "AppHostCLI"]),
 
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),

@@ -48,8 +48,15 @@ extension BenchResults {
             ["target": .string(target.name), "limit": .string(target.limit), "measured": .string(target.measured),
              "met": target.met.map { .bool($0) } ?? .null]
         }
+        let cliRow: JSONValue = cli.map { cli in
+            ["events": .number(Double(cli.events)), "mix": .string(cli.mix),
+             "cliEventsPerSecond": cli.cliEventsPerSecond.json, "cliNanosecondsPerEvent": cli.cli.json,
+             "dispatcherEventsPerSecond": cli.dispatcherEventsPerSecond.json,
+             "dispatcherNanosecondsPerEvent": cli.dispatcher.json,
+             "ratioCLIToDispatcher": cli.ratio.json, "cliStartupMilliseconds": cli.startupMilliseconds.json]
+        } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
                 "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
-                "memory": .array(memoryRows), "growth": .array(growthRows), "targets": .array(targetRows)]
+                "memory": .array(memoryRows), "cli": cliRow, "growth": .array(growthRows), "targets": .array(targetRows)]
     }
 }
