@@ -1,4 +1,4 @@
-// BenchSubscribers — the subscriber types of the benchmark (SPEC §8). The benchmark registers them
+// BenchSubscribers — the subscriber types of subscriber-bench's dispatch and load sections. It registers them
 // in-process (this target is linked into subscriber-bench) and loads the very same types from
 // libBenchSubscribers.so through the C ABI, so the difference between the two is the host's and the
 // bridge's cost, nothing else.
@@ -56,7 +56,7 @@ final class AsyncFetcher: InstantiableSubscriber {
 }
 
 /// The subscriber the load benchmark makes, one per plugin file. The benchmark loads N byte-identical
-/// copies of this library, and a host refuses two subscribers of one name (SPEC §2, check 10), so
+/// copies of this library, and a host refuses two subscribers of one name (load-time check 10), so
 /// this type is named after the file its image was loaded from: `LoadProbe@libBench-0042.so`.
 final class LoadProbe: InstantiableSubscriber {
     /// `LoadProbe@<file name of this image>`, computed once per image.
