@@ -130,7 +130,7 @@ extension BenchResults {
                                  limit: "≤ 1.2", measured: String(format: "%.2f", hostShare), met: hostShare <= 1.2))
         }
         if let cli {
-            let rate = cli.cliEventsPerSecond.median
+            let rate = cli.wall.cliEventsPerSecond.median
             result.append(Target(name: "CLI plays ≥ 100,000 events/s (demo manifest, --json > /dev/null)",
                                  limit: "≥ 100,000/s",
                                  measured: "\(Format.number(rate))/s (\(Format.number(Double(cli.events))) events)",

@@ -44,26 +44,57 @@ enum CLIScript {
     }
 }
 
+/// Wall-clock and CPU time (user + system) of one measured run, in nanoseconds.
+struct RunTime {
+    var wall: UInt64
+    var cpu: UInt64
+}
+
+/// One way of counting time in the CLI row.
+enum CLIClock: String, CaseIterable, Sendable {
+    /// Elapsed real time: what the target is about.
+    case wall
+    /// User + system CPU time of the process that did the work: steadier when the machine is busy.
+    case cpu
+
+    /// The row label.
+    var label: String {
+        switch self {
+        case .wall: "wall clock"
+        case .cpu: "CPU (user+sys)"
+        }
+    }
+}
+
 /// The CLI row: one script played by `apphost --json` in a child process vs the same calls sent
 /// to the same manifest's dispatcher in this process.
 struct CLIFigure: Sendable {
+    /// One clock's figures.
+    struct Times: Sendable {
+        /// Nanoseconds per event of the whole `apphost` run (start, load, play, exit), per repetition.
+        var cli: Stats
+        /// Milliseconds of an `apphost` run of an empty script: start, load, shut down, exit.
+        var startupMilliseconds: Stats
+        /// Nanoseconds per event of the dispatcher alone (each call dispatched, its logs drained and dropped).
+        var dispatcher: Stats
+        /// CLI ns per event / dispatcher ns per event, per repetition.
+        var ratio: Stats
+
+        /// Events per second of the whole CLI run.
+        var cliEventsPerSecond: Stats { Stats(cli.samples.map { 1e9 / $0 }) }
+        /// Events per second of the dispatcher alone.
+        var dispatcherEventsPerSecond: Stats { Stats(dispatcher.samples.map { 1e9 / $0 }) }
+    }
+
     /// Events in the script.
     var events: Int
     /// The mix of events, for the note.
     var mix: String
-    /// Nanoseconds per event of the whole `apphost` run (start, load, play, exit), per repetition.
-    var cli: Stats
-    /// Milliseconds of an `apphost` run of an empty script: start, load, shut down, exit.
-    var startupMilliseconds: Stats
-    /// Nanoseconds per event of the dispatcher alone (each call dispatched, its logs drained and dropped).
-    var dispatcher: Stats
-    /// CLI ns per event / dispatcher ns per event, per repetition.
-    var ratio: Stats
+    /// The figures by each clock.
+    var times: [CLIClock: Times]
 
-    /// Events per second of the whole CLI run.
-    var cliEventsPerSecond: Stats { Stats(cli.samples.map { 1e9 / $0 }) }
-    /// Events per second of the dispatcher alone.
-    var dispatcherEventsPerSecond: Stats { Stats(dispatcher.samples.map { 1e9 / $0 }) }
+    /// The wall-clock figures, which the target is about.
+    var wall: Times { times[.wall]! }
 }
 
 /// The CLI benchmark: the real `apphost` executable (beside this one, built alike) playing an
@@ -96,22 +127,27 @@ struct CLIBench {
 
         progress("cli: warm-up, \(events) events (apphost and the dispatcher alone)")
         try checkCLI(script: script)
-        _ = try cliNanoseconds(script: empty)
+        _ = try cliTime(script: empty)
         try await checkDispatcher(host, calls)
 
-        var cli: [Double] = []
-        var startup: [Double] = []
-        var dispatcher: [Double] = []
+        var startup: [RunTime] = []
+        var cli: [RunTime] = []
+        var dispatcher: [RunTime] = []
         for repetition in 1...repetitions {
             progress("cli: repetition \(repetition) of \(repetitions)")
-            startup.append(Double(try cliNanoseconds(script: empty)) / 1e6)
-            cli.append(Double(try cliNanoseconds(script: script)) / Double(events))
-            dispatcher.append(Double(await dispatchNanoseconds(host, calls)) / Double(events))
+            startup.append(try cliTime(script: empty))
+            cli.append(try cliTime(script: script))
+            dispatcher.append(await dispatchTime(host, calls))
         }
-        let cliStats = Stats(cli)
-        let dispatcherStats = Stats(dispatcher)
-        return CLIFigure(events: events, mix: CLIScript.mix, cli: cliStats, startupMilliseconds: Stats(startup),
-                         dispatcher: dispatcherStats, ratio: ratio(cliStats, dispatcherStats))
+        var times: [CLIClock: CLIFigure.Times] = [:]
+        for clock in CLIClock.allCases {
+            func nanoseconds(_ time: RunTime) -> Double { Double(clock == .wall ? time.wall : time.cpu) }
+            let cliStats = Stats(cli.map { nanoseconds($0) / Double(events) })
+            let dispatcherStats = Stats(dispatcher.map { nanoseconds($0) / Double(events) })
+            times[clock] = CLIFigure.Times(cli: cliStats, startupMilliseconds: Stats(startup.map { nanoseconds($0) / 1e6 }),
+                                           dispatcher: dispatcherStats, ratio: ratio(cliStats, dispatcherStats))
+        }
+        return CLIFigure(events: events, mix: CLIScript.mix, times: times)
     }
 
     /// The CLI command line that plays `script`.
@@ -119,23 +155,14 @@ struct CLIBench {
         ["--manifest", manifestPath, "--events", script, "--json"]
     }
 
-    /// Nanoseconds from spawning `apphost` on `script` (stdout and stderr to /dev/null) to its exit.
-    private func cliNanoseconds(script: String) throws -> UInt64 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: apphostPath)
-        process.arguments = arguments(script: script)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let start = BenchClock.now()
-        try process.run()
-        process.waitUntilExit()
-        let elapsed = BenchClock.now() &- start
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw BenchError("\(apphostPath) \(arguments(script: script).joined(separator: " ")): exit status "
-                             + "\(process.terminationStatus); expected 0")
+    /// From spawning `apphost` on `script` (stdin, stdout and stderr on /dev/null) to its exit.
+    private func cliTime(script: String) throws -> RunTime {
+        let outcome = try TimedChild.run(apphostPath, arguments(script: script))
+        guard outcome.exitStatus == 0 else {
+            throw BenchError("\(apphostPath) \(arguments(script: script).joined(separator: " ")): "
+                             + (outcome.exitStatus.map { "exit status \($0)" } ?? "ended by a signal") + "; expected exit 0")
         }
-        return elapsed
+        return outcome.time
     }
 
     /// One untimed run with stdout read: exit 0 and one JSON line per event, so the benchmark
@@ -171,14 +198,16 @@ struct CLIBench {
         }
     }
 
-    /// Nanoseconds to dispatch every call, each call's log records drained and dropped.
-    private func dispatchNanoseconds(_ host: PluginHost, _ calls: [EventCall]) async -> UInt64 {
+    /// The time to dispatch every call, each call's log records drained and dropped.
+    private func dispatchTime(_ host: PluginHost, _ calls: [EventCall]) async -> RunTime {
+        let cpuBefore = CPUTime.process()
         let start = BenchClock.now()
         for call in calls {
             _ = await host.dispatcher.dispatch(call)
             _ = host.log.drain()
         }
-        return BenchClock.now() &- start
+        let elapsed = BenchClock.now() &- start
+        return RunTime(wall: elapsed, cpu: CPUTime.process() &- cpuBefore)
     }
 
     /// `manifests/news.json` in the current directory (where `swift run` runs), else in the first

@@ -49,11 +49,17 @@ extension BenchResults {
              "met": target.met.map { .bool($0) } ?? .null]
         }
         let cliRow: JSONValue = cli.map { cli in
-            ["events": .number(Double(cli.events)), "mix": .string(cli.mix),
-             "cliEventsPerSecond": cli.cliEventsPerSecond.json, "cliNanosecondsPerEvent": cli.cli.json,
-             "dispatcherEventsPerSecond": cli.dispatcherEventsPerSecond.json,
-             "dispatcherNanosecondsPerEvent": cli.dispatcher.json,
-             "ratioCLIToDispatcher": cli.ratio.json, "cliStartupMilliseconds": cli.startupMilliseconds.json]
+            var row: JSONObject = ["events": .number(Double(cli.events)), "mix": .string(cli.mix)]
+            for clock in CLIClock.allCases {
+                let times = cli.times[clock]!
+                row[clock.rawValue] = ["cliEventsPerSecond": times.cliEventsPerSecond.json,
+                                       "cliNanosecondsPerEvent": times.cli.json,
+                                       "dispatcherEventsPerSecond": times.dispatcherEventsPerSecond.json,
+                                       "dispatcherNanosecondsPerEvent": times.dispatcher.json,
+                                       "ratioCLIToDispatcher": times.ratio.json,
+                                       "cliStartupMilliseconds": times.startupMilliseconds.json]
+            }
+            return .object(row)
         } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
                 "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
