@@ -18,7 +18,7 @@ struct BenchOptions {
           --quick           3 repetitions and N ≤ 100 only (for CI); the same table
           --repetitions N   repetitions per figure (default 7; --quick: 3)
           --only dispatch|load|cli
-                            run one section only (the others stay empty)
+                            run one section only (the others are left out; empty in --json)
           --plugin PATH     libBenchSubscribers.so to load (default: beside this executable)
           --manifest FILE   the CLI section's manifest (default: manifests/news.json in the current
                             folder or the nearest folder above this executable)

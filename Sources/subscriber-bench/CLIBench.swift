@@ -126,7 +126,7 @@ struct CLIBench {
         defer { host.shutDown() }
 
         progress("cli: warm-up, \(events) events (apphost and the dispatcher alone)")
-        try checkCLI(script: script)
+        try checkCLI(script: script, output: folder + "/check.jsonl")
         _ = try cliTime(script: empty)
         try await checkDispatcher(host, calls)
 
@@ -165,23 +165,16 @@ struct CLIBench {
         return outcome.time
     }
 
-    /// One untimed run with stdout read: exit 0 and one JSON line per event, so the benchmark
-    /// measures a run that played every event without a failure report.
-    private func checkCLI(script: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: apphostPath)
-        process.arguments = arguments(script: script)
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    /// One untimed run with stdout kept in `output`: exit 0 and one JSON line per event, so the
+    /// benchmark measures a run that played every event without a failure report.
+    private func checkCLI(script: String, output: String) throws {
+        let outcome = try TimedChild.run(apphostPath, arguments(script: script), standardOutput: output)
+        let data = try Data(contentsOf: URL(fileURLWithPath: output))
         let lines = data.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        guard process.terminationStatus == 0, lines == events else {
-            throw BenchError("\(apphostPath) \(arguments(script: script).joined(separator: " ")): exit status "
-                             + "\(process.terminationStatus), \(lines) lines on stdout; expected 0 and \(events) "
+        guard outcome.exitStatus == 0, lines == events else {
+            throw BenchError("\(apphostPath) \(arguments(script: script).joined(separator: " ")): "
+                             + (outcome.exitStatus.map { "exit status \($0)" } ?? "ended by a signal")
+                             + ", \(lines) lines on stdout; expected exit 0 and \(events) lines "
                              + "(is apphost built with -c release beside subscriber-bench?)")
         }
     }
