@@ -83,7 +83,7 @@ let package = Package(
         // -D_GNU_SOURCE: Glibc declares _dl_find_object, which names the load benchmark's probe after its file.
         .target(name: "BenchSubscribers", dependencies: ["SubscriberKit"], path: "Plugins/BenchSubscribers",
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
-        .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers"]),
+        .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers", "AppHostCLI"]),
 
         // The scaffolding the broken plugins share (adh_fixture.h, header-only), so each shows its one defect.
         .target(name: "FixtureSupport", dependencies: ["SubscriberABI"], path: "Plugins/Broken/FixtureSupport",

@@ -1,4 +1,4 @@
-// BenchSubscribers — the subscriber types of the benchmark (SPEC §8). The benchmark registers them
+// BenchSubscribers — the subscriber types of subscriber-bench's dispatch and load sections. It registers them
 // in-process (this target is linked into subscriber-bench) and loads the very same types from
 // libBenchSubscribers.so through the C ABI, so the difference between the two is the host's and the
 // bridge's cost, nothing else.
@@ -56,7 +56,7 @@ final class AsyncFetcher: InstantiableSubscriber {
 }
 
 /// The subscriber the load benchmark makes, one per plugin file. The benchmark loads N byte-identical
-/// copies of this library, and a host refuses two subscribers of one name (SPEC §2, check 10), so
+/// copies of this library, and a host refuses two subscribers of one name (load-time check 10), so
 /// this type is named after the file its image was loaded from: `LoadProbe@libBench-0042.so`.
 final class LoadProbe: InstantiableSubscriber {
     /// `LoadProbe@<file name of this image>`, computed once per image.
@@ -71,9 +71,20 @@ final class LoadProbe: InstantiableSubscriber {
 private func imageFileName(containing address: UnsafeRawPointer) -> String? {
     var found = dl_find_object()
     guard _dl_find_object(UnsafeMutableRawPointer(mutating: address), &found) == 0,
-          let path = found.dlfo_link_map?.pointee.l_name else { return nil }
-    guard let slash = strrchr(path, Int32(UInt8(ascii: "/"))) else { return String(cString: path) }
-    return String(cString: slash + 1)
+          let name = found.dlfo_link_map?.pointee.l_name else { return nil }
+    var path = String(cString: name)
+    // The host loads the very file it checked through its descriptor, so the image is mapped as
+    // /proc/self/fd/N (the descriptor stays open): the file's own name is that link's target.
+    if path.hasPrefix("/proc/self/fd/"), let target = linkTarget(path) { path = target }
+    return path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init)
+}
+
+/// Where the symbolic link `path` points, or nil.
+private func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink(path, &buffer, buffer.count - 1)
+    guard length > 0 else { return nil }
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// The benchmark's subscriber types, for in-process registration.

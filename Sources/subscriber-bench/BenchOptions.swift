@@ -1,23 +1,33 @@
 /// The command line of subscriber-bench.
 struct BenchOptions {
     static let usage = """
-        usage: subscriber-bench [--json] [--quick] [--repetitions N] [--only dispatch|load] [--plugin PATH]
+        usage: subscriber-bench [--json] [--quick] [--repetitions N] [--only dispatch|load|cli] [--plugin PATH]
+                                [--manifest FILE]
                subscriber-bench --profile EVENT N EVENTS in-process|loaded
+               subscriber-bench --cli-script EVENTS FILE
 
         Measures, in one run: dispatch through subscribers loaded from libBenchSubscribers.so vs the same
         types in-process (void event, openURL, performFetch; 1, 10, 100, 1,000 subscribers), loading N
         plugins through a manifest vs bare dlopen+dlsym (N = 1, 10, 100, 1,000), memory per plugin, and
-        how each grows with N. Build with -c release.
+        how each grows with N; and the CLI's own cost per event: `apphost --json` playing an event script
+        with the demo manifest (stdout and stderr to /dev/null) vs that manifest's dispatcher alone, in
+        this process, on the same events (100,000; --quick: 10,000). Build with -c release: apphost and
+        the demo plugins must be beside this executable.
 
           --json            print the results as one JSON object instead of the table
           --quick           3 repetitions and N ≤ 100 only (for CI); the same table
           --repetitions N   repetitions per figure (default 7; --quick: 3)
-          --only dispatch|load
-                            run one half only (the other sections stay empty)
+          --only dispatch|load|cli
+                            run one section only (the others are left out; empty in --json)
           --plugin PATH     libBenchSubscribers.so to load (default: beside this executable)
+          --manifest FILE   the CLI section's manifest (default: manifests/news.json in the current
+                            folder or the nearest folder above this executable)
           --profile EVENT N EVENTS in-process|loaded
                             only send EVENTS events of EVENT (voidEvent, openURL, fetchSync, fetchAsync)
                             to N subscribers, untimed: the loop to run under valgrind --tool=callgrind
+          --cli-script EVENTS FILE
+                            only write the CLI section's script of EVENTS events to FILE (to play under
+                            valgrind: apphost --manifest manifests/news.json --events FILE --json)
           --help            this text
         """
 
@@ -34,7 +44,10 @@ struct BenchOptions {
     var repetitions: Int?
     var only: String?
     var pluginPath: String?
+    var manifestPath: String?
     var profile: Profile?
+    /// `--cli-script EVENTS FILE`: the script to write.
+    var cliScript: (events: Int, path: String)?
     var help = false
 
     /// Reads `arguments` (without the program name); throws one line naming the bad argument.
@@ -56,13 +69,23 @@ struct BenchOptions {
                 }
                 repetitions = count
             case "--only":
-                let text = try value(for: argument, expecting: "dispatch or load")
-                guard text == "dispatch" || text == "load" else {
-                    throw BenchError("--only expects dispatch or load, found \"\(text)\"")
+                let text = try value(for: argument, expecting: "dispatch, load or cli")
+                guard ["dispatch", "load", "cli"].contains(text) else {
+                    throw BenchError("--only expects dispatch, load or cli, found \"\(text)\"")
                 }
                 only = text
             case "--plugin":
                 pluginPath = try value(for: argument, expecting: "a path")
+            case "--manifest":
+                manifestPath = try value(for: argument, expecting: "a path")
+            case "--cli-script":
+                let expecting = "EVENTS FILE"
+                let events = try value(for: argument, expecting: expecting)
+                let path = try value(for: argument, expecting: expecting)
+                guard let count = Int(events), count > 0 else {
+                    throw BenchError("--cli-script expects a positive number of events, found \"\(events)\"")
+                }
+                cliScript = (count, path)
             case "--profile":
                 let expecting = "EVENT N EVENTS in-process|loaded"
                 let event = try value(for: argument, expecting: expecting)
@@ -84,6 +107,11 @@ struct BenchOptions {
     var repetitionCount: Int { repetitions ?? (quick ? 3 : 7) }
     /// The Ns of every section.
     var counts: [Int] { quick ? [1, 10, 100] : [1, 10, 100, 1000] }
+    /// Events in the CLI section's script.
+    var cliEvents: Int { quick ? 10_000 : 100_000 }
+
+    /// Whether the section `name` ("dispatch", "load", "cli") runs.
+    func runs(_ name: String) -> Bool { only == nil || only == name }
 
     /// The command line that reproduces a run with these options.
     var command: String {
@@ -91,6 +119,7 @@ struct BenchOptions {
         if quick { command += " --quick" }
         if let repetitions { command += " --repetitions \(repetitions)" }
         if let only { command += " --only \(only)" }
+        if let manifestPath { command += " --manifest \(manifestPath)" }
         if json { command += " --json" }
         return command
     }

@@ -56,11 +56,7 @@ struct LoadBench {
 
     /// A fresh private folder holding `copies` copies of the plugin, named by ``LoadFolder``.
     private func makeFolder(copies: Int) throws -> String {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/subscriber-bench-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw BenchError("mkdtemp in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno)))")
-        }
-        let folder = String(cString: made)
+        let folder = try PrivateFolder.make(prefix: "subscriber-bench")
         // Check 2 refuses a folder or file writable by group or others: set both explicitly.
         chmod(folder, 0o755)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: pluginPath))
@@ -106,5 +102,17 @@ struct LoadBench {
                              + "\(process.terminationStatus), output \"\(text)\"; expected a load sample")
         }
         return sample
+    }
+}
+
+/// Fresh private folders in the temporary directory.
+enum PrivateFolder {
+    /// A new folder `<tmp>/<prefix>-XXXXXX` (mkdtemp: mode 0700, a name nobody else holds).
+    static func make(prefix: String) throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/\(prefix)-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw BenchError("mkdtemp in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
     }
 }

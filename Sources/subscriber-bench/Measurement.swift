@@ -11,6 +11,21 @@ enum BenchClock {
     }
 }
 
+/// CPU time (user + system), in nanoseconds.
+enum CPUTime {
+    /// This process's, all threads (CLOCK_PROCESS_CPUTIME_ID).
+    static func process() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    /// A `timeval` (rusage) in nanoseconds.
+    static func nanoseconds(_ time: timeval) -> UInt64 {
+        UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_usec) &* 1000
+    }
+}
+
 /// The median and range of repeated measurements of one quantity.
 struct Stats: Sendable {
     var median: Double

@@ -48,8 +48,21 @@ extension BenchResults {
             ["target": .string(target.name), "limit": .string(target.limit), "measured": .string(target.measured),
              "met": target.met.map { .bool($0) } ?? .null]
         }
+        let cliRow: JSONValue = cli.map { cli in
+            var row: JSONObject = ["events": .number(Double(cli.events)), "mix": .string(cli.mix)]
+            for clock in CLIClock.allCases {
+                let times = cli.times[clock]!
+                row[clock.rawValue] = ["cliEventsPerSecond": times.cliEventsPerSecond.json,
+                                       "cliNanosecondsPerEvent": times.cli.json,
+                                       "dispatcherEventsPerSecond": times.dispatcherEventsPerSecond.json,
+                                       "dispatcherNanosecondsPerEvent": times.dispatcher.json,
+                                       "ratioCLIToDispatcher": times.ratio.json,
+                                       "cliStartupMilliseconds": times.startupMilliseconds.json]
+            }
+            return .object(row)
+        } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
                 "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
-                "memory": .array(memoryRows), "growth": .array(growthRows), "targets": .array(targetRows)]
+                "memory": .array(memoryRows), "cli": cliRow, "growth": .array(growthRows), "targets": .array(targetRows)]
     }
 }

@@ -43,64 +43,95 @@ enum Format {
 }
 
 extension BenchResults {
-    /// The human report: machine, dispatch, load, memory, growth, targets.
+    /// The human report: machine, dispatch, load, memory, CLI, growth, targets.
     var text: String {
         var out: [String] = []
-        out.append("subscriber-bench: AppDelegateHost dispatch and load")
+        out.append("subscriber-bench: AppDelegateHost dispatch, load and CLI")
         out.append("  date     \(machine.date)")
         out.append("  machine  \(machine.cpu), \(machine.cores) cores, \(machine.memory), \(machine.kernel)")
         out.append("  toolchain \(machine.swift), \(machine.build) build")
         out.append("  method   warm-up, then \(repetitions) repetitions; median (min–max). Dispatch: batches of ≥ 20 ms, "
                    + "in-process and loaded alternating.\n           Load: each repetition in a fresh process, "
-                   + "after one unrecorded warm-up load of each kind.")
+                   + "after one unrecorded warm-up load of each kind.\n           CLI: one checked warm-up run each way, "
+                   + "then apphost and the dispatcher alternating.")
         out.append("  command  \(command)")
         out.append("")
-        out.append("DISPATCH: ns per event; the same subscriber types in-process vs loaded from libBenchSubscribers.so")
-        var table = TextTable(header: ["event", "N", "in-process ns", "loaded ns", "loaded/in-process",
+        var table: TextTable
+        // A section that did not run (`--only`) is left out.
+        if !dispatch.isEmpty {
+            out.append("DISPATCH: ns per event; the same subscriber types in-process vs loaded from libBenchSubscribers.so")
+            table = TextTable(header: ["event", "N", "in-process ns", "loaded ns", "loaded/in-process",
                                        "in-process ns/sub", "loaded ns/sub"])
-        for figure in dispatch {
-            let count = Double(figure.subscribers)
-            table.rows.append([figure.scenario.label, String(figure.subscribers), Format.stats(figure.inProcess),
-                               Format.stats(figure.loaded), Format.stats(figure.ratio),
-                               Format.number(figure.inProcess.median / count), Format.number(figure.loaded.median / count)])
+            for figure in dispatch {
+                let count = Double(figure.subscribers)
+                table.rows.append([figure.scenario.label, String(figure.subscribers), Format.stats(figure.inProcess),
+                                   Format.stats(figure.loaded), Format.stats(figure.ratio),
+                                   Format.number(figure.inProcess.median / count), Format.number(figure.loaded.median / count)])
+            }
+            out.append(table.rendered())
+            out.append("")
         }
-        out.append(table.rendered())
-        out.append("")
-        out.append("LOAD: ms to load N plugins (copies of libBenchSubscribers.so), in a fresh process each")
-        table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry", "+entry+create", "manifest, pins off",
-                                   "pins off/bare", "manifest, pins on", "pins on/bare", "pins off/(+entry+create)"])
-        for figure in load {
-            table.rows.append([String(figure.plugins), Format.stats(figure.milliseconds[.bare]!),
-                               Format.stats(figure.milliseconds[.entry]!), Format.stats(figure.milliseconds[.create]!),
-                               Format.stats(figure.milliseconds[.pinsOff]!), Format.stats(figure.ratioToBare(.pinsOff)),
-                               Format.stats(figure.milliseconds[.pinsOn]!), Format.stats(figure.ratioToBare(.pinsOn)),
-                               Format.stats(ratio(figure.milliseconds[.pinsOff]!, figure.milliseconds[.create]!))])
+        if !load.isEmpty {
+            out.append("LOAD: ms to load N plugins (copies of libBenchSubscribers.so), in a fresh process each")
+            table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry", "+entry+create", "manifest, pins off",
+                                       "pins off/bare", "manifest, pins on", "pins on/bare", "pins off/(+entry+create)"])
+            for figure in load {
+                table.rows.append([String(figure.plugins), Format.stats(figure.milliseconds[.bare]!),
+                                   Format.stats(figure.milliseconds[.entry]!), Format.stats(figure.milliseconds[.create]!),
+                                   Format.stats(figure.milliseconds[.pinsOff]!), Format.stats(figure.ratioToBare(.pinsOff)),
+                                   Format.stats(figure.milliseconds[.pinsOn]!), Format.stats(figure.ratioToBare(.pinsOn)),
+                                   Format.stats(ratio(figure.milliseconds[.pinsOff]!, figure.milliseconds[.create]!))])
+            }
+            out.append(table.rendered())
+            out.append("  +entry: the entry symbol called too (the plugin's Swift code runs for the first time); "
+                       + "+create: one subscriber made through the C ABI as a host makes it.")
+            out.append("  manifest: PluginHost(manifestAt:) — manifest read, checks 1–10, entry, subscriber, dispatcher.")
+            out.append("")
+            out.append("MEMORY: resident KB added per loaded plugin (RSS after − before, / N)")
+            table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry+create", "manifest, pins off"])
+            for figure in load {
+                table.rows.append([String(figure.plugins), Format.stats(figure.kilobytesPerPlugin[.bare]!),
+                                   Format.stats(figure.kilobytesPerPlugin[.create]!),
+                                   Format.stats(figure.kilobytesPerPlugin[.pinsOff]!)])
+            }
+            out.append(table.rendered())
+            out.append("")
         }
-        out.append(table.rendered())
-        out.append("  +entry: the entry symbol called too (the plugin's Swift code runs for the first time); "
-                   + "+create: one subscriber made through the C ABI as a host makes it.")
-        out.append("  manifest: PluginHost(manifestAt:) — manifest read, checks 1–10, entry, subscriber, dispatcher.")
-        out.append("")
-        out.append("MEMORY: resident KB added per loaded plugin (RSS after − before, / N)")
-        table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry+create", "manifest, pins off"])
-        for figure in load {
-            table.rows.append([String(figure.plugins), Format.stats(figure.kilobytesPerPlugin[.bare]!),
-                               Format.stats(figure.kilobytesPerPlugin[.create]!),
-                               Format.stats(figure.kilobytesPerPlugin[.pinsOff]!)])
+        if let cli {
+            out.append("CLI: the apphost command's own cost per event vs its dispatcher alone, same manifest, same events")
+            table = TextTable(header: ["clock", "events", "apphost --json events/s", "apphost ns/event",
+                                       "dispatcher events/s", "dispatcher ns/event", "CLI/dispatcher", "apphost startup ms"])
+            for clock in CLIClock.allCases {
+                let times = cli.times[clock]!
+                table.rows.append([clock.label, Format.number(Double(cli.events)), Format.stats(times.cliEventsPerSecond),
+                                   Format.stats(times.cli), Format.stats(times.dispatcherEventsPerSecond),
+                                   Format.stats(times.dispatcher), Format.stats(times.ratio),
+                                   Format.stats(times.startupMilliseconds)])
+            }
+            out.append(table.rendered())
+            out.append("  apphost: the release executable beside this one, `--manifest manifests/news.json --events FILE --json`,")
+            out.append("  stdout and stderr to /dev/null, timed from spawn to exit (start, load, play, exit: startup included).")
+            out.append("  dispatcher: PluginHost on the same manifest in this process, the same lines parsed by EventScript")
+            out.append("  (untimed), each call dispatched and its log records drained and dropped; no output.")
+            out.append("  CLI/dispatcher: apphost ns/event / dispatcher ns/event. startup: apphost on an empty script.")
+            out.append("  CPU: the apphost child's user+sys (rusage), this process's for the dispatcher (all threads);")
+            out.append("  steadier than the wall clock on a busy machine. The target is on the wall clock.")
+            out.append("  Mix, in a cycle of 12 (no event waits on a deadline): \(cli.mix).")
+            out.append("")
         }
-        out.append(table.rendered())
-        out.append("")
-        out.append("GROWTH: cost per unit at each N, and the exponent between consecutive Ns (1.00 = linear)")
         let growth = self.growth
-        let counts = growth.first?.perUnit.map(\.count) ?? []
-        table = TextTable(header: ["series", "unit"] + counts.map { "N=\($0)" }
-                          + zip(counts, counts.dropFirst()).map { "exp \($0)→\($1)" } + ["verdict"])
-        for series in growth {
-            table.rows.append([series.series, series.unit] + series.perUnit.map { Format.number($0.value) }
-                              + series.exponents.map { String(format: "%.2f", $0.exponent) } + [series.verdict])
+        if !growth.isEmpty {
+            out.append("GROWTH: cost per unit at each N, and the exponent between consecutive Ns (1.00 = linear)")
+            let counts = growth.first?.perUnit.map(\.count) ?? []
+            table = TextTable(header: ["series", "unit"] + counts.map { "N=\($0)" }
+                              + zip(counts, counts.dropFirst()).map { "exp \($0)→\($1)" } + ["verdict"])
+            for series in growth {
+                table.rows.append([series.series, series.unit] + series.perUnit.map { Format.number($0.value) }
+                                  + series.exponents.map { String(format: "%.2f", $0.exponent) } + [series.verdict])
+            }
+            out.append(table.rendered())
+            out.append("")
         }
-        out.append(table.rendered())
-        out.append("")
         out.append("TARGETS")
         table = TextTable(header: ["target", "limit", "measured", "verdict"])
         for target in targets {

@@ -1,6 +1,7 @@
-// subscriber-bench: the benchmark of SPEC §8. Dispatch through subscribers loaded from a `.so` vs the
+// subscriber-bench: what the host costs. Dispatch through subscribers loaded from a `.so` vs the
 // same types registered in-process; loading N plugins through a manifest vs bare dlopen+dlsym;
-// memory per plugin; how each grows with N. One table, or `--json`.
+// memory per plugin; how each grows with N; the `apphost` command's own cost per event vs its
+// dispatcher alone. One table, or `--json`.
 //
 //   swift run -c release subscriber-bench [--json] [--quick]
 import Foundation
@@ -39,6 +40,15 @@ func progress(_ line: String) {
     FileHandle.standardError.write(Data("[\(seconds) s] \(line)\n".utf8))
 }
 
+if let script = options.cliScript {
+    do {
+        try CLIScript.write(events: script.events, to: script.path)
+        exit(0)
+    } catch {
+        fail("writing \(script.path): \(error)", status: 1)
+    }
+}
+
 if let profile = options.profile {
     do {
         try await DispatchBench(pluginPath: plugin, sampler: Sampler(repetitions: 1))
@@ -52,13 +62,23 @@ if let profile = options.profile {
 do {
     let machine = MachineInfo.current()
     let sampler = Sampler(repetitions: options.repetitionCount)
-    let dispatch = options.only == "load" ? []
+    let dispatch = !options.runs("dispatch") ? []
         : try await DispatchBench(pluginPath: plugin, sampler: sampler).run(counts: options.counts, progress: progress)
-    let load = options.only == "dispatch" ? []
+    let load = !options.runs("load") ? []
         : try LoadBench(pluginPath: plugin, repetitions: options.repetitionCount)
             .run(counts: options.counts, progress: progress)
+    var cli: CLIFigure?
+    if options.runs("cli") {
+        guard let manifest = options.manifestPath ?? CLIBench.defaultManifest() else {
+            throw BenchError("manifests/news.json not found in the current folder or above this executable; "
+                             + "expected it, or --manifest FILE")
+        }
+        let apphost = (MachineInfo.executablePath as NSString).deletingLastPathComponent + "/apphost"
+        cli = try await CLIBench(apphostPath: apphost, manifestPath: manifest, events: options.cliEvents,
+                                 repetitions: options.repetitionCount).run(progress: progress)
+    }
     let results = BenchResults(machine: machine, repetitions: options.repetitionCount, quick: options.quick,
-                               dispatch: dispatch, load: load, command: options.command)
+                               dispatch: dispatch, load: load, cli: cli, command: options.command)
     progress("done")
     print(options.json ? results.json.serialized(pretty: true) : results.text)
 } catch {
