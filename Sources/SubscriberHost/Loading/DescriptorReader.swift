@@ -97,7 +97,6 @@ struct DescriptorReader {
         names.reserveCapacity(Int(count))
         // Where each name first appeared: a lookup per name keeps the check linear.
         var firstIndex: [String: Int] = [:]
-        firstIndex.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
             let name = try decode(list[index], "subscriber_names[\(index)]", allowEmpty: false)
             if let first = firstIndex.updateValue(index, forKey: name) {
@@ -132,11 +131,14 @@ struct DescriptorReader {
                             "no NUL within the first \(Self.maximumStringLength) bytes")
         }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        // The NUL lies within the limit: the standard library's C-string validation is the fast one.
+        guard let text = String(validatingCString: pointer) else {
             let hex = bytes.prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }
             throw malformed(label(), "valid UTF-8", "the bytes \(hex.joined(separator: " "))\(length > 16 ? " …" : "")")
         }
-        if let control = text.unicodeScalars.first(where: ControlCharacters.isControl),
+        // Printable ASCII (most names) has no control character: the scalars need looking at otherwise.
+        if !bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+           let control = text.unicodeScalars.first(where: ControlCharacters.isControl),
            let escape = ControlCharacters.escape(control) {
             throw malformed(label(), "no control characters", "\(escape) in \"\(Self.excerpt(text))\"")
         }
