@@ -110,4 +110,23 @@ struct LoaderPathSafetyTests {
         try #require(stat(FilePaths.directory(of: folder.path), &info) == 0)
         if info.st_mode & 0o002 != 0 { #expect(info.st_mode & S_ISVTX != 0) }
     }
+
+    @Test("one load examines a folder once: the next file in it reuses what was found; a new load looks again")
+    func foldersExaminedOncePerLoad() throws {
+        let root = try TestDirectory()
+        defer { root.remove() }
+        let folder = try root.subdirectory("plugins")
+        let first = try folder.copy(guardPlugin, to: "libFirst.so")
+        let second = try folder.copy(guardPlugin, to: "libSecond.so")
+        let verified = VerifiedFolders()
+        #expect(try SafePath(path: first).resolve(verified: verified).realPath == first)
+        #expect(verified.info(of: folder.path) != nil && verified.info(of: root.path) != nil && verified.info(of: "/") != nil)
+        // Only you (its owner) or root can make a folder reached safely unsafe: within the same load
+        // the folder's mode as found is used, not examined again.
+        try folder.setMode(0o777)
+        #expect(try SafePath(path: second).resolve(verified: verified).realPath == second)
+        // A new load examines every folder afresh.
+        #expect(throws: PluginLoadError.self) { try SafePath(path: second).resolve(verified: VerifiedFolders()) }
+        #expect(loadError(second)?.contains(#"expected its directory "\#(folder.path)" not writable"#) == true)
+    }
 }

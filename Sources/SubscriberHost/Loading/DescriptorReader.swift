@@ -98,10 +98,10 @@ struct DescriptorReader {
         // Where each name first appeared: a lookup per name keeps the check linear.
         var firstIndex: [String: Int] = [:]
         for index in 0..<Int(count) {
-            let label = "subscriber_names[\(index)]"
-            let name = try decode(list[index], label, allowEmpty: false)
+            let name = try decode(list[index], "subscriber_names[\(index)]", allowEmpty: false)
             if let first = firstIndex.updateValue(index, forKey: name) {
-                throw malformed(label, "a unique name", "\"\(name)\" again (also subscriber_names[\(first)])")
+                throw malformed("subscriber_names[\(index)]", "a unique name",
+                                "\"\(name)\" again (also subscriber_names[\(first)])")
             }
             names.append(name)
         }
@@ -120,27 +120,30 @@ struct DescriptorReader {
 
     /// A NUL-terminated string that must be present, terminated within ``maximumStringLength`` bytes,
     /// valid UTF-8, free of control characters and (unless allowed) non-empty.
-    private func decode(_ pointer: UnsafePointer<CChar>?, _ label: String, allowEmpty: Bool) throws(PluginLoadError) -> String {
+    private func decode(_ pointer: UnsafePointer<CChar>?, _ label: @autoclosure () -> String, allowEmpty: Bool) throws(PluginLoadError) -> String {
         guard let pointer else {
-            throw malformed(label, allowEmpty ? "a string" : "a non-empty string", "NULL")
+            throw malformed(label(), allowEmpty ? "a string" : "a non-empty string", "NULL")
         }
         // Bounded scan: at most the limit plus its NUL.
         let length = strnlen(pointer, Self.maximumStringLength + 1)
         guard length <= Self.maximumStringLength else {
-            throw malformed(label, "a NUL-terminated string of at most \(Self.maximumStringLength) bytes",
+            throw malformed(label(), "a NUL-terminated string of at most \(Self.maximumStringLength) bytes",
                             "no NUL within the first \(Self.maximumStringLength) bytes")
         }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        // The NUL lies within the limit: the standard library's C-string validation is the fast one.
+        guard let text = String(validatingCString: pointer) else {
             let hex = bytes.prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }
-            throw malformed(label, "valid UTF-8", "the bytes \(hex.joined(separator: " "))\(length > 16 ? " …" : "")")
+            throw malformed(label(), "valid UTF-8", "the bytes \(hex.joined(separator: " "))\(length > 16 ? " …" : "")")
         }
-        if let control = text.unicodeScalars.first(where: ControlCharacters.isControl),
+        // Printable ASCII (most names) has no control character: the scalars need looking at otherwise.
+        if !bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+           let control = text.unicodeScalars.first(where: ControlCharacters.isControl),
            let escape = ControlCharacters.escape(control) {
-            throw malformed(label, "no control characters", "\(escape) in \"\(Self.excerpt(text))\"")
+            throw malformed(label(), "no control characters", "\(escape) in \"\(Self.excerpt(text))\"")
         }
         if text.isEmpty && !allowEmpty {
-            throw malformed(label, "a non-empty string", "an empty string")
+            throw malformed(label(), "a non-empty string", "an empty string")
         }
         return text
     }

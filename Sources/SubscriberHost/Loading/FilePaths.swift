@@ -10,7 +10,7 @@ import Darwin
 enum FilePaths {
     /// `path` if absolute, else the current directory joined with it.
     static func absolute(_ path: String) -> String {
-        resolve(path, against: currentDirectory())
+        path.hasPrefix("/") ? path : resolve(path, against: currentDirectory())
     }
 
     /// `path` if absolute, else `directory/path` (a leading `./` dropped).

@@ -84,11 +84,15 @@ final class PluginFile {
     /// Check 2 for the file itself (the opened one): not writable by group or others, and owned by
     /// the current effective user or root — its owner could rewrite it in place between the hash and
     /// `dlopen`, and `dlopen` maps this very inode.
-    func checkSafe(path: String) throws(PluginLoadError) {
+    func checkSafe(path: String, user: uid_t) throws(PluginLoadError) {
         if info.st_mode & mode_t(S_IWGRP | S_IWOTH) != 0 {
             throw .writable(path: path, place: .file, mode: UInt32(info.st_mode))
         }
-        try SafePath(path: path).checkOwner(info, of: .file(currentPath() ?? path), user: geteuid())
+        // The real path (a readlink of /proc/self/fd/N, not cheap) only for the error.
+        guard SafePath.trusts(owner: info.st_uid, user: user) else {
+            throw .foreignOwner(path: path, place: .file(currentPath() ?? path), owner: UInt32(info.st_uid),
+                                user: UInt32(user))
+        }
     }
 
     /// Before hashing: the header says it is a shared object the host can load (64 bytes read).

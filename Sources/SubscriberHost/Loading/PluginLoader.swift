@@ -51,11 +51,19 @@ public struct PluginLoader: Sendable {
     /// [main-thread] The first load of a file calls its `[main-thread]` entry symbol.
     @MainActor
     public func loadImage(at path: String, sha256: SHA256Digest? = nil) throws(PluginLoadError) -> LoadedPluginImage {
+        try loadImage(at: path, sha256: sha256, verified: VerifiedFolders())
+    }
+
+    /// ``loadImage(at:sha256:)`` within a load of several plugins: check 2 skips the folders
+    /// `verified` already holds and adds those it examines. [main-thread]
+    @MainActor
+    func loadImage(at path: String, sha256: SHA256Digest?,
+                   verified: VerifiedFolders) throws(PluginLoadError) -> LoadedPluginImage {
         let clock = ContinuousClock()
         let start = clock.now
         let path = FilePaths.absolute(path)
         let file = try PluginFile(opening: path)                                    // check 1
-        let realPath = try checkSafePath(file, path: path)                          // check 2
+        let realPath = try checkSafePath(file, path: path, verified: verified)      // check 2
         try file.checkELFHeader(path: path)                                         // check 4, its header
         if let sha256 { try file.checkPin(sha256, path: path) }                     // check 3
 
@@ -91,12 +99,13 @@ public struct PluginLoader: Sendable {
     /// the way is writable by group or others, and each is owned by the current effective user or
     /// root (see ``SafePath``), unless ``allowWritable``. The file the walk reaches must be the one
     /// opened: else the path changed under the check. Returns the real path.
-    private func checkSafePath(_ file: PluginFile, path: String) throws(PluginLoadError) -> String {
+    private func checkSafePath(_ file: PluginFile, path: String,
+                               verified: VerifiedFolders) throws(PluginLoadError) -> String {
         guard !allowWritable else {
             return file.currentPath() ?? FilePaths.realPath(path) ?? path
         }
-        try file.checkSafe(path: path)
-        let (realPath, info) = try SafePath(path: path).resolve()
+        try file.checkSafe(path: path, user: verified.user)
+        let (realPath, info) = try SafePath(path: path).resolve(verified: verified)
         guard FileIdentity(info) == file.identity else {
             throw .fileReplaced(path: path, found: "another file at \"\(realPath)\" than the one opened")
         }

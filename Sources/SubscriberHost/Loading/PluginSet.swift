@@ -95,9 +95,10 @@ extension PluginLoader {
     public func load(_ manifest: Manifest, locator: PluginLocator) throws(PluginSetError) -> PluginSet {
         var set = PluginSet(plugins: [], skipped: [])
         var owners: [String: String] = [:]  // subscriber name → path of the plugin providing it
+        let verified = VerifiedFolders()  // check 2's folders, examined once for the whole manifest
         for entry in manifest.plugins {
             do throws(PluginLoadError) {
-                set.plugins.append(try loadEntry(entry, locator: locator, owners: &owners))
+                set.plugins.append(try loadEntry(entry, locator: locator, owners: &owners, verified: verified))
             } catch {
                 guard entry.optional else {
                     throw PluginSetError(file: manifest.file, pluginIndex: entry.index, error: error)
@@ -117,8 +118,15 @@ extension PluginLoader {
     @MainActor
     public func loadEntry(_ entry: ManifestPlugin, locator: PluginLocator,
                           owners: inout [String: String]) throws(PluginLoadError) -> PluginSet.Plugin {
+        try loadEntry(entry, locator: locator, owners: &owners, verified: VerifiedFolders())
+    }
+
+    /// ``loadEntry(_:locator:owners:)`` within a manifest's load: check 2 reuses `verified`. [main-thread]
+    @MainActor
+    func loadEntry(_ entry: ManifestPlugin, locator: PluginLocator, owners: inout [String: String],
+                   verified: VerifiedFolders) throws(PluginLoadError) -> PluginSet.Plugin {
         let path = try locator.locate(entry.source)
-        let image = try loadImage(at: path, sha256: entry.sha256)
+        let image = try loadImage(at: path, sha256: entry.sha256, verified: verified)
         let names = try image.subscribers(requested: entry.subscribers, path: path)   // check 9
         for name in names {                                                            // check 10
             if let other = owners[name] { throw .duplicateSubscriber(path: path, name: name, otherPath: other) }

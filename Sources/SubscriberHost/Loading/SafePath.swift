@@ -27,30 +27,35 @@ struct SafePath {
     /// Walks to the file and returns its real path (absolute, no symlinks, no `.` or `..`) and its
     /// `lstat`. Throws ``PluginLoadError/writable(path:place:mode:)`` or
     /// ``PluginLoadError/foreignOwner(path:place:owner:user:)`` for the first unsafe folder.
-    func resolve() throws(PluginLoadError) -> (realPath: String, info: stat) {
-        let user = geteuid()
+    func resolve(verified: VerifiedFolders = VerifiedFolders()) throws(PluginLoadError) -> (realPath: String, info: stat) {
+        let user = verified.user
         var pending: [Substring] = Array(path.split(separator: "/").reversed())  // a stack: next step last
-        var folder: [Substring] = []  // the real folder reached so far, as components
-        var folderInfo = try examineOwnedFolder("/", user: user)
+        var folder = "/"  // the real folder reached so far (absolute, no symlinks, no `.` or `..`)
+        var folderInfo = try examineOwnedFolder("/", verified: verified)
         var linksFollowed = 0
 
         while let step = pending.popLast() {
             if step == "." { continue }
             if step == ".." {
                 // Back to a folder already checked on the way down (only root can change its owner).
-                if !folder.isEmpty {
-                    folder.removeLast()
-                    folderInfo = try examine(Self.join(folder))
+                if folder != "/" {
+                    folder = FilePaths.directory(of: folder)
+                    if let known = verified.info(of: folder) { folderInfo = known } else { folderInfo = try examine(folder) }
                 }
                 continue
             }
-            let folderPath = Self.join(folder)
-            let entryPath = FilePaths.resolve(String(step), against: folderPath)
-            let entry = try examine(entryPath)
+            let entryPath = folder == "/" ? "/" + step : folder + "/" + step
             let isLast = pending.allSatisfy { $0 == "." }
+            if !isLast, let known = verified.info(of: entryPath) {
+                // A folder this batch already reached safely: only you or root can have changed it since.
+                folder = entryPath
+                folderInfo = known
+                continue
+            }
+            let entry = try examine(entryPath)
             let kind = entry.st_mode & S_IFMT
 
-            if let place = unsafePlace(folder: folderPath, info: folderInfo, entryName: String(step), entry: entry,
+            if let place = unsafePlace(folder: folder, info: folderInfo, entryName: String(step), entry: entry,
                                        kind: kind, isLast: isLast, isNamedByUser: linksFollowed == 0 && isLast,
                                        user: user) {
                 throw .writable(path: path, place: place, mode: UInt32(folderInfo.st_mode))
@@ -64,14 +69,15 @@ struct SafePath {
                 }
                 let target = try readLink(entryPath)
                 if target.hasPrefix("/") {
-                    folder = []
-                    folderInfo = try examineOwnedFolder("/", user: user)
+                    folder = "/"
+                    folderInfo = try examineOwnedFolder("/", verified: verified)
                 }
                 pending += target.split(separator: "/").reversed()
             case S_IFDIR:
-                folder.append(step)
+                try checkOwner(entry, of: .directory(entryPath), user: user)
+                folder = entryPath
                 folderInfo = entry
-                try checkOwner(entry, of: .directory(Self.join(folder)), user: user)
+                verified.remember(entry, of: folder)
             case S_IFREG where isLast:
                 return (entryPath, entry)
             default:
@@ -79,7 +85,7 @@ struct SafePath {
                 throw .fileReplaced(path: path, found: "\"\(entryPath)\" is not a folder nor the file any more")
             }
         }
-        throw .fileReplaced(path: path, found: "the path ends at the folder \"\(Self.join(folder))\"")
+        throw .fileReplaced(path: path, found: "the path ends at the folder \"\(folder)\"")
     }
 
     /// Where `entryName` in `folder` is unsafe, or nil when it is safe.
@@ -109,10 +115,12 @@ struct SafePath {
         }
     }
 
-    /// `lstat` of the folder `name`, owned by a trusted user.
-    private func examineOwnedFolder(_ name: String, user: uid_t) throws(PluginLoadError) -> stat {
+    /// `lstat` of the folder `name`, owned by a trusted user (remembered in `verified`).
+    private func examineOwnedFolder(_ name: String, verified: VerifiedFolders) throws(PluginLoadError) -> stat {
+        if let known = verified.info(of: name) { return known }
         let info = try examine(name)
-        try checkOwner(info, of: .directory(name), user: user)
+        try checkOwner(info, of: .directory(name), user: verified.user)
+        verified.remember(info, of: name)
         return info
     }
 
@@ -132,9 +140,22 @@ struct SafePath {
         }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
 
-    /// `/a/b` from `[a, b]`; `/` from `[]`.
-    private static func join(_ components: [Substring]) -> String {
-        components.isEmpty ? "/" : "/" + components.joined(separator: "/")
-    }
+/// The folders check 2 already reached safely during one load (a manifest's plugins, or one file),
+/// by real path, with their `lstat`: the next plugin in the same folder walks `/`, `/a`, `/a/b`
+/// without examining them again. Sound for the length of a load because a folder reached safely
+/// lies in folders that only you or root can change (and only its owner, you or root, can change
+/// it): nobody else can replace or re-mode anything in that chain meanwhile. Dropped when the load
+/// ends, so a later load examines everything afresh.
+final class VerifiedFolders {
+    /// The current effective user, read once per load.
+    let user: uid_t = geteuid()
+    private var folders: [String: stat] = [:]
+
+    /// The `lstat` of `folder` (a real path) if it was reached safely during this load.
+    func info(of folder: String) -> stat? { folders[folder] }
+
+    /// Records that `folder` (a real path, owner trusted, reached through safe folders) is safe.
+    func remember(_ info: stat, of folder: String) { folders[folder] = info }
 }
