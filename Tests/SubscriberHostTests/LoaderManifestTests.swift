@@ -94,7 +94,17 @@ struct LoaderManifestTests {
         let failure = try #require(load(manifest).failure)
         #expect(failure.pluginIndex == 1 && failure.error.check == 10)
         #expect(failure.description
-            == #"\#(folder.file("app.json")): plugins[1]: plugin "\#(folder.file("libGuardCopy.so"))": expected subscriber names unique across plugins, found ExtensionGuard also in "\#(guardPath)""#)
+            == #"\#(folder.file("app.json")): plugins[1]: plugin "\#(folder.file("libGuardCopy.so"))": expected subscriber names unique across plugins, found ExtensionGuard also in plugins[0] "\#(guardPath)""#)
+    }
+
+    @Test("check 10: one file listed twice names the first entry, not the same path twice")
+    func sameFileListedTwice() throws {
+        let folder = try TestDirectory()
+        defer { folder.remove() }
+        let manifest = try writeManifest(in: folder, plugins: #"[{"library": "ExtensionGuard"}, {"path": "\#(guardPath)"}]"#)
+        let failure = try #require(load(manifest).failure)
+        #expect(failure.pluginIndex == 1 && failure.error.check == 10)
+        #expect(failure.description.hasSuffix(#"found ExtensionGuard also in plugins[0] "\#(guardPath)""#), "\(failure)")
     }
 
     @Test("optional failures are skipped and reported; the rest loads")
@@ -163,12 +173,12 @@ struct LoaderManifestTests {
         let locator = PluginLocator(manifest: manifest, extraDirectories: [], executableDirectory: nil)
         let loader = PluginLoader()
 
-        var owners = ["ExtensionGuard": "/elsewhere/libOther.so"]
+        var owners = ["ExtensionGuard": #"plugins[7] "/elsewhere/libOther.so""#]
         #expect(throws: PluginLoadError.duplicateSubscriber(path: guardPath, name: "ExtensionGuard",
-                                                            otherPath: "/elsewhere/libOther.so")) {
+                                                            provider: #"plugins[7] "/elsewhere/libOther.so""#)) {
             try loader.loadEntry(manifest.plugins[0], locator: locator, owners: &owners)
         }
-        #expect(owners == ["ExtensionGuard": "/elsewhere/libOther.so"])
+        #expect(owners == ["ExtensionGuard": #"plugins[7] "/elsewhere/libOther.so""#])
 
         owners = [:]
         #expect(throws: PluginLoadError.unknownSubscriber(path: guardPath, name: "Nope", declared: ["ExtensionGuard"])) {
@@ -179,7 +189,7 @@ struct LoaderManifestTests {
         let plugin = try loader.loadEntry(manifest.plugins[0], locator: locator, owners: &owners)
         #expect(plugin.entry == manifest.plugins[0] && plugin.path == guardPath)
         #expect(plugin.subscriberNames == ["ExtensionGuard"])
-        #expect(owners == ["ExtensionGuard": guardPath])
+        #expect(owners == ["ExtensionGuard": #"plugins[0] "\#(guardPath)""#])
     }
 
     @Test("the default locator also finds libraries beside the running executable")

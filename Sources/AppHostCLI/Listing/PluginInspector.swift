@@ -58,7 +58,7 @@ public enum PluginInspector {
         -> [PluginVerdict]
     {
         let sink = HostLogRecorder(retaining: false)  // what create logs is not part of a listing
-        var owners: [String: String] = [:]  // subscriber name → path of the entry providing it
+        var owners: [String: String] = [:]  // subscriber name → the entry providing it
         return manifest.plugins.map { entry in
             do throws(PluginLoadError) {
                 let plugin = try loadEntry(entry, &owners)

@@ -55,8 +55,10 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
     case createFailed(path: String, name: String, reason: String)
 
     // Check 10: subscriber names unique across loaded plugins.
-    /// `name` is also provided by the already loaded plugin at `otherPath`.
-    case duplicateSubscriber(path: String, name: String, otherPath: String)
+    /// `name` is also provided by an entry loaded before: `provider` names it, as the `owners` table
+    /// of ``PluginLoader/loadEntry(_:locator:owners:)`` does (`plugins[0] "/path/libX.so"`), so that a
+    /// file listed twice is told apart from itself.
+    case duplicateSubscriber(path: String, name: String, provider: String)
 
     // Added with the descriptor-based load path (checks 2, 4 and 5).
     /// Check 2: the file or a folder on the way changed while it was being checked (`found` says how):
@@ -131,8 +133,8 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
             return "plugin \"\(path)\" declares no subscriber named \(name); it declares: \(list)"
         case .createFailed(let path, let name, let reason):
             return "plugin \"\(path)\": expected create(\"\(name)\") to make a subscriber it declares, found that \(reason)"
-        case .duplicateSubscriber(let path, let name, let otherPath):
-            return "plugin \"\(path)\": expected subscriber names unique across plugins, found \(name) also in \"\(otherPath)\""
+        case .duplicateSubscriber(let path, let name, let provider):
+            return "plugin \"\(path)\": expected subscriber names unique across plugins, found \(name) also in \(provider)"
         case .fileReplaced(let path, let found):
             return "plugin \"\(path)\": expected the file to stay in place while it is checked, found \(found)"
         case .notELF(let path, let found):

@@ -94,7 +94,7 @@ extension PluginLoader {
     @MainActor
     public func load(_ manifest: Manifest, locator: PluginLocator) throws(PluginSetError) -> PluginSet {
         var set = PluginSet(plugins: [], skipped: [])
-        var owners: [String: String] = [:]  // subscriber name → path of the plugin providing it
+        var owners: [String: String] = [:]  // subscriber name → the entry providing it
         let verified = VerifiedFolders()  // check 2's folders, examined once for the whole manifest
         for entry in manifest.plugins {
             do throws(PluginLoadError) {
@@ -112,8 +112,8 @@ extension PluginLoader {
     /// Loads one manifest entry, running all ten checks: finds its file through `locator`, loads it
     /// (checks 1–8), then checks that it declares every subscriber the entry asks for (9) and that
     /// none of them is in `owners` already (10). Only when every check passed are the entry's
-    /// subscriber names added to `owners` (name → path of the plugin providing it), so a refused
-    /// entry reserves nothing.
+    /// subscriber names added to `owners` (name → the entry providing it, `plugins[0] "/path"`), so a
+    /// refused entry reserves nothing.
     /// [main-thread] Loading calls the plugin's `[main-thread]` entry symbol.
     @MainActor
     public func loadEntry(_ entry: ManifestPlugin, locator: PluginLocator,
@@ -129,9 +129,10 @@ extension PluginLoader {
         let image = try loadImage(at: path, sha256: entry.sha256, verified: verified)
         let names = try image.subscribers(requested: entry.subscribers, path: path)   // check 9
         for name in names {                                                            // check 10
-            if let other = owners[name] { throw .duplicateSubscriber(path: path, name: name, otherPath: other) }
+            if let provider = owners[name] { throw .duplicateSubscriber(path: path, name: name, provider: provider) }
         }
-        for name in names { owners[name] = path }
+        let provider = "\(entry.keyPath) \"\(path)\""
+        for name in names { owners[name] = provider }
         return PluginSet.Plugin(entry: entry, path: path, image: image, subscriberNames: names)
     }
 }
