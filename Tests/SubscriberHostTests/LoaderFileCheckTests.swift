@@ -13,7 +13,6 @@ func loadError(_ path: String, sha256: SHA256Digest? = nil, loader: PluginLoader
     }
 }
 
-private let chmodAdvice = "remove the write bit (chmod go-w) or allow writable plugins explicitly"
 
 @MainActor
 @Suite("Loader: checks 1-4 on files made for the purpose")

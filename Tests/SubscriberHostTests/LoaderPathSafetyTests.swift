@@ -2,7 +2,6 @@ import Testing
 import Foundation
 @testable import SubscriberHost
 
-private let chmodAdvice = "remove the write bit (chmod go-w) or allow writable plugins explicitly"
 
 /// Check 2 walks every folder from `/` to the file and every link of a symlink chain. The folders
 /// here live in fresh `mkdtemp` folders under the system temp folder (itself sticky, like /tmp):

@@ -81,3 +81,6 @@ enum BuiltPlugins {
     /// The path of `lib<name>.so` in the build folder.
     static func path(_ name: String) -> String { "\(directory)/lib\(name).so" }
 }
+
+/// How check 2's writable-file errors end: what to do about it.
+let chmodAdvice = "remove the write bit (chmod go-w) or allow writable plugins explicitly"
