@@ -25,7 +25,7 @@ public struct SubscriberRegistration {
 
     /// Registers a subscriber loaded from a plugin, under the name it was created with: it receives
     /// the events whose vtable entries are set.
-    public init(_ subscriber: CSubscriber, priority: Int = 0) {
+    package init(_ subscriber: CSubscriber, priority: Int = 0) {
         self.name = subscriber.name
         self.priority = priority
         self.subscriber = subscriber

@@ -61,7 +61,7 @@ public enum LaunchInvocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// As JSON: {"kind": "deepLink", "url": "…"}, {"kind": "notification", "userInfo": {…}}, …
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["kind": .string(kind)]
         switch self {
         case .deepLink(let url), .urlScheme(let url): object["url"] = .string(url.absoluteString)
