@@ -118,8 +118,7 @@ final class DispatchBench {
             made.append(subscriber)
         }
         let registrations = made.enumerated().map { index, subscriber in
-            SubscriberRegistration(name: "\(typeName)-\(index)", subscriber: subscriber,
-                                   respondingEvents: subscriber.respondingEvents)
+            SubscriberRegistration(subscriber, name: "\(typeName)-\(index)")
         }
         return (registrations, made)
     }
@@ -128,13 +127,13 @@ final class DispatchBench {
     private func batch(_ scenario: DispatchScenario, _ dispatcher: LifecycleDispatcher) -> (Int) async -> Void {
         switch scenario {
         case .voidEvent:
-            return { count in for _ in 0..<count { _ = dispatcher.didBecomeActive() } }
+            return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.didBecomeActive) } }
         case .openURL:
             return { [self] count in
-                for _ in 0..<count { _ = dispatcher.openURL(takeURL(), options: urlOptions) }
+                for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.openURL(url: takeURL(), options: urlOptions)) }
             }
         case .fetchSync, .fetchAsync:
-            return { count in for _ in 0..<count { _ = await dispatcher.performFetch() } }
+            return { count in for _ in 0..<count { _ = await dispatcher.dispatch(.performFetch) } }
         }
     }
 
