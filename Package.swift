@@ -85,12 +85,16 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
         .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers", "AppHostCLI"]),
 
+        // docs/embedding.md's example: an app that embeds the host (run by EmbeddingExampleTests).
+        .target(name: "EmbeddingExample", dependencies: ["SubscriberHost", "SubscriberKit"], path: "Examples/Embedding"),
+
         // The scaffolding the broken plugins share (adh_fixture.h, header-only), so each shows its one defect.
         .target(name: "FixtureSupport", dependencies: ["SubscriberABI"], path: "Plugins/Broken/FixtureSupport",
                 cSettings: cPluginSettings),
 
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
-        .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
+        .testTarget(name: "SubscriberHostTests",
+                    dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample"]),
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit"]),
         .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance", "AppHostCLI"]),
     ]
