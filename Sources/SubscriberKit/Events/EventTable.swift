@@ -4,34 +4,63 @@ import SubscriberABI
 /// Every lifecycle event a subscriber can respond to, by its wire name (the name used in manifests,
 /// event scripts and output; docs/events.md). The facts of each event are its row in the event table.
 public enum LifecycleEvent: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// application(_:willFinishLaunchingWithOptions:).
     case willFinishLaunching
+    /// application(_:didFinishLaunchingWithOptions:).
     case didFinishLaunching
+    /// applicationDidBecomeActive(_:).
     case didBecomeActive
+    /// applicationWillResignActive(_:).
     case willResignActive
+    /// applicationDidEnterBackground(_:).
     case didEnterBackground
+    /// applicationWillEnterForeground(_:).
     case willEnterForeground
+    /// applicationWillTerminate(_:).
     case willTerminate
+    /// applicationDidReceiveMemoryWarning(_:).
     case didReceiveMemoryWarning
+    /// applicationSignificantTimeChange(_:).
     case significantTimeChange
+    /// applicationProtectedDataWillBecomeUnavailable(_:).
     case protectedDataWillBecomeUnavailable
+    /// applicationProtectedDataDidBecomeAvailable(_:).
     case protectedDataDidBecomeAvailable
+    /// application(_:didRegisterForRemoteNotificationsWithDeviceToken:).
     case didRegisterForRemoteNotifications
+    /// application(_:didFailToRegisterForRemoteNotificationsWithError:).
     case didFailToRegisterForRemoteNotifications
+    /// application(_:didReceiveRemoteNotification:fetchCompletionHandler:).
     case didReceiveRemoteNotification
+    /// application(_:performFetchWithCompletionHandler:).
     case performFetch
+    /// application(_:handleEventsForBackgroundURLSession:completionHandler:).
     case handleEventsForBackgroundURLSession
+    /// application(_:open:options:).
     case openURL
+    /// application(_:willContinueUserActivityWithType:).
     case willContinueUserActivity
+    /// application(_:continue:restorationHandler:).
     case continueUserActivity
+    /// application(_:didUpdate:).
     case didUpdateUserActivity
+    /// application(_:didFailToContinueUserActivityWithType:error:).
     case didFailToContinueUserActivity
+    /// application(_:performActionFor:completionHandler:).
     case performActionForShortcutItem
+    /// application(_:supportedInterfaceOrientationsFor:).
     case supportedInterfaceOrientations
+    /// application(_:shouldAllowExtensionPointIdentifier:).
     case shouldAllowExtensionPointIdentifier
+    /// application(_:shouldSaveSecureApplicationState:).
     case shouldSaveSecureApplicationState
+    /// application(_:shouldRestoreSecureApplicationState:).
     case shouldRestoreSecureApplicationState
+    /// application(_:configurationForConnecting:options:).
     case configurationForConnecting
+    /// application(_:didDiscardSceneSessions:).
     case didDiscardSceneSessions
+    /// application(_:handleWatchKitExtensionRequest:reply:).
     case handleWatchKitExtensionRequest
 
     /// The wire name.

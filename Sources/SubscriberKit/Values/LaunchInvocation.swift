@@ -88,7 +88,10 @@ public enum LaunchInvocation: Sendable, Hashable, CustomStringConvertible {
 
 /// Why the system launched the app in the background.
 public enum BackgroundLaunchReason: String, Sendable, Hashable, CaseIterable {
+    /// Launched for a location event.
     case location
+    /// Launched for a Bluetooth accessory.
     case bluetooth
+    /// Launched for a background fetch.
     case fetch
 }
