@@ -75,7 +75,10 @@ public enum LifecycleEvent: String, Sendable, Hashable, CaseIterable, CustomStri
 /// dispatch, reconciler checks, the C glue on both sides, the conformance kit's inputs and the
 /// output all read these rows, so an event is added here, in the header, and in its protocol
 /// (Subscriber/EventProtocols.swift) — nowhere else.
-package struct EventRow: Sendable {
+///
+/// A class so that reading a row on the dispatch path shares it instead of copying its strings and
+/// closures.
+package final class EventRow: Sendable {
     /// The event.
     package let event: LifecycleEvent
     /// The UIKit method it stands for.
@@ -99,6 +102,24 @@ package struct EventRow: Sendable {
     package let read: @Sendable (borrowing adh_subscriber) -> CEntry?
     /// Sets this event's entry of a Swift plugin's vtable to the SDK's function for it.
     package let install: @Sendable (inout adh_subscriber) -> Void
+
+    init(event: LifecycleEvent, uikit: String, swiftProtocol: String, swiftRequirement: String,
+         arguments: ArgumentSchema, answer: AnswerKind, reconciler: DefaultReconciler?, nobodyAnswers: NobodyAnswers,
+         late: LateCountsAs, cSlot: String, read: @escaping @Sendable (borrowing adh_subscriber) -> CEntry?,
+         install: @escaping @Sendable (inout adh_subscriber) -> Void) {
+        self.event = event
+        self.uikit = uikit
+        self.swiftProtocol = swiftProtocol
+        self.swiftRequirement = swiftRequirement
+        self.arguments = arguments
+        self.answer = answer
+        self.reconciler = reconciler
+        self.nobodyAnswers = nobodyAnswers
+        self.late = late
+        self.cSlot = cSlot
+        self.read = read
+        self.install = install
+    }
 }
 
 extension LifecycleEvent {
