@@ -92,11 +92,14 @@ let package = Package(
         .target(name: "FixtureSupport", dependencies: ["SubscriberABI"], path: "Plugins/Broken/FixtureSupport",
                 cSettings: cPluginSettings),
 
+        // For the test targets only: where the products under test are (beside the test binary).
+        .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests",
-                    dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample"]),
-        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit"]),
-        .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance", "AppHostCLI"]),
+                    dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit", "BuiltProducts"]),
+        .testTarget(name: "SubscriberConformanceTests",
+                    dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
