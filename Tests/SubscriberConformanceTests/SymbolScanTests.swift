@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import SubscriberConformance
 
@@ -240,6 +243,17 @@ struct EventShapedMethodTests {
         #expect(scan.conformances(ofType: "Plug.Nobody").isEmpty)
     }
 
+    @Test("a superclass's conformances count when the caller knows the superclass, and a cycle ends")
+    func inherited() {
+        let inherits = EventShapedMethods(demangled: Self.symbols, expected: Self.expected, superclass: {
+            ["Plug.Unadopted": "Plug.Middle", "Plug.Middle": "Plug.Good", "Plug.NearMiss": "Plug.NearMiss"][$0]
+        })
+        #expect(inherits.conformances(ofType: "Plug.Unadopted")
+            == ["CustomStringConvertible", "OpenURLSubscriber", "DidBecomeActiveSubscriber"])
+        #expect(inherits.conformances(ofType: "NearMiss") == ["OpenURLSubscriber"])
+        #expect(!inherits.findings().contains { $0.reason == .notAdopted })
+    }
+
     @Test("findings: near misses and not-adopted handlers, each one line; conforming exact methods none")
     func findings() {
         let scan = EventShapedMethods(demangled: Self.symbols, expected: Self.expected)
@@ -290,6 +304,11 @@ struct EventShapedMethodTests {
         }
         public final class Unadopted { public func applicationDidBecomeActive(_ application: Application) {} }
         public struct NotAClass { public func applicationDidBecomeActive(_ application: Application) {} }
+        open class Base: DidBecomeActiveSubscriber {
+            public init() {}
+            open func applicationDidBecomeActive(_ application: Application) {}
+        }
+        public final class Sub: Base { public override func applicationDidBecomeActive(_ application: Application) {} }
         """.write(to: source, atomically: true, encoding: .utf8)
         let library = folder.appendingPathComponent("libFixture.so").path
         let compiler = Process()
@@ -301,12 +320,20 @@ struct EventShapedMethodTests {
 
         let scan = try PluginSymbolScan.scan(path: library, expected: handlers(module: "Fixture"))
         #expect(scan.conformances(ofType: "Fixture.Good") == ["OpenURLSubscriber", "DidBecomeActiveSubscriber"])
-        #expect(scan.methods.count == 4)
-        #expect(Set(scan.methods.map(\.typeName)) == ["Fixture.Good", "Fixture.NearMiss", "Fixture.Unadopted"])
-        #expect(Set(scan.findings().map(\.description)) == [
-            "NearMiss.application(_:open:options:) -> Bool is never called: openURL is delivered to "
-                + "func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? of OpenURLSubscriber",
-            "Unadopted.applicationDidBecomeActive(_:) is never called: Unadopted does not adopt DidBecomeActiveSubscriber",
-        ])
+        #expect(scan.methods.count == 6)
+        #expect(Set(scan.methods.map(\.typeName))
+            == ["Fixture.Good", "Fixture.NearMiss", "Fixture.Unadopted", "Fixture.Base", "Fixture.Sub"])
+        let nearMiss = "NearMiss.application(_:open:options:) -> Bool is never called: openURL is delivered to "
+            + "func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? of OpenURLSubscriber"
+        let unadopted = "Unadopted.applicationDidBecomeActive(_:) is never called: Unadopted does not adopt DidBecomeActiveSubscriber"
+        // From symbols alone, Sub's inherited conformance is invisible.
+        let sub = "Sub.applicationDidBecomeActive(_:) is never called: Sub does not adopt DidBecomeActiveSubscriber"
+        #expect(Set(scan.findings().map(\.description)) == [nearMiss, unadopted, sub])
+
+        // With the plugin loaded, the runtime names Sub's superclass, and Base's conformance counts.
+        try #require(dlopen(library, RTLD_NOW | RTLD_LOCAL) != nil, "dlopen failed")
+        #expect(PluginSymbolScan.runtimeSuperclass(ofMangledClass: "7Fixture3SubC") == "Fixture.Base")
+        let loaded = try PluginSymbolScan.scan(path: library, expected: handlers(module: "Fixture"), pluginIsLoaded: true)
+        #expect(Set(loaded.findings().map(\.description)) == [nearMiss, unadopted])
     }
 }
