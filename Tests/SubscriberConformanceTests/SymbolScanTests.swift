@@ -97,7 +97,7 @@ enum MalformedELF: String, CaseIterable, CustomStringConvertible {
         case .symbolTablePastEnd: "ending at"
         case .symbolNameOutsideStrings: "name offset 4294967295"
         case .tooLarge: "537919488 bytes"
-        case .directory: "not a regular file"
+        case .directory: "found a directory"
         }
     }
 

@@ -59,7 +59,8 @@ private struct ELFFile {
         }
         guard status.st_mode & S_IFMT == S_IFREG, status.st_size <= ELFSymbols.sizeLimit else {
             _ = close(fd)
-            let found = status.st_mode & S_IFMT == S_IFREG ? "\(status.st_size) bytes" : "not a regular file"
+            let kind = status.st_mode & S_IFMT
+            let found = kind == S_IFREG ? "\(status.st_size) bytes" : kind == S_IFDIR ? "a directory" : "not a regular file"
             throw ELFSymbolsError(path: path, what: "the file", expected: "a regular file of at most 512 MiB",
                                   found: found)
         }
@@ -189,7 +190,7 @@ private struct ELFFile {
     private func read(at offset: UInt64, count: UInt64, what: String) throws(ELFSymbolsError) -> [UInt8] {
         let (end, overflow) = offset.addingReportingOverflow(count)
         guard !overflow, end <= size else {
-            throw error(what, expected: "bytes inside the file (\(size) bytes)",
+            throw error(what, expected: "a range within the file's \(size) bytes",
                         found: "\(count) bytes at offset \(offset)" + (overflow ? "" : ", ending at \(end)"))
         }
         var bytes = [UInt8](repeating: 0, count: Int(count))
