@@ -1,10 +1,13 @@
 /// A cursor over demangled text that knows its brackets: `()`, `[]`, `<>` nest, and the `>` of `->`
 /// closes nothing.
 struct DemangledScanner {
+    /// The text not scanned yet.
     private(set) var remaining: Substring
 
+    /// A scanner at the start of `text`.
     init(_ text: Substring) { remaining = text }
 
+    /// Whether everything has been scanned.
     var isAtEnd: Bool { remaining.isEmpty }
 
     /// Skips `prefix` if the text continues with it.
