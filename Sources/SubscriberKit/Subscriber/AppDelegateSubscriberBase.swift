@@ -26,7 +26,7 @@ open class AppDelegateSubscriberBase {
     }
 
     /// The subscriber's name: the class name, unless overridden.
-    open class var subscriberName: String { _typeName(self, qualified: false) }
+    open class var subscriberName: String { SubscriberTypeName.of(self) }
 
     /// Writes one log line through the host.
     public func log(_ message: String, level: LogLevel = .info) { context.log(message, level: level) }

@@ -40,10 +40,7 @@ public protocol InstantiableSubscriber: AppDelegateSubscriber {
 }
 
 extension InstantiableSubscriber {
-    // `_typeName` is what `String(describing:)` prints for a type, without its dynamic casts: each
-    // of those scans the protocol conformances of every loaded image, which made loading N plugins
-    // quadratic in N.
-    public static var subscriberName: String { _typeName(self, qualified: false) }
+    public static var subscriberName: String { SubscriberTypeName.of(self) }
 }
 
 extension AppDelegateSubscriber {
