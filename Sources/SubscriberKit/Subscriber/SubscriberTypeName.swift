@@ -3,12 +3,17 @@
 ///
 /// `_typeName` rather than `String(describing:)`: each of the latter's dynamic casts scans the
 /// protocol conformances of every loaded image, which made loading N plugins quadratic in N. In an
-/// optimised build `_typeName` spells a private type "(Greeter in _49203765…)"; that is cut back to
-/// the name.
+/// optimised build `_typeName` spells a private type "(Greeter in _49203765…)", also inside a
+/// nested or generic name; each such part is cut back to the name.
 enum SubscriberTypeName {
     static func of(_ type: Any.Type) -> String {
-        let name = _typeName(type, qualified: false)
-        guard name.hasPrefix("("), let end = name.range(of: " in _") else { return name }
-        return String(name[name.index(after: name.startIndex)..<end.lowerBound])
+        var name = _typeName(type, qualified: false)
+        while let marker = name.range(of: " in _"),
+              let open = name[..<marker.lowerBound].lastIndex(of: "("),
+              let close = name[marker.upperBound...].firstIndex(of: ")") {
+            let plain = name[name.index(after: open)..<marker.lowerBound]
+            name.replaceSubrange(open...close, with: plain)
+        }
+        return name
     }
 }
