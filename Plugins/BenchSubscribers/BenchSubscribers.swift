@@ -10,7 +10,7 @@ import Glibc
 import SubscriberKit
 
 /// Counts `applicationDidBecomeActive` calls: the void event.
-final class VoidCounter: InstantiableSubscriber {
+final class VoidCounter: InstantiableSubscriber, DidBecomeActiveSubscriber {
     /// How many times the event arrived.
     private(set) var count = 0
 
@@ -23,7 +23,7 @@ final class VoidCounter: InstantiableSubscriber {
 
 /// Answers `openURL` from the URL's host: true for its own host (option `"host"`, default
 /// `"bench.example.com"`), false for any other.
-final class URLMatcher: InstantiableSubscriber {
+final class URLMatcher: InstantiableSubscriber, OpenURLSubscriber {
     private let host: String
 
     init(context: SubscriberContext) {
@@ -36,7 +36,7 @@ final class URLMatcher: InstantiableSubscriber {
 }
 
 /// Answers `performFetch` inside the call: the completion aggregation without any thread hop.
-final class SyncFetcher: InstantiableSubscriber {
+final class SyncFetcher: InstantiableSubscriber, PerformFetchSubscriber {
     init(context: SubscriberContext) {}
 
     func application(_ application: Application,
@@ -46,7 +46,7 @@ final class SyncFetcher: InstantiableSubscriber {
 }
 
 /// Answers `performFetch` from another thread (DispatchQueue.global), as a real fetch does.
-final class AsyncFetcher: InstantiableSubscriber {
+final class AsyncFetcher: InstantiableSubscriber, PerformFetchSubscriber {
     init(context: SubscriberContext) {}
 
     func application(_ application: Application,
