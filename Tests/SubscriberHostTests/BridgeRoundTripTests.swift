@@ -32,8 +32,8 @@ struct BridgeRoundTripTests {
         let direct = type.init(context: bridgeContext(type.subscriberName, sink: directSink))
         let adapter = try bridged(type, sink: bridgedSink)
         defer { adapter.destroy() }
-        let directLines = await BridgeScript.run(direct, calls: type.callsPerCompletion)
-        let bridgedLines = await BridgeScript.run(adapter, calls: type.callsPerCompletion)
+        let directLines = await BridgeScript.run(SubscriberHandlers(direct), calls: type.callsPerCompletion)
+        let bridgedLines = await BridgeScript.run(SubscriberHandlers(adapter), calls: type.callsPerCompletion)
         return (directLines, bridgedLines, directSink.lines, bridgedSink.lines)
     }
 

@@ -18,9 +18,9 @@ struct DispatchOrderTests {
                                              configuration: DispatchConfiguration(application: testApplication))
         let expected = ["B", "D", "G", "A", "C", "F", "E"]
         #expect(dispatcher.subscribers.map(\.name) == expected)
-        _ = dispatcher.didBecomeActive()
+        _ = dispatcher.dispatchAtOnce(.didBecomeActive)!
         #expect(log.callers(of: .didBecomeActive) == expected)
-        _ = await dispatcher.performFetch()
+        _ = await dispatcher.dispatch(.performFetch)
         #expect(log.callers(of: .performFetch) == expected)
     }
 
@@ -39,13 +39,13 @@ struct DispatchOrderTests {
         #expect(dispatcher.responderNames(for: .performFetch) == ["Wide"])
         #expect(dispatcher.responderNames(for: .didBecomeActive) == ["Narrow", "Wide"])
 
-        let fetch = await dispatcher.performFetch()
+        let fetch = await dispatcher.dispatch(.performFetch)
         #expect(fetch.result == .newData)
         #expect(fetch.answerNames == ["Wide"])
-        let open = dispatcher.openURL(URL(string: "news://x")!)
+        let open = dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://x")!))!
         #expect(open.result == false)
         #expect(open.answerNames == ["Wide"])
-        _ = dispatcher.didBecomeActive()
+        _ = dispatcher.dispatchAtOnce(.didBecomeActive)!
         #expect(log.entries == ["Wide:performFetch", "Wide:openURL", "Narrow:didBecomeActive", "Wide:didBecomeActive"])
     }
 
@@ -58,8 +58,8 @@ struct DispatchOrderTests {
         let dispatcher = LifecycleDispatcher(
             subscribers: [SubscriberRegistration(name: "A", subscriber: subscriber, respondingEvents: [])],
             configuration: DispatchConfiguration(application: testApplication))
-        #expect(dispatcher.willFinishLaunching().result == true)
-        #expect(await dispatcher.performFetch().result == .noData)
+        #expect(dispatcher.dispatchAtOnce(.willFinishLaunching())!.result == true)
+        #expect(await dispatcher.dispatch(.performFetch).result == .noData)
         #expect(log.entries.isEmpty)
     }
 }

@@ -44,9 +44,22 @@ final class ThreadRecord: Sendable {
     var calls: [Bool] { onMain.withLock { $0 } }
 }
 
+/// Every event protocol: for the test subscribers that implement every event's method.
+typealias EveryEventSubscriber = WillFinishLaunchingSubscriber & DidFinishLaunchingSubscriber & DidBecomeActiveSubscriber
+    & WillResignActiveSubscriber & DidEnterBackgroundSubscriber & WillEnterForegroundSubscriber & WillTerminateSubscriber
+    & DidReceiveMemoryWarningSubscriber & SignificantTimeChangeSubscriber & ProtectedDataWillBecomeUnavailableSubscriber
+    & ProtectedDataDidBecomeAvailableSubscriber & DidRegisterForRemoteNotificationsSubscriber
+    & DidFailToRegisterForRemoteNotificationsSubscriber & DidReceiveRemoteNotificationSubscriber & PerformFetchSubscriber
+    & HandleEventsForBackgroundURLSessionSubscriber & OpenURLSubscriber & WillContinueUserActivitySubscriber
+    & ContinueUserActivitySubscriber & DidUpdateUserActivitySubscriber & DidFailToContinueUserActivitySubscriber
+    & PerformActionForShortcutItemSubscriber & SupportedInterfaceOrientationsSubscriber
+    & ShouldAllowExtensionPointIdentifierSubscriber & ShouldSaveSecureApplicationStateSubscriber
+    & ShouldRestoreSecureApplicationStateSubscriber & ConfigurationForConnectingSubscriber & DidDiscardSceneSessionsSubscriber
+    & HandleWatchKitExtensionRequestSubscriber
+
 /// A subscriber whose every answer is configurable and that records each call in a shared log.
 @MainActor
-final class TestSubscriber: AppDelegateSubscriber {
+final class TestSubscriber: AppDelegateSubscriber, EveryEventSubscriber {
     let name: String
     let log: CallLog
     /// Answers of the Bool? events (absent: nil, no opinion).
@@ -245,7 +258,7 @@ func makeDispatcher(_ names: [String], configuration: DispatchConfiguration = Di
 
 extension EventOutcome {
     /// The answer rows as (subscriber, answer) pairs, for compact expectations.
-    var answerPairs: [String: JSONValue?] {
+    var answerPairs: [String: EventResult?] {
         Dictionary(uniqueKeysWithValues: answers.map { ($0.subscriber, $0.answer) })
     }
     /// The names of the subscribers with an answer row, in order.

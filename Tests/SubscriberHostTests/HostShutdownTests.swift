@@ -34,7 +34,7 @@ struct HostShutdownTests {
         let host = try host("HostileLengths")
         defer { host.shutDown() }
         let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
-        _ = host.dispatcher.didBecomeActive()
+        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)!
         #expect(host.log.drain().map(\.description) == [
             "[HostileLengths] error: log: \(problem)",
             "[HostileLengths] error: log_event name: \(problem)",
@@ -44,14 +44,14 @@ struct HostShutdownTests {
             "[HostileLengths] info: still here",
         ])
         // Read as no opinion: the dispatcher's default.
-        #expect(host.dispatcher.configurationForConnecting(sceneRole: "role").result == "Default Configuration")
-        let reply = await host.dispatcher.handleWatchKitExtensionRequest(userInfo: ["q": 1])
+        #expect(host.dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "role"))!.result == "Default Configuration")
+        let reply = await host.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: ["q": 1]))
         #expect(reply.result == [:])
         #expect(host.log.drain().map(\.description) == [
             "[HostileLengths] error: configurationForConnecting: \(problem); read as no opinion",
             "[HostileLengths] error: handleWatchKitExtensionRequest: reply: \(problem); read as {}",
         ])
-        let fetch = await host.dispatcher.performFetch()
+        let fetch = await host.dispatcher.dispatch(.performFetch)
         #expect(fetch.result == .newData)
         #expect(fetch.reports == [.forgedCompletion(subscriber: "HostileLengths", event: .performFetch)])
     }
