@@ -15,28 +15,28 @@ struct DispatchCompletionEventTests {
         subscribers[1].fetch = .fromAnotherThread(.newData)
         subscribers[2].fetch = .later(.noData)
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .failed)
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(log.callers(of: .performFetch) == ["A", "B", "C"])
-        #expect(outcome.answers.map(\.answer) == ["failed", "newData", "noData"])
+        #expect(outcome.answers.map(\.answer) == [.fetchResult(.failed), .fetchResult(.newData), .fetchResult(.noData)])
         #expect(outcome.reports.isEmpty)
 
         let newData = makeDispatcher(["A", "B"])
         newData.subscribers[0].fetch = .now(.noData)
         newData.subscribers[1].fetch = .now(.newData)
-        #expect(await newData.dispatcher.dispatch(.performFetch).result == .newData)
+        #expect(await newData.dispatcher.dispatch(.performFetch).result == .fetchResult(.newData))
 
         let noData = makeDispatcher(["A"]) { $0.fetch = .now(.noData) }
-        #expect(await noData.dispatcher.dispatch(.performFetch).result == .noData)
+        #expect(await noData.dispatcher.dispatch(.performFetch).result == .fetchResult(.noData))
     }
 
     @Test("performFetch: nobody answers gives noData at once, without answer rows")
     func performFetchNobody() async {
         let declining = makeDispatcher(["A", "B"])
         let outcome = await declining.dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .noData)
+        #expect(outcome.result == .fetchResult(.noData))
         #expect(outcome.answers.isEmpty)
         #expect(declining.log.callers(of: .performFetch) == ["A", "B"])
-        #expect(await makeDispatcher([]).dispatcher.dispatch(.performFetch).result == .noData)
+        #expect(await makeDispatcher([]).dispatcher.dispatch(.performFetch).result == .fetchResult(.noData))
     }
 
     @Test("didReceiveRemoteNotification: failed > newData > noData; nobody: noData")
@@ -46,10 +46,10 @@ struct DispatchCompletionEventTests {
         subscribers[1].fetch = .later(.failed)
         subscribers[2].fetch = .now(.noData)
         let outcome = await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["aps": ["badge": 1]]))
-        #expect(outcome.result == .failed)
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(log.callers(of: .didReceiveRemoteNotification) == ["A", "B", "C"])
         #expect(subscribers[2].arguments == [#"{"aps":{"badge":1}}"#])
-        #expect(await makeDispatcher(["A"]).dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .noData)
+        #expect(await makeDispatcher(["A"]).dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .fetchResult(.noData))
     }
 
     @Test("handleEventsForBackgroundURLSession: done once every responder is done; nobody: at once")
@@ -61,7 +61,7 @@ struct DispatchCompletionEventTests {
         #expect(log.callers(of: .handleEventsForBackgroundURLSession) == ["A", "B", "C"])
         // A finished later and still has its row: the delivery waited for it. B declined: no row.
         #expect(outcome.answerNames == ["A", "C"])
-        #expect(outcome.answers.map(\.answer) == ["done", "done"])
+        #expect(outcome.answers.map(\.answer) == [.done, .done])
         #expect(outcome.reports.isEmpty)
         #expect(subscribers[1].arguments == ["com.example.session"])
 
@@ -83,11 +83,13 @@ struct DispatchCompletionEventTests {
                                     webpageURL: URL(string: "https://news.example.com/a/42")!)
         let outcome = await dispatcher.dispatch(.continueUserActivity(activity))
         #expect(log.callers(of: .continueUserActivity) == ["A", "B", "C", "D"])
-        #expect(outcome.result == ContinueUserActivityResult(handled: true,
-                                                             restorableObjects: ["article-42", "reader", "toolbar"]))
+        #expect(outcome.result == .continuedActivity(ContinueUserActivityResult(handled: true,
+                                                             restorableObjects: ["article-42", "reader", "toolbar"])))
         #expect(outcome.answers.map(\.answer) == [
-            ["handled": true, "restorableObjects": ["article-42"]], ["handled": false],
-            ["handled": true, "restorableObjects": ["reader", "toolbar"]], ["handled": true, "restorableObjects": []],
+            .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["article-42"])),
+            .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)),
+            .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["reader", "toolbar"])),
+            .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: [])),
         ])
         #expect(outcome.reports.isEmpty)
     }
@@ -96,12 +98,12 @@ struct DispatchCompletionEventTests {
     func continueUserActivityFalse() async {
         let activity = UserActivity(activityType: "reading")
         let nobody = await makeDispatcher(["A", "B"]).dispatcher.dispatch(.continueUserActivity(activity))
-        #expect(nobody.result == ContinueUserActivityResult(handled: false, restorableObjects: nil))
+        #expect(nobody.result == .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)))
         #expect(nobody.answers.map(\.answer) == [nil, nil])
 
         let allFalse = makeDispatcher(["A", "B"]) { $0.answers[.continueUserActivity] = false }
         let outcome = await allFalse.dispatcher.dispatch(.continueUserActivity(activity))
-        #expect(outcome.result == ContinueUserActivityResult(handled: false, restorableObjects: nil))
+        #expect(outcome.result == .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)))
     }
 
     @Test("continueUserActivity: a restoration from a subscriber that did not return true is ignored and reported")
@@ -112,7 +114,7 @@ struct DispatchCompletionEventTests {
         subscribers[1].answers[.continueUserActivity] = true
         subscribers[1].restoration = .now(["ok"])
         let outcome = await dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "reading")))
-        #expect(outcome.result == ContinueUserActivityResult(handled: true, restorableObjects: ["ok"]))
+        #expect(outcome.result == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["ok"])))
         #expect(outcome.reports == [.unexpectedRestoration(subscriber: "A", event: .continueUserActivity)])
     }
 
@@ -122,15 +124,15 @@ struct DispatchCompletionEventTests {
         subscribers[0].shortcut = .now(true)
         subscribers[1].shortcut = .later(false)
         let outcome = await dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "com.example.search")))
-        #expect(outcome.result == true)
+        #expect(outcome.result == .bool(true))
         #expect(log.callers(of: .performActionForShortcutItem) == ["A", "B", "C"])
-        #expect(outcome.answers.map(\.answer) == [true, false])
+        #expect(outcome.answers.map(\.answer) == [.bool(true), .bool(false)])
         #expect(subscribers[2].arguments == ["com.example.search"])
 
         let nobody = await makeDispatcher(["A"]).dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x")))
-        #expect(nobody.result == false)
+        #expect(nobody.result == .bool(false))
         let allFalse = makeDispatcher(["A", "B"]) { $0.shortcut = .now(false) }
-        #expect(await allFalse.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == false)
+        #expect(await allFalse.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == .bool(false))
     }
 
     @Test("handleWatchKitExtensionRequest: replies merged, a duplicate key keeps the first and is reported")
@@ -140,9 +142,9 @@ struct DispatchCompletionEventTests {
         subscribers[1].reply = .now(["score": 5, "time": "90:00"])
         let outcome = await dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: ["request": "score"]))
         #expect(log.callers(of: .handleWatchKitExtensionRequest) == ["A", "B", "C"])
-        #expect(outcome.result == ["score": 3, "team": "home", "time": "90:00"])
+        #expect(outcome.result == .dictionary(["score": 3, "team": "home", "time": "90:00"]))
         #expect(outcome.reports == [.duplicateKey(key: "score", subscriber: "B", keptFrom: "A",
                                                   event: .handleWatchKitExtensionRequest)])
-        #expect(await makeDispatcher(["A"]).dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == [:])
+        #expect(await makeDispatcher(["A"]).dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == .dictionary([:]))
     }
 }

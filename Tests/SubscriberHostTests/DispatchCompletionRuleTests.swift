@@ -19,8 +19,8 @@ struct DispatchCompletionRuleTests {
         subscribers[0].fetch = .now(.newData)
         subscribers[1].fetch = .never
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .failed)
-        #expect(outcome.answers.map(\.answer) == ["newData", "failed"])
+        #expect(outcome.result == .fetchResult(.failed))
+        #expect(outcome.answers.map(\.answer) == [.fetchResult(.newData), .fetchResult(.failed)])
         #expect(outcome.reports == [.late(subscriber: "B", event: .performFetch)])
     }
 
@@ -31,7 +31,7 @@ struct DispatchCompletionRuleTests {
         #expect(configuration.deadline(for: .performFetch) == .seconds(30))
         let (dispatcher, _, _) = makeDispatcher(["A"], configuration: configuration) { $0.fetch = .never }
         let outcome = await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:]))
-        #expect(outcome.result == .failed)
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(outcome.reports == [.late(subscriber: "A", event: .didReceiveRemoteNotification)])
     }
 
@@ -42,15 +42,15 @@ struct DispatchCompletionRuleTests {
         anyTrue.subscribers[0].shortcut = .now(true)
         anyTrue.subscribers[1].shortcut = .never
         let first = await anyTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x")))
-        #expect(first.result == true)
-        #expect(first.answers.map(\.answer) == [true, false])
+        #expect(first.result == .bool(true))
+        #expect(first.answers.map(\.answer) == [.bool(true), .bool(false)])
         #expect(first.reports == [.late(subscriber: "B", event: .performActionForShortcutItem)])
 
         try configuration.setReconciler(.allTrue, for: .performActionForShortcutItem)
         let allTrue = makeDispatcher(["A", "B"], configuration: configuration)
         allTrue.subscribers[0].shortcut = .now(true)
         allTrue.subscribers[1].shortcut = .never
-        #expect(await allTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == false)
+        #expect(await allTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == .bool(false))
     }
 
     @Test("late counts as nothing for restoration, WatchKit replies and background sessions")
@@ -60,16 +60,16 @@ struct DispatchCompletionRuleTests {
         restoring.subscribers[0].restoration = .never
         restoring.subscribers[1].restoration = .now(["b"])
         let continued = await restoring.dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "reading")))
-        #expect(continued.result == ContinueUserActivityResult(handled: true, restorableObjects: ["b"]))
+        #expect(continued.result == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["b"])))
         #expect(continued.reports == [.late(subscriber: "A", event: .continueUserActivity)])
-        #expect(continued.answers[0].answer == ["handled": true])
+        #expect(continued.answers[0].answer == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: nil)))
 
         let replying = makeDispatcher(["A", "B"], configuration: configuration)
         replying.subscribers[0].reply = .never
         replying.subscribers[1].reply = .now(["k": 1])
         let replied = await replying.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:]))
-        #expect(replied.result == ["k": 1])
-        #expect(replied.answers.map(\.answer) == [nil, ["k": 1]])
+        #expect(replied.result == .dictionary(["k": 1]))
+        #expect(replied.answers.map(\.answer) == [nil, .dictionary(["k": 1])])
         #expect(replied.reports == [.late(subscriber: "A", event: .handleWatchKitExtensionRequest)])
 
         let session = makeDispatcher(["A"], configuration: configuration) { $0.session = .never }
@@ -85,8 +85,8 @@ struct DispatchCompletionRuleTests {
         subscribers[0].fetch = .twice(.noData, .failed)
         subscribers[1].fetch = .later(.newData)
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .newData)
-        #expect(outcome.answers.map(\.answer) == ["noData", "newData"])
+        #expect(outcome.result == .fetchResult(.newData))
+        #expect(outcome.answers.map(\.answer) == [.fetchResult(.noData), .fetchResult(.newData)])
         #expect(outcome.reports == [.duplicateCompletion(subscriber: "A", event: .performFetch)])
     }
 
@@ -99,7 +99,7 @@ struct DispatchCompletionRuleTests {
         }
         let outcome = await dispatcher.dispatch(.performFetch)
         MainActor.assertIsolated()
-        #expect(outcome.result == .failed)
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(outcome.answers.count == 200)
         #expect(outcome.reports.isEmpty)
         #expect(subscribers.allSatisfy { $0.threads.calls == [false] })
@@ -109,19 +109,19 @@ struct DispatchCompletionRuleTests {
     func synchronous() async {
         let (dispatcher, _, _) = makeDispatcher(["A", "B"]) { $0.fetch = .now(.newData) }
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .newData)
+        #expect(outcome.result == .fetchResult(.newData))
         #expect(outcome.answers.count == 2)
     }
 
     @Test("zero responders: every completion event gives its no-answer default at once")
     func zeroResponders() async {
         let none = makeDispatcher([]).dispatcher
-        #expect(await none.dispatch(.performFetch).result == .noData)
-        #expect(await none.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .noData)
-        #expect(await none.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == false)
-        #expect(await none.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == [:])
+        #expect(await none.dispatch(.performFetch).result == .fetchResult(.noData))
+        #expect(await none.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .fetchResult(.noData))
+        #expect(await none.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == .bool(false))
+        #expect(await none.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == .dictionary([:]))
         #expect(await none.dispatch(.continueUserActivity(UserActivity(activityType: "x"))).result
-                    == ContinueUserActivityResult(handled: false, restorableObjects: nil))
+                    == .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)))
         let session = await none.dispatch(.handleEventsForBackgroundURLSession(identifier: "s"))
         #expect(session.answers.isEmpty && session.reports.isEmpty)
     }
@@ -134,7 +134,7 @@ struct DispatchCompletionRuleTests {
         let outcome = await dispatcher.dispatch(.performFetch)
         #expect(log.callers(of: .performFetch) == ["A", "B"])
         #expect(outcome.answerNames == ["B"])
-        #expect(outcome.result == .noData)
+        #expect(outcome.result == .fetchResult(.noData))
         #expect(outcome.reports.isEmpty)
     }
 
@@ -142,7 +142,7 @@ struct DispatchCompletionRuleTests {
     func declineAfterReturn() async {
         let (dispatcher, _, _) = makeDispatcher(["A"]) { $0.fetch = .declineAfterReturn(.newData) }
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .newData)
+        #expect(outcome.result == .fetchResult(.newData))
         #expect(outcome.reports == [.ignoredDecline(subscriber: "A", event: .performFetch)])
     }
 
@@ -150,7 +150,7 @@ struct DispatchCompletionRuleTests {
     func completionAfterDecline() async {
         let (dispatcher, _, _) = makeDispatcher(["A"]) { $0.fetch = .declineThenCall(.failed) }
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .noData)
+        #expect(outcome.result == .fetchResult(.noData))
         #expect(outcome.answers.isEmpty)
         #expect(outcome.reports == [.completionAfterDecline(subscriber: "A", event: .performFetch)])
     }
@@ -161,7 +161,7 @@ struct DispatchCompletionRuleTests {
         subscribers[0].fetch = .now(.noData)
         subscribers[1].fetch = .never
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .failed)
+        #expect(outcome.result == .fetchResult(.failed))
 
         let lateHandler = try #require(subscribers[1].fetchHandler)
         let answeredHandler = try #require(subscribers[0].fetchHandler)

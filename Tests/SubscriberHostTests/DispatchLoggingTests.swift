@@ -48,7 +48,7 @@ struct DispatchLoggingTests {
                                              configuration: DispatchConfiguration(application: testApplication))
         _ = dispatcher.dispatchAtOnce(.didBecomeActive)!
         let fetch = await dispatcher.dispatch(.performFetch)
-        #expect(fetch.result == .failed)
+        #expect(fetch.result == .fetchResult(.failed))
 
         let records = recorder.drain()
         #expect(records.map(\.subscriber) == ["Chatty", "Chatty2", "Chatty", "Chatty"])

@@ -143,7 +143,7 @@ struct DispatchChosenReconcilerTests {
         subscribers[0].answers[.openURL] = true
         subscribers[1].answers[.openURL] = false
         subscribers[2].answers[.openURL] = true
-        #expect(dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://x")!))!.result == false)
+        #expect(dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://x")!))!.result == .bool(false))
         #expect(log.callers(of: .openURL) == ["A", "B", "C"])
     }
 
@@ -153,7 +153,7 @@ struct DispatchChosenReconcilerTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"], configuration: configuration)
         subscribers[1].answers[.didFinishLaunching] = false
         subscribers[2].answers[.didFinishLaunching] = true
-        #expect(dispatcher.dispatchAtOnce(.didFinishLaunching())!.result == false)
+        #expect(dispatcher.dispatchAtOnce(.didFinishLaunching())!.result == .bool(false))
         #expect(log.callers(of: .didFinishLaunching) == ["A", "B", "C"])
     }
 
@@ -163,7 +163,7 @@ struct DispatchChosenReconcilerTests {
         let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: configuration)
         subscribers[0].answers[.shouldAllowExtensionPointIdentifier] = false
         subscribers[1].answers[.shouldAllowExtensionPointIdentifier] = true
-        #expect(dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "x"))!.result == true)
+        #expect(dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "x"))!.result == .bool(true))
     }
 
     @Test("Expo's newData > failed > noData for performFetch")
@@ -173,9 +173,9 @@ struct DispatchChosenReconcilerTests {
         subscribers[0].fetch = .now(.failed)
         subscribers[1].fetch = .later(.newData)
         subscribers[2].fetch = .now(.noData)
-        #expect(await dispatcher.dispatch(.performFetch).result == .newData)
+        #expect(await dispatcher.dispatch(.performFetch).result == .fetchResult(.newData))
         // The other fetch event keeps its default.
-        #expect(await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .failed)
+        #expect(await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .fetchResult(.failed))
     }
 
     @Test("firstAnswer for orientations and WatchKit replies")
@@ -190,10 +190,10 @@ struct DispatchChosenReconcilerTests {
         subscribers[0].reply = .later(["from": "A"])
         subscribers[1].reply = .now(["from": "B", "extra": true])
         let orientations = dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!
-        #expect(orientations.result == .portrait)
+        #expect(orientations.result == .orientationMask(.portrait))
         #expect(orientations.reports.isEmpty)
         let reply = await dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:]))
-        #expect(reply.result == ["from": "A"])
+        #expect(reply.result == .dictionary(["from": "A"]))
         #expect(reply.reports.isEmpty)
     }
 }

@@ -47,7 +47,7 @@ struct IntegrationTests {
                                     webpageURL: URL(string: "https://news.example.com/article/42"))
         let launch = host.dispatcher.dispatchAtOnce(.didFinishLaunching(options: LaunchOptions(userActivity: activity)))!
         #expect(launch.invocation == .deepLink(URL(string: "https://news.example.com/article/42")!))
-        #expect(launch.result == true)
+        #expect(launch.result == .bool(true))
         #expect(launch.answers.first { $0.subscriber == "DeepLinkRouter" }?.answer == .bool(true))
         #expect(host.log.recorded.contains { $0.subscriber == "DeepLinkRouter" && $0.message == "routing to article/42" })
     }
@@ -55,8 +55,8 @@ struct IntegrationTests {
     @Test("openURL: the router owns news:// and its hosts, and says false for the rest")
     func openURL() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/7")!))!.result == true)
-        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "https://elsewhere.example.org/x")!))!.result == false)
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/7")!))!.result == .bool(true))
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "https://elsewhere.example.org/x")!))!.result == .bool(false))
         let answers = host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/8")!))!.answers
         #expect(answers.map(\.subscriber) == ["DeepLinkRouter", "AppLifecycleDelegate", "SessionAnalytics",
                                                "NotificationFetcher", "OrientationLock"])
@@ -68,39 +68,39 @@ struct IntegrationTests {
         let activity = UserActivity(activityType: UserActivity.browsingWeb,
                                     webpageURL: URL(string: "https://news.example.com/article/9"))
         let outcome = await host.dispatcher.dispatch(.continueUserActivity(activity))
-        #expect(outcome.result.handled)
-        #expect(outcome.result.restorableObjects == ["article/9"])
+        #expect(outcome.result.continuedActivity?.handled == true)
+        #expect(outcome.result.continuedActivity?.restorableObjects == ["article/9"])
     }
 
     @Test("remote notifications complete later from another thread: newData, failed, or declined (noData)")
     func remoteNotifications() async throws {
         let host = try loadNews()
-        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["articles": [1, 2]])).result == .newData)
-        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["error": "timeout"])).result == .failed)
+        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["articles": [1, 2]])).result == .fetchResult(.newData))
+        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["error": "timeout"])).result == .fetchResult(.failed))
         let notOurs = await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["aps": ["alert": "hi"]]))
-        #expect(notOurs.result == .noData)
+        #expect(notOurs.result == .fetchResult(.noData))
         #expect(notOurs.answers.isEmpty)
         let fetch = await host.dispatcher.dispatch(.performFetch)
-        #expect(fetch.result == .newData)
+        #expect(fetch.result == .fetchResult(.newData))
         #expect(fetch.reports.isEmpty)
     }
 
     @Test("orientations: the lock's answer intersected; nobody answers for tv: the manifest's phone entry")
     func orientations() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))!.result == [.portrait, .landscapeLeft])
-        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!.result == .portrait)
+        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))!.result == .orientationMask([.portrait, .landscapeLeft]))
+        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!.result == .orientationMask(.portrait))
         let tv = host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .tv))!
         #expect(tv.answers.allSatisfy { $0.answer == nil })
-        #expect(tv.result == .portrait)  // news.json lists phone ["portrait"] and pad, no tv
+        #expect(tv.result == .orientationMask(.portrait))  // news.json lists phone ["portrait"] and pad, no tv
     }
 
     @Test("the C plugin vetoes the extension point its options deny, and logs memory warnings")
     func cPlugin() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service"))!.result == false)
-        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.share-services"))!.result == true)
-        #expect(host.dispatcher.dispatchAtOnce(.shouldSaveSecureApplicationState)!.result == true)
+        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service"))!.result == .bool(false))
+        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.share-services"))!.result == .bool(true))
+        #expect(host.dispatcher.dispatchAtOnce(.shouldSaveSecureApplicationState)!.result == .bool(true))
         _ = host.dispatcher.dispatchAtOnce(.didReceiveMemoryWarning)!
         let events = host.log.recorded.filter { $0.kind == .event }.map { "\($0.subscriber):\($0.message)" }
         #expect(events.contains("ExtensionGuard:memory_warning_received"))

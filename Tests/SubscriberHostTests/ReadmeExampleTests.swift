@@ -95,7 +95,7 @@ struct ReadmeExampleTests {
         #expect(host.log.recorded.map { "\($0.subscriber): \($0.message)" } == [
             "Greeter: Hello from Greeters!", "GreeterC: Hello from C!",
         ])
-        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "greeter://hi")!))!.result == true)
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "greeter://hi")!))!.result == .bool(true))
         #expect(host.dispatcher.responderNames(for: .openURL) == ["Greeter"])
     }
 }
