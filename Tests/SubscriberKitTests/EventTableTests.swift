@@ -129,6 +129,26 @@ private final class TwoEvents: InstantiableSubscriber, PerformFetchSubscriber, S
                      supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask? { nil }
 }
 
+/// Adopts its event protocol in an extension, as Swift style often does.
+private final class ExtensionAdopter: InstantiableSubscriber {
+    init(context: SubscriberContext) {}
+}
+
+extension ExtensionAdopter: OpenURLSubscriber {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { true }
+}
+
+/// A subscriber class others subclass.
+private class ActiveParent: AppDelegateSubscriberBase, InstantiableSubscriber, DidBecomeActiveSubscriber {
+    func applicationDidBecomeActive(_ application: Application) {}
+}
+
+/// Adds an event protocol below the class that declared the subscriber protocol: the limit of the
+/// design (the compiler chose the witnesses at `ActiveParent`).
+private final class OpenURLChild: ActiveParent, OpenURLSubscriber {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { true }
+}
+
 @MainActor
 @Suite("Event table: rows, header order, C glue and the compiler-chosen handlers")
 struct EventTableTests {
@@ -177,6 +197,17 @@ struct EventTableTests {
         for event in handled {
             #expect(handlers[event.index]?.answerKind == event.row.answer, "\(event)")
         }
+    }
+
+    @Test func aProtocolAdoptedInAnExtensionCounts() {
+        let handlers = ExtensionAdopter(context: .forTests).eventHandlers()
+        #expect(LifecycleEvent.allCases.filter { handlers[$0.index] != nil } == [.openURL])
+    }
+
+    @Test func aSubclassKeepsItsParentsEventsAndCannotAddOne() {
+        // Documents the limit stated on AppDelegateSubscriber: the child's openURL is not a handler.
+        let handlers = OpenURLChild(context: .forTests).eventHandlers()
+        #expect(LifecycleEvent.allCases.filter { handlers[$0.index] != nil } == [.didBecomeActive])
     }
 
     @Test func aSubscriberTypesVTableHasAnEntryForEachHandledEvent() {
