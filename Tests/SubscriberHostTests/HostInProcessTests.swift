@@ -5,7 +5,7 @@ import SubscriberKit
 
 /// An app's own subscriber registered beside the manifest's plugins: opens its own scheme and logs
 /// through the context the host made for it.
-final class AppRouter: InstantiableSubscriber, OpenURLSubscriber {
+final class InProcessRouter: InstantiableSubscriber, OpenURLSubscriber {
     let context: SubscriberContext
 
     init(context: SubscriberContext) {
@@ -31,10 +31,10 @@ struct HostInProcessTests {
     @Test("in-process subscribers are ordered by priority with the loaded plugins, the manifest's first on ties")
     func orderedWithPlugins() throws {
         let host = try PluginHost(manifestAt: Self.newsManifest, inProcess: [
-            InProcessSubscriber(AppRouter.self, name: "Tied10", priority: 10),
-            InProcessSubscriber(AppRouter.self, name: "Tied0"),
-            InProcessSubscriber(AppRouter.self, name: "First", priority: 20),
-            InProcessSubscriber(AppRouter.self, name: "Last", priority: -1),
+            InProcessSubscriber(InProcessRouter.self, name: "Tied10", priority: 10),
+            InProcessSubscriber(InProcessRouter.self, name: "Tied0"),
+            InProcessSubscriber(InProcessRouter.self, name: "First", priority: 20),
+            InProcessSubscriber(InProcessRouter.self, name: "Last", priority: -1),
         ], options: Self.options)
         defer { host.shutDown() }
         // news.json: DeepLinkRouter has priority 10, the other five 0.
@@ -68,39 +68,39 @@ struct HostInProcessTests {
                 return (name, index)
             }
         }
-        let plugin = refusal([InProcessSubscriber(AppRouter.self), InProcessSubscriber(AppRouter.self, name: "SessionAnalytics")])
+        let plugin = refusal([InProcessSubscriber(InProcessRouter.self), InProcessSubscriber(InProcessRouter.self, name: "SessionAnalytics")])
         #expect(plugin?.name == "SessionAnalytics" && plugin?.index == 1)
-        let twice = refusal([InProcessSubscriber(AppRouter.self), InProcessSubscriber(AppRouter.self)])
-        #expect(twice?.name == "AppRouter" && twice?.index == 1)
+        let twice = refusal([InProcessSubscriber(InProcessRouter.self), InProcessSubscriber(InProcessRouter.self)])
+        #expect(twice?.name == "InProcessRouter" && twice?.index == 1)
     }
 
     @Test("an in-process subscriber's context: the manifest's app, its options, the host's log")
     func contextFromTheHost() throws {
         let host = try PluginHost(manifestAt: Self.newsManifest,
-                                  inProcess: [InProcessSubscriber(AppRouter.self, options: ["flavor": "blue"])],
+                                  inProcess: [InProcessSubscriber(InProcessRouter.self, options: ["flavor": "blue"])],
                                   options: Self.options)
         defer { host.shutDown() }
         let atLoad = host.takeLogs()
-        #expect(atLoad.contains { $0.subscriber == "AppRouter" && $0.message == #"made for News with {"flavor":"blue"}"# })
+        #expect(atLoad.contains { $0.subscriber == "InProcessRouter" && $0.message == #"made for News with {"flavor":"blue"}"# })
         #expect(host.takeLogs().isEmpty)
     }
 
     @Test("host.dispatch hands each outcome the records logged during it, and only those")
     func logsPerOutcome() async throws {
-        let host = try PluginHost(manifestAt: Self.newsManifest, inProcess: [InProcessSubscriber(AppRouter.self)],
+        let host = try PluginHost(manifestAt: Self.newsManifest, inProcess: [InProcessSubscriber(InProcessRouter.self)],
                                   options: Self.options)
         defer { host.shutDown() }
         _ = host.takeLogs()
         let opened = await host.dispatch(.openURL(url: URL(string: "app://settings")!))
-        #expect(opened.logs.filter { $0.subscriber == "AppRouter" }.map(\.message) == ["opening app://settings"])
+        #expect(opened.logs.filter { $0.subscriber == "InProcessRouter" }.map(\.message) == ["opening app://settings"])
         let launched = await host.dispatch(.didFinishLaunching(options: LaunchOptions(
             userActivity: UserActivity(activityType: UserActivity.browsingWeb,
                                        webpageURL: URL(string: "https://news.example.com/article/42"))))
         )
         #expect(launched.logs.contains { $0.subscriber == "DeepLinkRouter" && $0.message == "routing to article/42" })
-        #expect(!launched.logs.contains { $0.subscriber == "AppRouter" })
+        #expect(!launched.logs.contains { $0.subscriber == "InProcessRouter" })
         let atOnce = try #require(host.dispatchAtOnce(.openURL(url: URL(string: "app://again")!)))
-        #expect(atOnce.logs.filter { $0.subscriber == "AppRouter" }.map(\.message) == ["opening app://again"])
+        #expect(atOnce.logs.filter { $0.subscriber == "InProcessRouter" }.map(\.message) == ["opening app://again"])
         // Handed out: nothing left over.
         #expect(host.takeLogs().isEmpty)
     }
