@@ -103,6 +103,47 @@ struct DispatchReconcilerTests {
         #expect(configuration.reconcilers.isEmpty)
     }
 
+    /// The choices that fit each kind of answer, written out here independently of the host's table.
+    static func fitting(_ event: LifecycleEvent) -> [ReconcilerChoice] {
+        switch event {
+        case .willFinishLaunching, .didFinishLaunching, .openURL, .willContinueUserActivity, .continueUserActivity,
+             .performActionForShortcutItem, .shouldAllowExtensionPointIdentifier, .shouldSaveSecureApplicationState,
+             .shouldRestoreSecureApplicationState:
+            [.anyTrue, .allTrue, .firstAnswer]
+        case .performFetch, .didReceiveRemoteNotification: [.precedence([.newData, .failed, .noData]), .firstAnswer]
+        case .supportedInterfaceOrientations: [.intersection, .firstAnswer]
+        case .configurationForConnecting: [.firstAnswer]
+        case .handleWatchKitExtensionRequest: [.merge, .firstAnswer]
+        default: []
+        }
+    }
+
+    @Test("validation follows each event's answer kind: every event, every choice", arguments: LifecycleEvent.allCases)
+    func validationFromTheTable(_ event: LifecycleEvent) {
+        let choices: [ReconcilerChoice] = [.anyTrue, .allTrue, .firstAnswer, .intersection, .merge,
+                                           .precedence([.newData, .failed, .noData])]
+        for choice in choices {
+            var configuration = DispatchConfiguration(application: testApplication)
+            let accepted = (try? configuration.setReconciler(choice, for: event)) != nil
+            #expect(accepted == Self.fitting(event).contains(choice), "\(choice) for \(event)")
+            #expect(configuration.reconciler(for: event) == (accepted ? choice : event.defaultReconciler))
+        }
+        #expect((event.defaultReconciler == nil) == Self.fitting(event).isEmpty)
+    }
+
+    @Test("allTrue on performFetch is refused, naming the reconcilers that fit a fetch result")
+    func allTrueOnFetch() {
+        var configuration = DispatchConfiguration(application: testApplication)
+        #expect(throws: DispatchConfigurationError.reconcilerDoesNotFit(event: .performFetch, choice: .allTrue)) {
+            try configuration.setReconciler(.allTrue, for: .performFetch)
+        }
+        #expect(DispatchConfigurationError.reconcilerDoesNotFit(event: .performFetch, choice: .allTrue).description
+                    == "reconciler for performFetch: expected one that fits a fetch result (a precedence list such as "
+                    + "[failed, newData, noData], firstAnswer), found allTrue")
+        #expect(DispatchConfigurationError.reconcilerDoesNotFit(event: .continueUserActivity, choice: .merge).expected
+                    .hasSuffix("(anyTrue, allTrue, firstAnswer)"))
+    }
+
     @Test("deadlines: only completion events, only positive")
     func deadlines() throws {
         var configuration = DispatchConfiguration(application: testApplication)
