@@ -87,7 +87,7 @@ package final class CSubscriber {
 
     /// Destroys the plugin's instance (its `destroy` entry), then retires the host interface: every
     /// log line written until `destroy` returned has reached the sink; later calls are dropped and
-    /// reported. After this every method does the non-responding default. Idempotent; `deinit` calls it.
+    /// reported. After this its handlers do nothing. Idempotent; `deinit` calls it.
     package func destroy() {
         guard let destroy = destroyEntry else { return }
         destroyEntry = nil
