@@ -3,8 +3,8 @@ import SubscriberHost
 import SubscriberKit
 
 /// Compiled into the app, not loaded: it goes through the same dispatcher as the plugins' subscribers.
-final class AppRouter: AppDelegateSubscriberBase {
-    override func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+final class AppRouter: AppDelegateSubscriberBase, InstantiableSubscriber, OpenURLSubscriber {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
         url.scheme == "acme-news" ? true : nil
     }
 }
