@@ -8,10 +8,6 @@ extension ExpectedHandler {
     /// Every event's handler, in event-table order.
     static let all: [ExpectedHandler] = EventTable.rows.map(ExpectedHandler.init(row:))
 
-    /// The SDK's type aliases in requirement texts, as the demangler prints the type they stand for
-    /// (a symbol names the canonical type, never the alias).
-    static let typeAliases: [String: String] = ["JSONObject": "[Swift.String : SubscriberKit.JSONValue]"]
-
     /// The handler of `row`, read from its requirement: "func <base>(<label> <name>: <Type>, …)[ effects][ -> <Result>]".
     /// A requirement that does not read so is a bug of the table, caught by the kit's tests.
     init(row: EventRow) {
@@ -25,12 +21,32 @@ extension ExpectedHandler {
             // "open url: URL": the label is the first word (the only one when label and name agree).
             let (names, type) = Self.split(parameter, at: ": ")
             labels.append(String(names.prefix { $0 != " " }))
-            types.append(Self.typeAliases[type] ?? type)
+            types.append(Self.demanglerSpelling(type))
         }
         let result = scanner.scanUntilTopLevel(" -> ") != nil && scanner.skip(" -> ") ? String(scanner.remaining) : "()"
         self.init(event: row.event.name, protocolName: row.swiftProtocol,
                   selector: baseName + "(" + labels.map { $0 + ":" }.joined() + ")", signature: text,
-                  parameterTypes: types, returnType: Self.typeAliases[result] ?? result)
+                  parameterTypes: types, returnType: Self.demanglerSpelling(result))
+    }
+
+    /// `type` as the runtime's demangler spells it, which sugars nothing: "[String]" → "Array<String>",
+    /// "[K: V]" → "Dictionary<K, V>", nested ones too. (Optionals are compared sugar aside already;
+    /// a type alias such as JSONObject keeps its name in a symbol.)
+    static func demanglerSpelling(_ type: String) -> String {
+        var output = ""
+        var scanner = DemangledScanner(Substring(type))
+        while let next = scanner.remaining.first {
+            guard next == "[" else {
+                output.append(next)
+                _ = scanner.skip(String(next))
+                continue
+            }
+            _ = scanner.skip("[")
+            guard let inside = scanner.scanUntilTopLevel("]"), scanner.skip("]") else { return type }
+            let parts = DemangledScanner.splitTopLevel(inside, separator: ": ").map(demanglerSpelling)
+            output += parts.count == 2 ? "Dictionary<\(parts[0]), \(parts[1])>" : "Array<\(parts[0])>"
+        }
+        return output
     }
 
     private static func split(_ text: String, at separator: String) -> (String, String) {
