@@ -9,7 +9,7 @@ struct EventShapedMethodsCheck: ConformanceCheck {
     let summary = "every method named like an event handler is called (its type adopts the event's protocol, exact signature)"
     let expectation = "every class method named like an event handler has the requirement's exact signature "
         + "and its type adopts the event's protocol"
-    let requires = ["load.swift-version"]
+    let requires = ["load.descriptor"]
 
     func run(in environment: CheckEnvironment) async -> Verdict {
         await environment.withImage(expected: expectation) { image in
