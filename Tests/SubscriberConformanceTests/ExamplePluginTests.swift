@@ -66,3 +66,18 @@ struct ExamplePluginTests {
         #expect(result.verdict.evidence.found.hasPrefix("scanned in "))
     }
 }
+
+/// A Swift subscriber responds only to the events whose protocols it adopts: the kit exercises, and
+/// names, exactly those.
+@Suite("Swift plugins respond to what they implement")
+struct RespondingEventsTests {
+    @Test("Greeter adopts 2 event protocols: the kit runs and names those 2 events, not all 29")
+    func greeterRespondsToTwoEvents() async throws {
+        let report = await ConformanceKit.run(plugins: [Built.plugin("Greeter")], options: kitOptions())
+        #expect(report.passed, "\(ConformanceKit.table(report))")
+        let canonical = try #require(report.plugins.first?.result("events.canonical"))
+        // didBecomeActive has one canonical input, openURL two.
+        #expect(canonical.verdict.evidence.found
+                == "Greeter: 3 calls over 2 responding events (didBecomeActive, openURL) returned")
+    }
+}
