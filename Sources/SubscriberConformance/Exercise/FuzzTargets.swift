@@ -16,61 +16,66 @@ enum FuzzTargets {
         guard schema != .none else { return nil }
         return { subscriber, values, serial in
             let arguments = FuzzedArguments(schema, drawingFrom: &values)
-            if let entry = subscriber.entry(event) { _ = call(entry, subscriber.pointer, arguments, serial) }
+            if let entry = subscriber.entry(event) { bind(entry, arguments)?(subscriber.pointer, serial) }
         }
     }
 
-    /// Calls `entry` of `me` with `arguments`; false, calling nothing, when they are not of the shape
-    /// its signature takes (a row whose schema and C signature disagree: a test checks every row).
-    static func call(_ entry: CEntry, _ me: UnsafePointer<adh_subscriber>, _ arguments: FuzzedArguments,
-                     _ serial: UInt64) -> Bool {
+    /// The call of `entry` with `arguments`, given the subscriber and a payload serial; nil when the
+    /// arguments are not of the shape its signature takes (a row whose schema and C signature disagree:
+    /// a test binds every row).
+    static func bind(_ entry: CEntry, _ arguments: FuzzedArguments) -> ((UnsafePointer<adh_subscriber>, UInt64) -> Void)? {
         switch (entry, arguments) {
-        case (.notifyBytes(let entry), .bytes(let token)):
-            token.withUnsafeBufferPointer { entry(me, adh_bytes(data: $0.baseAddress, length: $0.count)) }
+        case (.notifyBytes(let entry), .deviceToken(let token)):
+            return { me, _ in token.withUnsafeBufferPointer { entry(me, adh_bytes(data: $0.baseAddress, length: $0.count)) } }
         case (.notifyError(let entry), .error(let error)):
-            withError(error) { entry(me, $0) }
+            return { me, _ in withError(error) { entry(me, $0) } }
         case (.notifyActivity(let entry), .userActivity(let activity)):
-            withActivity(activity, serial) { entry(me, $0) }
+            return { me, serial in withActivity(activity, serial) { entry(me, $0) } }
         case (.restoration(let entry), .userActivity(let activity)):
-            withActivity(activity, serial) { _ = entry(me, $0, NoOpCompletions.json) }
+            return { me, serial in withActivity(activity, serial) { _ = entry(me, $0, NoOpCompletions.json) } }
         case (.notifyTextError(let entry), .activityFailure(let type, let error)):
-            with(type) { type in withError(error) { entry(me, type, $0) } }
+            return { me, _ in with(type) { type in withError(error) { entry(me, type, $0) } } }
         case (.notifyCount(let entry), .count(let count)):
-            entry(me, count)
+            return { me, _ in entry(me, count) }
         case (.askLaunch(let entry), .launch(let options, let kind, let detail)):
-            with(options) { options in with(detail) { detail in
-                var launch = adh_launch(struct_size: UInt32(MemoryLayout<adh_launch>.size), serial: serial,
-                                        options_json: options, invocation: kind, invocation_detail: detail)
-                _ = entry(me, &launch)
-            } }
+            return { me, serial in
+                with(options) { options in with(detail) { detail in
+                    var launch = adh_launch(struct_size: UInt32(MemoryLayout<adh_launch>.size), serial: serial,
+                                            options_json: options, invocation: kind, invocation_detail: detail)
+                    _ = entry(me, &launch)
+                } }
+            }
         case (.askText(let entry), .text(let text)):
-            with(text) { _ = entry(me, $0) }
+            return { me, _ in with(text) { _ = entry(me, $0) } }
         case (.doneText(let entry), .text(let text)):
-            with(text) { _ = entry(me, $0, NoOpCompletions.void) }
+            return { me, _ in with(text) { _ = entry(me, $0, NoOpCompletions.void) } }
         case (.askConfiguration(let entry), .text(let text)):
-            with(text) { _ = entry(me, $0) }
+            return { me, _ in with(text) { _ = entry(me, $0) } }
         case (.askOpenURL(let entry), .openURL(let url, let source, let annotation, let inPlace)):
-            with(url) { url in with(source) { source in with(annotation) { annotation in
-                var request = adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial, url: url,
-                                           source_application: source, annotation_json: annotation, open_in_place: inPlace)
-                _ = entry(me, &request)
-            } } }
+            return { me, serial in
+                with(url) { url in with(source) { source in with(annotation) { annotation in
+                    var request = adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial, url: url,
+                                               source_application: source, annotation_json: annotation, open_in_place: inPlace)
+                    _ = entry(me, &request)
+                } } }
+            }
         case (.askOrientations(let entry), .idiom(let idiom)):
-            _ = entry(me, idiom)
-        case (.fetchUserInfo(let entry), .json(let userInfo)):
-            with(userInfo) { _ = entry(me, $0, NoOpCompletions.fetch) }
-        case (.replyUserInfo(let entry), .json(let userInfo)):
-            with(userInfo) { _ = entry(me, $0, NoOpCompletions.json) }
+            return { me, _ in _ = entry(me, idiom) }
+        case (.fetchUserInfo(let entry), .userInfo(let userInfo)):
+            return { me, _ in with(userInfo) { _ = entry(me, $0, NoOpCompletions.fetch) } }
+        case (.replyUserInfo(let entry), .userInfo(let userInfo)):
+            return { me, _ in with(userInfo) { _ = entry(me, $0, NoOpCompletions.json) } }
         case (.shortcut(let entry), .shortcutItem(let type, let title, let userInfo)):
-            with(type) { type in with(title) { title in with(userInfo) { userInfo in
-                var item = adh_shortcut_item(struct_size: UInt32(MemoryLayout<adh_shortcut_item>.size), serial: serial,
-                                             type: type, title: title, user_info_json: userInfo)
-                _ = entry(me, &item, NoOpCompletions.bool)
-            } } }
+            return { me, serial in
+                with(type) { type in with(title) { title in with(userInfo) { userInfo in
+                    var item = adh_shortcut_item(struct_size: UInt32(MemoryLayout<adh_shortcut_item>.size), serial: serial,
+                                                 type: type, title: title, user_info_json: userInfo)
+                    _ = entry(me, &item, NoOpCompletions.bool)
+                } } }
+            }
         default:
-            return false
+            return nil
         }
-        return true
     }
 
     private static func withActivity(_ activity: FuzzedArguments.Activity, _ serial: UInt64,

@@ -21,9 +21,9 @@ enum FuzzedArguments {
 
     case none
     case launch(options: [UInt8], invocation: adh_invocation_kind, detail: [UInt8]?)
-    case bytes([UInt8])
+    case deviceToken([UInt8])
     case error(Failure)
-    case json([UInt8])
+    case userInfo([UInt8])
     case text([UInt8])
     case openURL(url: [UInt8], sourceApplication: [UInt8]?, annotation: [UInt8]?, openInPlace: adh_tristate)
     case userActivity(Activity)
@@ -43,11 +43,11 @@ enum FuzzedArguments {
             let kind = values.pick("invocation", Array(adh_invocation_kind(ADH_INVOCATION_UNKNOWN)...adh_invocation_kind(ADH_INVOCATION_BACKGROUND)))
             self = .launch(options: options, invocation: kind, detail: values.optionalText("invocationDetail", url: true))
         case .deviceToken:
-            self = .bytes(values.text("deviceToken"))
+            self = .deviceToken(values.text("deviceToken"))
         case .error:
             self = .error(Self.failure(&values))
         case .userInfo:
-            self = .json(values.jsonObject("userInfo"))
+            self = .userInfo(values.jsonObject("userInfo"))
         case .text(let key, _):
             self = .text(values.text(key))
         case .openURL:
