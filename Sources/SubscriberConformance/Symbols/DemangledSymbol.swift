@@ -135,16 +135,14 @@ struct DemangledScanner {
         var index = remaining.startIndex
         while index < remaining.endIndex {
             let character = remaining[index]
-            if depth == 0 && remaining[index...].hasPrefix(separator) { break }
+            let isArrowHead = character == ">" && index > remaining.startIndex
+                && remaining[remaining.index(before: index)] == "-"
+            if depth == 0 && !isArrowHead && remaining[index...].hasPrefix(separator) { break }
             switch character {
             case "(", "[", "<": depth += 1
-            case ")", "]", ">":
-                let isArrow = character == ">" && index > remaining.startIndex
-                    && remaining[remaining.index(before: index)] == "-"
-                if !isArrow {
-                    depth -= 1
-                    if depth < 0 { return nil }
-                }
+            case ")", "]", ">" where !isArrowHead:
+                depth -= 1
+                if depth < 0 { return nil }
             default: break
             }
             index = remaining.index(after: index)

@@ -59,7 +59,8 @@ private struct ELFFile {
         }
         guard status.st_mode & S_IFMT == S_IFREG, status.st_size <= ELFSymbols.sizeLimit else {
             _ = close(fd)
-            let found = status.st_mode & S_IFMT == S_IFREG ? "\(status.st_size) bytes" : "not a regular file"
+            let kind = status.st_mode & S_IFMT
+            let found = kind == S_IFREG ? "\(status.st_size) bytes" : kind == S_IFDIR ? "a directory" : "not a regular file"
             throw ELFSymbolsError(path: path, what: "the file", expected: "a regular file of at most 512 MiB",
                                   found: found)
         }
@@ -71,7 +72,7 @@ private struct ELFFile {
 
     /// The names of the defined functions and objects of the symbol table the section headers point to.
     func symbols() throws(ELFSymbolsError) -> ELFSymbols {
-        let header = try read(at: 0, count: UInt64(Self.headerSize), what: "the ELF header")
+        let header = try read(at: 0, count: min(size, UInt64(Self.headerSize)), what: "the ELF header")
         try checkIdentity(header)
         let sections = try sectionHeaders(header)
         // .symtab has every symbol (local ones too, where the plugin's own types live); a stripped file
@@ -101,10 +102,15 @@ private struct ELFFile {
     }
 
     /// Checks magic, class, byte order, type and machine.
+    /// `header` is the file's first 64 bytes, or all of it when it is shorter.
     private func checkIdentity(_ header: [UInt8]) throws(ELFSymbolsError) {
-        guard header[0] == 0x7f, header[1] == UInt8(ascii: "E"), header[2] == UInt8(ascii: "L"), header[3] == UInt8(ascii: "F") else {
-            let start = header[0..<4].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
-            throw error("the ELF header", expected: "an ELF file (starting 7f 45 4c 46)", found: "a file starting \(start)")
+        guard header.starts(with: [0x7f, UInt8(ascii: "E"), UInt8(ascii: "L"), UInt8(ascii: "F")]) else {
+            let start = header.prefix(4).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
+            throw error("the ELF header", expected: "an ELF file (starting 7f 45 4c 46)",
+                        found: header.isEmpty ? "an empty file" : "a file of \(size) bytes starting \(start)")
+        }
+        guard header.count == Self.headerSize else {
+            throw error("the ELF header", expected: "\(Self.headerSize) bytes", found: "a file of \(size) bytes")
         }
         guard header[4] == 2 else { throw error("the ELF class", expected: "64-bit (2)", found: "\(header[4])") }
         guard header[5] == 1 else { throw error("the ELF byte order", expected: "little-endian (1)", found: "\(header[5])") }
@@ -184,7 +190,7 @@ private struct ELFFile {
     private func read(at offset: UInt64, count: UInt64, what: String) throws(ELFSymbolsError) -> [UInt8] {
         let (end, overflow) = offset.addingReportingOverflow(count)
         guard !overflow, end <= size else {
-            throw error(what, expected: "bytes inside the file (\(size) bytes)",
+            throw error(what, expected: "a range within the file's \(size) bytes",
                         found: "\(count) bytes at offset \(offset)" + (overflow ? "" : ", ending at \(end)"))
         }
         var bytes = [UInt8](repeating: 0, count: Int(count))

@@ -8,9 +8,10 @@
 /// signature, e.g. `-> Bool` where the requirement says `-> Bool?`) or *not adopted* (the exact method on
 /// a type without the protocol).
 ///
-/// Only conformances the plugin itself declares are visible: a subclass that inherits a conformance
-/// from its superclass has no conformance descriptor of its own, and neither the superclass nor the
-/// inheritance shows in symbol names.
+/// Symbols show the conformances a type declares, not those it inherits: a subclass of a class that
+/// adopts a protocol has no conformance descriptor of its own, and symbol names do not say what a class
+/// inherits from. A caller that can tell (``PluginSymbolScan`` asks the Swift runtime, in a process
+/// that has the plugin loaded) passes `superclass`, and the superclasses' conformances count too.
 struct EventShapedMethods: Sendable {
     /// Types of these modules are skipped: SubscriberKit is linked into every plugin, and its own types
     /// are the SDK's business, not the plugin author's.
@@ -22,11 +23,17 @@ struct EventShapedMethods: Sendable {
     private let expectedBySelector: [String: [ExpectedHandler]]
     /// Unqualified protocol names by type (module-qualified, generic arguments dropped).
     private let conformancesByType: [String: Set<String>]
+    /// The module-qualified superclass of a module-qualified class, where known.
+    private let superclass: @Sendable (String) -> String?
+    /// How many superclasses up a conformance is looked for: bounds a lookup that cycles.
+    private static let inheritanceDepthLimit = 64
 
     /// Scans `symbols` (demangled names, one each; anything else in the list is skipped) for instance
     /// methods of classes whose selector is one of `expected`'s, on types outside `ignoredModules`.
+    /// `superclass` names a class's superclass (both module-qualified) when the caller knows it.
     init(demangled symbols: [String], expected: [ExpectedHandler],
-         ignoredModules: Set<String> = Self.defaultIgnoredModules) {
+         ignoredModules: Set<String> = Self.defaultIgnoredModules,
+         superclass: @escaping @Sendable (String) -> String? = { _ in nil }) {
         var classes: Set<String> = [], conformances: [String: Set<String>] = [:], candidates: [DemangledMethod] = []
         let expectedBySelector = Dictionary(grouping: expected, by: \.selector)
         for text in symbols {
@@ -54,16 +61,24 @@ struct EventShapedMethods: Sendable {
         self.methods = methods
         self.expectedBySelector = expectedBySelector
         self.conformancesByType = conformances
+        self.superclass = superclass
     }
 
-    /// The protocols (unqualified names) the symbols show `typeName` adopting. `typeName` is the
-    /// module-qualified name ("Greeter.Greeter"), or a name without its module ("Greeter"), which
-    /// gathers the types of that name in every module.
+    /// The protocols (unqualified names) the symbols show `typeName` adopting, itself or through its
+    /// superclasses (when `superclass` knows them). `typeName` is the module-qualified name
+    /// ("Greeter.Greeter"), or a name without its module ("Greeter"), which gathers the types of that
+    /// name in every module.
     func conformances(ofType typeName: String) -> Set<String> {
-        if let exact = conformancesByType[typeName] { return exact }
-        return conformancesByType.reduce(into: []) { result, entry in
-            if entry.key.hasSuffix("." + typeName) { result.formUnion(entry.value) }
+        let names = Set([typeName]).union(conformancesByType.keys.filter { $0.hasSuffix("." + typeName) })
+        var result: Set<String> = []
+        for name in names {
+            var current: String? = name, visited: Set<String> = []
+            while let type = current, visited.count < Self.inheritanceDepthLimit, visited.insert(type).inserted {
+                result.formUnion(conformancesByType[type] ?? [])
+                current = superclass(type)
+            }
         }
+        return result
     }
 
     /// Every found method that is never called, in symbol order: near misses, and exact handlers on

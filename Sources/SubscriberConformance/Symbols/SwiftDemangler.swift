@@ -28,12 +28,15 @@ enum SwiftDemangler {
     static var isAvailable: Bool { function != nil }
 
     /// The demangled text of `mangled`; nil when it is not a Swift symbol (`$s` prefix), is longer than
-    /// ``nameLengthLimit``, the runtime cannot demangle it, or the demangler is unavailable.
+    /// ``nameLengthLimit``, the runtime cannot demangle it (it returns such a name
+    /// unchanged), or the demangler is unavailable.
     static func demangle(_ mangled: String) -> String? {
         guard let function, mangled.hasPrefix("$s"), mangled.utf8.count <= nameLengthLimit else { return nil }
         let text = mangled.withCString { function($0, mangled.utf8.count, nil, nil, 0) }
         guard let text else { return nil }
         defer { free(text) }
-        return String(cString: text)
+        let demangled = String(cString: text)
+        // What the runtime cannot demangle it hands back unchanged.
+        return demangled == mangled ? nil : demangled
     }
 }
