@@ -3,7 +3,7 @@
 /// event's protocol and the method satisfies the requirement exactly; anything else compiles and is
 /// silently never called — Expo's `-> Bool` where the requirement says `-> Bool?` (a near miss), or
 /// the exact method on a type that does not adopt the protocol. The plugin's symbols are read from
-/// the file (nothing runs); the expected handlers come from the event table.
+/// the file; the expected handlers come from the event table.
 struct EventShapedMethodsCheck: ConformanceCheck {
     let id = "events.shaped-methods"
     let summary = "every method named like an event handler is called (its type adopts the event's protocol, exact signature)"
@@ -22,7 +22,10 @@ struct EventShapedMethodsCheck: ConformanceCheck {
             environment.progress.step("reading the symbols of \(environment.pluginPath)")
             let scan: EventShapedMethods
             do throws(ELFSymbolsError) {
-                scan = try PluginSymbolScan.scan(path: environment.pluginPath, expected: ExpectedHandler.all)
+                // The plugin is loaded in this child: the runtime names superclasses, so a subclass's
+                // inherited adoption counts.
+                scan = try PluginSymbolScan.scan(path: environment.pluginPath, expected: ExpectedHandler.all,
+                                                 pluginIsLoaded: true)
             } catch {
                 return .warn(expected: expectation, found: error.description)
             }
