@@ -124,6 +124,22 @@ struct EventShapedMethodsTests {
         if plugin == "Greeter" { #expect(result.verdict.evidence.found == "2 event methods, all adopted") }
     }
 
+    @Test("skips a stripped Swift plugin: its classes' methods are not in .dynsym, so finding none proves nothing")
+    func skipsStrippedPlugins() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stripped = folder.appendingPathComponent("libNearMissSubscriber.so").path
+        let strip = try Process.run(URL(fileURLWithPath: "/usr/bin/strip"),
+                                    arguments: ["--strip-all", "-o", stripped, Built.plugin("NearMissSubscriber")])
+        strip.waitUntilExit()
+        try #require(strip.terminationStatus == 0)
+        let report = await ConformanceKit.run(plugins: [stripped], options: kitOptions { $0.only = ["events.shaped-methods"] })
+        let result = try #require(report.plugins.first?.result("events.shaped-methods"))
+        #expect(result.status == .skip, "\(ConformanceKit.table(report))")
+        #expect(result.verdict.evidence.found
+                == "a stripped file (no .symtab, only .dynsym): its classes' methods cannot be read")
+    }
+
     @Test("skips a C plugin: it has no Swift methods")
     func skipsCPlugins() async throws {
         let report = await ConformanceKit.run(plugins: [Built.plugin("ExtensionGuard")],
