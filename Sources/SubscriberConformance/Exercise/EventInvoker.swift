@@ -10,6 +10,9 @@ struct Invocation {
     /// Whether the contract obliges the subscriber to call the completion exactly once: it did not
     /// decline (continueUserActivity: it returned true). False for events without a completion.
     var owesCompletion: Bool
+    /// Why no completion is owed, for evidence: "declined", or "did not return true" for a handler
+    /// that answers at once and completes only after true (restoration).
+    var whyNotOwed = "declined"
 }
 
 /// Calls one event's handler (``CSubscriber/handler(for:)``) directly on one subscriber, as the
@@ -50,7 +53,8 @@ enum EventInvoker {
         case .restoration(let restore):
             let probe = CompletionProbe()
             let handled = restore(app, arguments, probe.handler { (ids: [String]) in .array(ids.map { .string($0) }) })
-            return Invocation(answer: handled.map { .bool($0) } ?? .null, probe: probe, owesCompletion: handled == true)
+            return Invocation(answer: handled.map { .bool($0) } ?? .null, probe: probe, owesCompletion: handled == true,
+                              whyNotOwed: "did not return true")
         }
     }
 
