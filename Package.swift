@@ -91,14 +91,21 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
         .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers", "AppHostCLI"]),
 
+        // docs/embedding.md's example: an app that embeds the host (run by EmbeddingExampleTests).
+        .target(name: "EmbeddingExample", dependencies: ["SubscriberHost", "SubscriberKit"], path: "Examples/Embedding"),
+
         // The scaffolding the broken plugins share (adh_fixture.h, header-only), so each shows its one defect.
         .target(name: "FixtureSupport", dependencies: ["SubscriberABI"], path: "Plugins/Broken/FixtureSupport",
                 cSettings: cPluginSettings),
 
+        // For the test targets only: where the products under test are (beside the test binary).
+        .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
-        .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
-        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit"]),
-        .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance", "AppHostCLI"]),
+        .testTarget(name: "SubscriberHostTests",
+                    dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit", "BuiltProducts"]),
+        .testTarget(name: "SubscriberConformanceTests",
+                    dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }

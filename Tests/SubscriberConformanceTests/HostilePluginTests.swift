@@ -21,7 +21,7 @@ struct HostilePluginTests {
 
     @Test("output without a line break and a 9 MiB flood pass, an 8 MiB descriptor id fails load.descriptor, and the next plugin is checked")
     func outputAndHugeIdentity() async throws {
-        let plugins = ["StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ExtensionGuard"].map(Built.plugin)
+        let plugins = ["StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ExtensionGuard"].map { Built.plugin($0) }
         let report = await ConformanceKit.run(plugins: plugins, options: kitOptions())
         #expect(report.problem == nil, "\(report.problem ?? "")")
         #expect(report.plugins.map(\.path) == plugins)

@@ -45,7 +45,7 @@ struct ReadmeExampleTests {
         "Examples/ThirdPartyPlugin/Package.swift",
         "Examples/ThirdPartyPlugin/manifest.json",
         "Examples/ThirdPartyPlugin/Sources/AcmeWelcome/AcmeWelcome.swift",
-        "Examples/ThirdPartyPlugin/Sources/AcmeNewsApp/AcmeNewsApp.swift",
+        "Examples/Embedding/EmbeddedNewsApp.swift",
         "Examples/ThirdPartyPlugin/Tests/AcmeWelcomeTests/AcmeWelcomeConformanceTests.swift",
         "Examples/CPlugin/acme_fetch.c", "Examples/CPlugin/manifest.json",
     ]

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+@testable import SubscriberKit
 
 /// Type-checks a Swift file against the SubscriberKit module these tests were built with, with the
 /// toolchain's `swiftc`, in a child process that may not run longer than `limit`.
@@ -116,6 +117,30 @@ struct NearMissTests {
         try fixed.write(to: copy, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: copy) }
         let outcome = try TypeCheck.run(copy)
+        #expect(outcome.status == 0, "\(outcome.diagnostics)")
+    }
+}
+
+@Suite("Event rows: the Swift protocol and requirement each row names are the ones in SubscriberKit")
+struct EventRowSwiftTextTests {
+    /// One class per row adopting `swiftProtocol` with `swiftRequirement` as its only method: it
+    /// compiles only when both strings are what the SDK declares (a requirement has no default).
+    @Test func everyRowsProtocolAndRequirementCompileAsWritten() throws {
+        var source = "import Foundation\nimport SubscriberKit\n"
+        for (index, row) in EventTable.rows.enumerated() {
+            source += """
+
+                final class Row\(index): InstantiableSubscriber, \(row.swiftProtocol) {
+                    init(context: SubscriberContext) {}
+                    \(row.swiftRequirement) { fatalError() }
+                }
+
+                """
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("event-rows-\(UUID().uuidString).swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let outcome = try TypeCheck.run(file)
         #expect(outcome.status == 0, "\(outcome.diagnostics)")
     }
 }

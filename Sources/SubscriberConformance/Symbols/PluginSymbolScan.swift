@@ -40,6 +40,7 @@ enum PluginSymbolScan {
         guard let type = _typeByName(mangled), let someClass = type as? AnyClass,
               let parent = _getSuperclass(someClass)
         else { return nil }
-        return _typeName(parent, qualified: true)
+        // "Plug.Base<Swift.Int>" → "Plug.Base", as conformances are keyed.
+        return SwiftTypeText.droppingGenericArguments(_typeName(parent, qualified: true))
     }
 }

@@ -10,13 +10,13 @@ import SubscriberKit
 /// payload is checked against its own arguments, never taken to be the event's. Answers outside the
 /// header's values are reported as warnings through the subscriber's context.
 @MainActor
-public final class CSubscriber {
+package final class CSubscriber {
     /// The name the plugin created this subscriber under.
-    public let name: String
+    package let name: String
     /// The events whose entries are non-NULL and covered by the plugin's `struct_size`.
-    public let respondingEvents: Set<LifecycleEvent>
+    package let respondingEvents: Set<LifecycleEvent>
     /// The context given at creation: its sink receives the plugin's log calls.
-    public let context: SubscriberContext
+    package let context: SubscriberContext
     /// The same, behind one reference, for completion forwarders.
     let contextReference: SubscriberContextReference
 
@@ -34,7 +34,7 @@ public final class CSubscriber {
     /// returns a struct without a `destroy` (reported through `context`; that instance lives on, so
     /// its host interface is kept for the rest of the process); ``init(creating:from:context:)``
     /// says which.
-    public convenience init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
+    package convenience init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
         try? self.init(creating: name, from: descriptor, context: context)
     }
 
@@ -43,7 +43,7 @@ public final class CSubscriber {
     /// `context`, when the descriptor has no `create`, `create` returns NULL, or it returns a struct
     /// without a `destroy`.
     /// [main-thread] `create` is a `[main-thread]` entry.
-    public init(creating name: String, from descriptor: UnsafePointer<adh_plugin_descriptor>,
+    package init(creating name: String, from descriptor: UnsafePointer<adh_plugin_descriptor>,
                 context: SubscriberContext) throws(CreateFailure) {
         let plugin = ABI.readCovered(descriptor)
         guard let create = plugin.create else {
@@ -88,7 +88,7 @@ public final class CSubscriber {
     /// Destroys the plugin's instance (its `destroy` entry), then retires the host interface: every
     /// log line written until `destroy` returned has reached the sink; later calls are dropped and
     /// reported. After this every method does the non-responding default. Idempotent; `deinit` calls it.
-    public func destroy() {
+    package func destroy() {
         guard let destroy = destroyEntry else { return }
         destroyEntry = nil
         destroy(subscriber)

@@ -23,7 +23,7 @@ extension LifecycleDispatcher {
             return notify(event, arguments)
         case .bool:
             // Launch events classify the launch before any subscriber is called.
-            let invocation = row.arguments == .launchOptions ? classifyLaunch(arguments.launchOptions) : nil
+            let invocation: LaunchInvocation? = if case .launch(let options) = arguments { classifyLaunch(options) } else { nil }
             return ask(event, reconciler: reconcilers.bool[event.index], noAnswer: row.nobodyAnswers.bool,
                        invocation: invocation, wrap: EventResult.bool) { handler, application in
                 guard case .bool(let answer) = handler else { return nil }

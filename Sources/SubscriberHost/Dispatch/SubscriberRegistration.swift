@@ -23,10 +23,10 @@ public struct SubscriberRegistration {
         self.handlers = subscriber.eventHandlers()
     }
 
-    /// Registers a subscriber loaded from a plugin, under the name it was created with: it receives
-    /// the events whose vtable entries are set.
-    public init(_ subscriber: CSubscriber, priority: Int = 0) {
-        self.name = subscriber.name
+    /// Registers a subscriber loaded from a plugin, under `name` (default: the name it was created
+    /// with): it receives the events whose vtable entries are set.
+    package init(_ subscriber: CSubscriber, name: String? = nil, priority: Int = 0) {
+        self.name = name ?? subscriber.name
         self.priority = priority
         self.subscriber = subscriber
         self.handlers = subscriber.handlers

@@ -27,7 +27,7 @@ public final class PluginHost {
     /// Everything the subscribers logged; ``dispatch(_:)`` hands each event its own records.
     public let log: HostLogRecorder
     /// The subscribers made from plugins, in manifest order.
-    public let subscribers: [CSubscriber]
+    package let subscribers: [CSubscriber]
     /// Whether ``shutDown()`` ran.
     public private(set) var isShutDown = false
 

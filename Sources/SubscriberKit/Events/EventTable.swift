@@ -4,34 +4,63 @@ import SubscriberABI
 /// Every lifecycle event a subscriber can respond to, by its wire name (the name used in manifests,
 /// event scripts and output; docs/events.md). The facts of each event are its row in the event table.
 public enum LifecycleEvent: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// application(_:willFinishLaunchingWithOptions:).
     case willFinishLaunching
+    /// application(_:didFinishLaunchingWithOptions:).
     case didFinishLaunching
+    /// applicationDidBecomeActive(_:).
     case didBecomeActive
+    /// applicationWillResignActive(_:).
     case willResignActive
+    /// applicationDidEnterBackground(_:).
     case didEnterBackground
+    /// applicationWillEnterForeground(_:).
     case willEnterForeground
+    /// applicationWillTerminate(_:).
     case willTerminate
+    /// applicationDidReceiveMemoryWarning(_:).
     case didReceiveMemoryWarning
+    /// applicationSignificantTimeChange(_:).
     case significantTimeChange
+    /// applicationProtectedDataWillBecomeUnavailable(_:).
     case protectedDataWillBecomeUnavailable
+    /// applicationProtectedDataDidBecomeAvailable(_:).
     case protectedDataDidBecomeAvailable
+    /// application(_:didRegisterForRemoteNotificationsWithDeviceToken:).
     case didRegisterForRemoteNotifications
+    /// application(_:didFailToRegisterForRemoteNotificationsWithError:).
     case didFailToRegisterForRemoteNotifications
+    /// application(_:didReceiveRemoteNotification:fetchCompletionHandler:).
     case didReceiveRemoteNotification
+    /// application(_:performFetchWithCompletionHandler:).
     case performFetch
+    /// application(_:handleEventsForBackgroundURLSession:completionHandler:).
     case handleEventsForBackgroundURLSession
+    /// application(_:open:options:).
     case openURL
+    /// application(_:willContinueUserActivityWithType:).
     case willContinueUserActivity
+    /// application(_:continue:restorationHandler:).
     case continueUserActivity
+    /// application(_:didUpdate:).
     case didUpdateUserActivity
+    /// application(_:didFailToContinueUserActivityWithType:error:).
     case didFailToContinueUserActivity
+    /// application(_:performActionFor:completionHandler:).
     case performActionForShortcutItem
+    /// application(_:supportedInterfaceOrientationsFor:).
     case supportedInterfaceOrientations
+    /// application(_:shouldAllowExtensionPointIdentifier:).
     case shouldAllowExtensionPointIdentifier
+    /// application(_:shouldSaveSecureApplicationState:).
     case shouldSaveSecureApplicationState
+    /// application(_:shouldRestoreSecureApplicationState:).
     case shouldRestoreSecureApplicationState
+    /// application(_:configurationForConnecting:options:).
     case configurationForConnecting
+    /// application(_:didDiscardSceneSessions:).
     case didDiscardSceneSessions
+    /// application(_:handleWatchKitExtensionRequest:reply:).
     case handleWatchKitExtensionRequest
 
     /// The wire name.
@@ -46,7 +75,10 @@ public enum LifecycleEvent: String, Sendable, Hashable, CaseIterable, CustomStri
 /// dispatch, reconciler checks, the C glue on both sides, the conformance kit's inputs and the
 /// output all read these rows, so an event is added here, in the header, and in its protocol
 /// (Subscriber/EventProtocols.swift) — nowhere else.
-package struct EventRow: Sendable {
+///
+/// A class so that reading a row on the dispatch path shares it instead of copying its strings and
+/// closures.
+package final class EventRow: Sendable {
     /// The event.
     package let event: LifecycleEvent
     /// The UIKit method it stands for.
@@ -70,6 +102,24 @@ package struct EventRow: Sendable {
     package let read: @Sendable (borrowing adh_subscriber) -> CEntry?
     /// Sets this event's entry of a Swift plugin's vtable to the SDK's function for it.
     package let install: @Sendable (inout adh_subscriber) -> Void
+
+    init(event: LifecycleEvent, uikit: String, swiftProtocol: String, swiftRequirement: String,
+         arguments: ArgumentSchema, answer: AnswerKind, reconciler: DefaultReconciler?, nobodyAnswers: NobodyAnswers,
+         late: LateCountsAs, cSlot: String, read: @escaping @Sendable (borrowing adh_subscriber) -> CEntry?,
+         install: @escaping @Sendable (inout adh_subscriber) -> Void) {
+        self.event = event
+        self.uikit = uikit
+        self.swiftProtocol = swiftProtocol
+        self.swiftRequirement = swiftRequirement
+        self.arguments = arguments
+        self.answer = answer
+        self.reconciler = reconciler
+        self.nobodyAnswers = nobodyAnswers
+        self.late = late
+        self.cSlot = cSlot
+        self.read = read
+        self.install = install
+    }
 }
 
 extension LifecycleEvent {

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import BuiltProducts
 import SubscriberKit
 
 /// Runs the built `apphost` executable as a subprocess and captures what it did.
@@ -19,16 +21,16 @@ enum AppHostProcess {
     static let packageRoot: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// The build folder holding `apphost` and the plugins: the test binary's own folder when
-    /// `apphost` is there (`swift test` builds it beside the tests), else `.build/debug`.
-    static let buildDirectory: String = {
-        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
-        if FileManager.default.isExecutableFile(atPath: running + "/apphost") { return running }
-        return packageRoot + "/.build/debug"
-    }()
+    /// The build folder holding `apphost` and the plugins: beside the test binary (``BuiltProducts``).
+    static var buildDirectory: String { BuiltProducts.directory }
 
-    /// The `apphost` executable.
-    static var executable: String { buildDirectory + "/apphost" }
+    /// The `apphost` executable; a missing one fails the test.
+    static var executable: String { BuiltProducts.file("apphost") }
+
+    /// The plugin library `lib<name>.so`; a missing one fails the test.
+    static func plugin(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        BuiltProducts.library(name, sourceLocation: sourceLocation)
+    }
 
     /// A manifest shipped in `manifests/`.
     static func manifest(_ name: String) -> String { packageRoot + "/manifests/" + name }
