@@ -40,6 +40,12 @@ let brokenPlugins: [String] = [
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread",
 ]
 
+/// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a
+/// Swift plugin's symbols (listed in Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
+let swiftFixturePlugins: [String] = [
+    "NearMissSubscriber",  // event-shaped methods the SDK never calls (events.shaped-methods)
+]
+
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
 /// otherwise, so a plugin exports its entry symbol and nothing else. Unsafe flags are fine here: no
 /// other package ever depends on a plugin product.
@@ -64,7 +70,7 @@ let package = Package(
         .executable(name: "subscriber-bench", targets: ["subscriber-bench"]),
         .library(name: "BenchSubscribers", type: .dynamic, targets: ["BenchSubscribers"]),
     ]
-    + (swiftPlugins + cPlugins + brokenPlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + (swiftPlugins + cPlugins + brokenPlugins + swiftFixturePlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
@@ -104,4 +110,5 @@ let package = Package(
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
     + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)", extraDependencies: ["FixtureSupport"]) }
+    + swiftFixturePlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/Broken/\($0)") }
 )

@@ -18,6 +18,12 @@ enum Built {
 let examplePlugins = ["AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
                       "OrientationLock", "ExtensionGuard"]
 
+/// The example plugins written in C.
+let cExamplePlugins: Set<String> = ["ExtensionGuard"]
+
+/// What a C plugin skips: the checks that read Swift symbols (it has none).
+let cPluginSkips = ["events.shaped-methods"]
+
 /// Options for the tests: a fixed seed (reproducible fuzzing). The checks run in this test binary.
 func kitOptions(_ change: (inout ConformanceOptions) -> Void = { _ in }) -> ConformanceOptions {
     var options = ConformanceOptions()
