@@ -19,28 +19,32 @@ enum JSONLines {
 
     /// Appends the line of ``event(_:)`` to `bytes`.
     static func event(_ outcome: EventOutcome, into bytes: inout [UInt8]) {
-        bytes.append(contentsOf: #"{"event":"#.utf8)
+        append(#"{"event":"#, to: &bytes)
         appendString(outcome.event.name, to: &bytes)
-        bytes.append(contentsOf: #","result":"#.utf8)
+        append(#","result":"#, to: &bytes)
         appendValue(outcome.result, asResult: true, to: &bytes)
         if let invocation = outcome.invocation {
-            bytes.append(contentsOf: #","invocation":"#.utf8)
+            append(#","invocation":"#, to: &bytes)
             bytes.append(contentsOf: JSONValue.object(invocation.json).serializedBytes())
         }
-        bytes.append(contentsOf: #","answers":["#.utf8)
+        append(#","answers":["#, to: &bytes)
         for (index, row) in outcome.answers.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: #"{"subscriber":"#.utf8)
+            append(#"{"subscriber":"#, to: &bytes)
             appendString(row.subscriber, to: &bytes)
-            bytes.append(contentsOf: #","answer":"#.utf8)
-            if let answer = row.answer { appendValue(answer, asResult: false, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
-            bytes.append(contentsOf: #","ms":"#.utf8)
+            append(#","answer":"#, to: &bytes)
+            if let answer = row.answer { appendValue(answer, asResult: false, to: &bytes) } else { append("null", to: &bytes) }
+            append(#","ms":"#, to: &bytes)
             appendMilliseconds(row.duration.nanosecondsSaturating, to: &bytes)
             bytes.append(UInt8(ascii: "}"))
         }
-        bytes.append(contentsOf: #"],"reports":"#.utf8)
-        bytes.append(contentsOf: JSONValue.array(outcome.reports.map { .object($0.json) }).serializedBytes())
-        bytes.append(contentsOf: "}\n".utf8)
+        append(#"],"reports":"#, to: &bytes)
+        if outcome.reports.isEmpty {
+            append("[]", to: &bytes)
+        } else {
+            bytes.append(contentsOf: JSONValue.array(outcome.reports.map { .object($0.json) }).serializedBytes())
+        }
+        append("}\n", to: &bytes)
     }
 
     /// Reports that arrived after the last event, in the shape of an event with `"event": null`.
@@ -58,30 +62,56 @@ enum JSONLines {
         return JSONValue.object(object).serialized() + "\n"
     }
 
-    /// A result or answer as ``EventResult/resultJSON`` or ``EventResult/answerJSON`` writes it; the
-    /// common ones without building a `JSONValue`.
+    /// A result or answer as ``EventResult/resultJSON`` or ``EventResult/answerJSON`` writes it;
+    /// all but dictionaries without building a `JSONValue`.
     private static func appendValue(_ value: EventResult, asResult: Bool, to bytes: inout [UInt8]) {
         switch value {
-        case .none: bytes.append(contentsOf: "null".utf8)
-        case .bool(let flag): bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .none: append("null", to: &bytes)
+        case .done: asResult ? append("null", to: &bytes) : append(#""done""#, to: &bytes)
+        case .bool(let flag): flag ? append("true", to: &bytes) : append("false", to: &bytes)
         case .fetchResult(let result): appendString(result.name, to: &bytes)
         case .configurationName(let name): appendString(name, to: &bytes)
-        default: bytes.append(contentsOf: (asResult ? value.resultJSON : value.answerJSON).serializedBytes())
+        case .orientationMask(let mask): appendStrings(mask.names, to: &bytes)
+        case .continuedActivity(let result):
+            append(#"{"handled":"#, to: &bytes)
+            result.handled ? append("true", to: &bytes) : append("false", to: &bytes)
+            if let restorable = result.restorableObjects {
+                append(#","restorableObjects":"#, to: &bytes)
+                appendStrings(restorable, to: &bytes)
+            }
+            append("}", to: &bytes)
+        case .dictionary: bytes.append(contentsOf: value.answerJSON.serializedBytes())
         }
     }
 
-    /// `string` as a JSON string literal, by the serializer's rules; the plain ASCII strings that
-    /// names and events are without a detour.
+    /// `["a","b"]`.
+    private static func appendStrings(_ strings: [String], to bytes: inout [UInt8]) {
+        append("[", to: &bytes)
+        for (index, string) in strings.enumerated() {
+            if index > 0 { append(",", to: &bytes) }
+            appendString(string, to: &bytes)
+        }
+        append("]", to: &bytes)
+    }
+
+    /// `string` as a JSON string literal, by the serializer's rules; strings with nothing to
+    /// escape (names, events) copied as they are.
     private static func appendString(_ string: String, to bytes: inout [UInt8]) {
         var string = string
         let plain = string.withUTF8 { utf8 in
-            guard utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) else { return false }
+            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
             return true
         }
         if !plain { bytes.append(contentsOf: JSONValue.string(string).serializedBytes()) }
+    }
+
+    /// The literal `text`'s bytes.
+    @inline(__always)
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Milliseconds rounded to the microsecond, as the serializer writes the Double
