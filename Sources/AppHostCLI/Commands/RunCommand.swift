@@ -64,6 +64,10 @@ enum RunCommand {
         } else {
             output.write(renderer.header(summary, logs: startupLogs))
         }
+        // Written out before the first event: an output that cannot be written stops the run before
+        // anything is played. Later, buffered outputs show a failure when their buffer is written
+        // out, and the run stops there.
+        TextOutput.flushPending()
 
         var eventCount = 0
         var reportCount = 0
