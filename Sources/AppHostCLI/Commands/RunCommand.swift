@@ -18,7 +18,8 @@ enum RunCommand {
     ]
 
     /// Runs the command; returns the exit status. A failed write to standard output is the
-    /// caller's to report (``AppHostCommand/finished(_:output:errors:)``); the run stops at it.
+    /// caller's to report (``AppHostCommand/finished(_:output:errors:)``); the run stops once it
+    /// shows: before the first event, else when the buffered output is next written out.
     @MainActor
     static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) async -> Int32 {
         let json = arguments.flag("json")

@@ -17,7 +17,9 @@ import Synchronization
 ///
 /// The first write that fails is kept (``failure``) and every later write is skipped: the command
 /// checks it and turns it into one line and exit status 2, never silence (a closed pipe excepted,
-/// see ``WriteFailure``). A buffered write's failure shows once its bytes are written out.
+/// see ``WriteFailure``). A buffered write's failure shows once its bytes are written out (the run
+/// writes everything out before its first event, so an unwritable output stops it before anything
+/// is played).
 public struct TextOutput: Sendable {
     /// How errors name this output: `standard output`, `--log-file run.jsonl`.
     public let name: String
