@@ -134,27 +134,27 @@ private final class Destination: Sendable {
     }
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // A sink shares no file with anything: called outside the lock, it may write elsewhere.
+        guard case .descriptor(let fd, let buffered) = kind else {
+            if case .sink(let sink) = kind { sink(String(decoding: bytes, as: UTF8.self)) }
+            return
+        }
         Destination.pending.withLock { pending in
             // What other outputs hold for the same file was written first: it goes first.
             if let file, pending.contains(where: { $0 !== self && $0.file == file }) {
                 for other in pending where other !== self && other.file == file { other.flush() }
                 pending.removeAll { $0 !== self && $0.file == file }
             }
-            switch kind {
-            case .sink(let sink):
-                sink(String(decoding: bytes, as: UTF8.self))
-            case .descriptor(let fd, let buffered):
-                state.withLock { state in
-                    guard state.failure == nil else { return }
-                    if buffered && state.buffer.count + bytes.count <= TextOutput.bufferLimit {
-                        if state.buffer.isEmpty { pending.append(self) }
-                        state.buffer.append(contentsOf: bytes)
-                        return
-                    }
-                    state.failure = writeAll(state.buffer[...], to: fd) ?? writeAll(bytes, to: fd)
-                    state.buffer.removeAll(keepingCapacity: true)
-                    pending.removeAll { $0 === self }
+            state.withLock { state in
+                guard state.failure == nil else { return }
+                if buffered && state.buffer.count + bytes.count <= TextOutput.bufferLimit {
+                    if state.buffer.isEmpty { pending.append(self) }
+                    state.buffer.append(contentsOf: bytes)
+                    return
                 }
+                state.failure = writeAll(state.buffer[...], to: fd) ?? writeAll(bytes, to: fd)
+                state.buffer.removeAll(keepingCapacity: true)
+                pending.removeAll { $0 === self }
             }
         }
     }
