@@ -63,7 +63,9 @@ public enum AppHostCommand {
     @MainActor
     public static func main(_ commandLine: [String]) async -> Int32 {
         StandardDescriptors.reserve()
-        return await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
+        let status = await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
+        TextOutput.flushPending()
+        return status
     }
 
     /// The commands `run` hands arguments to, whose implementation lives elsewhere.
@@ -114,6 +116,7 @@ public enum AppHostCommand {
     /// `status`, unless a write to `output` failed: then that failure's one line on `errors` and
     /// status 2. A closed pipe is not reported (the reader stopped reading on purpose).
     static func finished(_ status: Int32, output: TextOutput, errors: TextOutput) -> Int32 {
+        TextOutput.flushPending()
         guard let failure = output.failure, !failure.isClosedPipe else { return status }
         errors.singleLine("\(program): \(failure)")
         return ExitStatus.usage

@@ -50,31 +50,33 @@ public struct HumanRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n\n"
     }
 
-    /// One event's block: heading with result and invocation, one row per answering subscriber,
-    /// then its log lines and reports.
-    public func event(_ played: PlayedEvent) -> String {
-        let report = played.report
-        var heading = style.cyan("▸") + " " + style.bold(report.event.name)
-        if let arguments = played.call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
-        if report.result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(report.result)) }
-        if let invocation = report.invocation { heading += "   invocation: " + TerminalText.escaped(invocation.description) }
+    /// One event's block: heading with `call`'s arguments, the result and invocation, one row per
+    /// answering subscriber, then the outcome's log lines and reports.
+    public func event(_ outcome: EventOutcome, call: EventCall) -> String {
+        var heading = style.cyan("▸") + " " + style.bold(outcome.event.name)
+        if let arguments = call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
+        let result = outcome.result.resultJSON
+        if result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(result)) }
+        if let invocation = outcome.invocation { heading += "   invocation: " + TerminalText.escaped(invocation.description) }
         var lines = [heading]
 
         // Notifications have nothing to answer: their rows say the subscriber was called.
-        let isNotification = report.event.answerType == .none && !report.event.answersThroughCompletion
-        let answers = report.answers.map { isNotification && $0.answer == nil ? "called" : DisplayText.value($0.answer) }
-        let times = report.answers.map { DisplayText.milliseconds($0.duration) }
+        let isNotification = outcome.event.row.answer == .none
+        let answers = outcome.answers.map { row in
+            row.answer.map { DisplayText.value($0.answerJSON) } ?? (isNotification ? "called" : DisplayText.value(nil))
+        }
+        let times = outcome.answers.map { DisplayText.milliseconds($0.duration) }
         let answerWidth = max(8, answers.map(\.count).max() ?? 0)
         let timeWidth = times.map(\.count).max() ?? 0
-        for (index, row) in report.answers.enumerated() {
+        for (index, row) in outcome.answers.enumerated() {
             let answer = DisplayText.padded(answers[index], answerWidth)
             lines.append("    " + DisplayText.padded(TerminalText.escaped(row.subscriber), nameWidth) + "  "
                 + (row.answer == nil ? style.dim(answer) : answer) + "  "
                 + style.dim(DisplayText.rightAligned(times[index], timeWidth)))
         }
-        if report.answers.isEmpty { lines.append("    " + style.dim("(no subscriber answered)")) }
-        lines += played.logs.map(logLine)
-        lines += report.reports.map(reportLine)
+        if outcome.answers.isEmpty { lines.append("    " + style.dim("(no subscriber answered)")) }
+        lines += outcome.logs.map(logLine)
+        lines += outcome.reports.map(reportLine)
         return lines.joined(separator: "\n") + "\n\n"
     }
 

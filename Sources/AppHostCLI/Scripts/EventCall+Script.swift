@@ -5,8 +5,9 @@ extension EventCall {
     /// Reads one event-script object (docs/cli.md): `{"event": "<wire name>", …arguments}`, the
     /// arguments named as in docs/events.md.
     ///
-    /// Arguments: launch events `launchOptions` (default none: a launch from the icon); `openURL` `url` and
-    /// `options` (sourceApplication, annotation, openInPlace); `didRegisterForRemoteNotifications`
+    /// The event's row in the event table says which keys it takes (``ArgumentSchema``): launch
+    /// events `launchOptions` (default none: a launch from the icon); `openURL` `url` and `options`
+    /// (sourceApplication, annotation, openInPlace); `didRegisterForRemoteNotifications`
     /// `deviceToken` (hex); `didFailToRegisterForRemoteNotifications` `error`
     /// ({"domain", "code", "message"}); `didReceiveRemoteNotification` and
     /// `handleWatchKitExtensionRequest` `userInfo` (default {}); the user-activity events
@@ -23,84 +24,74 @@ extension EventCall {
             throw JSONShapeError(path: reader.path(of: "event"), expected: "an event wire name such as performFetch",
                                  found: JSONValue.string(name).shapeDescription)
         }
-        // The arguments without "event", for the value types that read a whole object.
-        var arguments = reader.object
-        arguments["event"] = nil
-        let rest = JSONValue.object(arguments)
-
-        switch event {
-        case .willFinishLaunching, .didFinishLaunching:
-            let options = try reader.value("launchOptions").map { (value) throws(JSONShapeError) in
-                try LaunchOptions(json: value, path: reader.path(of: "launchOptions"))
-            } ?? LaunchOptions()
-            self = event == .willFinishLaunching ? .willFinishLaunching(options: options) : .didFinishLaunching(options: options)
-        case .didBecomeActive: self = .didBecomeActive
-        case .willResignActive: self = .willResignActive
-        case .didEnterBackground: self = .didEnterBackground
-        case .willEnterForeground: self = .willEnterForeground
-        case .willTerminate: self = .willTerminate
-        case .didReceiveMemoryWarning: self = .didReceiveMemoryWarning
-        case .significantTimeChange: self = .significantTimeChange
-        case .protectedDataWillBecomeUnavailable: self = .protectedDataWillBecomeUnavailable
-        case .protectedDataDidBecomeAvailable: self = .protectedDataDidBecomeAvailable
-        case .performFetch: self = .performFetch
-        case .shouldSaveSecureApplicationState: self = .shouldSaveSecureApplicationState
-        case .shouldRestoreSecureApplicationState: self = .shouldRestoreSecureApplicationState
-        case .didRegisterForRemoteNotifications:
-            self = .didRegisterForRemoteNotifications(deviceToken: try reader.hexBytes("deviceToken"))
-        case .didFailToRegisterForRemoteNotifications:
-            self = .didFailToRegisterForRemoteNotifications(error: try reader.lifecycleError("error"))
-        case .didReceiveRemoteNotification:
-            self = .didReceiveRemoteNotification(userInfo: try reader.object("userInfo") ?? [:])
-        case .handleWatchKitExtensionRequest:
-            self = .handleWatchKitExtensionRequest(userInfo: try reader.object("userInfo") ?? [:])
-        case .handleEventsForBackgroundURLSession:
-            self = .handleEventsForBackgroundURLSession(identifier: try reader.requiredString("identifier"))
-        case .openURL:
-            guard let url = try reader.url("url") else {
-                throw JSONShapeError(path: reader.path(of: "url"), expected: "an absolute URL", found: "nothing")
-            }
-            let options = try reader.value("options").map { (value) throws(JSONShapeError) in
-                try OpenURLOptions(json: value, path: reader.path(of: "options"))
-            } ?? OpenURLOptions()
-            self = .openURL(url: url, options: options)
-        case .willContinueUserActivity:
-            self = .willContinueUserActivity(activityType: try reader.requiredString("activityType"))
-        case .continueUserActivity, .didUpdateUserActivity:
-            let activity = try UserActivity(json: rest, path: path)
-            self = event == .continueUserActivity ? .continueUserActivity(activity) : .didUpdateUserActivity(activity)
-            return
-        case .didFailToContinueUserActivity:
-            self = .didFailToContinueUserActivity(activityType: try reader.requiredString("activityType"),
-                                                  error: try reader.lifecycleError("error"))
-        case .performActionForShortcutItem:
-            self = .performActionForShortcutItem(try ShortcutItem(json: rest, path: path))
-            return
-        case .supportedInterfaceOrientations:
-            let idiomName = try reader.string("idiom") ?? UserInterfaceIdiom.phone.name
-            guard let idiom = UserInterfaceIdiom(name: idiomName) else {
-                let names = UserInterfaceIdiom.allCases.map(\.name).joined(separator: ", ")
-                throw JSONShapeError(path: reader.path(of: "idiom"), expected: "one of \(names)",
-                                     found: JSONValue.string(idiomName).shapeDescription)
-            }
-            self = .supportedInterfaceOrientations(idiom: idiom)
-        case .shouldAllowExtensionPointIdentifier:
-            self = .shouldAllowExtensionPointIdentifier(identifier: try reader.requiredString("identifier"))
-        case .configurationForConnecting:
-            self = .configurationForConnecting(sceneRole: try reader.string("sceneRole") ?? "UIWindowSceneSessionRoleApplication")
-        case .didDiscardSceneSessions:
-            let count = try reader.int("count") ?? 1
-            guard count >= 0 else {
-                throw JSONShapeError(path: reader.path(of: "count"), expected: "a count of 0 or more",
-                                     found: JSONValue.number(Double(count)).shapeDescription)
-            }
-            self = .didDiscardSceneSessions(count: count)
-        }
-        try reader.rejectUnknownKeys()
+        self.init(event, try reader.arguments(event.row.arguments, path: path))
     }
 }
 
 extension JSONObjectReader {
+    /// The members `schema` names, read into arguments; every other member (but `"event"`) is an error.
+    fileprivate mutating func arguments(_ schema: ArgumentSchema, path: String) throws(JSONShapeError) -> EventArguments {
+        let arguments: EventArguments
+        switch schema {
+        case .none:
+            arguments = .none
+        case .launchOptions:
+            arguments = .launch(try value("launchOptions").map { (value) throws(JSONShapeError) in
+                try LaunchOptions(json: value, path: self.path(of: "launchOptions"))
+            } ?? LaunchOptions())
+        case .deviceToken:
+            arguments = .deviceToken(try hexBytes("deviceToken"))
+        case .error:
+            arguments = .error(try lifecycleError("error"))
+        case .userInfo:
+            arguments = .userInfo(try object("userInfo") ?? [:])
+        case .text(let key, let defaultValue?):
+            arguments = .text(try string(key) ?? defaultValue)
+        case .text(let key, nil):
+            arguments = .text(try requiredString(key))
+        case .openURL:
+            guard let url = try url("url") else {
+                throw JSONShapeError(path: self.path(of: "url"), expected: "an absolute URL", found: "nothing")
+            }
+            let options = try value("options").map { (value) throws(JSONShapeError) in
+                try OpenURLOptions(json: value, path: self.path(of: "options"))
+            } ?? OpenURLOptions()
+            arguments = .openURL(url, options)
+        case .userActivity:
+            // The activity reads the whole object and checks its keys itself.
+            return .userActivity(try UserActivity(json: .object(membersButEvent), path: path))
+        case .activityFailure:
+            arguments = .activityFailure(activityType: try requiredString("activityType"), error: try lifecycleError("error"))
+        case .shortcutItem:
+            // The item reads the whole object and checks its keys itself.
+            return .shortcutItem(try ShortcutItem(json: .object(membersButEvent), path: path))
+        case .idiom:
+            let idiomName = try string("idiom") ?? UserInterfaceIdiom.phone.name
+            guard let idiom = UserInterfaceIdiom(name: idiomName) else {
+                let names = UserInterfaceIdiom.allCases.map(\.name).joined(separator: ", ")
+                throw JSONShapeError(path: self.path(of: "idiom"), expected: "one of \(names)",
+                                     found: JSONValue.string(idiomName).shapeDescription)
+            }
+            arguments = .idiom(idiom)
+        case .count:
+            let count = try int("count") ?? 1
+            guard count >= 0 else {
+                throw JSONShapeError(path: self.path(of: "count"), expected: "a count of 0 or more",
+                                     found: JSONValue.number(Double(count)).shapeDescription)
+            }
+            arguments = .count(count)
+        }
+        try rejectUnknownKeys()
+        return arguments
+    }
+
+    /// The object's members without `"event"`, for the values that read a whole object.
+    private var membersButEvent: JSONObject {
+        var members = object
+        members["event"] = nil
+        return members
+    }
+
     /// Member `key` as bytes written in hexadecimal ("0a1b…"), which must be present.
     fileprivate mutating func hexBytes(_ key: String) throws(JSONShapeError) -> Data {
         let text = try requiredString(key)

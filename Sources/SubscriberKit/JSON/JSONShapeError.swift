@@ -45,7 +45,8 @@ package struct JSONObjectReader: Sendable {
     package let object: JSONObject
     /// The key path of the object itself.
     package let path: String
-    private var readKeys: Set<String> = []
+    /// The keys asked for so far: the few the reading code names, so a list (no hashing) is cheapest.
+    private var readKeys: [String] = []
 
     /// Starts reading `value`, which must be an object.
     package init(_ value: JSONValue, path: String) throws(JSONShapeError) {
@@ -61,7 +62,7 @@ package struct JSONObjectReader: Sendable {
 
     /// The raw member `key`, or nil when absent. Marks the key as read.
     package mutating func value(_ key: String) -> JSONValue? {
-        readKeys.insert(key)
+        if !readKeys.contains(key) { readKeys.append(key) }
         return object[key]
     }
 
@@ -124,7 +125,7 @@ package struct JSONObjectReader: Sendable {
 
     /// Throws for the first key (in document order) that was never read.
     package func rejectUnknownKeys() throws(JSONShapeError) {
-        if let unknown = object.keys.first(where: { !readKeys.contains($0) }) {
+        if let unknown = object.members.first(where: { !readKeys.contains($0.key) })?.key {
             let known = readKeys.sorted().joined(separator: ", ")
             throw JSONShapeError(path: path(of: unknown), expected: "one of the known keys (\(known))",
                                  found: "an unknown key")

@@ -47,8 +47,9 @@ enum AppHostProcess {
 
     /// Runs `apphost arguments` in the package root with `stdin` as standard input and the current
     /// environment minus `NO_COLOR`, plus `environment`; standard output as `standardOutput` says.
+    /// `program` runs instead of apphost when given (a shell that redirects for it).
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    standardOutput: StandardOutput = .captured) throws -> Result {
+                    standardOutput: StandardOutput = .captured, program: String? = nil) throws -> Result {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let errPath = try directory.write("stderr", "")
@@ -64,7 +65,7 @@ enum AppHostProcess {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", #"exec "$0" "$@" >&-"#, executable] + arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: executable)
+            process.executableURL = URL(fileURLWithPath: program ?? executable)
             process.arguments = arguments
         }
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
