@@ -3,15 +3,15 @@ import SubscriberKit
 /// The `apphost` command line: parses the arguments and hands them to the command they name.
 ///
 /// `Sources/apphost/main.swift` is one line: `exit(await AppHostCommand.main(CommandLine.arguments))`.
-public enum AppHostCommand {
+package enum AppHostCommand {
     /// The program's name in help and errors.
-    public static let program = "apphost"
+    package static let program = "apphost"
     /// apphost's own version.
-    public static let versionNumber = "0.1.0"
+    package static let versionNumber = "0.1.0"
 
     /// `apphost 0.1.0 (ABI 1.0, Swift 6.3)`: the ABI this host speaks and the compiler Swift
     /// plugins must match.
-    public static var version: String {
+    package static var version: String {
         "\(program) \(versionNumber) (ABI \(ABI.major).\(ABI.minor), Swift \(SubscriberPlugin.swiftCompilerVersion))"
     }
 
@@ -61,7 +61,7 @@ public enum AppHostCommand {
     /// Runs `apphost` with `commandLine` (the program's path first, as in `CommandLine.arguments`);
     /// returns the exit status. Output goes to stdout, errors to stderr.
     @MainActor
-    public static func main(_ commandLine: [String]) async -> Int32 {
+    package static func main(_ commandLine: [String]) async -> Int32 {
         StandardDescriptors.reserve()
         let status = await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
         TextOutput.flushPending()

@@ -3,7 +3,7 @@ import SubscriberKit
 
 extension DispatchReport {
     /// As JSON: {"kind", "event" (null when none can be named), "subscriber"?, …, "message"}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["kind": .string(kind), "event": event.map { .string($0.name) } ?? .null]
         switch self {
         case .unattributedForgedCompletion(let count):

@@ -13,21 +13,21 @@ import SubscriberKit
 ///
 /// Every method returns text ending in a newline (blocks in a blank line, or nothing); columns are padded on the plain text
 /// before colour is applied, so they line up with and without escapes.
-public struct HumanRenderer: Sendable {
+package struct HumanRenderer: Sendable {
     /// Colour, or plain text.
-    public var style: Style
+    package var style: Style
     /// Width of the subscriber column: the longest subscriber name, so every event lines up.
-    public var nameWidth: Int
+    package var nameWidth: Int
 
     /// A renderer whose subscriber column fits `subscriberNames`.
-    public init(style: Style, subscriberNames: [String]) {
+    package init(style: Style, subscriberNames: [String]) {
         self.style = style
         self.nameWidth = max(12, subscriberNames.map { TerminalText.escaped($0).count }.max() ?? 0)
     }
 
     /// The app, its plugins (and the optional ones skipped), the dispatch order, and what the
     /// subscribers logged while they were made.
-    public func header(_ summary: HostSummary, logs: [LogRecord] = []) -> String {
+    package func header(_ summary: HostSummary, logs: [LogRecord] = []) -> String {
         var lines = [DisplayText.appTitle(summary.app, manifestFile: summary.manifestFile, style: style)]
         let labels = summary.plugins.map { "plugins[\($0.index)]" }
         let titles = summary.plugins.map { "\(TerminalText.escaped($0.name)) \(TerminalText.escaped($0.version))" }
@@ -52,7 +52,7 @@ public struct HumanRenderer: Sendable {
 
     /// One event's block: heading with `call`'s arguments, the result and invocation, one row per
     /// answering subscriber, then the outcome's log lines and reports.
-    public func event(_ outcome: EventOutcome, call: EventCall) -> String {
+    package func event(_ outcome: EventOutcome, call: EventCall) -> String {
         var heading = style.cyan("▸") + " " + style.bold(outcome.event.name)
         if let arguments = call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
         let result = outcome.result.resultJSON
@@ -81,14 +81,14 @@ public struct HumanRenderer: Sendable {
     }
 
     /// What arrived after the last event was delivered; empty when nothing did.
-    public func afterLastEvent(reports: [DispatchReport], logs: [LogRecord]) -> String {
+    package func afterLastEvent(reports: [DispatchReport], logs: [LogRecord]) -> String {
         guard !reports.isEmpty || !logs.isEmpty else { return "" }
         let lines = [style.cyan("▸") + " " + style.bold("after the last event")] + logs.map(logLine) + reports.map(reportLine)
         return lines.joined(separator: "\n") + "\n\n"
     }
 
     /// The closing line: how many events were played and how many reports they raised.
-    public func footer(events: Int, reports: Int) -> String {
+    package func footer(events: Int, reports: Int) -> String {
         let played = "\(events) event\(events == 1 ? "" : "s") played"
         guard reports > 0 else { return style.dim("\(played), no reports") + "\n" }
         return style.yellow("\(played), \(reports) report\(reports == 1 ? "" : "s") (exit status 1)") + "\n"

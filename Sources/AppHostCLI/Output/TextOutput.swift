@@ -20,21 +20,21 @@ import Synchronization
 /// see ``WriteFailure``). A buffered write's failure shows once its bytes are written out (the run
 /// writes everything out before its first event, so an unwritable output stops it before anything
 /// is played).
-public struct TextOutput: Sendable {
+package struct TextOutput: Sendable {
     /// How errors name this output: `standard output`, `--log-file run.jsonl`.
-    public let name: String
+    package let name: String
     /// Whether the output is a terminal (decides colour).
-    public let isTerminal: Bool
+    package let isTerminal: Bool
     /// The file descriptor written to; nil for a buffer.
-    public let fileDescriptor: Int32?
+    package let fileDescriptor: Int32?
     private let destination: Destination
 
     /// The most bytes an output holds before writing them out (64 KiB).
-    public static let bufferLimit = 64 << 10
+    package static let bufferLimit = 64 << 10
 
     /// An output that hands every write to `sink`, which never fails; `isTerminal` says what it
     /// pretends to be.
-    public init(isTerminal: Bool = false, sink: @escaping @Sendable (String) -> Void) {
+    package init(isTerminal: Bool = false, sink: @escaping @Sendable (String) -> Void) {
         self.name = "output"
         self.isTerminal = isTerminal
         self.fileDescriptor = nil
@@ -42,12 +42,12 @@ public struct TextOutput: Sendable {
     }
 
     /// The process's standard output (file descriptor 1).
-    public static let standardOutput = TextOutput(fileDescriptor: 1, name: "standard output")
+    package static let standardOutput = TextOutput(fileDescriptor: 1, name: "standard output")
     /// The process's standard error (file descriptor 2).
-    public static let standardError = TextOutput(fileDescriptor: 2, name: "standard error")
+    package static let standardError = TextOutput(fileDescriptor: 2, name: "standard error")
 
     /// An output writing to the open file descriptor `fd`, named `name` in errors.
-    public init(fileDescriptor fd: Int32, name: String) {
+    package init(fileDescriptor fd: Int32, name: String) {
         self.name = name
         self.isTerminal = isatty(fd) == 1
         self.fileDescriptor = fd
@@ -56,36 +56,36 @@ public struct TextOutput: Sendable {
 
     /// The first write that failed, or nil while every write succeeded (bytes still buffered
     /// count as written until ``flushPending()``).
-    public var failure: WriteFailure? {
+    package var failure: WriteFailure? {
         destination.state.withLock { state in state.failure.map { WriteFailure(output: name, code: $0) } }
     }
 
     /// Writes `text` as is (nothing once a write has failed).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         guard !text.isEmpty else { return }
         var text = text
         text.withUTF8 { destination.write($0) }
     }
 
     /// Writes the UTF-8 `bytes` as they are (nothing once a write has failed).
-    public func write(bytes: [UInt8]) {
+    package func write(bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         bytes.withUnsafeBufferPointer { destination.write($0) }
     }
 
     /// Writes `text` and a newline.
-    public func line(_ text: String = "") {
+    package func line(_ text: String = "") {
         write(text + "\n")
     }
 
     /// Writes `text` as exactly one line, made safe for a terminal: control characters (newlines
     /// included) escaped, cut after ``TerminalText/lineLimit`` characters. For errors and log lines.
-    public func singleLine(_ text: String) {
+    package func singleLine(_ text: String) {
         write(TerminalText.line(text) + "\n")
     }
 
     /// Writes out the bytes every output still holds; a failure is kept in that output's ``failure``.
-    public static func flushPending() {
+    package static func flushPending() {
         Destination.pending.withLock { pending in
             for destination in pending { destination.flush() }
             pending.removeAll()
@@ -175,17 +175,17 @@ private final class Destination: Sendable {
 /// A closed pipe (`apphost … | head -1`, `EPIPE`; SIGPIPE is ignored) is a failure too, but the
 /// reader chose to stop reading: commands stop writing and end quietly with the status they
 /// would have had (``isClosedPipe``).
-public struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// How the output is named: `standard output`, `--log-file run.jsonl`.
-    public var output: String
+    package var output: String
     /// The `errno` of the failed write.
-    public var code: Int32
+    package var code: Int32
 
     /// Whether the reader went away (`EPIPE`): not reported, the command just stops writing.
-    public var isClosedPipe: Bool { code == EPIPE }
+    package var isClosedPipe: Bool { code == EPIPE }
 
     /// `standard output: write failed: No space left on device`.
-    public var description: String { "\(output): write failed: \(String(cString: strerror(code)))" }
+    package var description: String { "\(output): write failed: \(String(cString: strerror(code)))" }
 }
 
 /// Writes every byte of `bytes` to `fd`, retrying after interruptions and short writes; returns the

@@ -17,7 +17,7 @@ extension EventCall {
     /// `configurationForConnecting` `sceneRole` (default UIWindowSceneSessionRoleApplication);
     /// `didDiscardSceneSessions` `count` (default 1). Unknown keys and wrong types are errors naming
     /// the key path under `path`.
-    public init(json: JSONValue, path: String = "") throws(JSONShapeError) {
+    package init(json: JSONValue, path: String = "") throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: path)
         let name = try reader.requiredString("event")
         guard let event = LifecycleEvent(rawValue: name) else {
