@@ -83,4 +83,28 @@ struct CLIBufferedOutputTests {
         #expect(headings == ["▸ didBecomeActive", "▸ willResignActive"])
         #expect(run.status == 0)
     }
+
+    @Test("a plugin that crashes the process does not take the buffered output of the events before it along")
+    func crashKeepsEarlierEvents() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("manifest.json", """
+            {"app": {"name": "Crash", "bundleIdentifier": "dev.example.crash", "version": "1"},
+             "plugins": [{"path": "\(AppHostProcess.plugin("ExtensionGuard"))"},
+                         {"path": "\(AppHostProcess.plugin("CrashOnEvent"))"}]}
+            """)
+        let script = try directory.write("events.jsonl", """
+            {"event": "shouldAllowExtensionPointIdentifier", "identifier": "a"}
+            {"event": "shouldAllowExtensionPointIdentifier", "identifier": "b"}
+            {"event": "didBecomeActive"}
+
+            """)
+        let run = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--json", "--allow-writable"])
+        // CrashOnEvent writes through NULL in didBecomeActive: the process dies of SIGSEGV ...
+        #expect(run.status == SIGSEGV)
+        // ... but the two events played before it were written out on the way down, whole.
+        #expect(run.stdoutLines.count == 2)
+        #expect(try run.stdoutLines.map { try $0.parsedJSON()["event"] } == ["shouldAllowExtensionPointIdentifier",
+                                                                             "shouldAllowExtensionPointIdentifier"])
+    }
 }

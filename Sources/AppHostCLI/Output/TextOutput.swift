@@ -19,7 +19,8 @@ import Synchronization
 /// checks it and turns it into one line and exit status 2, never silence (a closed pipe excepted,
 /// see ``WriteFailure``). A buffered write's failure shows once its bytes are written out (the run
 /// writes everything out before its first event, so an unwritable output stops it before anything
-/// is played).
+/// is played). A plugin that crashes the process does not take the events played before it with
+/// it: ``CrashFlush`` writes out what the outputs hold on the way down.
 package struct TextOutput: Sendable {
     /// How errors name this output: `standard output`, `--log-file run.jsonl`.
     package let name: String
@@ -100,7 +101,6 @@ private final class Destination: Sendable {
         case sink(@Sendable (String) -> Void)
     }
     struct State {
-        var buffer: [UInt8] = []
         /// The `errno` of the first failed write.
         var failure: Int32?
     }
@@ -113,12 +113,16 @@ private final class Destination: Sendable {
     let kind: Kind
     let file: File?
     let state = Mutex(State())
+    /// What a buffered descriptor holds: ``TextOutput/bufferLimit`` bytes, allocated once and kept
+    /// for the life of the process, so that ``CrashFlush`` can read it from a signal handler.
+    private let held: CrashFlush.Slot?
     /// The outputs holding unwritten bytes (at most one per output: standard output, standard
     /// error, the log file).
     static let pending = Mutex<[Destination]>([])
 
     init(_ kind: Kind) {
         self.kind = kind
+        if case .descriptor(let fd, true) = kind { held = CrashFlush.register(fd) } else { held = nil }
         guard case .descriptor(let fd, _) = kind else {
             file = nil
             return
@@ -147,13 +151,13 @@ private final class Destination: Sendable {
             }
             state.withLock { state in
                 guard state.failure == nil else { return }
-                if buffered && state.buffer.count + bytes.count <= TextOutput.bufferLimit {
-                    if state.buffer.isEmpty { pending.append(self) }
-                    state.buffer.append(contentsOf: bytes)
+                if buffered, let held, held.count + bytes.count <= TextOutput.bufferLimit {
+                    if held.count == 0 { pending.append(self) }
+                    held.append(bytes)
                     return
                 }
-                state.failure = writeAll(state.buffer[...], to: fd) ?? writeAll(bytes, to: fd)
-                state.buffer.removeAll(keepingCapacity: true)
+                state.failure = held.flatMap { writeAll($0.bytes, to: fd) } ?? writeAll(bytes, to: fd)
+                held?.empty()
                 pending.removeAll { $0 === self }
             }
         }
@@ -163,9 +167,9 @@ private final class Destination: Sendable {
     func flush() {
         guard case .descriptor(let fd, _) = kind else { return }
         state.withLock { state in
-            guard !state.buffer.isEmpty else { return }
-            if state.failure == nil { state.failure = writeAll(state.buffer[...], to: fd) }
-            state.buffer.removeAll(keepingCapacity: true)
+            guard let held, held.count > 0 else { return }
+            if state.failure == nil { state.failure = writeAll(held.bytes, to: fd) }
+            held.empty()
         }
     }
 }
@@ -189,11 +193,7 @@ package struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Writes every byte of `bytes` to `fd`, retrying after interruptions and short writes; returns the
-/// `errno` of a write that failed, nil when everything was written.
-private func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Int32? {
-    bytes.withUnsafeBufferPointer { writeAll($0, to: fd) }
-}
-
+/// `errno` of a write that failed, nil when everything was written. Async-signal-safe.
 private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Int32? {
     var offset = 0
     while offset < bytes.count {
@@ -208,4 +208,76 @@ private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Int3
         }
     }
     return nil
+}
+
+/// Writes out what the buffered outputs hold when the process is killed by a fatal signal (a
+/// plugin's crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT), then hands the signal on to whatever
+/// handled it before (the Swift runtime's backtrace, or the default). The handler touches only plain memory and write(2): each output's bytes live in a
+/// fixed block (``Slot``) registered once, and the main thread, which fills them, is the one a
+/// plugin crashes on, between writes.
+enum CrashFlush {
+    /// One buffered output's bytes: a fixed block and how much of it is used.
+    struct Slot: @unchecked Sendable {  // its bytes are changed under the output's lock only
+        let fd: Int32
+        let base: UnsafeMutablePointer<UInt8>
+        let used: UnsafeMutablePointer<Int>
+
+        var count: Int { used.pointee }
+        var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: used.pointee) }
+
+        func append(_ more: UnsafeBufferPointer<UInt8>) {
+            guard let source = more.baseAddress else { return }
+            (base + used.pointee).update(from: source, count: more.count)
+            used.pointee += more.count
+        }
+
+        func empty() { used.pointee = 0 }
+    }
+
+    /// At most this many buffered outputs (standard output, standard error, the log file, spares).
+    private static let capacity = 8
+    private nonisolated(unsafe) static let table = UnsafeMutablePointer<Slot?>.allocate(capacity: capacity)
+    private nonisolated(unsafe) static var registered = 0
+    private static let lock = Mutex(())
+
+    /// A block for `fd`'s output, and the signal handlers installed on first use; nil when the table
+    /// is full (the output then writes unbuffered).
+    static func register(_ fd: Int32) -> Slot? {
+        lock.withLock { _ in
+            guard registered < capacity else { return nil }
+            if registered == 0 { installHandlers() }
+            let slot = Slot(fd: fd, base: .allocate(capacity: TextOutput.bufferLimit),
+                            used: { let used = UnsafeMutablePointer<Int>.allocate(capacity: 1); used.initialize(to: 0); return used }())
+            (table + registered).initialize(to: slot)
+            registered += 1
+            return slot
+        }
+    }
+
+    /// The actions in place before ours (the Swift runtime's backtracer, or the default), by signal
+    /// number: ours hands each signal on to them.
+    private nonisolated(unsafe) static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 64)
+
+    private static func installHandlers() {
+        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                CrashFlush.writeOut()
+                sigaction(signal, CrashFlush.previous + Int(signal), nil)
+                raise(signal)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = Int32(truncatingIfNeeded: SA_NODEFER)
+            sigaction(signal, &action, previous + Int(signal))
+        }
+    }
+
+    /// Writes every registered block's bytes to its descriptor. Async-signal-safe.
+    private static func writeOut() {
+        for index in 0..<min(registered, capacity) {
+            guard let slot = table[index], slot.count > 0 else { continue }
+            _ = writeAll(slot.bytes, to: slot.fd)
+            slot.empty()
+        }
+    }
 }
