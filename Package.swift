@@ -40,6 +40,12 @@ let brokenPlugins: [String] = [
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread",
 ]
 
+/// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a
+/// Swift plugin's symbols (listed in Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
+let swiftFixturePlugins: [String] = [
+    "NearMissSubscriber",  // event-shaped methods the SDK never calls (events.shaped-methods)
+]
+
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
 /// otherwise, so a plugin exports its entry symbol and nothing else. Unsafe flags are fine here: no
 /// other package ever depends on a plugin product.
@@ -64,7 +70,7 @@ let package = Package(
         .executable(name: "subscriber-bench", targets: ["subscriber-bench"]),
         .library(name: "BenchSubscribers", type: .dynamic, targets: ["BenchSubscribers"]),
     ]
-    + (swiftPlugins + cPlugins + brokenPlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + (swiftPlugins + cPlugins + brokenPlugins + swiftFixturePlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
@@ -85,16 +91,24 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
         .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers", "AppHostCLI"]),
 
+        // docs/embedding.md's example: an app that embeds the host (run by EmbeddingExampleTests).
+        .target(name: "EmbeddingExample", dependencies: ["SubscriberHost", "SubscriberKit"], path: "Examples/Embedding"),
+
         // The scaffolding the broken plugins share (adh_fixture.h, header-only), so each shows its one defect.
         .target(name: "FixtureSupport", dependencies: ["SubscriberABI"], path: "Plugins/Broken/FixtureSupport",
                 cSettings: cPluginSettings),
 
+        // For the test targets only: where the products under test are (beside the test binary).
+        .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
-        .testTarget(name: "SubscriberHostTests", dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI"]),
-        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit"]),
-        .testTarget(name: "SubscriberConformanceTests", dependencies: ["SubscriberConformance", "AppHostCLI"]),
+        .testTarget(name: "SubscriberHostTests",
+                    dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit", "BuiltProducts"]),
+        .testTarget(name: "SubscriberConformanceTests",
+                    dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
     + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)", extraDependencies: ["FixtureSupport"]) }
+    + swiftFixturePlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/Broken/\($0)") }
 )

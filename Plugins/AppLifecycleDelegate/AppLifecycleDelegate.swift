@@ -2,25 +2,29 @@
 // it follows the five state transitions and logs each one through the host.
 import SubscriberKit
 
-/// Logs the app's state transitions. Written Q2-style: subclass the base class, override what you need.
-final class AppLifecycleDelegate: AppDelegateSubscriberBase {
-    override func applicationDidBecomeActive(_ application: Application) {
+/// Logs the app's state transitions. Written Q2-style: subclass the base class, adopt the protocol of
+/// each event you respond to.
+final class AppLifecycleDelegate: AppDelegateSubscriberBase, InstantiableSubscriber,
+                                  DidBecomeActiveSubscriber, WillResignActiveSubscriber,
+                                  DidEnterBackgroundSubscriber, WillEnterForegroundSubscriber,
+                                  WillTerminateSubscriber {
+    func applicationDidBecomeActive(_ application: Application) {
         log("The app has become active.")
     }
 
-    override func applicationWillResignActive(_ application: Application) {
+    func applicationWillResignActive(_ application: Application) {
         log("The app is about to become inactive.")
     }
 
-    override func applicationDidEnterBackground(_ application: Application) {
+    func applicationDidEnterBackground(_ application: Application) {
         log("The app is now in the background.")
     }
 
-    override func applicationWillEnterForeground(_ application: Application) {
+    func applicationWillEnterForeground(_ application: Application) {
         log("The app is about to enter the foreground.")
     }
 
-    override func applicationWillTerminate(_ application: Application) {
+    func applicationWillTerminate(_ application: Application) {
         log("The app is about to terminate.")
     }
 }

@@ -34,7 +34,9 @@ struct Router<Route> {
 }
 
 /// Routes article links; owns only its hosts and its scheme.
-final class DeepLinkRouter: AppDelegateSubscriberBase {
+final class DeepLinkRouter: AppDelegateSubscriberBase, InstantiableSubscriber, DidFinishLaunchingSubscriber,
+                            OpenURLSubscriber, WillContinueUserActivitySubscriber,
+                            ContinueUserActivitySubscriber {
     private var router = Router<NewsRoute>()
     private(set) var lastRoute: NewsRoute?
 
@@ -55,8 +57,8 @@ final class DeepLinkRouter: AppDelegateSubscriberBase {
         }
     }
 
-    override func application(_ application: Application,
-                              didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? {
+    func application(_ application: Application,
+                     didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? {
         switch application.launchInvocation {
         case .deepLink(let url)?, .urlScheme(let url)?:
             return open(url)
@@ -65,17 +67,17 @@ final class DeepLinkRouter: AppDelegateSubscriberBase {
         }
     }
 
-    override func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
         open(url)
     }
 
-    override func application(_ application: Application,
-                              willContinueUserActivityWithType userActivityType: String) -> Bool? {
+    func application(_ application: Application,
+                     willContinueUserActivityWithType userActivityType: String) -> Bool? {
         userActivityType == UserActivity.browsingWeb ? true : nil
     }
 
-    override func application(_ application: Application, continue userActivity: UserActivity,
-                              restorationHandler: CompletionHandler<[String]>) -> Bool? {
+    func application(_ application: Application, continue userActivity: UserActivity,
+                     restorationHandler: CompletionHandler<[String]>) -> Bool? {
         guard userActivity.activityType == UserActivity.browsingWeb, let url = userActivity.webpageURL,
               let route = router.route(url) else { return false }
         show(route)

@@ -1,12 +1,13 @@
 import Foundation
 import SubscriberKit
 
-final class Greeter: AppDelegateSubscriberBase {
-    override func applicationDidBecomeActive(_ application: Application) {
+final class Greeter: AppDelegateSubscriberBase, InstantiableSubscriber, DidBecomeActiveSubscriber,
+                     OpenURLSubscriber {
+    func applicationDidBecomeActive(_ application: Application) {
         log("Hello from \(application.name)!")
     }
 
-    override func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
         url.scheme == "greeter" ? true : nil
     }
 }

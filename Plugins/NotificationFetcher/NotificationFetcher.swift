@@ -10,7 +10,10 @@ import Foundation
 import SubscriberKit
 
 /// Fetches content for notifications and background fetches, completing from a background queue.
-final class NotificationFetcher: AppDelegateSubscriberBase {
+final class NotificationFetcher: AppDelegateSubscriberBase, InstantiableSubscriber,
+                                 DidRegisterForRemoteNotificationsSubscriber,
+                                 DidFailToRegisterForRemoteNotificationsSubscriber,
+                                 DidReceiveRemoteNotificationSubscriber, PerformFetchSubscriber {
     private let fetchResult: BackgroundFetchResult
     private let delay: DispatchTimeInterval
 
@@ -20,19 +23,19 @@ final class NotificationFetcher: AppDelegateSubscriberBase {
         super.init(context: context)
     }
 
-    override func application(_ application: Application,
-                              didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
+    func application(_ application: Application,
+                     didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
         let hex = deviceToken.map { String(format: "%02x", $0) }.joined()
         log("registered for remote notifications, token \(hex)")
     }
 
-    override func application(_ application: Application,
-                              didFailToRegisterForRemoteNotificationsWithError error: LifecycleError) {
+    func application(_ application: Application,
+                     didFailToRegisterForRemoteNotificationsWithError error: LifecycleError) {
         logError("could not register for remote notifications: \(error)")
     }
 
-    override func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
-                              fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+    func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
+                     fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
         let result: BackgroundFetchResult
         if userInfo["error"] != nil {
             result = .failed
@@ -49,8 +52,8 @@ final class NotificationFetcher: AppDelegateSubscriberBase {
         }
     }
 
-    override func application(_ application: Application,
-                              performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
         let result = fetchResult
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             completionHandler(result)

@@ -4,7 +4,7 @@
 import SubscriberKit
 
 /// Locks orientations per idiom, as configured in the manifest.
-final class OrientationLock: InstantiableSubscriber {
+final class OrientationLock: InstantiableSubscriber, SupportedInterfaceOrientationsSubscriber {
     private let masks: [UserInterfaceIdiom: InterfaceOrientationMask]
 
     init(context: SubscriberContext) {

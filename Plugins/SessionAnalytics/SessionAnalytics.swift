@@ -13,17 +13,18 @@ struct SessionRecord: Codable, Equatable {
 }
 
 /// Measures sessions between becoming active and resigning active.
-final class SessionAnalytics: AppDelegateSubscriberBase {
+final class SessionAnalytics: AppDelegateSubscriberBase, InstantiableSubscriber, DidBecomeActiveSubscriber,
+                              WillResignActiveSubscriber, DidReceiveMemoryWarningSubscriber {
     private var sessionStart: Date?
     private var sessions: [SessionRecord] = []
 
-    override func applicationDidBecomeActive(_ application: Application) {
+    func applicationDidBecomeActive(_ application: Application) {
         let now = Date()
         sessionStart = now
         logEvent("session_started", attributes: ["timestamp": .number(now.timeIntervalSince1970)])
     }
 
-    override func applicationWillResignActive(_ application: Application) {
+    func applicationWillResignActive(_ application: Application) {
         guard let start = sessionStart else { return }
         sessionStart = nil
         let record = SessionRecord(startedAt: start.timeIntervalSince1970,
@@ -33,7 +34,7 @@ final class SessionAnalytics: AppDelegateSubscriberBase {
         logEvent("session_ended", attributes: attributes(of: record))
     }
 
-    override func applicationDidReceiveMemoryWarning(_ application: Application) {
+    func applicationDidReceiveMemoryWarning(_ application: Application) {
         logEvent("memory_warning_received", attributes: ["timestamp": .number(Date().timeIntervalSince1970)])
     }
 

@@ -33,6 +33,7 @@ enum CheckRegistry {
         ScanTimeCheck(),
         CreateDestroyCheck(), UnknownNameCheck(), MemoryCheck(),
         CanonicalEventsCheck(), HandlerBudgetCheck(), CompletionCheck(), DeterminismCheck(), FuzzCheck(),
+        EventShapedMethodsCheck(),
     ]
 
     /// The check called `id`.

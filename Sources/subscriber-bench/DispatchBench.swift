@@ -5,7 +5,7 @@ import SubscriberKit
 
 /// One event the dispatch benchmark sends, and the subscriber type that answers it.
 enum DispatchScenario: String, CaseIterable, Sendable {
-    case voidEvent, openURL, fetchSync, fetchAsync
+    case voidEvent, openURL, fetchSync, fetchAsync, unimplemented
 
     /// The row label.
     var label: String {
@@ -14,6 +14,7 @@ enum DispatchScenario: String, CaseIterable, Sendable {
         case .openURL: "openURL (with options)"
         case .fetchSync: "performFetch, sync completion"
         case .fetchAsync: "performFetch, other-thread completion"
+        case .unimplemented: "an event none implements"
         }
     }
 
@@ -24,6 +25,8 @@ enum DispatchScenario: String, CaseIterable, Sendable {
         case .openURL: BenchSubscriberTypes.urlMatcher
         case .fetchSync: BenchSubscriberTypes.syncFetcher
         case .fetchAsync: BenchSubscriberTypes.asyncFetcher
+        // VoidCounter implements didBecomeActive only; the scenario sends willResignActive.
+        case .unimplemented: BenchSubscriberTypes.voidCounter
         }
     }
 }
@@ -118,8 +121,7 @@ final class DispatchBench {
             made.append(subscriber)
         }
         let registrations = made.enumerated().map { index, subscriber in
-            SubscriberRegistration(name: "\(typeName)-\(index)", subscriber: subscriber,
-                                   respondingEvents: subscriber.respondingEvents)
+            SubscriberRegistration(subscriber, name: "\(typeName)-\(index)")
         }
         return (registrations, made)
     }
@@ -128,13 +130,15 @@ final class DispatchBench {
     private func batch(_ scenario: DispatchScenario, _ dispatcher: LifecycleDispatcher) -> (Int) async -> Void {
         switch scenario {
         case .voidEvent:
-            return { count in for _ in 0..<count { _ = dispatcher.didBecomeActive() } }
+            return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.didBecomeActive) } }
         case .openURL:
             return { [self] count in
-                for _ in 0..<count { _ = dispatcher.openURL(takeURL(), options: urlOptions) }
+                for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.openURL(url: takeURL(), options: urlOptions)) }
             }
         case .fetchSync, .fetchAsync:
-            return { count in for _ in 0..<count { _ = await dispatcher.performFetch() } }
+            return { count in for _ in 0..<count { _ = await dispatcher.dispatch(.performFetch) } }
+        case .unimplemented:
+            return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.willResignActive) } }
         }
     }
 
@@ -147,27 +151,24 @@ final class DispatchBench {
     /// working paths, not failures.
     private func check(_ scenario: DispatchScenario, inProcess: LifecycleDispatcher, loaded: LifecycleDispatcher,
                        count: Int) async throws {
-        let results: [(String, Int)]
-        switch scenario {
-        case .voidEvent:
-            results = [inProcess.didBecomeActive(), loaded.didBecomeActive()].map { ("()", $0.answers.count) }
-        case .openURL:
-            let url = urls[nextURL]
-            results = [inProcess.openURL(url, options: urlOptions), loaded.openURL(url, options: urlOptions)]
-                .map { ("\($0.result)", $0.answers.count) }
-        case .fetchSync, .fetchAsync:
-            var outcomes: [EventOutcome<BackgroundFetchResult>] = []
-            outcomes.append(await inProcess.performFetch())
-            outcomes.append(await loaded.performFetch())
-            results = outcomes.map { ("\($0.result)", $0.answers.count) }
+        let call: EventCall = switch scenario {
+        case .voidEvent: .didBecomeActive
+        case .openURL: .openURL(url: urls[nextURL], options: urlOptions)
+        case .fetchSync, .fetchAsync: .performFetch
+        case .unimplemented: .willResignActive
         }
-        guard results[0] == results[1], results[0].1 == count else {
+        let rows = scenario == .unimplemented ? 0 : count
+        var results: [(String, Int)] = []
+        for dispatcher in [inProcess, loaded] {
+            let outcome = await dispatcher.dispatch(call)
+            results.append(("\(outcome.result)", outcome.answers.count))
+        }
+        guard results[0] == results[1], results[0].1 == rows else {
             throw BenchError("\(scenario.label) with \(count) subscribers: in-process answered \(results[0]), "
-                             + "loaded answered \(results[1]); expected equal results and \(count) answer rows each")
+                             + "loaded answered \(results[1]); expected equal results and \(rows) answer rows each")
         }
     }
 }
-
 /// A benchmark failure or a bad argument: one line naming what went wrong.
 struct BenchError: Error, CustomStringConvertible {
     var description: String

@@ -69,11 +69,10 @@ struct LoadBench {
     }
 
     private func writeManifest(folder: String, count: Int, variant: LoadVariant, pin: String) throws {
-        let plugins: [JSONValue] = (0..<count).map { index in
-            let file = LoadFolder.fileName(index)
+        let plugins: [JSONValue] = try (0..<count).map { index in
             var entry: JSONObject = [
-                "path": .string(file),
-                "subscribers": [.string(BenchSubscriberTypes.loadProbeName(fileName: file))],
+                "path": .string(LoadFolder.fileName(index)),
+                "subscribers": [.string(try LoadFolder.probeName(folder: folder, index: index))],
             ]
             if variant == .pinsOn { entry["sha256"] = .string(pin) }
             return .object(entry)

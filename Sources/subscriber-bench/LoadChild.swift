@@ -38,6 +38,17 @@ enum LoadFolder {
         return "libBench-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".so"
     }
 
+    /// The subscriber name copy `index` in `folder` declares: it is named after its file's inode
+    /// (``BenchSubscriberTypes/loadProbeName(inode:)``), which costs the plugin one `fstat`.
+    static func probeName(folder: String, index: Int) throws -> String {
+        let path = folder + "/" + fileName(index)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw BenchError("stat \(path): \(String(cString: strerror(errno))); expected a copy of the plugin")
+        }
+        return BenchSubscriberTypes.loadProbeName(inode: UInt64(info.st_ino))
+    }
+
     /// The manifest that loads the first `count` copies the way `variant` says.
     static func manifestName(count: Int, variant: LoadVariant) -> String {
         "manifest-\(count)-\(variant.rawValue).json"
@@ -96,8 +107,8 @@ enum LoadChild {
     /// Loads without a manifest: `dlopen` + `dlsym`, then (by `variant`) the entry call and one
     /// subscriber made the way ``PluginHost`` makes it.
     private static func direct(_ variant: LoadVariant, folder: String, count: Int) throws -> LoadSample {
-        let files = (0..<count).map { LoadFolder.fileName($0) }
-        let paths = files.map { folder + "/" + $0 }
+        let paths = (0..<count).map { folder + "/" + LoadFolder.fileName($0) }
+        let names = try (0..<count).map { try LoadFolder.probeName(folder: folder, index: $0) }
         let log = HostLogRecorder()
         let application = Application(name: "Bench", bundleIdentifier: "dev.appdelegatehost.bench", version: "1.0")
         var handles: [UnsafeMutableRawPointer] = []
@@ -106,7 +117,7 @@ enum LoadChild {
         made.reserveCapacity(count)
         let before = ResidentMemory.bytes()
         let start = BenchClock.now()
-        for (file, path) in zip(files, paths) {
+        for (name, path) in zip(names, paths) {
             guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
                 throw BenchError("dlopen \(path): \(dlerror().map { String(cString: $0) } ?? "unknown error")")
             }
@@ -119,7 +130,6 @@ enum LoadChild {
                 throw BenchError("\(path): the entry returned NULL")
             }
             guard variant == .create else { continue }
-            let name = BenchSubscriberTypes.loadProbeName(fileName: file)
             guard let subscriber = CSubscriber(descriptor: descriptor, name: name,
                                                context: log.context(for: name, application: application)) else {
                 throw BenchError("\(path): create(\"\(name)\") returned NULL")

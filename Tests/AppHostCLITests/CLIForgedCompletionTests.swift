@@ -12,7 +12,7 @@ struct CLIForgedCompletionTests {
         defer { directory.remove() }
         let manifest = try directory.write("m.json", """
             {"app": {"name": "News", "bundleIdentifier": "com.example.news", "version": "1.0"},
-             "plugins": [{"path": "\(AppHostProcess.buildDirectory)/libForgesFromThread.so",
+             "plugins": [{"path": "\(AppHostProcess.plugin("ForgesFromThread"))",
                           "subscribers": ["ForgesFromThread"]}]}
             """)
         let arguments = ["--manifest", manifest, "--events", "-", "--allow-writable"]

@@ -32,7 +32,7 @@ struct CLILogFileTests {
         #expect(asScript.stderrLines == ["apphost: --log-file \(script): expected a file that is not an input or output of the run, found the event script"])
         #expect(try String(contentsOfFile: script, encoding: .utf8) == #"{"event": "didBecomeActive"}"# + "\n")
 
-        let plugin = AppHostProcess.buildDirectory + "/libDeepLinkRouter.so"
+        let plugin = AppHostProcess.plugin("DeepLinkRouter")
         let size = try FileManager.default.attributesOfItem(atPath: plugin)[.size] as? Int
         let asPlugin = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--log-file", plugin])
         #expect(asPlugin.status == 2)

@@ -12,7 +12,7 @@ struct CLIShutdownTests {
         defer { directory.remove() }
         let manifest = try directory.write("m.json", """
             {"app": {"name": "News", "bundleIdentifier": "com.example.news", "version": "1.0"},
-             "plugins": [{"path": "\(AppHostProcess.buildDirectory)/libLogsAtDestroy.so", "subscribers": ["LogsAtDestroy"]}]}
+             "plugins": [{"path": "\(AppHostProcess.plugin("LogsAtDestroy"))", "subscribers": ["LogsAtDestroy"]}]}
             """)
         let run = try AppHostProcess.run(["--manifest", manifest, "--events", "-", "--json", "--allow-writable"],
                                          stdin: "{\"event\": \"didBecomeActive\"}\n")

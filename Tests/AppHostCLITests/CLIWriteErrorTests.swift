@@ -20,7 +20,7 @@ struct CLIWriteErrorTests {
 
     @Test("check's table, JSON, help and check list to a full device: exit 2, one line naming standard output")
     func fullStandardOutputFromCheck() throws {
-        let plugin = AppHostProcess.buildDirectory + "/libGreeterC.so"
+        let plugin = AppHostProcess.plugin("GreeterC")
         for arguments in [["check", plugin, "--only", "load"], ["check", plugin, "--only", "load", "--json"],
                           ["check", "--help"], ["check", "--list-checks"]] {
             let run = try AppHostProcess.run(arguments, standardOutput: .file("/dev/full"))

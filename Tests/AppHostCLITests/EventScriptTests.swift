@@ -89,6 +89,70 @@ struct EventScriptTests {
         #expect(Set(calls.map(\.event)) == Set(LifecycleEvent.allCases))
     }
 
+    @Test("every event reads its own keys, with their defaults, into the call its constructor makes")
+    func everyEventsArguments() throws {
+        let error = LifecycleError(domain: "d", code: 3, message: "m")
+        let activity = UserActivity(activityType: "t", webpageURL: URL(string: "https://a.example/p"), userInfo: ["k": 1])
+        let cases: [(line: String, call: EventCall)] = [
+            (#"{"event": "willFinishLaunching"}"#, .willFinishLaunching(options: LaunchOptions())),
+            (#"{"event": "didFinishLaunching", "launchOptions": {"url": "news://a"}}"#,
+             .didFinishLaunching(options: LaunchOptions(url: URL(string: "news://a")))),
+            (#"{"event": "willTerminate"}"#, .willTerminate),
+            (#"{"event": "didRegisterForRemoteNotifications", "deviceToken": "0aFf"}"#,
+             .didRegisterForRemoteNotifications(deviceToken: Data([0x0A, 0xFF]))),
+            (#"{"event": "didFailToRegisterForRemoteNotifications", "error": {"domain": "d", "code": 3, "message": "m"}}"#,
+             .didFailToRegisterForRemoteNotifications(error: error)),
+            (#"{"event": "didReceiveRemoteNotification"}"#, .didReceiveRemoteNotification(userInfo: [:])),
+            (#"{"event": "handleWatchKitExtensionRequest", "userInfo": {"r": "h"}}"#, .handleWatchKitExtensionRequest(userInfo: ["r": "h"])),
+            (#"{"event": "handleEventsForBackgroundURLSession", "identifier": "s"}"#, .handleEventsForBackgroundURLSession(identifier: "s")),
+            (#"{"event": "shouldAllowExtensionPointIdentifier", "identifier": "x"}"#, .shouldAllowExtensionPointIdentifier(identifier: "x")),
+            (#"{"event": "willContinueUserActivity", "activityType": "t"}"#, .willContinueUserActivity(activityType: "t")),
+            (#"{"event": "configurationForConnecting"}"#, .configurationForConnecting(sceneRole: "UIWindowSceneSessionRoleApplication")),
+            (#"{"event": "configurationForConnecting", "sceneRole": "r"}"#, .configurationForConnecting(sceneRole: "r")),
+            (#"{"event": "openURL", "url": "news://a"}"#, .openURL(url: URL(string: "news://a")!, options: OpenURLOptions())),
+            (#"{"event": "continueUserActivity", "activityType": "t", "webpageURL": "https://a.example/p", "userInfo": {"k": 1}}"#,
+             .continueUserActivity(activity)),
+            (#"{"event": "didUpdateUserActivity", "activityType": "t", "webpageURL": "https://a.example/p", "userInfo": {"k": 1}}"#,
+             .didUpdateUserActivity(activity)),
+            (#"{"event": "didFailToContinueUserActivity", "activityType": "t", "error": {"domain": "d", "code": 3, "message": "m"}}"#,
+             .didFailToContinueUserActivity(activityType: "t", error: error)),
+            (#"{"event": "performActionForShortcutItem", "type": "s", "title": "S"}"#,
+             .performActionForShortcutItem(ShortcutItem(type: "s", title: "S"))),
+            (#"{"event": "supportedInterfaceOrientations"}"#, .supportedInterfaceOrientations(idiom: .phone)),
+            (#"{"event": "supportedInterfaceOrientations", "idiom": "pad"}"#, .supportedInterfaceOrientations(idiom: .pad)),
+            (#"{"event": "didDiscardSceneSessions"}"#, .didDiscardSceneSessions(count: 1)),
+            (#"{"event": "didDiscardSceneSessions", "count": 0}"#, .didDiscardSceneSessions(count: 0)),
+        ]
+        for (line, call) in cases {
+            #expect(try EventScript.parse(line, file: "e") == [call], "\(line)")
+        }
+    }
+
+    @Test("missing, malformed and unknown arguments name their key path")
+    func argumentErrors() {
+        let cases: [(line: String, location: String, expected: String, found: String)] = [
+            (#"{"event": "openURL"}"#, "url", "an absolute URL", "nothing"),
+            (#"{"event": "handleEventsForBackgroundURLSession"}"#, "identifier", "a string", "nothing"),
+            (#"{"event": "willContinueUserActivity", "activityType": 1}"#, "activityType", "a string", "the number 1"),
+            (#"{"event": "didRegisterForRemoteNotifications", "deviceToken": "abc"}"#, "deviceToken",
+             "an even number of hexadecimal digits", "the string \"abc\""),
+            (#"{"event": "didFailToRegisterForRemoteNotifications"}"#, "error",
+             "an error {\"domain\", \"code\", \"message\"}", "nothing"),
+            (#"{"event": "didFailToContinueUserActivity", "activityType": "t", "error": {"domain": "d", "x": 1}}"#, "error.x",
+             "one of the known keys (code, domain, message)", "an unknown key"),
+            (#"{"event": "supportedInterfaceOrientations", "idiom": "watch"}"#, "idiom",
+             "one of \(UserInterfaceIdiom.allCases.map(\.name).joined(separator: ", "))", "the string \"watch\""),
+            (#"{"event": "didDiscardSceneSessions", "count": -1}"#, "count", "a count of 0 or more", "the number -1"),
+            (#"{"event": "didBecomeActive", "url": "news://a"}"#, "url", "one of the known keys (event)", "an unknown key"),
+            (#"{"event": "configurationForConnecting", "role": "r"}"#, "role", "one of the known keys (event, sceneRole)", "an unknown key"),
+        ]
+        for (line, location, expected, found) in cases {
+            #expect(throws: EventScriptError(file: "e", line: 1, location: location, expected: expected, found: found), "\(line)") {
+                try EventScript.parse(line, file: "e")
+            }
+        }
+    }
+
     @Test("the default scenario: a cold launch from a universal link through terminate")
     func defaultScenario() {
         #expect(DefaultScenario.calls.map(\.event) == [
@@ -96,7 +160,7 @@ struct EventScriptTests {
             .willResignActive, .didEnterBackground, .performFetch, .willEnterForeground, .didBecomeActive,
             .didReceiveMemoryWarning, .willTerminate,
         ])
-        guard case .didFinishLaunching(let options) = DefaultScenario.calls[1] else { return #expect(Bool(false)) }
+        guard case .launch(let options) = DefaultScenario.calls[1].arguments else { return #expect(Bool(false)) }
         #expect(LaunchInvocation(classifying: options) == .deepLink(DefaultScenario.deepLink))
     }
 }

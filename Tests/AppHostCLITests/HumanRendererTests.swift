@@ -8,23 +8,22 @@ import SubscriberKit
 struct HumanRendererTests {
     let renderer = HumanRenderer(style: .plain, subscriberNames: ["DeepLinkRouter", "SessionAnalytics", "X"])
 
-    func answer(_ name: String, _ value: JSONValue?, microseconds: Int64) -> SubscriberAnswer {
+    func answer(_ name: String, _ value: EventResult?, microseconds: Int64) -> SubscriberAnswer {
         SubscriberAnswer(subscriber: name, answer: value, duration: .microseconds(microseconds))
     }
 
     @Test("an event block: heading with result and invocation, aligned rows, logs, then reports")
     func launchBlock() {
         let url = URL(string: "https://news.example.com/article/42")!
-        let report = EventReport(event: .didFinishLaunching, result: true,
-                                 answers: [answer("DeepLinkRouter", true, microseconds: 40),
-                                           answer("SessionAnalytics", nil, microseconds: 12_345)],
-                                 reports: [.duplicateCompletion(subscriber: "X", event: .performFetch)],
-                                 invocation: .deepLink(url))
         let log = LogRecord(subscriber: "DeepLinkRouter", kind: .log, level: .info, message: "routing to article/42")
         let event = LogRecord(subscriber: "DeepLinkRouter", kind: .event, level: .info, message: "deep_link_routed",
                               attributes: ["route": "article/42"])
-        let text = renderer.event(PlayedEvent(call: .didFinishLaunching(options: LaunchOptions()), report: report,
-                                              logs: [log, event]))
+        let report = EventOutcome(event: .didFinishLaunching, result: .bool(true),
+                                 answers: [answer("DeepLinkRouter", .bool(true), microseconds: 40),
+                                           answer("SessionAnalytics", nil, microseconds: 12_345)],
+                                 reports: [.duplicateCompletion(subscriber: "X", event: .performFetch)],
+                                 invocation: .deepLink(url), logs: [log, event])
+        let text = renderer.event(report, call: .didFinishLaunching(options: LaunchOptions()))
         #expect(text == """
             ▸ didFinishLaunching  → true   invocation: deepLink(https://news.example.com/article/42)
                 DeepLinkRouter    true       0.04 ms
@@ -39,19 +38,18 @@ struct HumanRendererTests {
 
     @Test("arguments in the heading; notifications read 'called'; nobody answering is said")
     func otherEvents() {
-        let open = EventReport(event: .openURL, result: false, answers: [answer("DeepLinkRouter", false, microseconds: 1)],
+        let open = EventOutcome(event: .openURL, result: .bool(false), answers: [answer("DeepLinkRouter", .bool(false), microseconds: 1)],
                                reports: [])
-        let openText = renderer.event(PlayedEvent(call: .openURL(url: URL(string: "https://x.org/p")!, options: OpenURLOptions()),
-                                                  report: open))
+        let openText = renderer.event(open, call: .openURL(url: URL(string: "https://x.org/p")!, options: OpenURLOptions()))
         #expect(openText.hasPrefix("▸ openURL https://x.org/p  → false\n    DeepLinkRouter    false     0.00 ms\n"))
 
-        let active = EventReport(event: .didBecomeActive, result: .null, answers: [answer("X", nil, microseconds: 2)], reports: [])
-        #expect(renderer.event(PlayedEvent(call: .didBecomeActive, report: active))
+        let active = EventOutcome(event: .didBecomeActive, result: .none, answers: [answer("X", nil, microseconds: 2)], reports: [])
+        #expect(renderer.event(active, call: .didBecomeActive)
                 == "▸ didBecomeActive\n    X                 called    0.00 ms\n\n")
 
-        let orientations = EventReport(event: .supportedInterfaceOrientations, result: ["portrait", "landscapeLeft"],
+        let orientations = EventOutcome(event: .supportedInterfaceOrientations, result: .orientationMask([.portrait, .landscapeLeft]),
                                        answers: [], reports: [])
-        #expect(renderer.event(PlayedEvent(call: .supportedInterfaceOrientations(idiom: .pad), report: orientations))
+        #expect(renderer.event(orientations, call: .supportedInterfaceOrientations(idiom: .pad))
                 == "▸ supportedInterfaceOrientations pad  → [portrait, landscapeLeft]\n    (no subscriber answered)\n\n")
     }
 
@@ -101,9 +99,9 @@ struct HumanRendererTests {
 
 
             """#)
-        let report = EventReport(event: .didBecomeActive, result: .null, answers: [answer(evil, nil, microseconds: 1)],
+        let report = EventOutcome(event: .didBecomeActive, result: .none, answers: [answer(evil, nil, microseconds: 1)],
                                  reports: [.late(subscriber: evil, event: .didBecomeActive)])
-        let text = renderer.event(PlayedEvent(call: .didBecomeActive, report: report))
+        let text = renderer.event(report, call: .didBecomeActive)
         #expect(text.contains("    Evil\\e[2J\\r   called    0.00 ms\n"))
         #expect(text.contains(#"⚠ late: Evil\e[2J\r did not complete"#))
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
@@ -120,13 +118,13 @@ struct HumanRendererTests {
 
     @Test("colour only when enabled, and columns line up either way")
     func colour() {
-        let report = EventReport(event: .openURL, result: true, answers: [answer("DeepLinkRouter", true, microseconds: 5)],
+        let report = EventOutcome(event: .openURL, result: .bool(true), answers: [answer("DeepLinkRouter", .bool(true), microseconds: 5)],
                                  reports: [.late(subscriber: "X", event: .openURL)])
-        let played = PlayedEvent(call: .openURL(url: URL(string: "news://a")!, options: OpenURLOptions()), report: report)
-        let plain = renderer.event(played)
+        let call = EventCall.openURL(url: URL(string: "news://a")!, options: OpenURLOptions())
+        let plain = renderer.event(report, call: call)
         var coloured = renderer
         coloured.style = Style(enabled: true)
-        let text = coloured.event(played)
+        let text = coloured.event(report, call: call)
         #expect(!plain.contains("\u{1B}["))
         #expect(text.contains("\u{1B}[1mopenURL\u{1B}[0m") && text.contains("\u{1B}[33m⚠ late:"))
         #expect(text.replacing(/\x{1B}\[\d+m/, with: "") == plain)

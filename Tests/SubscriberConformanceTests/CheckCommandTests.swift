@@ -37,9 +37,28 @@ struct CheckCommandTests {
         #expect(run.status == 0, "\(run.output)\(run.errors)")
         let json = try JSONValue(parsing: run.output)
         #expect(json["seed"] == .string("7"))
-        #expect(json["plugins"]?.arrayValue?.first?["checks"]?.arrayValue?.count == 14)
+        #expect(json["plugins"]?.arrayValue?.first?["checks"]?.arrayValue?.count == 15)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"apphost check\" tests=\"14\" failures=\"0\""))
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"apphost check\" tests=\"15\" failures=\"0\""))
+    }
+
+    @Test("a Swift plugin: the table names the events it implements (Greeter: 2), and every check passes")
+    func greeterImplementsTwoEvents() throws {
+        let run = try apphost(["check", Built.plugin("Greeter"), "--seed", "7"])
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        #expect(run.output.contains("Greeter: 3 calls over 2 responding events (didBecomeActive, openURL) returned"),
+                "\(run.output)")
+        #expect(run.output.contains("PASS  events.shaped-methods"), "\(run.output)")
+    }
+
+    @Test("event-shaped methods the SDK never calls: exit 1, the table names each and the signature expected")
+    func nearMissMethods() throws {
+        let run = try apphost(["check", Built.plugin("NearMissSubscriber"), "--only", "events.shaped-methods"])
+        #expect(run.status == 1, "\(run.output)\(run.errors)")
+        #expect(run.output.contains("FAIL  events.shaped-methods"), "\(run.output)")
+        #expect(run.output.contains("NearMissSubscriber.application(_:open:options:) -> Bool is never called: openURL is "
+                                    + "delivered to func application(_ application: Application, open url: URL, "
+                                    + "options: OpenURLOptions) -> Bool? of OpenURLSubscriber"), "\(run.output)")
     }
 
     @Test("a failing check: exit 1 and the table names it")
@@ -98,7 +117,7 @@ struct CheckCommandTests {
     func listing() throws {
         let list = try apphost(["check", "--list-checks"])
         #expect(list.status == 0)
-        #expect(list.output.split(separator: "\n").count == 14)
+        #expect(list.output.split(separator: "\n").count == 15)
         #expect(list.output.hasPrefix("load.rtld-now"))
         let help = try apphost(["check", "--help"])
         #expect(help.status == 0)

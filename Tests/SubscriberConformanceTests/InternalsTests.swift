@@ -62,6 +62,37 @@ struct InternalsTests {
         #expect(FuzzTargets.call(for: .performFetch) == nil)
     }
 
+    @Test("every event's fuzzed arguments (drawn by its argument schema) fit its C signature")
+    func fuzzedArgumentsFitEverySignature() {
+        // Every entry set (to the SDK's functions, never called here): each row's C signature.
+        var vtable = adh_subscriber()
+        for row in EventTable.rows { row.install(&vtable) }
+        for row in EventTable.rows where row.arguments != .none {
+            var values = FuzzValues(generator: SeededGenerator(seed: 1), edge: 0)
+            let arguments = FuzzedArguments(row.arguments, drawingFrom: &values)
+            guard let entry = row.read(vtable) else {
+                Issue.record("\(row.event): install set no entry that read finds")
+                continue
+            }
+            #expect(FuzzTargets.bind(entry, arguments) != nil, "\(row.event): \(row.arguments) does not fit its C signature")
+        }
+    }
+
+    @Test("canonical input: every variant of an event is of the shape its handler reads")
+    func canonicalArgumentsFitTheirSchema() {
+        // A call of another shape would reach the handler as empty values (EventArguments' reads).
+        for call in CanonicalInput.calls {
+            var values = FuzzValues(generator: SeededGenerator(seed: 1), edge: 0)
+            let drawn = FuzzedArguments(call.event.row.arguments, drawingFrom: &values)
+            #expect(Self.shape(of: call.call.arguments) == Self.shape(of: drawn), "\(call.label)")
+        }
+    }
+
+    /// The case name of an arguments value, to compare shapes of the two enums.
+    private static func shape(of value: Any) -> String {
+        String(String(describing: value).prefix { $0 != "(" })
+    }
+
     @Test("fuzz JSON is always valid JSON, whatever its kind")
     func fuzzJSONValid() throws {
         for kind in FuzzValues.JSONKind.allCases where kind != .deep {

@@ -1,29 +1,28 @@
 import Foundation
+import Testing
+import BuiltProducts
 import SubscriberConformance
 
-/// Where the built products are: the folder of the test binary (SwiftPM puts the test bundle, the
-/// plugins and `apphost` side by side), else `<package>/.build/debug`.
+/// The built products, beside the test binary (``BuiltProducts``); a missing one fails the test.
 enum Built {
-    static let directory: String = {
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let folder = URL(fileURLWithPath: executable).deletingLastPathComponent().path
-            if FileManager.default.isExecutableFile(atPath: folder + "/apphost") { return folder }
-        }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return package.appendingPathComponent(".build/debug").path
-    }()
-
     /// The `apphost` executable, for the command's own tests.
-    static var apphost: String { directory + "/apphost" }
+    static var apphost: String { BuiltProducts.file("apphost") }
 
     /// `lib<name>.so`.
-    static func plugin(_ name: String) -> String { directory + "/lib\(name).so" }
+    static func plugin(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        BuiltProducts.library(name, sourceLocation: sourceLocation)
+    }
 }
 
 /// The example plugins of Plugins/, all of which must pass.
 let examplePlugins = ["AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
                       "OrientationLock", "ExtensionGuard"]
+
+/// The example plugins written in C.
+let cExamplePlugins: Set<String> = ["ExtensionGuard"]
+
+/// What a C plugin skips: the checks that read Swift symbols (it has none).
+let cPluginSkips = ["events.shaped-methods"]
 
 /// Options for the tests: a fixed seed (reproducible fuzzing). The checks run in this test binary.
 func kitOptions(_ change: (inout ConformanceOptions) -> Void = { _ in }) -> ConformanceOptions {

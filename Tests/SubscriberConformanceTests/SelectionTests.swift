@@ -8,7 +8,7 @@ struct SelectionTests {
     @Test("groups and ids select checks, --skip removes them, order stays the run order")
     func selection() throws {
         let all = ConformanceKit.checks.map(\.id)
-        #expect(all.count == 14)
+        #expect(all.count == 15)
         #expect(try ConformanceKit.selectChecks().map(\.id) == all)
         #expect(try ConformanceKit.selectChecks(only: ["load"]).map(\.id)
                 == ["load.rtld-now", "load.entry-symbol", "load.abi-version", "load.swift-version", "load.descriptor",

@@ -11,43 +11,46 @@ struct BridgeAdapterTests {
         CSubscriber(descriptor: HandBuilt.descriptor, name: name, context: bridgeContext(name, sink: sink))
     }
 
-    @Test func exportedSubscribersRespondToEveryEvent() throws {
-        let adapter = try bridged(Bystander.self, sink: RecordingSink())
-        #expect(adapter.respondingEvents == Set(LifecycleEvent.allCases))
+    // Was: an exported Bystander (overriding nothing) responded to every event. A subscriber now
+    // responds to exactly the events whose protocols its type adopts, and its vtable says so.
+    @Test func exportedSubscribersRespondToTheEventsTheirTypesAdopt() throws {
+        let oracle = try bridged(Oracle.self, sink: RecordingSink())
+        defer { oracle.destroy() }
+        #expect(oracle.respondingEvents == Set(LifecycleEvent.allCases))
+        let fetcher = try bridged(LateDecliner.self, sink: RecordingSink())
+        defer { fetcher.destroy() }
+        #expect(fetcher.respondingEvents == [.performFetch])
+        let bystander = try bridged(Bystander.self, sink: RecordingSink())
+        defer { bystander.destroy() }
+        #expect(bystander.respondingEvents.isEmpty)
     }
 
-    @Test func nullEntriesAreNotRespondingAndGetTheDefault() async throws {
+    // Was: calling a NULL entry's method gave the default (nil, or a declined completion). Now a NULL
+    // entry has no handler at all, so the dispatcher never calls it.
+    @Test func nullEntriesHaveNoHandler() async throws {
         let adapter = try #require(handBuilt("sparse"))
         defer { adapter.destroy() }
         #expect(adapter.respondingEvents == [.didBecomeActive, .openURL, .performFetch])
-
-        let app = bridgeTestApplication
-        #expect(adapter.application(app, willFinishLaunchingWithOptions: LaunchOptions()) == nil)
-        #expect(adapter.application(app, willContinueUserActivityWithType: "a") == nil)
-        #expect(adapter.application(app, supportedInterfaceOrientationsFor: .phone) == nil)
-        #expect(adapter.application(app, configurationForConnecting: "main") == nil)
-        #expect(adapter.applicationShouldSaveSecureApplicationState(app) == nil)
-        let restoration = Recorder<[String]>()
-        #expect(adapter.application(app, continue: UserActivity(activityType: "a"),
-                                    restorationHandler: restoration.handler) == nil)
-        #expect(restoration.values.isEmpty)
-        let session = Recorder<Void>(), reply = Recorder<JSONObject>(), shortcut = Recorder<Bool>()
-        let notification = Recorder<BackgroundFetchResult>()
-        adapter.application(app, handleEventsForBackgroundURLSession: "s", completionHandler: session.handler)
-        adapter.application(app, handleWatchKitExtensionRequest: ["a": 1], reply: reply.handler)
-        adapter.application(app, performActionFor: ShortcutItem(type: "t"), completionHandler: shortcut.handler)
-        adapter.application(app, didReceiveRemoteNotification: [:], fetchCompletionHandler: notification.handler)
-        #expect(session.declined && reply.declined && shortcut.declined && notification.declined)
-        adapter.applicationWillTerminate(app)  // NULL: nothing happens, nothing crashes
+        for event in LifecycleEvent.allCases {
+            #expect((adapter.handler(for: event) != nil) == adapter.respondingEvents.contains(event), "\(event)")
+        }
+        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(adapter)],
+                                             configuration: DispatchConfiguration(application: bridgeTestApplication))
+        #expect(dispatcher.responderNames(for: .willTerminate).isEmpty)
+        #expect(dispatcher.dispatchAtOnce(.willTerminate)!.answers.isEmpty)  // NULL: nothing happens, nothing crashes
+        #expect(await dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "t"))).answers.isEmpty)
     }
 
     @Test func entriesBeyondStructSizeAreNeitherListedNorCalled() async throws {
         let adapter = try #require(handBuilt("short"))
         defer { adapter.destroy() }
         #expect(adapter.respondingEvents == [.didBecomeActive])
-        #expect(adapter.application(bridgeTestApplication, open: URL(string: "news://x")!, options: OpenURLOptions()) == nil)
+        #expect(adapter.handler(for: .openURL) == nil)
+        #expect(adapter.handler(for: .performFetch) == nil)
+        let handlers = SubscriberHandlers(adapter)
+        #expect(handlers.ask(.openURL(url: URL(string: "news://x")!)) == nil)
         let fetch = Recorder<BackgroundFetchResult>()
-        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        handlers.fetch(.performFetch, completion: fetch.handler)
         #expect(fetch.declined)
         #expect(HandBuilt.trapped.isEmpty)
     }
@@ -78,7 +81,7 @@ struct BridgeAdapterTests {
         adapter.destroy()
         #expect(HandBuilt.destroyed == before + 1)
         let serials = HandBuilt.serials.count
-        #expect(adapter.application(bridgeTestApplication, open: URL(string: "news://gone")!, options: OpenURLOptions()) == nil)
+        #expect(SubscriberHandlers(adapter).ask(.openURL(url: URL(string: "news://gone")!)) == nil)
         #expect(HandBuilt.serials.count == serials)
 
         do { _ = handBuilt("sparse") }  // dropped at once: deinit destroys it
@@ -89,7 +92,7 @@ struct BridgeAdapterTests {
         let sink = RecordingSink()
         let adapter = try #require(handBuilt("logger", sink: sink))
         defer { adapter.destroy() }
-        adapter.applicationDidBecomeActive(bridgeTestApplication)
+        SubscriberHandlers(adapter).notify(.didBecomeActive)
         let lines = sink.lines
         try #require(lines.count == 6)
         #expect(lines[0] == "[logger] notice: app {\"name\":\"News\",\"bundleIdentifier\":\"com.example.news\","
@@ -108,10 +111,11 @@ struct BridgeAdapterTests {
         let sink = RecordingSink()
         let adapter = try #require(handBuilt("weird", sink: sink))
         defer { adapter.destroy() }
-        #expect(adapter.application(bridgeTestApplication, open: URL(string: "news://x")!, options: OpenURLOptions()) == nil)
-        #expect(adapter.application(bridgeTestApplication, supportedInterfaceOrientationsFor: .pad) == nil)
+        let handlers = SubscriberHandlers(adapter)
+        #expect(handlers.ask(.openURL(url: URL(string: "news://x")!)) == nil)
+        #expect(handlers.orientations(.supportedInterfaceOrientations(idiom: .pad)) == nil)
         let fetch = Recorder<BackgroundFetchResult>()
-        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        handlers.fetch(.performFetch, completion: fetch.handler)
         #expect(await fetch.values(count: 1) == [.failed])
         #expect(!fetch.declined)
         #expect(sink.lines == [
@@ -129,7 +133,7 @@ struct BridgeAdapterTests {
         let adapter = try bridged(LateDecliner.self, sink: sink)
         defer { adapter.destroy() }
         let fetch = Recorder<BackgroundFetchResult>()
-        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        SubscriberHandlers(adapter).fetch(.performFetch, completion: fetch.handler)
         let kept = try #require(LateDecliner.kept)
         kept.decline()
         #expect(!fetch.declined)

@@ -11,7 +11,7 @@ struct BridgeCompletionTests {
                                                context: bridgeContext("sparse", sink: RecordingSink())))
         defer { adapter.destroy() }
         let fetch = Recorder<BackgroundFetchResult>()
-        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        SubscriberHandlers(adapter).fetch(.performFetch, completion: fetch.handler)
         #expect(await fetch.values(count: 2) == [.newData, .failed])
 
         // A third call, long after the entry returned: the retired ticket still forwards it.
@@ -26,7 +26,7 @@ struct BridgeCompletionTests {
         defer { adapter.destroy() }
         let before = CompletionTickets.shared.forgedCount
         let fetch = Recorder<BackgroundFetchResult>()
-        adapter.application(bridgeTestApplication, performFetchWithCompletionHandler: fetch.handler)
+        SubscriberHandlers(adapter).fetch(.performFetch, completion: fetch.handler)
         // The forger called with a made-up token and with NULL inside its entry, then declined.
         #expect(CompletionTickets.shared.forgedCount == before + 2)
         #expect(fetch.values.isEmpty)
@@ -100,10 +100,10 @@ struct BridgeAbandonTests {
         defer { adapter.destroy() }
         var configuration = DispatchConfiguration(application: bridgeTestApplication)
         try configuration.setDeadline(.milliseconds(20), for: .performFetch)
-        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(name: "silent", subscriber: adapter)],
+        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(adapter)],
                                              configuration: configuration)
-        let outcome = await dispatcher.performFetch()
-        #expect(outcome.result == .failed)
+        let outcome = await dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(outcome.reports == [.late(subscriber: "silent", event: .performFetch)])
 
         let kept = try #require(HandBuilt.silentFetch)

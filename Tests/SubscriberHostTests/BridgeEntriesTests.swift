@@ -3,7 +3,8 @@ import SubscriberKit
 import Testing
 import SubscriberHost
 
-/// Each event's entry offset, from key paths: an independent table to hold ``SubscriberEntries`` to.
+/// Each event's entry offset, from key paths: an independent table to hold the event
+/// table's C entry reads (what ``CSubscriber`` makes its handlers from) to.
 private let entryOffsets: [(LifecycleEvent, Int)] = {
     let paths: [(LifecycleEvent, PartialKeyPath<adh_subscriber>)] = [
         (.willFinishLaunching, \.will_finish_launching), (.didFinishLaunching, \.did_finish_launching),
@@ -44,19 +45,25 @@ private func vtable(setting events: [LifecycleEvent]) -> adh_subscriber {
     return v
 }
 
+/// The events whose entries the event table reads as set in `vtable`, in table order: what a
+/// ``CSubscriber`` over it responds to.
+private func respondingEvents(of vtable: adh_subscriber) -> [LifecycleEvent] {
+    EventTable.rows.filter { $0.read(vtable) != nil }.map(\.event)
+}
+
 @Suite("Bridge: which vtable entries are set")
 struct BridgeEntriesTests {
     @Test("each entry alone gives exactly its event", arguments: LifecycleEvent.allCases)
     func oneEntry(event: LifecycleEvent) {
-        #expect(SubscriberEntries.respondingEvents(of: vtable(setting: [event])) == [event])
+        #expect(respondingEvents(of: vtable(setting: [event])) == [event])
     }
 
     @Test("every entry set gives every event once, in header (offset) order; none set gives none")
     func allAndNone() {
         let inHeaderOrder = entryOffsets.sorted { $0.1 < $1.1 }.map(\.0)
         #expect(Set(inHeaderOrder) == Set(LifecycleEvent.allCases) && inHeaderOrder.count == LifecycleEvent.allCases.count)
-        #expect(SubscriberEntries.respondingEvents(of: vtable(setting: LifecycleEvent.allCases)) == inHeaderOrder)
-        #expect(SubscriberEntries.respondingEvents(of: vtable(setting: [])) == [])
+        #expect(respondingEvents(of: vtable(setting: LifecycleEvent.allCases)) == inHeaderOrder)
+        #expect(respondingEvents(of: vtable(setting: [])) == [])
     }
 
     @Test("read through ABI.readCovered, entries past struct_size do not count")
@@ -64,6 +71,6 @@ struct BridgeEntriesTests {
         var full = vtable(setting: LifecycleEvent.allCases)
         full.struct_size = UInt32(MemoryLayout<adh_subscriber>.offset(of: \.did_become_active)! + 8)
         let covered = withUnsafePointer(to: &full) { ABI.readCovered($0) }
-        #expect(SubscriberEntries.respondingEvents(of: covered) == [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
+        #expect(respondingEvents(of: covered) == [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
     }
 }

@@ -21,11 +21,12 @@ struct BridgePayloadCacheTests {
         let encodes = PayloadEncodeCache.shared.encodeCount
         let start = HandBuilt.serials.count
 
-        _ = first.application(app, open: url, options: OpenURLOptions())
-        _ = second.application(app, open: url, options: OpenURLOptions())
-        _ = first.application(app, open: other, options: OpenURLOptions())
-        _ = second.application(app, open: other, options: OpenURLOptions())
-        _ = first.application(app, open: other, options: OpenURLOptions(openInPlace: true))
+        let (firstHandlers, secondHandlers) = (SubscriberHandlers(first), SubscriberHandlers(second))
+        _ = firstHandlers.ask(.openURL(url: url), app)
+        _ = secondHandlers.ask(.openURL(url: url), app)
+        _ = firstHandlers.ask(.openURL(url: other), app)
+        _ = secondHandlers.ask(.openURL(url: other), app)
+        _ = firstHandlers.ask(.openURL(url: other, options: OpenURLOptions(openInPlace: true)), app)
 
         let serials = Array(HandBuilt.serials[start...])
         try #require(serials.count == 5)
@@ -44,7 +45,7 @@ struct BridgePayloadCacheTests {
         let decodes = PayloadDecodeCache.shared.decodeCount
         let encodes = PayloadEncodeCache.shared.encodeCount
         for adapter in adapters {
-            #expect(adapter.application(bridgeTestApplication, open: url, options: OpenURLOptions()) == true)
+            #expect(SubscriberHandlers(adapter).ask(.openURL(url: url)) == true)
         }
         #expect(PayloadDecodeCache.shared.decodeCount == decodes + 1)
         #expect(PayloadEncodeCache.shared.encodeCount == encodes + 1)
@@ -59,10 +60,10 @@ struct BridgePayloadCacheTests {
         let direct = URL(string: "news://during/direct-\(UUID().uuidString)")!
         let meddler = Meddler(adapter: adapter, url: direct)
         let dispatcher = LifecycleDispatcher(
-            subscribers: [SubscriberRegistration(name: "Oracle", subscriber: adapter, respondingEvents: adapter.respondingEvents),
+            subscribers: [SubscriberRegistration(adapter),
                           SubscriberRegistration(name: "Meddler", subscriber: meddler)],
             configuration: DispatchConfiguration(application: bridgeTestApplication))
-        #expect(dispatcher.openURL(event).answers.count == 2)
+        #expect(dispatcher.dispatchAtOnce(.openURL(url: event))!.answers.count == 2)
         let opened = sink.lines.filter { $0.contains("open news://during/") }
         #expect(opened == ["[Oracle] info: open \(event.absoluteString) {}", "[Oracle] info: open \(direct.absoluteString) {}"])
     }
@@ -73,20 +74,21 @@ struct BridgePayloadCacheTests {
         defer { adapters.forEach { $0.destroy() } }
         let dispatcher = LifecycleDispatcher(
             subscribers: adapters.enumerated().map { index, adapter in
-                SubscriberRegistration(name: "Oracle\(index)", subscriber: adapter,
-                                       respondingEvents: adapter.respondingEvents)
+                var registration = SubscriberRegistration(adapter)
+                registration.name = "Oracle\(index)"
+                return registration
             },
             configuration: DispatchConfiguration(application: bridgeTestApplication))
         let first = URL(string: "news://event-scope/\(UUID().uuidString)")!
         let second = URL(string: "news://event-scope/second-\(UUID().uuidString)")!
         let encodes = PayloadEncodeCache.shared.encodeCount
 
-        #expect(dispatcher.openURL(first).answers.count == 3)
+        #expect(dispatcher.dispatchAtOnce(.openURL(url: first))!.answers.count == 3)
         #expect(PayloadEncodeCache.shared.encodeCount == encodes + 1)
-        #expect(dispatcher.openURL(second).answers.count == 3)
+        #expect(dispatcher.dispatchAtOnce(.openURL(url: second))!.answers.count == 3)
         #expect(PayloadEncodeCache.shared.encodeCount == encodes + 2)
         // A direct call: the cached payload (second) is compared with the value, not trusted.
-        #expect(adapters[0].application(bridgeTestApplication, open: first, options: OpenURLOptions()) == true)
+        #expect(SubscriberHandlers(adapters[0]).ask(.openURL(url: first)) == true)
         #expect(PayloadEncodeCache.shared.encodeCount == encodes + 3)
         let opened = sink.lines.filter { $0.contains("open news://event-scope/") }
         #expect(opened.filter { $0.contains(first.absoluteString) }.count == 4)
@@ -94,10 +96,10 @@ struct BridgePayloadCacheTests {
     }
 }
 
-/// An in-process subscriber that, on openURL, calls a C subscriber directly with another URL: a
-/// public CSubscriber method called in the middle of a dispatch.
+/// An in-process subscriber that, on openURL, calls a C subscriber's openURL handler directly with
+/// another URL, in the middle of a dispatch.
 @MainActor
-final class Meddler: AppDelegateSubscriber {
+final class Meddler: AppDelegateSubscriber, OpenURLSubscriber {
     let adapter: CSubscriber
     let url: URL
 
@@ -107,6 +109,6 @@ final class Meddler: AppDelegateSubscriber {
     }
 
     func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
-        adapter.application(application, open: self.url, options: OpenURLOptions())
+        SubscriberHandlers(adapter).ask(.openURL(url: self.url), application)
     }
 }

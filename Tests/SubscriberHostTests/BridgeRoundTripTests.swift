@@ -32,8 +32,8 @@ struct BridgeRoundTripTests {
         let direct = type.init(context: bridgeContext(type.subscriberName, sink: directSink))
         let adapter = try bridged(type, sink: bridgedSink)
         defer { adapter.destroy() }
-        let directLines = await BridgeScript.run(direct, calls: type.callsPerCompletion)
-        let bridgedLines = await BridgeScript.run(adapter, calls: type.callsPerCompletion)
+        let directLines = await BridgeScript.run(SubscriberHandlers(direct), calls: type.callsPerCompletion)
+        let bridgedLines = await BridgeScript.run(SubscriberHandlers(adapter), calls: type.callsPerCompletion)
         return (directLines, bridgedLines, directSink.lines, bridgedSink.lines)
     }
 
@@ -52,6 +52,7 @@ struct BridgeRoundTripTests {
         // Guards the round trip against passing vacuously: the script really produces these answers.
         let run = try await both(Oracle.self)
         let expected = [
+            "responds: \(LifecycleEvent.allCases)",
             "willFinish -> true", "willFinish -> false", "willFinish -> nil",
             "didFinish -> false",
             "configuration(main) -> \"main/blue/deepLink(https://example.com/article/42?ref=mail)\"",
@@ -101,6 +102,16 @@ struct BridgeRoundTripTests {
         for line in expected {
             #expect(run.bridgedLog.contains(line), "bridged log lacks \(line)")
         }
+    }
+
+    @Test func respondingEventsAreTheAdoptedOnesBothWays() async throws {
+        let bystander = try await both(Bystander.self)
+        #expect(bystander.direct.first == "responds: []")
+        #expect(bystander.bridged.first == "responds: []")
+        let doubleCaller = try await both(DoubleCaller.self)
+        let adopted: [LifecycleEvent] = [.didReceiveRemoteNotification, .performFetch, .handleEventsForBackgroundURLSession,
+                                         .continueUserActivity, .performActionForShortcutItem, .handleWatchKitExtensionRequest]
+        #expect(doubleCaller.bridged.first == "responds: \(adopted)")
     }
 
     @Test func doubleCallsReachTheHandlerTwice() async throws {

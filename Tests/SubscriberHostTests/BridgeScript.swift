@@ -1,9 +1,11 @@
 import Foundation
 import SubscriberKit
 
-/// Drives every protocol method of a subscriber with canonical inputs (several per event where the
+/// Drives every event handler of a subscriber with canonical inputs (several per event where the
 /// answer depends on the input) and writes one line per call: its answer, or what it did with its
-/// completion. Running it on a subscriber directly and through C must give the same lines.
+/// completion, after a first line listing the events it responds to. Running it on a subscriber
+/// directly and through C must give the same lines. An event it does not respond to reads as nil or
+/// declined, so the first line is what tells a missing handler apart.
 @MainActor
 enum BridgeScript {
     static let launches: [LaunchOptions] = [
@@ -36,8 +38,8 @@ enum BridgeScript {
     ]
 
     /// The script's lines for `subscriber`, which calls each completion `calls` times.
-    static func run(_ subscriber: any AppDelegateSubscriber, calls: Int) async -> [String] {
-        var lines: [String] = []
+    static func run(_ subscriber: SubscriberHandlers, calls: Int) async -> [String] {
+        var lines: [String] = ["responds: \(subscriber.respondingEvents)"]
         var app = bridgeTestApplication
         func line(_ label: String, _ answer: Any?) {
             switch answer {
@@ -50,77 +52,77 @@ enum BridgeScript {
 
         for options in launches {
             app.launchInvocation = LaunchInvocation(classifying: options)
-            line("willFinish", subscriber.application(app, willFinishLaunchingWithOptions: options))
-            line("didFinish", subscriber.application(app, didFinishLaunchingWithOptions: options))
-            subscriber.applicationDidBecomeActive(app)
-            line("configuration(main)", subscriber.application(app, configurationForConnecting: "main"))
+            line("willFinish", subscriber.ask(.willFinishLaunching(options: options), app))
+            line("didFinish", subscriber.ask(.didFinishLaunching(options: options), app))
+            subscriber.notify(.didBecomeActive, app)
+            line("configuration(main)", subscriber.configuration(.configurationForConnecting(sceneRole: "main"), app))
         }
-        subscriber.applicationWillResignActive(app)
-        subscriber.applicationDidEnterBackground(app)
-        subscriber.applicationWillEnterForeground(app)
-        subscriber.applicationDidReceiveMemoryWarning(app)
-        subscriber.applicationSignificantTimeChange(app)
-        subscriber.applicationProtectedDataWillBecomeUnavailable(app)
-        subscriber.applicationProtectedDataDidBecomeAvailable(app)
-        subscriber.application(app, didRegisterForRemoteNotificationsWithDeviceToken: Data([0xde, 0xad, 0x00, 0x01]))
-        subscriber.application(app, didRegisterForRemoteNotificationsWithDeviceToken: Data())
-        subscriber.application(app, didFailToRegisterForRemoteNotificationsWithError:
-            LifecycleError(domain: "com.example.push", code: -3, message: "no network"))
+        subscriber.notify(.willResignActive, app)
+        subscriber.notify(.didEnterBackground, app)
+        subscriber.notify(.willEnterForeground, app)
+        subscriber.notify(.didReceiveMemoryWarning, app)
+        subscriber.notify(.significantTimeChange, app)
+        subscriber.notify(.protectedDataWillBecomeUnavailable, app)
+        subscriber.notify(.protectedDataDidBecomeAvailable, app)
+        subscriber.notify(.didRegisterForRemoteNotifications(deviceToken: Data([0xde, 0xad, 0x00, 0x01])), app)
+        subscriber.notify(.didRegisterForRemoteNotifications(deviceToken: Data()), app)
+        subscriber.notify(.didFailToRegisterForRemoteNotifications(
+            error: LifecycleError(domain: "com.example.push", code: -3, message: "no network")), app)
 
         for userInfo: JSONObject in [["result": "failed"], ["result": "newData", "n": 1], ["other": true]] {
             let recorder = Recorder<BackgroundFetchResult>()
-            subscriber.application(app, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: recorder.handler)
+            subscriber.fetch(.didReceiveRemoteNotification(userInfo: userInfo), app, completion: recorder.handler)
             outcome("remoteNotification(\(JSONValue.object(userInfo)))", await recorder.outcome(expecting: calls))
         }
         let fetch = Recorder<BackgroundFetchResult>()
-        subscriber.application(app, performFetchWithCompletionHandler: fetch.handler)
+        subscriber.fetch(.performFetch, app, completion: fetch.handler)
         outcome("performFetch", await fetch.outcome(expecting: calls))
         for identifier in ["com.example.session", "decline"] {
             let session = Recorder<Void>()
-            subscriber.application(app, handleEventsForBackgroundURLSession: identifier, completionHandler: session.handler)
+            subscriber.done(.handleEventsForBackgroundURLSession(identifier: identifier), app, completion: session.handler)
             outcome("backgroundSession(\(identifier))", await session.outcome(expecting: calls))
         }
 
         for (url, options) in urls {
-            line("openURL(\(url))", subscriber.application(app, open: url, options: options))
+            line("openURL(\(url))", subscriber.ask(.openURL(url: url, options: options), app))
         }
         for type in ["com.example.reading", "org.other", ""] {
-            line("willContinue(\(type))", subscriber.application(app, willContinueUserActivityWithType: type))
+            line("willContinue(\(type))", subscriber.ask(.willContinueUserActivity(activityType: type), app))
         }
         for activity in activities {
             let restoration = Recorder<[String]>()
-            let answer = subscriber.application(app, continue: activity, restorationHandler: restoration.handler)
+            let answer = subscriber.restore(.continueUserActivity(activity), app, completion: restoration.handler)
             let restored = answer == true ? await restoration.outcome(expecting: calls) : "\(restoration.values)"
             lines.append("continue(\(activity.activityType)) -> \(answer.map(String.init) ?? "nil") restored \(restored)")
-            subscriber.application(app, didUpdate: activity)
+            subscriber.notify(.didUpdateUserActivity(activity), app)
         }
-        subscriber.application(app, didFailToContinueUserActivityWithType: "com.example.reading",
-                               error: LifecycleError(domain: "NSCocoaErrorDomain", code: 4, message: "gone"))
+        subscriber.notify(.didFailToContinueUserActivity(activityType: "com.example.reading",
+                               error: LifecycleError(domain: "NSCocoaErrorDomain", code: 4, message: "gone")), app)
         for item in [ShortcutItem(type: "com.example.news.search", title: "Search", userInfo: ["q": ""]),
                      ShortcutItem(type: "com.example.news.compose")] {
             let done = Recorder<Bool>()
-            subscriber.application(app, performActionFor: item, completionHandler: done.handler)
+            subscriber.boolCompletion(.performActionForShortcutItem(item), app, completion: done.handler)
             outcome("shortcut(\(item.type))", await done.outcome(expecting: calls))
         }
 
         for idiom in UserInterfaceIdiom.allCases {
-            line("orientations(\(idiom))", subscriber.application(app, supportedInterfaceOrientationsFor: idiom))
+            line("orientations(\(idiom))", subscriber.orientations(.supportedInterfaceOrientations(idiom: idiom), app))
         }
         for identifier in ["com.apple.keyboard-service", "com.example.share", ""] {
-            line("allowExtension(\(identifier))", subscriber.application(app, shouldAllowExtensionPointIdentifier: identifier))
+            line("allowExtension(\(identifier))", subscriber.ask(.shouldAllowExtensionPointIdentifier(identifier: identifier), app))
         }
-        line("shouldSave", subscriber.applicationShouldSaveSecureApplicationState(app))
-        line("shouldRestore", subscriber.applicationShouldRestoreSecureApplicationState(app))
+        line("shouldSave", subscriber.ask(.shouldSaveSecureApplicationState, app))
+        line("shouldRestore", subscriber.ask(.shouldRestoreSecureApplicationState, app))
         for role in ["external", "none", ""] {
-            line("configuration(\(role))", subscriber.application(app, configurationForConnecting: role))
+            line("configuration(\(role))", subscriber.configuration(.configurationForConnecting(sceneRole: role), app))
         }
-        subscriber.application(app, didDiscardSceneSessions: 3)
+        subscriber.notify(.didDiscardSceneSessions(count: 3), app)
         for userInfo: JSONObject in [["ask": "weather", "units": ["c", "f"]], [:]] {
             let reply = Recorder<JSONObject>()
-            subscriber.application(app, handleWatchKitExtensionRequest: userInfo, reply: reply.handler)
+            subscriber.reply(.handleWatchKitExtensionRequest(userInfo: userInfo), app, completion: reply.handler)
             outcome("watchKit(\(JSONValue.object(userInfo)))", await reply.outcome(expecting: calls) { "\(JSONValue.object($0))" })
         }
-        subscriber.applicationWillTerminate(app)
+        subscriber.notify(.willTerminate, app)
         return lines
     }
 }

@@ -11,7 +11,7 @@ protocol ScriptedSubscriber: InstantiableSubscriber {
 
 /// Answers every event, each answer derived from the event's input, so that a value lost or
 /// garbled on the way through C changes the answer. Logs through all three log calls.
-final class Oracle: ScriptedSubscriber {
+final class Oracle: ScriptedSubscriber, EveryEventSubscriber {
     static let callsPerCompletion = 1
     let context: SubscriberContext
 
@@ -134,7 +134,12 @@ final class Oracle: ScriptedSubscriber {
 }
 
 /// Answers the other way round from ``Oracle``, and completes from other threads.
-final class Contrarian: ScriptedSubscriber {
+final class Contrarian: ScriptedSubscriber, WillFinishLaunchingSubscriber, DidFinishLaunchingSubscriber,
+    DidReceiveRemoteNotificationSubscriber, PerformFetchSubscriber, HandleEventsForBackgroundURLSessionSubscriber,
+    OpenURLSubscriber, WillContinueUserActivitySubscriber, PerformActionForShortcutItemSubscriber,
+    SupportedInterfaceOrientationsSubscriber, ShouldAllowExtensionPointIdentifierSubscriber,
+    ShouldSaveSecureApplicationStateSubscriber, ShouldRestoreSecureApplicationStateSubscriber,
+    HandleWatchKitExtensionRequestSubscriber {
     static let callsPerCompletion = 1
     let context: SubscriberContext
     init(context: SubscriberContext) { self.context = context }
@@ -173,13 +178,15 @@ final class Contrarian: ScriptedSubscriber {
     }
 }
 
-/// Overrides nothing: every answer is the protocol's default.
+/// Adopts no event protocol: it responds to no event (an empty vtable through C).
 final class Bystander: AppDelegateSubscriberBase, ScriptedSubscriber {
     static let callsPerCompletion = 1
 }
 
 /// Calls every completion twice, once at once and once from another thread.
-final class DoubleCaller: ScriptedSubscriber {
+final class DoubleCaller: ScriptedSubscriber, DidReceiveRemoteNotificationSubscriber, PerformFetchSubscriber,
+    HandleEventsForBackgroundURLSessionSubscriber, ContinueUserActivitySubscriber, PerformActionForShortcutItemSubscriber,
+    HandleWatchKitExtensionRequestSubscriber {
     static let callsPerCompletion = 2
     init(context: SubscriberContext) {}
 
@@ -215,7 +222,7 @@ final class DoubleCaller: ScriptedSubscriber {
 }
 
 /// Keeps its fetch completion handler and declines it only when the test says so, after returning.
-final class LateDecliner: InstantiableSubscriber {
+final class LateDecliner: InstantiableSubscriber, PerformFetchSubscriber {
     /// The handler of the last performFetch.
     static var kept: CompletionHandler<BackgroundFetchResult>?
     init(context: SubscriberContext) {}

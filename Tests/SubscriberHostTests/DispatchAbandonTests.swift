@@ -20,7 +20,7 @@ final class AbandonCounter: Sendable {
 /// A subscriber that registers an abandonment cleanup inside its completion methods (as the C
 /// bridge does), then calls at once or never.
 @MainActor
-final class AbandonProbe: AppDelegateSubscriber {
+final class AbandonProbe: AppDelegateSubscriber, PerformFetchSubscriber, ContinueUserActivitySubscriber {
     let name: String
     let counter: AbandonCounter
     /// Whether to call the completion inside the method.
@@ -63,7 +63,7 @@ struct DispatchAbandonTests {
         let counter = AbandonCounter()
         let dispatcher = try dispatcher([AbandonProbe("prompt", counter: counter, answers: true),
                                          AbandonProbe("silent", counter: counter, answers: false)])
-        let outcome = await dispatcher.performFetch()
+        let outcome = await dispatcher.dispatch(.performFetch)
         #expect(outcome.reports == [.late(subscriber: "silent", event: .performFetch)])
         #expect(counter.count("silent") == 1)
         #expect(counter.count("prompt") == 0)
@@ -76,7 +76,7 @@ struct DispatchAbandonTests {
         })
         subscribers[0].fetch = .now(.noData)
         subscribers[1].fetch = .never
-        _ = await dispatcher.performFetch()
+        _ = await dispatcher.dispatch(.performFetch)
         let counter = AbandonCounter()
         try #require(subscribers[0].fetchHandler).onAbandon(counter.cleanup("A"))
         try #require(subscribers[1].fetchHandler).onAbandon(counter.cleanup("B"))
@@ -91,8 +91,8 @@ struct DispatchAbandonTests {
         let no = AbandonProbe("no", counter: counter, answers: false)
         no.continues = false
         let dispatcher = try dispatcher([yes, no])
-        let outcome = await dispatcher.continueUserActivity(UserActivity(activityType: "a"))
-        #expect(outcome.result.handled)
+        let outcome = await dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "a")))
+        #expect(outcome.result.continuedActivity?.handled == true)
         #expect(counter.count("no") == 1)
         // "yes" returned true and never called: abandoned at the deadline, once.
         #expect(counter.count("yes") == 1)

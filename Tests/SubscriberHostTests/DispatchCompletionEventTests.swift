@@ -14,29 +14,29 @@ struct DispatchCompletionEventTests {
         subscribers[0].fetch = .now(.failed)
         subscribers[1].fetch = .fromAnotherThread(.newData)
         subscribers[2].fetch = .later(.noData)
-        let outcome = await dispatcher.performFetch()
-        #expect(outcome.result == .failed)
+        let outcome = await dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(log.callers(of: .performFetch) == ["A", "B", "C"])
-        #expect(outcome.answers.map(\.answer) == ["failed", "newData", "noData"])
+        #expect(outcome.answers.map(\.answer) == [.fetchResult(.failed), .fetchResult(.newData), .fetchResult(.noData)])
         #expect(outcome.reports.isEmpty)
 
         let newData = makeDispatcher(["A", "B"])
         newData.subscribers[0].fetch = .now(.noData)
         newData.subscribers[1].fetch = .now(.newData)
-        #expect(await newData.dispatcher.performFetch().result == .newData)
+        #expect(await newData.dispatcher.dispatch(.performFetch).result == .fetchResult(.newData))
 
         let noData = makeDispatcher(["A"]) { $0.fetch = .now(.noData) }
-        #expect(await noData.dispatcher.performFetch().result == .noData)
+        #expect(await noData.dispatcher.dispatch(.performFetch).result == .fetchResult(.noData))
     }
 
     @Test("performFetch: nobody answers gives noData at once, without answer rows")
     func performFetchNobody() async {
         let declining = makeDispatcher(["A", "B"])
-        let outcome = await declining.dispatcher.performFetch()
-        #expect(outcome.result == .noData)
+        let outcome = await declining.dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.noData))
         #expect(outcome.answers.isEmpty)
         #expect(declining.log.callers(of: .performFetch) == ["A", "B"])
-        #expect(await makeDispatcher([]).dispatcher.performFetch().result == .noData)
+        #expect(await makeDispatcher([]).dispatcher.dispatch(.performFetch).result == .fetchResult(.noData))
     }
 
     @Test("didReceiveRemoteNotification: failed > newData > noData; nobody: noData")
@@ -45,11 +45,11 @@ struct DispatchCompletionEventTests {
         subscribers[0].fetch = .now(.newData)
         subscribers[1].fetch = .later(.failed)
         subscribers[2].fetch = .now(.noData)
-        let outcome = await dispatcher.didReceiveRemoteNotification(userInfo: ["aps": ["badge": 1]])
-        #expect(outcome.result == .failed)
+        let outcome = await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["aps": ["badge": 1]]))
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(log.callers(of: .didReceiveRemoteNotification) == ["A", "B", "C"])
         #expect(subscribers[2].arguments == [#"{"aps":{"badge":1}}"#])
-        #expect(await makeDispatcher(["A"]).dispatcher.didReceiveRemoteNotification(userInfo: [:]).result == .noData)
+        #expect(await makeDispatcher(["A"]).dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .fetchResult(.noData))
     }
 
     @Test("handleEventsForBackgroundURLSession: done once every responder is done; nobody: at once")
@@ -57,15 +57,15 @@ struct DispatchCompletionEventTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
         subscribers[0].session = .later(())
         subscribers[2].session = .now(())
-        let outcome = await dispatcher.handleEventsForBackgroundURLSession(identifier: "com.example.session")
+        let outcome = await dispatcher.dispatch(.handleEventsForBackgroundURLSession(identifier: "com.example.session"))
         #expect(log.callers(of: .handleEventsForBackgroundURLSession) == ["A", "B", "C"])
         // A finished later and still has its row: the delivery waited for it. B declined: no row.
         #expect(outcome.answerNames == ["A", "C"])
-        #expect(outcome.answers.map(\.answer) == ["done", "done"])
+        #expect(outcome.answers.map(\.answer) == [.done, .done])
         #expect(outcome.reports.isEmpty)
         #expect(subscribers[1].arguments == ["com.example.session"])
 
-        let nobody = await makeDispatcher(["A"]).dispatcher.handleEventsForBackgroundURLSession(identifier: "s")
+        let nobody = await makeDispatcher(["A"]).dispatcher.dispatch(.handleEventsForBackgroundURLSession(identifier: "s"))
         #expect(nobody.answers.isEmpty)
     }
 
@@ -81,13 +81,15 @@ struct DispatchCompletionEventTests {
         subscribers[3].restoration = .fromAnotherThread([])
         let activity = UserActivity(activityType: UserActivity.browsingWeb,
                                     webpageURL: URL(string: "https://news.example.com/a/42")!)
-        let outcome = await dispatcher.continueUserActivity(activity)
+        let outcome = await dispatcher.dispatch(.continueUserActivity(activity))
         #expect(log.callers(of: .continueUserActivity) == ["A", "B", "C", "D"])
-        #expect(outcome.result == ContinueUserActivityResult(handled: true,
-                                                             restorableObjects: ["article-42", "reader", "toolbar"]))
+        #expect(outcome.result == .continuedActivity(ContinueUserActivityResult(handled: true,
+                                                             restorableObjects: ["article-42", "reader", "toolbar"])))
         #expect(outcome.answers.map(\.answer) == [
-            ["handled": true, "restorableObjects": ["article-42"]], ["handled": false],
-            ["handled": true, "restorableObjects": ["reader", "toolbar"]], ["handled": true, "restorableObjects": []],
+            .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["article-42"])),
+            .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)),
+            .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["reader", "toolbar"])),
+            .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: [])),
         ])
         #expect(outcome.reports.isEmpty)
     }
@@ -95,13 +97,13 @@ struct DispatchCompletionEventTests {
     @Test("continueUserActivity: nobody answers or all false gives false and the handler is not called")
     func continueUserActivityFalse() async {
         let activity = UserActivity(activityType: "reading")
-        let nobody = await makeDispatcher(["A", "B"]).dispatcher.continueUserActivity(activity)
-        #expect(nobody.result == ContinueUserActivityResult(handled: false, restorableObjects: nil))
+        let nobody = await makeDispatcher(["A", "B"]).dispatcher.dispatch(.continueUserActivity(activity))
+        #expect(nobody.result == .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)))
         #expect(nobody.answers.map(\.answer) == [nil, nil])
 
         let allFalse = makeDispatcher(["A", "B"]) { $0.answers[.continueUserActivity] = false }
-        let outcome = await allFalse.dispatcher.continueUserActivity(activity)
-        #expect(outcome.result == ContinueUserActivityResult(handled: false, restorableObjects: nil))
+        let outcome = await allFalse.dispatcher.dispatch(.continueUserActivity(activity))
+        #expect(outcome.result == .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)))
     }
 
     @Test("continueUserActivity: a restoration from a subscriber that did not return true is ignored and reported")
@@ -111,8 +113,8 @@ struct DispatchCompletionEventTests {
         subscribers[0].restoration = .now(["sneaky"])
         subscribers[1].answers[.continueUserActivity] = true
         subscribers[1].restoration = .now(["ok"])
-        let outcome = await dispatcher.continueUserActivity(UserActivity(activityType: "reading"))
-        #expect(outcome.result == ContinueUserActivityResult(handled: true, restorableObjects: ["ok"]))
+        let outcome = await dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "reading")))
+        #expect(outcome.result == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["ok"])))
         #expect(outcome.reports == [.unexpectedRestoration(subscriber: "A", event: .continueUserActivity)])
     }
 
@@ -121,16 +123,16 @@ struct DispatchCompletionEventTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
         subscribers[0].shortcut = .now(true)
         subscribers[1].shortcut = .later(false)
-        let outcome = await dispatcher.performActionForShortcutItem(ShortcutItem(type: "com.example.search"))
-        #expect(outcome.result == true)
+        let outcome = await dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "com.example.search")))
+        #expect(outcome.result == .bool(true))
         #expect(log.callers(of: .performActionForShortcutItem) == ["A", "B", "C"])
-        #expect(outcome.answers.map(\.answer) == [true, false])
+        #expect(outcome.answers.map(\.answer) == [.bool(true), .bool(false)])
         #expect(subscribers[2].arguments == ["com.example.search"])
 
-        let nobody = await makeDispatcher(["A"]).dispatcher.performActionForShortcutItem(ShortcutItem(type: "x"))
-        #expect(nobody.result == false)
+        let nobody = await makeDispatcher(["A"]).dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x")))
+        #expect(nobody.result == .bool(false))
         let allFalse = makeDispatcher(["A", "B"]) { $0.shortcut = .now(false) }
-        #expect(await allFalse.dispatcher.performActionForShortcutItem(ShortcutItem(type: "x")).result == false)
+        #expect(await allFalse.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == .bool(false))
     }
 
     @Test("handleWatchKitExtensionRequest: replies merged, a duplicate key keeps the first and is reported")
@@ -138,11 +140,11 @@ struct DispatchCompletionEventTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
         subscribers[0].reply = .later(["score": 3, "team": "home"])
         subscribers[1].reply = .now(["score": 5, "time": "90:00"])
-        let outcome = await dispatcher.handleWatchKitExtensionRequest(userInfo: ["request": "score"])
+        let outcome = await dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: ["request": "score"]))
         #expect(log.callers(of: .handleWatchKitExtensionRequest) == ["A", "B", "C"])
-        #expect(outcome.result == ["score": 3, "team": "home", "time": "90:00"])
+        #expect(outcome.result == .dictionary(["score": 3, "team": "home", "time": "90:00"]))
         #expect(outcome.reports == [.duplicateKey(key: "score", subscriber: "B", keptFrom: "A",
                                                   event: .handleWatchKitExtensionRequest)])
-        #expect(await makeDispatcher(["A"]).dispatcher.handleWatchKitExtensionRequest(userInfo: [:]).result == [:])
+        #expect(await makeDispatcher(["A"]).dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == .dictionary([:]))
     }
 }

@@ -18,9 +18,9 @@ struct DispatchCompletionRuleTests {
         let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: try Self.shortDeadlines())
         subscribers[0].fetch = .now(.newData)
         subscribers[1].fetch = .never
-        let outcome = await dispatcher.performFetch()
-        #expect(outcome.result == .failed)
-        #expect(outcome.answers.map(\.answer) == ["newData", "failed"])
+        let outcome = await dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.failed))
+        #expect(outcome.answers.map(\.answer) == [.fetchResult(.newData), .fetchResult(.failed)])
         #expect(outcome.reports == [.late(subscriber: "B", event: .performFetch)])
     }
 
@@ -30,8 +30,8 @@ struct DispatchCompletionRuleTests {
         #expect(configuration.deadline(for: .didReceiveRemoteNotification) == .milliseconds(50))
         #expect(configuration.deadline(for: .performFetch) == .seconds(30))
         let (dispatcher, _, _) = makeDispatcher(["A"], configuration: configuration) { $0.fetch = .never }
-        let outcome = await dispatcher.didReceiveRemoteNotification(userInfo: [:])
-        #expect(outcome.result == .failed)
+        let outcome = await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:]))
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(outcome.reports == [.late(subscriber: "A", event: .didReceiveRemoteNotification)])
     }
 
@@ -41,16 +41,16 @@ struct DispatchCompletionRuleTests {
         let anyTrue = makeDispatcher(["A", "B"], configuration: configuration)
         anyTrue.subscribers[0].shortcut = .now(true)
         anyTrue.subscribers[1].shortcut = .never
-        let first = await anyTrue.dispatcher.performActionForShortcutItem(ShortcutItem(type: "x"))
-        #expect(first.result == true)
-        #expect(first.answers.map(\.answer) == [true, false])
+        let first = await anyTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x")))
+        #expect(first.result == .bool(true))
+        #expect(first.answers.map(\.answer) == [.bool(true), .bool(false)])
         #expect(first.reports == [.late(subscriber: "B", event: .performActionForShortcutItem)])
 
         try configuration.setReconciler(.allTrue, for: .performActionForShortcutItem)
         let allTrue = makeDispatcher(["A", "B"], configuration: configuration)
         allTrue.subscribers[0].shortcut = .now(true)
         allTrue.subscribers[1].shortcut = .never
-        #expect(await allTrue.dispatcher.performActionForShortcutItem(ShortcutItem(type: "x")).result == false)
+        #expect(await allTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == .bool(false))
     }
 
     @Test("late counts as nothing for restoration, WatchKit replies and background sessions")
@@ -59,21 +59,21 @@ struct DispatchCompletionRuleTests {
         let restoring = makeDispatcher(["A", "B"], configuration: configuration) { $0.answers[.continueUserActivity] = true }
         restoring.subscribers[0].restoration = .never
         restoring.subscribers[1].restoration = .now(["b"])
-        let continued = await restoring.dispatcher.continueUserActivity(UserActivity(activityType: "reading"))
-        #expect(continued.result == ContinueUserActivityResult(handled: true, restorableObjects: ["b"]))
+        let continued = await restoring.dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "reading")))
+        #expect(continued.result == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["b"])))
         #expect(continued.reports == [.late(subscriber: "A", event: .continueUserActivity)])
-        #expect(continued.answers[0].answer == ["handled": true])
+        #expect(continued.answers[0].answer == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: nil)))
 
         let replying = makeDispatcher(["A", "B"], configuration: configuration)
         replying.subscribers[0].reply = .never
         replying.subscribers[1].reply = .now(["k": 1])
-        let replied = await replying.dispatcher.handleWatchKitExtensionRequest(userInfo: [:])
-        #expect(replied.result == ["k": 1])
-        #expect(replied.answers.map(\.answer) == [nil, ["k": 1]])
+        let replied = await replying.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:]))
+        #expect(replied.result == .dictionary(["k": 1]))
+        #expect(replied.answers.map(\.answer) == [nil, .dictionary(["k": 1])])
         #expect(replied.reports == [.late(subscriber: "A", event: .handleWatchKitExtensionRequest)])
 
         let session = makeDispatcher(["A"], configuration: configuration) { $0.session = .never }
-        let done = await session.dispatcher.handleEventsForBackgroundURLSession(identifier: "s")
+        let done = await session.dispatcher.dispatch(.handleEventsForBackgroundURLSession(identifier: "s"))
         #expect(done.answers.map(\.answer) == [nil])
         #expect(done.reports == [.late(subscriber: "A", event: .handleEventsForBackgroundURLSession)])
     }
@@ -84,9 +84,9 @@ struct DispatchCompletionRuleTests {
         // If A's second call counted, failed would win; if it delivered early, B would be late.
         subscribers[0].fetch = .twice(.noData, .failed)
         subscribers[1].fetch = .later(.newData)
-        let outcome = await dispatcher.performFetch()
-        #expect(outcome.result == .newData)
-        #expect(outcome.answers.map(\.answer) == ["noData", "newData"])
+        let outcome = await dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.newData))
+        #expect(outcome.answers.map(\.answer) == [.fetchResult(.noData), .fetchResult(.newData)])
         #expect(outcome.reports == [.duplicateCompletion(subscriber: "A", event: .performFetch)])
     }
 
@@ -97,9 +97,9 @@ struct DispatchCompletionRuleTests {
             subscriber.fetch = index == 137 ? .fromAnotherThread(.failed)
                 : index.isMultiple(of: 2) ? .fromAnotherThread(.noData) : .later(.newData)
         }
-        let outcome = await dispatcher.performFetch()
+        let outcome = await dispatcher.dispatch(.performFetch)
         MainActor.assertIsolated()
-        #expect(outcome.result == .failed)
+        #expect(outcome.result == .fetchResult(.failed))
         #expect(outcome.answers.count == 200)
         #expect(outcome.reports.isEmpty)
         #expect(subscribers.allSatisfy { $0.threads.calls == [false] })
@@ -108,21 +108,21 @@ struct DispatchCompletionRuleTests {
     @Test("completions called synchronously inside the method deliver at once")
     func synchronous() async {
         let (dispatcher, _, _) = makeDispatcher(["A", "B"]) { $0.fetch = .now(.newData) }
-        let outcome = await dispatcher.performFetch()
-        #expect(outcome.result == .newData)
+        let outcome = await dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.newData))
         #expect(outcome.answers.count == 2)
     }
 
     @Test("zero responders: every completion event gives its no-answer default at once")
     func zeroResponders() async {
         let none = makeDispatcher([]).dispatcher
-        #expect(await none.performFetch().result == .noData)
-        #expect(await none.didReceiveRemoteNotification(userInfo: [:]).result == .noData)
-        #expect(await none.performActionForShortcutItem(ShortcutItem(type: "x")).result == false)
-        #expect(await none.handleWatchKitExtensionRequest(userInfo: [:]).result == [:])
-        #expect(await none.continueUserActivity(UserActivity(activityType: "x")).result
-                    == ContinueUserActivityResult(handled: false, restorableObjects: nil))
-        let session = await none.handleEventsForBackgroundURLSession(identifier: "s")
+        #expect(await none.dispatch(.performFetch).result == .fetchResult(.noData))
+        #expect(await none.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .fetchResult(.noData))
+        #expect(await none.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == .bool(false))
+        #expect(await none.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == .dictionary([:]))
+        #expect(await none.dispatch(.continueUserActivity(UserActivity(activityType: "x"))).result
+                    == .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)))
+        let session = await none.dispatch(.handleEventsForBackgroundURLSession(identifier: "s"))
         #expect(session.answers.isEmpty && session.reports.isEmpty)
     }
 
@@ -131,26 +131,26 @@ struct DispatchCompletionRuleTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B"])
         subscribers[0].fetch = .decline
         subscribers[1].fetch = .later(.noData)
-        let outcome = await dispatcher.performFetch()
+        let outcome = await dispatcher.dispatch(.performFetch)
         #expect(log.callers(of: .performFetch) == ["A", "B"])
         #expect(outcome.answerNames == ["B"])
-        #expect(outcome.result == .noData)
+        #expect(outcome.result == .fetchResult(.noData))
         #expect(outcome.reports.isEmpty)
     }
 
     @Test("a decline after returning is ignored and reported; the answer still counts")
     func declineAfterReturn() async {
         let (dispatcher, _, _) = makeDispatcher(["A"]) { $0.fetch = .declineAfterReturn(.newData) }
-        let outcome = await dispatcher.performFetch()
-        #expect(outcome.result == .newData)
+        let outcome = await dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.newData))
         #expect(outcome.reports == [.ignoredDecline(subscriber: "A", event: .performFetch)])
     }
 
     @Test("a completion after declining is ignored and reported")
     func completionAfterDecline() async {
         let (dispatcher, _, _) = makeDispatcher(["A"]) { $0.fetch = .declineThenCall(.failed) }
-        let outcome = await dispatcher.performFetch()
-        #expect(outcome.result == .noData)
+        let outcome = await dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.noData))
         #expect(outcome.answers.isEmpty)
         #expect(outcome.reports == [.completionAfterDecline(subscriber: "A", event: .performFetch)])
     }
@@ -160,8 +160,8 @@ struct DispatchCompletionRuleTests {
         let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: try Self.shortDeadlines())
         subscribers[0].fetch = .now(.noData)
         subscribers[1].fetch = .never
-        let outcome = await dispatcher.performFetch()
-        #expect(outcome.result == .failed)
+        let outcome = await dispatcher.dispatch(.performFetch)
+        #expect(outcome.result == .fetchResult(.failed))
 
         let lateHandler = try #require(subscribers[1].fetchHandler)
         let answeredHandler = try #require(subscribers[0].fetchHandler)
@@ -175,7 +175,7 @@ struct DispatchCompletionRuleTests {
                 continuation.resume()
             }
         }
-        let next = dispatcher.didBecomeActive()
+        let next = dispatcher.dispatchAtOnce(.didBecomeActive)!
         // B's two late calls are one report with a count, in the place of the first.
         #expect(next.reports == [
             .completionAfterDelivery(subscriber: "B", event: .performFetch, count: 2),
@@ -186,6 +186,6 @@ struct DispatchCompletionRuleTests {
 
         lateHandler(.noData)
         #expect(dispatcher.takeLateReports() == [.completionAfterDelivery(subscriber: "B", event: .performFetch)])
-        #expect(dispatcher.didBecomeActive().reports.isEmpty)
+        #expect(dispatcher.dispatchAtOnce(.didBecomeActive)!.reports.isEmpty)
     }
 }

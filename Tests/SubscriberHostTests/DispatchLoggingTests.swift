@@ -5,7 +5,8 @@ import Synchronization
 import Testing
 
 /// A subscriber made from a context: logs through it at creation and on events.
-final class ChattySubscriber: AppDelegateSubscriberBase {
+final class ChattySubscriber: AppDelegateSubscriberBase, InstantiableSubscriber, DidBecomeActiveSubscriber,
+    PerformFetchSubscriber {
     override class var subscriberName: String { "Chatty" }
 
     required init(context: SubscriberContext) {
@@ -13,12 +14,12 @@ final class ChattySubscriber: AppDelegateSubscriberBase {
         log("created with \(context.options["endpoint"]?.stringValue ?? "no endpoint")", level: .debug)
     }
 
-    override func applicationDidBecomeActive(_ application: Application) {
+    func applicationDidBecomeActive(_ application: Application) {
         logEvent("session_started", attributes: ["app": .string(application.name)])
     }
 
-    override func application(_ application: Application,
-                              performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
         let context = context
         DispatchQueue.global().async {
             context.logError("fetch failed", attributes: ["status": 503])
@@ -45,9 +46,9 @@ struct DispatchLoggingTests {
 
         let dispatcher = LifecycleDispatcher(subscribers: [registration],
                                              configuration: DispatchConfiguration(application: testApplication))
-        _ = dispatcher.didBecomeActive()
-        let fetch = await dispatcher.performFetch()
-        #expect(fetch.result == .failed)
+        _ = dispatcher.dispatchAtOnce(.didBecomeActive)!
+        let fetch = await dispatcher.dispatch(.performFetch)
+        #expect(fetch.result == .fetchResult(.failed))
 
         let records = recorder.drain()
         #expect(records.map(\.subscriber) == ["Chatty", "Chatty2", "Chatty", "Chatty"])

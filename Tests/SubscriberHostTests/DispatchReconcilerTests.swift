@@ -103,6 +103,47 @@ struct DispatchReconcilerTests {
         #expect(configuration.reconcilers.isEmpty)
     }
 
+    /// The choices that fit each kind of answer, written out here independently of the host's table.
+    static func fitting(_ event: LifecycleEvent) -> [ReconcilerChoice] {
+        switch event {
+        case .willFinishLaunching, .didFinishLaunching, .openURL, .willContinueUserActivity, .continueUserActivity,
+             .performActionForShortcutItem, .shouldAllowExtensionPointIdentifier, .shouldSaveSecureApplicationState,
+             .shouldRestoreSecureApplicationState:
+            [.anyTrue, .allTrue, .firstAnswer]
+        case .performFetch, .didReceiveRemoteNotification: [.precedence([.newData, .failed, .noData]), .firstAnswer]
+        case .supportedInterfaceOrientations: [.intersection, .firstAnswer]
+        case .configurationForConnecting: [.firstAnswer]
+        case .handleWatchKitExtensionRequest: [.merge, .firstAnswer]
+        default: []
+        }
+    }
+
+    @Test("validation follows each event's answer kind: every event, every choice", arguments: LifecycleEvent.allCases)
+    func validationFromTheTable(_ event: LifecycleEvent) {
+        let choices: [ReconcilerChoice] = [.anyTrue, .allTrue, .firstAnswer, .intersection, .merge,
+                                           .precedence([.newData, .failed, .noData])]
+        for choice in choices {
+            var configuration = DispatchConfiguration(application: testApplication)
+            let accepted = (try? configuration.setReconciler(choice, for: event)) != nil
+            #expect(accepted == Self.fitting(event).contains(choice), "\(choice) for \(event)")
+            #expect(configuration.reconciler(for: event) == (accepted ? choice : event.defaultReconciler))
+        }
+        #expect((event.defaultReconciler == nil) == Self.fitting(event).isEmpty)
+    }
+
+    @Test("allTrue on performFetch is refused, naming the reconcilers that fit a fetch result")
+    func allTrueOnFetch() {
+        var configuration = DispatchConfiguration(application: testApplication)
+        #expect(throws: DispatchConfigurationError.reconcilerDoesNotFit(event: .performFetch, choice: .allTrue)) {
+            try configuration.setReconciler(.allTrue, for: .performFetch)
+        }
+        #expect(DispatchConfigurationError.reconcilerDoesNotFit(event: .performFetch, choice: .allTrue).description
+                    == "reconciler for performFetch: expected one that fits a fetch result (a precedence list such as "
+                    + "[failed, newData, noData], firstAnswer), found allTrue")
+        #expect(DispatchConfigurationError.reconcilerDoesNotFit(event: .continueUserActivity, choice: .merge).expected
+                    .hasSuffix("(anyTrue, allTrue, firstAnswer)"))
+    }
+
     @Test("deadlines: only completion events, only positive")
     func deadlines() throws {
         var configuration = DispatchConfiguration(application: testApplication)
@@ -143,7 +184,7 @@ struct DispatchChosenReconcilerTests {
         subscribers[0].answers[.openURL] = true
         subscribers[1].answers[.openURL] = false
         subscribers[2].answers[.openURL] = true
-        #expect(dispatcher.openURL(URL(string: "news://x")!).result == false)
+        #expect(dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://x")!))!.result == .bool(false))
         #expect(log.callers(of: .openURL) == ["A", "B", "C"])
     }
 
@@ -153,7 +194,7 @@ struct DispatchChosenReconcilerTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"], configuration: configuration)
         subscribers[1].answers[.didFinishLaunching] = false
         subscribers[2].answers[.didFinishLaunching] = true
-        #expect(dispatcher.didFinishLaunching().result == false)
+        #expect(dispatcher.dispatchAtOnce(.didFinishLaunching())!.result == .bool(false))
         #expect(log.callers(of: .didFinishLaunching) == ["A", "B", "C"])
     }
 
@@ -163,7 +204,7 @@ struct DispatchChosenReconcilerTests {
         let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: configuration)
         subscribers[0].answers[.shouldAllowExtensionPointIdentifier] = false
         subscribers[1].answers[.shouldAllowExtensionPointIdentifier] = true
-        #expect(dispatcher.shouldAllowExtensionPointIdentifier("x").result == true)
+        #expect(dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "x"))!.result == .bool(true))
     }
 
     @Test("Expo's newData > failed > noData for performFetch")
@@ -173,9 +214,9 @@ struct DispatchChosenReconcilerTests {
         subscribers[0].fetch = .now(.failed)
         subscribers[1].fetch = .later(.newData)
         subscribers[2].fetch = .now(.noData)
-        #expect(await dispatcher.performFetch().result == .newData)
+        #expect(await dispatcher.dispatch(.performFetch).result == .fetchResult(.newData))
         // The other fetch event keeps its default.
-        #expect(await dispatcher.didReceiveRemoteNotification(userInfo: [:]).result == .failed)
+        #expect(await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .fetchResult(.failed))
     }
 
     @Test("firstAnswer for orientations and WatchKit replies")
@@ -189,11 +230,11 @@ struct DispatchChosenReconcilerTests {
         subscribers[1].orientations = .landscape
         subscribers[0].reply = .later(["from": "A"])
         subscribers[1].reply = .now(["from": "B", "extra": true])
-        let orientations = dispatcher.supportedInterfaceOrientations(for: .phone)
-        #expect(orientations.result == .portrait)
+        let orientations = dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!
+        #expect(orientations.result == .orientationMask(.portrait))
         #expect(orientations.reports.isEmpty)
-        let reply = await dispatcher.handleWatchKitExtensionRequest(userInfo: [:])
-        #expect(reply.result == ["from": "A"])
+        let reply = await dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:]))
+        #expect(reply.result == .dictionary(["from": "A"]))
         #expect(reply.reports.isEmpty)
     }
 }

@@ -44,9 +44,22 @@ final class ThreadRecord: Sendable {
     var calls: [Bool] { onMain.withLock { $0 } }
 }
 
+/// Every event protocol: for the test subscribers that implement every event's method.
+typealias EveryEventSubscriber = WillFinishLaunchingSubscriber & DidFinishLaunchingSubscriber & DidBecomeActiveSubscriber
+    & WillResignActiveSubscriber & DidEnterBackgroundSubscriber & WillEnterForegroundSubscriber & WillTerminateSubscriber
+    & DidReceiveMemoryWarningSubscriber & SignificantTimeChangeSubscriber & ProtectedDataWillBecomeUnavailableSubscriber
+    & ProtectedDataDidBecomeAvailableSubscriber & DidRegisterForRemoteNotificationsSubscriber
+    & DidFailToRegisterForRemoteNotificationsSubscriber & DidReceiveRemoteNotificationSubscriber & PerformFetchSubscriber
+    & HandleEventsForBackgroundURLSessionSubscriber & OpenURLSubscriber & WillContinueUserActivitySubscriber
+    & ContinueUserActivitySubscriber & DidUpdateUserActivitySubscriber & DidFailToContinueUserActivitySubscriber
+    & PerformActionForShortcutItemSubscriber & SupportedInterfaceOrientationsSubscriber
+    & ShouldAllowExtensionPointIdentifierSubscriber & ShouldSaveSecureApplicationStateSubscriber
+    & ShouldRestoreSecureApplicationStateSubscriber & ConfigurationForConnectingSubscriber & DidDiscardSceneSessionsSubscriber
+    & HandleWatchKitExtensionRequestSubscriber
+
 /// A subscriber whose every answer is configurable and that records each call in a shared log.
 @MainActor
-final class TestSubscriber: AppDelegateSubscriber {
+final class TestSubscriber: AppDelegateSubscriber, EveryEventSubscriber {
     let name: String
     let log: CallLog
     /// Answers of the Bool? events (absent: nil, no opinion).
@@ -245,7 +258,7 @@ func makeDispatcher(_ names: [String], configuration: DispatchConfiguration = Di
 
 extension EventOutcome {
     /// The answer rows as (subscriber, answer) pairs, for compact expectations.
-    var answerPairs: [String: JSONValue?] {
+    var answerPairs: [String: EventResult?] {
         Dictionary(uniqueKeysWithValues: answers.map { ($0.subscriber, $0.answer) })
     }
     /// The names of the subscribers with an answer row, in order.
@@ -258,3 +271,42 @@ func configuration(_ change: (inout DispatchConfiguration) throws -> Void) rethr
     try change(&configuration)
     return configuration
 }
+
+/// The calls of manifests/events/every-event.jsonl, written as EventCalls (reading the script's text
+/// is the command's business): every event at least once, with arguments that change the answers.
+let everyEventCalls: [EventCall] = {
+    let article = UserActivity(activityType: UserActivity.browsingWeb,
+                               webpageURL: URL(string: "https://news.example.com/article/42")!)
+    return [
+        .willFinishLaunching(options: LaunchOptions(userActivity: article)),
+        .didFinishLaunching(options: LaunchOptions(userActivity: article)),
+        .didBecomeActive,
+        .openURL(url: URL(string: "news://article/7")!, options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari")),
+        .openURL(url: URL(string: "https://elsewhere.example.org/page")!),
+        .willContinueUserActivity(activityType: UserActivity.browsingWeb),
+        .continueUserActivity(UserActivity(activityType: UserActivity.browsingWeb,
+                                           webpageURL: URL(string: "https://news.example.com/article/9")!)),
+        .didUpdateUserActivity(UserActivity(activityType: "com.example.news.reading")),
+        .didFailToContinueUserActivity(activityType: "com.example.news.reading",
+                                       error: LifecycleError(domain: "NSCocoaErrorDomain", code: 4608, message: "handoff failed")),
+        .didRegisterForRemoteNotifications(deviceToken: Data([0xa1, 0xb2, 0xc3, 0xd4])),
+        .didFailToRegisterForRemoteNotifications(error: LifecycleError(domain: "com.example.push", code: 3010,
+                                                                      message: "no network")),
+        .didReceiveRemoteNotification(userInfo: ["articles": [101, 102]]),
+        .performFetch,
+        .handleEventsForBackgroundURLSession(identifier: "com.example.news.downloads"),
+        .performActionForShortcutItem(ShortcutItem(type: "com.example.news.search", title: "Search")),
+        .supportedInterfaceOrientations(idiom: .pad),
+        .shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service"),
+        .shouldSaveSecureApplicationState,
+        .shouldRestoreSecureApplicationState,
+        .configurationForConnecting(sceneRole: "UIWindowSceneSessionRoleApplication"),
+        .didDiscardSceneSessions(count: 2),
+        .handleWatchKitExtensionRequest(userInfo: ["request": "headlines"]),
+        .willResignActive, .didEnterBackground, .willEnterForeground, .didReceiveMemoryWarning, .significantTimeChange,
+        .protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable, .willTerminate,
+    ]
+}()
+
+/// One call of each event, in table order.
+let oneCallPerEvent: [EventCall] = LifecycleEvent.allCases.map { event in everyEventCalls.first { $0.event == event }! }

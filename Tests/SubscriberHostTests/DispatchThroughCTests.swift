@@ -11,11 +11,9 @@ import Testing
 struct DispatchThroughCTests {
     static let types: [any InstantiableSubscriber.Type] = [Oracle.self, Contrarian.self, Bystander.self, DoubleCaller.self]
 
-    /// Every line of manifests/events/every-event.jsonl, plus launches the script does not cover.
+    /// Every call of manifests/events/every-event.jsonl, plus launches the script does not cover.
     static func calls() throws -> [EventCall] {
-        let root = FilePaths.directory(of: FilePaths.directory(of: FilePaths.directory(of: #filePath)))
-        let text = try String(contentsOfFile: root + "/manifests/events/every-event.jsonl", encoding: .utf8)
-        var calls = try text.split(separator: "\n").map { line in try EventCall(json: JSONValue(parsing: String(line))) }
+        var calls = everyEventCalls
         calls.append(.didFinishLaunching(options: LaunchOptions(remoteNotification: ["id": 7])))
         calls.append(.openURL(url: URL(string: "news://article/1")!, options: OpenURLOptions(sourceApplication: "com.x")))
         calls.append(.didReceiveRemoteNotification(userInfo: ["aps": ["alert": "Breaking"]]))
@@ -26,35 +24,28 @@ struct DispatchThroughCTests {
         var adapters: [CSubscriber] = []
         var registrations: [SubscriberRegistration] = []
         for type in Self.types {
-            let subscriber: any AppDelegateSubscriber
             if bridged {
                 let adapter = try SubscriberHostTests.bridged(type, sink: sink)
                 adapters.append(adapter)
-                subscriber = adapter
+                registrations.append(SubscriberRegistration(adapter))
             } else {
-                subscriber = type.init(context: bridgeContext(type.subscriberName, sink: sink))
+                let subscriber = type.init(context: bridgeContext(type.subscriberName, sink: sink))
+                registrations.append(SubscriberRegistration(name: type.subscriberName, subscriber: subscriber))
             }
-            registrations.append(SubscriberRegistration(name: type.subscriberName, subscriber: subscriber))
         }
         var configuration = DispatchConfiguration(application: bridgeContext("app", sink: sink).application)
         try configuration.setDefaultDeadline(.seconds(5))
         return (LifecycleDispatcher(subscribers: registrations, configuration: configuration), adapters)
     }
 
-    /// The report's JSON without timings, which differ from run to run, and without reports:
+    /// The outcome without timings, which differ from run to run, and without reports:
     /// DoubleCaller's second call comes from another thread, so whether its duplicate is reported
     /// with this event or the next one is a race; reports are compared over the whole run.
-    func comparable(_ report: EventReport) -> JSONObject {
-        var json = report.json
-        json["reports"] = nil
-        if let answers = json["answers"]?.arrayValue {
-            json["answers"] = .array(answers.map { answer in
-                guard var object = answer.objectValue else { return answer }
-                object["ms"] = nil
-                return .object(object)
-            })
-        }
-        return json
+    func comparable(_ outcome: EventOutcome) -> EventOutcome {
+        var outcome = outcome
+        outcome.reports = []
+        outcome.answers = outcome.answers.map { SubscriberAnswer(subscriber: $0.subscriber, answer: $0.answer, duration: .zero) }
+        return outcome
     }
 
     @Test func identicalReportsForEveryEvent() async throws {
@@ -72,7 +63,7 @@ struct DispatchThroughCTests {
             #expect(comparable(actual) == comparable(expected), "\(call.event)")
             directReports += expected.reports.map(\.description)
             bridgedReports += actual.reports.map(\.description)
-            answered += expected.answers.filter { $0.answer != nil && $0.answer != .null }.count
+            answered += expected.answers.filter { $0.answer != nil && $0.answer != EventResult.none }.count
         }
         try await Task.sleep(for: .milliseconds(100))
         directReports += direct.takeLateReports().map(\.description)

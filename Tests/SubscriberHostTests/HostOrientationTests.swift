@@ -9,7 +9,7 @@ private func delivered(_ orientations: String?) throws -> [UserInterfaceIdiom: I
     let manifest = try parseManifest(withApp(orientations.map { #""supportedInterfaceOrientations": \#($0)"# } ?? ""))
     let host = try PluginHost(manifest: manifest)
     return Dictionary(uniqueKeysWithValues: UserInterfaceIdiom.allCases.map {
-        ($0, host.dispatcher.supportedInterfaceOrientations(for: $0).result)
+        ($0, host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: $0))!.result.orientationMask!)
     })
 }
 

@@ -16,25 +16,41 @@ struct HostShutdownTests {
         return try PluginHost(manifest: manifest, options: HostOptions(allowWritable: true))
     }
 
-    @Test func everyLineLoggedBeforeDestroyReturnsIsInTheLog() throws {
+    // Was: shutDown() returned nothing and the lines were drained from host.log afterwards. It now
+    // returns them (its leftovers), so the log has nothing left to drain.
+    @Test func everyLineLoggedBeforeDestroyReturnsIsInTheLeftovers() throws {
         let host = try host("LogsAtDestroy")
-        #expect(host.log.drain().isEmpty)
-        host.shutDown()
-        let lines = host.log.drain().map(\.message)
+        #expect(host.takeLogs().isEmpty)
+        let leftovers = host.shutDown()
+        #expect(host.isShutDown)
+        let lines = leftovers.logs.map(\.message)
         // 2,000 lines from the plugin's thread while destroy waits for it, then its last line.
         #expect(lines.count == 2_001)
         #expect(lines.first == "line 0")
         #expect(lines.dropLast().last == "line 1999")
         #expect(lines.last == "destroyed")
-        host.shutDown()  // idempotent: nothing destroyed twice
+        #expect(leftovers.logs.allSatisfy { $0.subscriber == "LogsAtDestroy" })
+        #expect(leftovers.reports.isEmpty)
         #expect(host.log.drain().isEmpty)
+        // Idempotent: nothing destroyed twice, nothing new to return.
+        let again = host.shutDown()
+        #expect(again.logs.isEmpty && again.reports.isEmpty)
+    }
+
+    @Test func shutDownReturnsTheRecordsNoOutcomeCarriedAndLateReports() async throws {
+        let host = try host("HostileLengths")
+        let active = await host.dispatch(.didBecomeActive)
+        #expect(active.logs.count == 6)  // handed out with the outcome: not left over
+        let leftovers = host.shutDown()
+        #expect(!leftovers.logs.contains { active.logs.contains($0) })
+        #expect(host.shutDown() == PluginHost.Leftovers(reports: [], logs: []))
     }
 
     @Test func aCPluginsSizeMaxLengthsAreReportedAndItsForgedTokenBlamesOnlyIt() async throws {
         let host = try host("HostileLengths")
         defer { host.shutDown() }
         let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
-        _ = host.dispatcher.didBecomeActive()
+        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)!
         #expect(host.log.drain().map(\.description) == [
             "[HostileLengths] error: log: \(problem)",
             "[HostileLengths] error: log_event name: \(problem)",
@@ -44,15 +60,15 @@ struct HostShutdownTests {
             "[HostileLengths] info: still here",
         ])
         // Read as no opinion: the dispatcher's default.
-        #expect(host.dispatcher.configurationForConnecting(sceneRole: "role").result == "Default Configuration")
-        let reply = await host.dispatcher.handleWatchKitExtensionRequest(userInfo: ["q": 1])
-        #expect(reply.result == [:])
+        #expect(host.dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "role"))!.result == .configurationName("Default Configuration"))
+        let reply = await host.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: ["q": 1]))
+        #expect(reply.result == .dictionary([:]))
         #expect(host.log.drain().map(\.description) == [
             "[HostileLengths] error: configurationForConnecting: \(problem); read as no opinion",
             "[HostileLengths] error: handleWatchKitExtensionRequest: reply: \(problem); read as {}",
         ])
-        let fetch = await host.dispatcher.performFetch()
-        #expect(fetch.result == .newData)
+        let fetch = await host.dispatcher.dispatch(.performFetch)
+        #expect(fetch.result == .fetchResult(.newData))
         #expect(fetch.reports == [.forgedCompletion(subscriber: "HostileLengths", event: .performFetch)])
     }
 }

@@ -35,7 +35,8 @@ struct IntegrationTests {
             "DeepLinkRouter", "AppLifecycleDelegate", "SessionAnalytics", "NotificationFetcher",
             "OrientationLock", "ExtensionGuard",
         ])
-        // The C plugin leaves NULL what it does not handle; Swift plugins respond to everything.
+        // The C plugin leaves NULL what it does not handle; Swift plugins respond to the events whose
+        // protocols they adopt.
         #expect(host.dispatcher.responderNames(for: .shouldAllowExtensionPointIdentifier).contains("ExtensionGuard"))
         #expect(!host.dispatcher.responderNames(for: .openURL).contains("ExtensionGuard"))
     }
@@ -45,9 +46,9 @@ struct IntegrationTests {
         let host = try loadNews()
         let activity = UserActivity(activityType: UserActivity.browsingWeb,
                                     webpageURL: URL(string: "https://news.example.com/article/42"))
-        let launch = host.dispatcher.didFinishLaunching(options: LaunchOptions(userActivity: activity))
+        let launch = host.dispatcher.dispatchAtOnce(.didFinishLaunching(options: LaunchOptions(userActivity: activity)))!
         #expect(launch.invocation == .deepLink(URL(string: "https://news.example.com/article/42")!))
-        #expect(launch.result == true)
+        #expect(launch.result == .bool(true))
         #expect(launch.answers.first { $0.subscriber == "DeepLinkRouter" }?.answer == .bool(true))
         #expect(host.log.recorded.contains { $0.subscriber == "DeepLinkRouter" && $0.message == "routing to article/42" })
     }
@@ -55,11 +56,13 @@ struct IntegrationTests {
     @Test("openURL: the router owns news:// and its hosts, and says false for the rest")
     func openURL() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.openURL(URL(string: "news://article/7")!).result == true)
-        #expect(host.dispatcher.openURL(URL(string: "https://elsewhere.example.org/x")!).result == false)
-        let answers = host.dispatcher.openURL(URL(string: "news://article/8")!).answers
-        #expect(answers.map(\.subscriber) == ["DeepLinkRouter", "AppLifecycleDelegate", "SessionAnalytics",
-                                               "NotificationFetcher", "OrientationLock"])
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/7")!))!.result == .bool(true))
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "https://elsewhere.example.org/x")!))!.result == .bool(false))
+        let answers = host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/8")!))!.answers
+        // Was: every Swift plugin had a row (they responded to every event). Only DeepLinkRouter adopts
+        // OpenURLSubscriber; ExtensionGuard (C) leaves the entry NULL.
+        #expect(answers.map(\.subscriber) == ["DeepLinkRouter"])
+        #expect(host.dispatcher.responderNames(for: .openURL) == ["DeepLinkRouter"])
     }
 
     @Test("continueUserActivity: handled, with the router's restoration list")
@@ -67,41 +70,41 @@ struct IntegrationTests {
         let host = try loadNews()
         let activity = UserActivity(activityType: UserActivity.browsingWeb,
                                     webpageURL: URL(string: "https://news.example.com/article/9"))
-        let outcome = await host.dispatcher.continueUserActivity(activity)
-        #expect(outcome.result.handled)
-        #expect(outcome.result.restorableObjects == ["article/9"])
+        let outcome = await host.dispatcher.dispatch(.continueUserActivity(activity))
+        #expect(outcome.result.continuedActivity?.handled == true)
+        #expect(outcome.result.continuedActivity?.restorableObjects == ["article/9"])
     }
 
     @Test("remote notifications complete later from another thread: newData, failed, or declined (noData)")
     func remoteNotifications() async throws {
         let host = try loadNews()
-        #expect(await host.dispatcher.didReceiveRemoteNotification(userInfo: ["articles": [1, 2]]).result == .newData)
-        #expect(await host.dispatcher.didReceiveRemoteNotification(userInfo: ["error": "timeout"]).result == .failed)
-        let notOurs = await host.dispatcher.didReceiveRemoteNotification(userInfo: ["aps": ["alert": "hi"]])
-        #expect(notOurs.result == .noData)
+        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["articles": [1, 2]])).result == .fetchResult(.newData))
+        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["error": "timeout"])).result == .fetchResult(.failed))
+        let notOurs = await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["aps": ["alert": "hi"]]))
+        #expect(notOurs.result == .fetchResult(.noData))
         #expect(notOurs.answers.isEmpty)
-        let fetch = await host.dispatcher.performFetch()
-        #expect(fetch.result == .newData)
+        let fetch = await host.dispatcher.dispatch(.performFetch)
+        #expect(fetch.result == .fetchResult(.newData))
         #expect(fetch.reports.isEmpty)
     }
 
     @Test("orientations: the lock's answer intersected; nobody answers for tv: the manifest's phone entry")
     func orientations() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.supportedInterfaceOrientations(for: .pad).result == [.portrait, .landscapeLeft])
-        #expect(host.dispatcher.supportedInterfaceOrientations(for: .phone).result == .portrait)
-        let tv = host.dispatcher.supportedInterfaceOrientations(for: .tv)
+        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))!.result == .orientationMask([.portrait, .landscapeLeft]))
+        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!.result == .orientationMask(.portrait))
+        let tv = host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .tv))!
         #expect(tv.answers.allSatisfy { $0.answer == nil })
-        #expect(tv.result == .portrait)  // news.json lists phone ["portrait"] and pad, no tv
+        #expect(tv.result == .orientationMask(.portrait))  // news.json lists phone ["portrait"] and pad, no tv
     }
 
     @Test("the C plugin vetoes the extension point its options deny, and logs memory warnings")
     func cPlugin() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.shouldAllowExtensionPointIdentifier("com.apple.keyboard-service").result == false)
-        #expect(host.dispatcher.shouldAllowExtensionPointIdentifier("com.apple.share-services").result == true)
-        #expect(host.dispatcher.shouldSaveSecureApplicationState().result == true)
-        _ = host.dispatcher.didReceiveMemoryWarning()
+        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service"))!.result == .bool(false))
+        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.share-services"))!.result == .bool(true))
+        #expect(host.dispatcher.dispatchAtOnce(.shouldSaveSecureApplicationState)!.result == .bool(true))
+        _ = host.dispatcher.dispatchAtOnce(.didReceiveMemoryWarning)!
         let events = host.log.recorded.filter { $0.kind == .event }.map { "\($0.subscriber):\($0.message)" }
         #expect(events.contains("ExtensionGuard:memory_warning_received"))
         #expect(events.contains("SessionAnalytics:memory_warning_received"))
@@ -110,8 +113,8 @@ struct IntegrationTests {
     @Test("a session: Codable attributes from one Swift plugin, log lines from another")
     func session() throws {
         let host = try loadNews()
-        _ = host.dispatcher.didBecomeActive()
-        _ = host.dispatcher.willResignActive()
+        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)!
+        _ = host.dispatcher.dispatchAtOnce(.willResignActive)!
         let ended = try #require(host.log.recorded.first { $0.message == "session_ended" })
         #expect(ended.subscriber == "SessionAnalytics")
         #expect(ended.attributes["sessionNumber"] == 1)

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import BuiltProducts
 @testable import SubscriberHost
 
 /// A fresh folder under the system temp directory, mode 0755 (so the loader's writability check
@@ -66,20 +68,14 @@ struct TestSetupError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Where `swift build` put the plugin libraries of this package: the build folder holding the
-/// running test binary (`.build/debug` or `.build/release`, found from `#filePath`).
+/// Where SwiftPM put the plugin libraries: beside the test binary (``BuiltProducts``).
 enum BuiltPlugins {
-    static let directory: String = {
-        let packageRoot = FilePaths.directory(of: FilePaths.directory(of: FilePaths.directory(of: #filePath)))
-        let candidates = ["debug", "release"].compactMap { FilePaths.realPath("\(packageRoot)/.build/\($0)") }
-        let running = FilePaths.executableDirectory()
-        return candidates.first(where: { $0 == running })
-            ?? candidates.first(where: { FilePaths.isRegularFile("\($0)/libExtensionGuard.so") })
-            ?? "\(packageRoot)/.build/debug"
-    }()
+    static var directory: String { BuiltProducts.directory }
 
-    /// The path of `lib<name>.so` in the build folder.
-    static func path(_ name: String) -> String { "\(directory)/lib\(name).so" }
+    /// The path of `lib<name>.so` in the build folder; a missing one fails the test.
+    static func path(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        BuiltProducts.library(name, sourceLocation: sourceLocation)
+    }
 }
 
 /// How check 2's writable-file errors end: what to do about it.

@@ -45,7 +45,7 @@ struct ReadmeExampleTests {
         "Examples/ThirdPartyPlugin/Package.swift",
         "Examples/ThirdPartyPlugin/manifest.json",
         "Examples/ThirdPartyPlugin/Sources/AcmeWelcome/AcmeWelcome.swift",
-        "Examples/ThirdPartyPlugin/Sources/AcmeNewsApp/AcmeNewsApp.swift",
+        "Examples/Embedding/EmbeddedNewsApp.swift",
         "Examples/ThirdPartyPlugin/Tests/AcmeWelcomeTests/AcmeWelcomeConformanceTests.swift",
         "Examples/CPlugin/acme_fetch.c", "Examples/CPlugin/manifest.json",
     ]
@@ -91,11 +91,11 @@ struct ReadmeExampleTests {
     @Test func theExamplesLoadAndGreet() throws {
         let host = try PluginHost(manifestAt: Self.root + "/manifests/greeters.json",
                                   options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
-        _ = host.dispatcher.didBecomeActive()
+        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)!
         #expect(host.log.recorded.map { "\($0.subscriber): \($0.message)" } == [
             "Greeter: Hello from Greeters!", "GreeterC: Hello from C!",
         ])
-        #expect(host.dispatcher.openURL(URL(string: "greeter://hi")!).result == true)
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "greeter://hi")!))!.result == .bool(true))
         #expect(host.dispatcher.responderNames(for: .openURL) == ["Greeter"])
     }
 }

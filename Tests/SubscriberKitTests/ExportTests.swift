@@ -5,7 +5,8 @@ import Testing
 @testable import SubscriberKit
 
 /// Answers openURL with whether the URL's host is "yes"; names its options in configurationForConnecting.
-private final class Echo: InstantiableSubscriber {
+/// Adopts exactly those two event protocols.
+private final class Echo: InstantiableSubscriber, OpenURLSubscriber, ConfigurationForConnectingSubscriber {
     static let subscriberName = "Echo"
     let context: SubscriberContext
     init(context: SubscriberContext) { self.context = context }
@@ -19,6 +20,17 @@ private final class Echo: InstantiableSubscriber {
 
 final class Other: InstantiableSubscriber {
     init(context: SubscriberContext) {}
+}
+
+/// The base-class style: the subclass declares the subscriber protocol and one event protocol itself.
+private final class BaseActive: AppDelegateSubscriberBase, InstantiableSubscriber, DidBecomeActiveSubscriber {
+    func applicationDidBecomeActive(_ application: Application) { log("active in \(application.name)") }
+}
+
+/// Has the didBecomeActive method, word for word, but does not adopt its protocol: not a handler.
+private final class Lookalike: InstantiableSubscriber {
+    init(context: SubscriberContext) {}
+    func applicationDidBecomeActive(_ application: Application) {}
 }
 
 /// A host written by hand: static app info and options, log lines kept in `lines`.
@@ -85,7 +97,7 @@ struct ExportTests {
         #expect(SubscriberPlugin.entrySymbol == "adh_plugin_entry")
     }
 
-    @Test func createMakesOnlyListedNamesAndFillsEveryEntry() throws {
+    @Test func createMakesOnlyListedNames() throws {
         #expect(make("Nobody") == nil)
         #expect(descriptor().pointee.create!(nil, TestHost.host) == nil)
         #expect("Echo".withCString { descriptor().pointee.create!($0, nil) } == nil)
@@ -96,12 +108,33 @@ struct ExportTests {
         let echo = try #require(make("Echo"))
         defer { echo.pointee.destroy!(echo) }
         #expect(echo.pointee.struct_size == UInt32(MemoryLayout<adh_subscriber>.size))
-        let first = MemoryLayout<adh_subscriber>.offset(of: \.will_finish_launching)!
-        let entries = stride(from: first, to: MemoryLayout<adh_subscriber>.size, by: 8).map {
-            UnsafeRawPointer(echo).load(fromByteOffset: $0, as: UnsafeRawPointer?.self)
-        }
-        #expect(entries.count == LifecycleEvent.allCases.count)
-        #expect(entries.allSatisfy { $0 != nil })
+    }
+
+    @Test func aTypeAdoptingTwoEventProtocolsGetsExactlyThoseTwoEntries() throws {
+        let echo = try #require(make("Echo"))
+        defer { echo.pointee.destroy!(echo) }
+        #expect(echo.pointee.instance != nil && echo.pointee.destroy != nil)
+        #expect(SubscriberSlots.filled(in: echo) == ["open_url", "configuration_for_connecting"])
+    }
+
+    @Test func aBaseClassSubclassGetsTheEntryOfTheProtocolItDeclares() throws {
+        let plugin = descriptor("com.example.export-tests.base", [BaseActive.self, Lookalike.self])
+        let active = try #require(make("BaseActive", in: plugin))
+        defer { active.pointee.destroy!(active) }
+        #expect(SubscriberSlots.filled(in: active) == ["did_become_active"])
+        TestHost.lines = []
+        active.pointee.did_become_active!(active)
+        #expect(TestHost.lines == ["2 active in News"])
+    }
+
+    @Test func aSameNamedMethodWithoutTheProtocolGetsNoEntry() throws {
+        // The limit of the design: without the protocol, the method is invisible to the SDK. The
+        // conformance kit's symbol check is what tells such an author.
+        let plugin = descriptor("com.example.export-tests.base", [BaseActive.self, Lookalike.self])
+        let lookalike = try #require(make("Lookalike", in: plugin))
+        defer { lookalike.pointee.destroy!(lookalike) }
+        #expect(SubscriberSlots.filled(in: lookalike) == [])
+        #expect(Lookalike(context: SubscriberContext.forTests).eventHandlers().allSatisfy { $0 == nil })
     }
 
     @Test func theSubscriberGetsAppInfoOptionsAndItsConfigurationBytesStay() throws {

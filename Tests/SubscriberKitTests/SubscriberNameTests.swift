@@ -16,7 +16,7 @@ private final class GenericDefault<Tag>: InstantiableSubscriber {
     init(context: SubscriberContext) {}
 }
 
-private final class BaseDefault: AppDelegateSubscriberBase {}
+private final class BaseDefault: AppDelegateSubscriberBase, InstantiableSubscriber {}
 
 @MainActor
 @Suite("Subscriber names: the default is the type's name, as String(describing:) prints it")

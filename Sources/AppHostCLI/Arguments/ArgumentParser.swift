@@ -20,7 +20,7 @@
 ///
 /// - Parameter program: the program's name, used to name the root command in errors.
 /// - Throws: a ``UsageError`` describing the first mistake.
-public func parse(_ arguments: [String], spec: CommandSpec, program: String = "apphost") throws(UsageError) -> ParsedArguments {
+package func parse(_ arguments: [String], spec: CommandSpec, program: String = "apphost") throws(UsageError) -> ParsedArguments {
     assert(spec.wellFormednessProblems.isEmpty, "ill-formed spec: \(spec.wellFormednessProblems)")
     let commandName = spec.displayName(program: program)
     var parsed = ParsedArguments(spec: spec)
@@ -130,7 +130,7 @@ public func parse(_ arguments: [String], spec: CommandSpec, program: String = "a
 ///
 /// - Parameter root: the root command's spec, so that a value such as `list` in
 ///   `--manifest list` is skipped as a value; without it every non-option token counts.
-public func splitSubcommand(_ args: [String], known: [String], root: CommandSpec? = nil) -> (command: String?, rest: [String]) {
+package func splitSubcommand(_ args: [String], known: [String], root: CommandSpec? = nil) -> (command: String?, rest: [String]) {
     var index = 0
     while index < args.count {
         let token = args[index]
@@ -156,7 +156,7 @@ public func splitSubcommand(_ args: [String], known: [String], root: CommandSpec
 ///
 /// An argument naming no subcommand is reported as `unknown command 'chek' for 'apphost'
 /// (did you mean 'check'?)` when `root` takes no positionals.
-public func parseCommandLine(_ arguments: [String], root: CommandSpec, program: String = "apphost") throws(UsageError) -> ParsedArguments {
+package func parseCommandLine(_ arguments: [String], root: CommandSpec, program: String = "apphost") throws(UsageError) -> ParsedArguments {
     let (name, rest) = splitSubcommand(arguments, known: root.subcommands.map(\.name), root: root)
     if let name, let command = root.subcommands.first(where: { $0.name == name }) {
         return try parse(rest, spec: command, program: program)

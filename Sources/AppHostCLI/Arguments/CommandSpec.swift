@@ -1,19 +1,19 @@
 /// Describes one command: its name, one-line summary, options, positional arguments and,
 /// for the root command, its subcommands.
-public struct CommandSpec: Sendable, Equatable {
+package struct CommandSpec: Sendable, Equatable {
     /// The subcommand's name, e.g. `"check"`, or `""` for the root command.
-    public var name: String
+    package var name: String
     /// One line shown under the usage line in help, and beside the name in the root's command list.
-    public var summary: String
+    package var summary: String
     /// The options the command accepts, in help order. `-h, --help` is implicit; do not declare it.
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// The positional arguments, or nil when the command takes none.
-    public var positionals: PositionalSpec?
+    package var positionals: PositionalSpec?
     /// The subcommands (root only), listed in help and used to resolve the first argument.
-    public var subcommands: [CommandSpec]
+    package var subcommands: [CommandSpec]
 
     /// A command named `name` (`""` for the root).
-    public init(
+    package init(
         name: String,
         summary: String,
         options: [OptionSpec] = [],

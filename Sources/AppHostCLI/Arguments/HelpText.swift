@@ -18,7 +18,7 @@
 /// table. A root with subcommands also lists them, with a pointer to each one's `--help`.
 ///
 /// - Parameter program: the program's name, e.g. `apphost`.
-public func helpText(for spec: CommandSpec, program: String = "apphost") -> String {
+package func helpText(for spec: CommandSpec, program: String = "apphost") -> String {
     let invocation = spec.name.isEmpty ? program : "\(program) \(spec.name)"
     var usage = [invocation]
     usage += spec.options.filter(\.required).map { "\($0.displayName) \($0.valueName ?? "")" }

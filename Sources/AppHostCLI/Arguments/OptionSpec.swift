@@ -1,25 +1,25 @@
 /// Describes one option of a command: `--name`, optionally `-x`, either a flag or taking a value.
 ///
 /// Names are written without dashes (`"manifest"`); the parser adds them.
-public struct OptionSpec: Sendable, Equatable {
+package struct OptionSpec: Sendable, Equatable {
     /// The long name without dashes, e.g. `"manifest"` for `--manifest`.
-    public var name: String
+    package var name: String
     /// The one-letter short form, e.g. `"m"` for `-m`, or nil for none. `h` is taken by help.
-    public var short: Character?
+    package var short: Character?
     /// What the value is called in help and errors, e.g. `"FILE"`; nil makes the option a flag.
-    public var valueName: String?
+    package var valueName: String?
     /// One line for the help table.
-    public var help: String
+    package var help: String
     /// Whether the option may be given more than once; each value is kept, in order.
-    public var repeatable: Bool
+    package var repeatable: Bool
     /// Whether parsing fails when the option is absent. Only meaningful for options with a value.
-    public var required: Bool
+    package var required: Bool
     /// Whether the flag, like `--help`, asks for something other than a normal run (`--version`):
     /// when it is given, parsing reports no errors, so `apphost --version` needs no `--manifest`.
-    public var standalone: Bool
+    package var standalone: Bool
 
     /// An option named `name` (without dashes). Pass `valueName` to make it take a value.
-    public init(
+    package init(
         _ name: String,
         short: Character? = nil,
         valueName: String? = nil,
@@ -39,7 +39,7 @@ public struct OptionSpec: Sendable, Equatable {
 
     /// A flag: `--name` (or `-x`), present or absent, never with a value.
     /// A `standalone` flag, like `--help`, silences every usage error when given.
-    public static func flag(
+    package static func flag(
         _ name: String,
         short: Character? = nil,
         help: String,
@@ -50,7 +50,7 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// An option taking a value called `valueName`: `--name VALUE`, `--name=VALUE` or `-x VALUE`.
-    public static func value(
+    package static func value(
         _ name: String,
         _ valueName: String,
         short: Character? = nil,
@@ -62,28 +62,28 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// Whether the option takes a value (it is not a flag).
-    public var takesValue: Bool { valueName != nil }
+    package var takesValue: Bool { valueName != nil }
 
     /// The long form with dashes, e.g. `--manifest`.
-    public var displayName: String { "--" + name }
+    package var displayName: String { "--" + name }
 
     /// The built-in `-h, --help` flag every command understands.
     static let help = OptionSpec.flag("help", short: "h", help: "Show this help.", standalone: true)
 }
 
 /// Describes a command's positional arguments: what one is called and how many are allowed.
-public struct PositionalSpec: Sendable, Equatable {
+package struct PositionalSpec: Sendable, Equatable {
     /// What one argument is called in help and errors, e.g. `"PLUGIN.so"`.
-    public var name: String
+    package var name: String
     /// One line for the help's arguments section; empty leaves the section out.
-    public var help: String
+    package var help: String
     /// The fewest arguments accepted.
-    public var minCount: Int
+    package var minCount: Int
     /// The most arguments accepted, or nil for no limit.
-    public var maxCount: Int?
+    package var maxCount: Int?
 
     /// Positional arguments called `name`, between `minCount` and `maxCount` (nil: unbounded) of them.
-    public init(_ name: String, help: String = "", minCount: Int = 0, maxCount: Int? = nil) {
+    package init(_ name: String, help: String = "", minCount: Int = 0, maxCount: Int? = nil) {
         self.name = name
         self.help = help
         self.minCount = minCount

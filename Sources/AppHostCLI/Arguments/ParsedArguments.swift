@@ -2,14 +2,14 @@
 ///
 /// Look options up by their long name without dashes. Asking about a name the spec does not
 /// declare (or asking a flag for its value) is a programming error and stops the program.
-public struct ParsedArguments: Sendable, Equatable {
+package struct ParsedArguments: Sendable, Equatable {
     /// The spec the arguments were parsed against.
-    public let spec: CommandSpec
+    package let spec: CommandSpec
     /// The positional arguments, in order (everything after `--` included).
-    public internal(set) var positionals: [String] = []
+    package internal(set) var positionals: [String] = []
     /// Whether `--help` or `-h` appeared before any `--`. When set, parsing reported no errors:
     /// the caller should print ``helpText(for:program:)`` and exit successfully.
-    public internal(set) var wantsHelp = false
+    package internal(set) var wantsHelp = false
 
     /// Values given for each value option, in command-line order.
     var valuesByName: [String: [String]] = [:]
@@ -21,26 +21,26 @@ public struct ParsedArguments: Sendable, Equatable {
     }
 
     /// The name of the command these arguments belong to (`""` for the root).
-    public var command: String { spec.name }
+    package var command: String { spec.name }
 
     /// Whether the flag `--name` was given.
-    public func flag(_ name: String) -> Bool {
+    package func flag(_ name: String) -> Bool {
         count(name) > 0
     }
 
     /// How many times the option `--name` was given (a flag's repetitions, or a value option's values).
-    public func count(_ name: String) -> Int {
+    package func count(_ name: String) -> Int {
         let option = declared(name)
         return option.takesValue ? valuesByName[name, default: []].count : flagCounts[name, default: 0]
     }
 
     /// The value given for `--name`, or nil when absent. For a repeatable option, the last one.
-    public func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         values(name).last
     }
 
     /// Every value given for `--name`, in command-line order; empty when absent.
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         let option = declared(name)
         precondition(option.takesValue, "'--\(name)' is a flag: ask flag(_:), not for its value")
         return valuesByName[name, default: []]
@@ -48,7 +48,7 @@ public struct ParsedArguments: Sendable, Equatable {
 
     /// The values of `--name` split at commas, trimmed, empty items dropped, across every
     /// occurrence: `--only a,b --only c` gives `["a", "b", "c"]`.
-    public func list(_ name: String) -> [String] {
+    package func list(_ name: String) -> [String] {
         values(name).flatMap { value in
             value.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
         }
@@ -61,7 +61,7 @@ public struct ParsedArguments: Sendable, Equatable {
     ///   - minimum: the smallest value accepted, if any.
     /// - Throws: e.g. `--deadline expects a whole number of milliseconds, found 'abc'`, or
     ///   `--timeout expects a whole number of milliseconds, at least 1, found '0'`.
-    public func int(_ name: String, of unit: String? = nil, atLeast minimum: Int? = nil) throws(UsageError) -> Int? {
+    package func int(_ name: String, of unit: String? = nil, atLeast minimum: Int? = nil) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         var expected = "--\(name) expects a whole number"
         if let unit { expected += " of \(unit)" }

@@ -2,17 +2,17 @@
 /// expected and what was found, e.g. `option '--manifest' needs a value (FILE)`.
 ///
 /// The CLI prints it (usually followed by a hint to run `--help`) and exits with status 2.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The one-line message, without a trailing newline or an `error:` prefix.
-    public var message: String
+    package var message: String
 
     /// A usage error carrying `message`.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
     /// The message itself.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension UsageError {

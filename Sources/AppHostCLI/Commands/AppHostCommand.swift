@@ -3,15 +3,15 @@ import SubscriberKit
 /// The `apphost` command line: parses the arguments and hands them to the command they name.
 ///
 /// `Sources/apphost/main.swift` is one line: `exit(await AppHostCommand.main(CommandLine.arguments))`.
-public enum AppHostCommand {
+package enum AppHostCommand {
     /// The program's name in help and errors.
-    public static let program = "apphost"
+    package static let program = "apphost"
     /// apphost's own version.
-    public static let versionNumber = "0.1.0"
+    package static let versionNumber = "0.1.0"
 
     /// `apphost 0.1.0 (ABI 1.0, Swift 6.3)`: the ABI this host speaks and the compiler Swift
     /// plugins must match.
-    public static var version: String {
+    package static var version: String {
         "\(program) \(versionNumber) (ABI \(ABI.major).\(ABI.minor), Swift \(SubscriberPlugin.swiftCompilerVersion))"
     }
 
@@ -61,9 +61,11 @@ public enum AppHostCommand {
     /// Runs `apphost` with `commandLine` (the program's path first, as in `CommandLine.arguments`);
     /// returns the exit status. Output goes to stdout, errors to stderr.
     @MainActor
-    public static func main(_ commandLine: [String]) async -> Int32 {
+    package static func main(_ commandLine: [String]) async -> Int32 {
         StandardDescriptors.reserve()
-        return await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
+        let status = await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
+        TextOutput.flushPending()
+        return status
     }
 
     /// The commands `run` hands arguments to, whose implementation lives elsewhere.
@@ -114,6 +116,7 @@ public enum AppHostCommand {
     /// `status`, unless a write to `output` failed: then that failure's one line on `errors` and
     /// status 2. A closed pipe is not reported (the reader stopped reading on purpose).
     static func finished(_ status: Int32, output: TextOutput, errors: TextOutput) -> Int32 {
+        TextOutput.flushPending()
         guard let failure = output.failure, !failure.isClosedPipe else { return status }
         errors.singleLine("\(program): \(failure)")
         return ExitStatus.usage

@@ -7,9 +7,9 @@ import SubscriberKit
 /// failed, 2 when the kit could not run (bad arguments, a check's child process that could not be
 /// started or did not answer) or the report could not be written. Every argument is checked before
 /// the first check runs. The checks' children are this executable itself.
-public enum CheckCommand {
+package enum CheckCommand {
     /// The command's options and arguments.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "check",
         summary: "Run the conformance kit against plugin libraries: each check in a child process, with a timeout.",
         options: [
@@ -32,7 +32,7 @@ public enum CheckCommand {
 
     /// Runs `apphost check` with the arguments after "check", the report on `output` and errors on
     /// `errors`; returns the exit code. The caller turns a failed write on `output` into status 2.
-    public static func run(_ arguments: [String], output: TextOutput = .standardOutput,
+    package static func run(_ arguments: [String], output: TextOutput = .standardOutput,
                            errors: TextOutput = .standardError) async -> Int32 {
         let parsed: ParsedArguments
         let options: ConformanceOptions

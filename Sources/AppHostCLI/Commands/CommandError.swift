@@ -2,17 +2,17 @@ import SubscriberHost
 
 /// A command that cannot go on: a bad manifest, event script or log file, or a plugin that failed
 /// to load. One line naming what, where, expected and found; the command exits with status 2.
-public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The one-line message, without the `apphost:` prefix.
-    public var message: String
+    package var message: String
 
     /// An error saying `message`.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
     /// The message itself.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The one line an error that stops a command shows, made safe for a terminal: where a value from

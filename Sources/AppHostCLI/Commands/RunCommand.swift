@@ -18,7 +18,8 @@ enum RunCommand {
     ]
 
     /// Runs the command; returns the exit status. A failed write to standard output is the
-    /// caller's to report (``AppHostCommand/finished(_:output:errors:)``); the run stops at it.
+    /// caller's to report (``AppHostCommand/finished(_:output:errors:)``); the run stops once it
+    /// shows: before the first event, else when the buffered output is next written out.
     @MainActor
     static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) async -> Int32 {
         let json = arguments.flag("json")
@@ -47,7 +48,6 @@ enum RunCommand {
 
         let summary = HostSummary(host)
         let renderer = HumanRenderer(style: .for(output), subscriberNames: summary.dispatchOrder)
-        let player = EventPlayer(host: host)
         func writeLogs(_ records: [LogRecord], during event: LifecycleEvent?) {
             for record in records { logFile?.write(JSONLines.log(record, during: event)) }
             if json { for record in records { errors.singleLine(record.description) } }
@@ -55,7 +55,8 @@ enum RunCommand {
         /// Whether every write so far went through: the run stops at the first that did not.
         func outputsWritable() -> Bool { output.failure == nil && logFile?.failure == nil }
 
-        let startupLogs = player.logsBeforeFirstEvent()
+        // Subscribers log when they are made: those lines come before the first event.
+        let startupLogs = host.takeLogs()
         writeLogs(startupLogs, during: nil)
         if json {
             for skipped in summary.skipped {
@@ -64,10 +65,15 @@ enum RunCommand {
         } else {
             output.write(renderer.header(summary, logs: startupLogs))
         }
+        // Written out before the first event: an output that cannot be written stops the run before
+        // anything is played. Later, buffered outputs show a failure when their buffer is written
+        // out, and the run stops there.
+        TextOutput.flushPending()
 
         var eventCount = 0
         var reportCount = 0
         var scriptError: EventScriptError?
+        var line: [UInt8] = []
         while outputsWritable() {
             let call: EventCall
             do {
@@ -77,22 +83,30 @@ enum RunCommand {
                 scriptError = error
                 break
             }
-            let played = await player.play(call)
+            let outcome = await host.dispatch(call)
             eventCount += 1
-            reportCount += played.report.reports.count
-            writeLogs(played.logs, during: played.report.event)
-            output.write(json ? JSONLines.event(played.report) : renderer.event(played))
+            reportCount += outcome.reports.count
+            writeLogs(outcome.logs, during: outcome.event)
+            if json {
+                line.removeAll(keepingCapacity: true)
+                JSONLines.event(outcome, into: &line)
+                output.write(bytes: line)
+            } else {
+                output.write(renderer.event(outcome, call: call))
+            }
         }
 
-        let (lateReports, lateLogs) = player.leftovers()
-        reportCount += lateReports.count
-        writeLogs(lateLogs, during: nil)
+        // Shut down first, so that the lines subscribers write up to the end of their `destroy` are included.
+        let leftovers = host.shutDown()
+        reportCount += leftovers.reports.count
+        writeLogs(leftovers.logs, during: nil)
         if json {
-            if !lateReports.isEmpty { output.write(JSONLines.afterLastEvent(lateReports)) }
+            if !leftovers.reports.isEmpty { output.write(JSONLines.afterLastEvent(leftovers.reports)) }
         } else {
-            output.write(renderer.afterLastEvent(reports: lateReports, logs: lateLogs))
+            output.write(renderer.afterLastEvent(reports: leftovers.reports, logs: leftovers.logs))
             output.write(renderer.footer(events: eventCount, reports: reportCount))
         }
+        TextOutput.flushPending()
         if let scriptError {
             errors.singleLine("apphost: " + ErrorLine.text(for: scriptError))
             return ExitStatus.usage

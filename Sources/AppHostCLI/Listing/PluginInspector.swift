@@ -2,9 +2,9 @@ import SubscriberHost
 import SubscriberKit
 
 /// The verdict on one manifest plugin entry, for `apphost list`.
-public struct PluginVerdict: Sendable {
+package struct PluginVerdict: Sendable {
     /// What became of the entry.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// It passed every load check and made its subscribers; what it is.
         case loaded(PluginSummary)
         /// It failed a load check, or a subscriber it declares could not be made.
@@ -12,18 +12,18 @@ public struct PluginVerdict: Sendable {
     }
 
     /// The manifest entry.
-    public var entry: ManifestPlugin
+    package var entry: ManifestPlugin
     /// Loaded or failed.
-    public var outcome: Outcome
+    package var outcome: Outcome
 
     /// A verdict.
-    public init(entry: ManifestPlugin, outcome: Outcome) {
+    package init(entry: ManifestPlugin, outcome: Outcome) {
         self.entry = entry
         self.outcome = outcome
     }
 
     /// Whether this verdict stops `apphost` from running: a required entry that failed.
-    public var isFatal: Bool {
+    package var isFatal: Bool {
         if case .failed = outcome { return !entry.optional }
         return false
     }
@@ -37,11 +37,11 @@ public struct PluginVerdict: Sendable {
 /// by an earlier entry that loaded fails the later one. Then, like a run, it makes each subscriber
 /// (and destroys it at once), so an entry whose `create` fails is listed as failed, as a run would
 /// refuse (or, optional, skip) it.
-public enum PluginInspector {
+package enum PluginInspector {
     /// The verdict of every entry of `manifest`, in manifest order.
     /// [main-thread] Loading calls each plugin's `[main-thread]` entry symbol, and `create`.
     @MainActor
-    public static func inspect(_ manifest: Manifest, extraSearchDirectories: [String] = [],
+    package static func inspect(_ manifest: Manifest, extraSearchDirectories: [String] = [],
                                allowWritable: Bool = false) -> [PluginVerdict] {
         let locator = PluginLocator(manifest: manifest, extraDirectories: extraSearchDirectories)
         let loader = PluginLoader(allowWritable: allowWritable)

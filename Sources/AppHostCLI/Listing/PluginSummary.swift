@@ -3,34 +3,34 @@ import SubscriberKit
 
 /// What output says about one loaded plugin: the manifest entry it came from and its descriptor.
 /// A plain value, so renderers can be tested without loading anything.
-public struct PluginSummary: Sendable, Hashable {
+package struct PluginSummary: Sendable, Hashable {
     /// Index of the entry in the manifest's `plugins`.
-    public var index: Int
+    package var index: Int
     /// The entry's source as written: `library "DeepLinkRouter"` or `path "plugins/libX.so"`.
-    public var source: String
+    package var source: String
     /// The descriptor's human-readable name.
-    public var name: String
+    package var name: String
     /// The descriptor's reverse-DNS id.
-    public var id: String
+    package var id: String
     /// The plugin's own version.
-    public var version: String
+    package var version: String
     /// Who ships it; may be empty.
-    public var vendor: String
+    package var vendor: String
     /// The ABI it was built for, "major.minor".
-    public var abi: String
+    package var abi: String
     /// The Swift compiler that built it ("6.3"); empty for a C plugin.
-    public var swiftVersion: String
+    package var swiftVersion: String
     /// The file it was loaded from (absolute).
-    public var path: String
+    package var path: String
     /// The subscribers made from it, in order.
-    public var subscribers: [String]
+    package var subscribers: [String]
     /// Every subscriber it declares.
-    public var declaredSubscribers: [String]
+    package var declaredSubscribers: [String]
     /// How long its load-time checks took, dlopen included (nil when not measured).
-    public var loadTime: Duration?
+    package var loadTime: Duration?
 
     /// A summary with the given fields.
-    public init(index: Int, source: String, name: String, id: String, version: String, vendor: String = "",
+    package init(index: Int, source: String, name: String, id: String, version: String, vendor: String = "",
                 abi: String, swiftVersion: String, path: String, subscribers: [String],
                 declaredSubscribers: [String]? = nil, loadTime: Duration? = nil) {
         self.index = index
@@ -48,7 +48,7 @@ public struct PluginSummary: Sendable, Hashable {
     }
 
     /// The summary of `image`, loaded for manifest entry `entry` from `path`, making `subscribers`.
-    public init(entry: ManifestPlugin, path: String, image: LoadedPluginImage, subscribers: [String]) {
+    package init(entry: ManifestPlugin, path: String, image: LoadedPluginImage, subscribers: [String]) {
         self.init(index: entry.index, source: entry.source.description, name: image.name, id: image.id,
                   version: image.version, vendor: image.vendor, abi: "\(image.abiMajor).\(image.abiMinor)",
                   swiftVersion: image.swiftVersion, path: path, subscribers: subscribers,
@@ -56,12 +56,12 @@ public struct PluginSummary: Sendable, Hashable {
     }
 
     /// The summary of a plugin a ``PluginHost`` loaded.
-    public init(_ plugin: PluginSet.Plugin) {
+    package init(_ plugin: PluginSet.Plugin) {
         self.init(entry: plugin.entry, path: plugin.path, image: plugin.image, subscribers: plugin.subscriberNames)
     }
 
     /// `Swift 6.3` or `C`.
-    public var language: String { swiftVersion.isEmpty ? "C" : "Swift \(swiftVersion)" }
+    package var language: String { swiftVersion.isEmpty ? "C" : "Swift \(swiftVersion)" }
 
     /// As JSON, for `list --json`.
     var json: JSONObject {

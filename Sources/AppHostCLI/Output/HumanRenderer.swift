@@ -13,21 +13,21 @@ import SubscriberKit
 ///
 /// Every method returns text ending in a newline (blocks in a blank line, or nothing); columns are padded on the plain text
 /// before colour is applied, so they line up with and without escapes.
-public struct HumanRenderer: Sendable {
+package struct HumanRenderer: Sendable {
     /// Colour, or plain text.
-    public var style: Style
+    package var style: Style
     /// Width of the subscriber column: the longest subscriber name, so every event lines up.
-    public var nameWidth: Int
+    package var nameWidth: Int
 
     /// A renderer whose subscriber column fits `subscriberNames`.
-    public init(style: Style, subscriberNames: [String]) {
+    package init(style: Style, subscriberNames: [String]) {
         self.style = style
         self.nameWidth = max(12, subscriberNames.map { TerminalText.escaped($0).count }.max() ?? 0)
     }
 
     /// The app, its plugins (and the optional ones skipped), the dispatch order, and what the
     /// subscribers logged while they were made.
-    public func header(_ summary: HostSummary, logs: [LogRecord] = []) -> String {
+    package func header(_ summary: HostSummary, logs: [LogRecord] = []) -> String {
         var lines = [DisplayText.appTitle(summary.app, manifestFile: summary.manifestFile, style: style)]
         let labels = summary.plugins.map { "plugins[\($0.index)]" }
         let titles = summary.plugins.map { "\(TerminalText.escaped($0.name)) \(TerminalText.escaped($0.version))" }
@@ -50,43 +50,45 @@ public struct HumanRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n\n"
     }
 
-    /// One event's block: heading with result and invocation, one row per answering subscriber,
-    /// then its log lines and reports.
-    public func event(_ played: PlayedEvent) -> String {
-        let report = played.report
-        var heading = style.cyan("▸") + " " + style.bold(report.event.name)
-        if let arguments = played.call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
-        if report.result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(report.result)) }
-        if let invocation = report.invocation { heading += "   invocation: " + TerminalText.escaped(invocation.description) }
+    /// One event's block: heading with `call`'s arguments, the result and invocation, one row per
+    /// answering subscriber, then the outcome's log lines and reports.
+    package func event(_ outcome: EventOutcome, call: EventCall) -> String {
+        var heading = style.cyan("▸") + " " + style.bold(outcome.event.name)
+        if let arguments = call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
+        let result = outcome.result.resultJSON
+        if result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(result)) }
+        if let invocation = outcome.invocation { heading += "   invocation: " + TerminalText.escaped(invocation.description) }
         var lines = [heading]
 
         // Notifications have nothing to answer: their rows say the subscriber was called.
-        let isNotification = report.event.answerType == .none && !report.event.answersThroughCompletion
-        let answers = report.answers.map { isNotification && $0.answer == nil ? "called" : DisplayText.value($0.answer) }
-        let times = report.answers.map { DisplayText.milliseconds($0.duration) }
+        let isNotification = outcome.event.row.answer == .none
+        let answers = outcome.answers.map { row in
+            row.answer.map { DisplayText.value($0.answerJSON) } ?? (isNotification ? "called" : DisplayText.value(nil))
+        }
+        let times = outcome.answers.map { DisplayText.milliseconds($0.duration) }
         let answerWidth = max(8, answers.map(\.count).max() ?? 0)
         let timeWidth = times.map(\.count).max() ?? 0
-        for (index, row) in report.answers.enumerated() {
+        for (index, row) in outcome.answers.enumerated() {
             let answer = DisplayText.padded(answers[index], answerWidth)
             lines.append("    " + DisplayText.padded(TerminalText.escaped(row.subscriber), nameWidth) + "  "
                 + (row.answer == nil ? style.dim(answer) : answer) + "  "
                 + style.dim(DisplayText.rightAligned(times[index], timeWidth)))
         }
-        if report.answers.isEmpty { lines.append("    " + style.dim("(no subscriber answered)")) }
-        lines += played.logs.map(logLine)
-        lines += report.reports.map(reportLine)
+        if outcome.answers.isEmpty { lines.append("    " + style.dim("(no subscriber answered)")) }
+        lines += outcome.logs.map(logLine)
+        lines += outcome.reports.map(reportLine)
         return lines.joined(separator: "\n") + "\n\n"
     }
 
     /// What arrived after the last event was delivered; empty when nothing did.
-    public func afterLastEvent(reports: [DispatchReport], logs: [LogRecord]) -> String {
+    package func afterLastEvent(reports: [DispatchReport], logs: [LogRecord]) -> String {
         guard !reports.isEmpty || !logs.isEmpty else { return "" }
         let lines = [style.cyan("▸") + " " + style.bold("after the last event")] + logs.map(logLine) + reports.map(reportLine)
         return lines.joined(separator: "\n") + "\n\n"
     }
 
     /// The closing line: how many events were played and how many reports they raised.
-    public func footer(events: Int, reports: Int) -> String {
+    package func footer(events: Int, reports: Int) -> String {
         let played = "\(events) event\(events == 1 ? "" : "s") played"
         guard reports > 0 else { return style.dim("\(played), no reports") + "\n" }
         return style.yellow("\(played), \(reports) report\(reports == 1 ? "" : "s") (exit status 1)") + "\n"

@@ -2,18 +2,18 @@ import SubscriberHost
 import SubscriberKit
 
 /// Renders `apphost list`: every manifest entry with its verdict, for people or as one JSON document.
-public struct PluginListRenderer: Sendable {
+package struct PluginListRenderer: Sendable {
     /// Colour, or plain text (human output only).
-    public var style: Style
+    package var style: Style
 
     /// A renderer.
-    public init(style: Style) {
+    package init(style: Style) {
         self.style = style
     }
 
     /// One block per entry: ✓ with the plugin's name, id, ABI, Swift version, path and subscribers,
     /// or ✗ with the failed check.
-    public func human(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
+    package func human(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
         let failed = verdicts.filter { if case .failed = $0.outcome { true } else { false } }.count
         var lines = [DisplayText.appTitle(app, manifestFile: manifestFile, style: style),
                      "\(verdicts.count) plugin\(verdicts.count == 1 ? "" : "s"): \(verdicts.count - failed) loaded, \(failed) failed"]
@@ -52,7 +52,7 @@ public struct PluginListRenderer: Sendable {
     /// `{"manifest", "app", "plugins": [{"index", "source", "optional", "priority", "status", …}],
     /// "loaded", "failed", "ok"}` on one line. A loaded entry carries the plugin's fields; a failed
     /// one `"error": {"check", "message"}`. `ok` is false when a required entry failed.
-    public func json(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
+    package func json(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
         var entries: [JSONValue] = []
         var failed = 0
         for verdict in verdicts {

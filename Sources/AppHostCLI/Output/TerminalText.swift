@@ -11,16 +11,16 @@ import SubscriberKit
 /// longer than its limit keeps its first characters and says how long it was:
 /// `aaaa… (15,728,640 bytes)`. JSON output never goes through here: it is escaped by JSON itself
 /// and must stay exact.
-public enum TerminalText {
+package enum TerminalText {
     /// The most characters a value (a name, a string answer, a key) shows in human output.
-    public static let valueLimit = 200
+    package static let valueLimit = 200
     /// The most characters a line of free text (a log message, an error line) shows.
-    public static let lineLimit = 4_096
+    package static let lineLimit = 4_096
     /// The most characters a file path shows (paths are longer than names, shorter than lines).
-    public static let pathLimit = 1_024
+    package static let pathLimit = 1_024
 
     /// `text` with every control character escaped, cut after `limit` characters of output.
-    public static func escaped(_ text: String, limit: Int = valueLimit) -> String {
+    package static func escaped(_ text: String, limit: Int = valueLimit) -> String {
         // Most text has nothing to escape and is short: return it as is, without copying.
         if text.utf8.count <= limit && !ControlCharacters.mayContainControl(text) { return text }
         let (head, complete) = ControlCharacters.escapedPrefix(text.unicodeScalars, limit: limit)
@@ -31,7 +31,7 @@ public enum TerminalText {
     /// characters. A longer line keeps its start and its end (where an error says what it
     /// expected and found) around a note of its whole length:
     /// `x.json: aaaa… (15,728,811 bytes) …aaaa: expected one of the known keys, found an unknown key`.
-    public static func line(_ text: String) -> String {
+    package static func line(_ text: String) -> String {
         if text.utf8.count <= lineLimit && !ControlCharacters.mayContainControl(text) { return text }
         let (head, complete) = ControlCharacters.escapedPrefix(text.unicodeScalars, limit: lineLimit)
         guard !complete else { return head }

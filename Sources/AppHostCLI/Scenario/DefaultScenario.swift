@@ -8,14 +8,14 @@ import SubscriberKit
 /// A cold launch from a universal link (will/didFinishLaunching), active, a custom-scheme URL opened,
 /// a remote notification, background (resign active, enter background), a background fetch,
 /// foreground (enter foreground, active), a memory warning, terminate.
-public enum DefaultScenario {
+package enum DefaultScenario {
     /// The universal link the app is launched from.
-    public static let deepLink = URL(string: "https://news.example.com/article/42")!
+    package static let deepLink = URL(string: "https://news.example.com/article/42")!
     /// The custom-scheme URL opened while active.
-    public static let openedURL = URL(string: "news://article/7")!
+    package static let openedURL = URL(string: "news://article/7")!
 
     /// The scenario's events, in order.
-    public static var calls: [EventCall] {
+    package static var calls: [EventCall] {
         let launch = LaunchOptions(userActivity: UserActivity(activityType: UserActivity.browsingWeb, webpageURL: deepLink))
         return [
             .willFinishLaunching(options: launch),

@@ -14,13 +14,13 @@ import SubscriberKit
 /// most ``fileLimit``. A script file is read and checked whole before anything is played, so a bad
 /// line 7 means no event at all is played. Standard input (`-`) is played as it streams: each line
 /// is checked just before it is played, so a bad line stops the run there, after the events before it.
-public enum EventScript {
+package enum EventScript {
     /// How errors name standard input (`--events -`).
-    public static let standardInputName = "<stdin>"
+    package static let standardInputName = "<stdin>"
     /// The most bytes one line may have (1 MiB), its newline not counted.
-    public static let lineLimit = 1 << 20
+    package static let lineLimit = 1 << 20
     /// The most bytes a script file may have (64 MiB); standard input has no limit.
-    public static let fileLimit = 64 << 20
+    package static let fileLimit = 64 << 20
 
     /// The events to play from `source`: a file path, checked whole now, or `-` for standard
     /// input, read and checked line by line as the events are played.
@@ -30,7 +30,7 @@ public enum EventScript {
     }
 
     /// Reads and checks the whole script at `source`: a file path, or `-` for standard input.
-    public static func read(from source: String) throws(EventScriptError) -> [EventCall] {
+    package static func read(from source: String) throws(EventScriptError) -> [EventCall] {
         if source == "-" { return try readAll(LineReader(fd: 0, name: standardInputName, totalLimit: fileLimit)) }
         let fd = open(source, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -43,12 +43,12 @@ public enum EventScript {
     }
 
     /// Checks every line of `text`, named `file` in errors, and returns the calls in order.
-    public static func parse(_ text: String, file: String) throws(EventScriptError) -> [EventCall] {
+    package static func parse(_ text: String, file: String) throws(EventScriptError) -> [EventCall] {
         try parse(Array(text.utf8), file: file)
     }
 
     /// Checks every line of `bytes` (UTF-8), named `file` in errors, and returns the calls in order.
-    public static func parse(_ bytes: [UInt8], file: String) throws(EventScriptError) -> [EventCall] {
+    package static func parse(_ bytes: [UInt8], file: String) throws(EventScriptError) -> [EventCall] {
         var calls: [EventCall] = []
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {

@@ -1,20 +1,20 @@
 /// An event script that cannot be played: unreadable, or a line that is not a valid event.
 /// One line: `events.jsonl:7: url: expected an absolute URL, found nothing`.
-public struct EventScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct EventScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The script as named on the command line (`<stdin>` for `-`).
-    public var file: String
+    package var file: String
     /// The 1-based line number, or nil for the file as a whole.
-    public var line: Int?
+    package var line: Int?
     /// Where in the line: a key path (`options.sourceApplication`), `column 14` for a syntax
     /// error, `(root)` for the line as a whole; empty for the file as a whole.
-    public var location: String
+    package var location: String
     /// What was expected there.
-    public var expected: String
+    package var expected: String
     /// What was found instead.
-    public var found: String
+    package var found: String
 
     /// An error at `location` of line `line` in `file`.
-    public init(file: String, line: Int?, location: String, expected: String, found: String) {
+    package init(file: String, line: Int?, location: String, expected: String, found: String) {
         self.file = file
         self.line = line
         self.location = location
@@ -23,7 +23,7 @@ public struct EventScriptError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// `file:line: location: expected …, found …`.
-    public var description: String {
+    package var description: String {
         var text = file
         if let line { text += ":\(line)" }
         text += ": "

@@ -61,7 +61,10 @@ struct LineReader {
     }
 
     /// Reads what is there (blocking until something is), after dropping the lines already taken.
+    /// The output is written out first: whoever feeds a stream sees the answers to what it sent
+    /// before it is asked for more.
     private mutating func fill() throws(EventScriptError) {
+        TextOutput.flushPending()
         if start > 0 {
             buffer.removeSubrange(0..<start)
             scanned -= start

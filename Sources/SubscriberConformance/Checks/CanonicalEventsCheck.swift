@@ -1,4 +1,5 @@
 import SubscriberHost
+import SubscriberKit
 
 /// `events.canonical`: every event a subscriber responds to runs, through the host's bridge, on
 /// ordinary input, in the order of a plausible app life, and returns, passing the host only strings
@@ -26,7 +27,10 @@ struct CanonicalEventsCheck: ConformanceCheck {
                     if let line = CompletionCheck.forgedLine("\(name): \(call.label)", invocation) { forged.append(line) }
                 }
                 subscriber.destroy()
-                lines.append("\(name): \(plural(calls.count, "call")) over \(plural(subscriber.respondingEvents.count, "responding event")) returned")
+                // Named, in table order: what the plugin implements (a Swift subscriber: the protocols it adopts).
+                let events = LifecycleEvent.allCases.filter(subscriber.respondingEvents.contains).map(\.name)
+                let named = events.isEmpty ? "" : " (" + events.joined(separator: ", ") + ")"
+                lines.append("\(name): \(plural(calls.count, "call")) over \(plural(events.count, "responding event"))\(named) returned")
             }
             let problems = [environment.problems.stringEvidence].compactMap { $0 } + forged
                 + [CompletionCheck.unknownTokenLine(environment.problems)].compactMap { $0 }

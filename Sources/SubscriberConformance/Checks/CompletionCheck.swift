@@ -86,8 +86,7 @@ struct CompletionCheck: ConformanceCheck {
             } else {
                 declined += 1
                 if !calls.isEmpty {
-                    let why = label.contains("continueUserActivity") ? "did not return true" : "declined"
-                    problems.append("\(label): \(why), then called it \(plural(calls.count, "time"))")
+                    problems.append("\(label): \(invocation.whyNotOwed), then called it \(plural(calls.count, "time"))")
                 }
             }
         }

@@ -67,15 +67,6 @@ struct DeterminismCheck: ConformanceCheck {
 
     /// Whether `event` has an answer to compare: a return value or a completion value.
     static func answers(_ event: LifecycleEvent) -> Bool {
-        switch event {
-        case .didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate,
-             .didReceiveMemoryWarning, .significantTimeChange, .protectedDataWillBecomeUnavailable,
-             .protectedDataDidBecomeAvailable, .didRegisterForRemoteNotifications,
-             .didFailToRegisterForRemoteNotifications, .didUpdateUserActivity, .didFailToContinueUserActivity,
-             .didDiscardSceneSessions:
-            false
-        default:
-            true
-        }
+        event.row.answer != .none
     }
 }

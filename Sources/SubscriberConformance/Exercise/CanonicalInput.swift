@@ -1,3 +1,4 @@
+import Foundation
 import SubscriberHost
 import SubscriberKit
 
@@ -11,67 +12,76 @@ struct CanonicalCall: Sendable {
 }
 
 /// The canonical input of every event: what a real app sends, one or more variants each, in the
-/// order of a plausible app life (launch, foreground, URLs, notifications, background, terminate).
-/// Written in the event-script format (docs/cli.md) so that anyone can read, and replay, them.
+/// event table's order (the header's: launch, foreground and background, then the rest). Derived
+/// from each row's argument schema, so a new event gets canonical input without an edit here unless
+/// it brings a new shape.
 enum CanonicalInput {
-    static let script = #"""
-    {"event": "willFinishLaunching"}
-    {"event": "willFinishLaunching", "launchOptions": {"url": "news://article/42", "sourceApplication": "com.example.mail"}}
-    {"event": "didFinishLaunching"}
-    {"event": "didFinishLaunching", "launchOptions": {"userActivity": {"activityType": "NSUserActivityTypeBrowsingWeb", "webpageURL": "https://news.example.com/article/42"}}}
-    {"event": "didFinishLaunching", "launchOptions": {"remoteNotification": {"aps": {"alert": "Breaking news"}, "articles": [42]}}}
-    {"event": "didFinishLaunching", "launchOptions": {"shortcutItem": {"type": "com.example.news.search", "title": "Search"}}}
-    {"event": "didFinishLaunching", "launchOptions": {"backgroundFetch": true}}
-    {"event": "didBecomeActive"}
-    {"event": "supportedInterfaceOrientations", "idiom": "phone"}
-    {"event": "supportedInterfaceOrientations", "idiom": "pad"}
-    {"event": "configurationForConnecting", "sceneRole": "UIWindowSceneSessionRoleApplication"}
-    {"event": "didRegisterForRemoteNotifications", "deviceToken": "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"}
-    {"event": "didFailToRegisterForRemoteNotifications", "error": {"domain": "NSCocoaErrorDomain", "code": 3010, "message": "remote notifications are not supported"}}
-    {"event": "openURL", "url": "news://article/42"}
-    {"event": "openURL", "url": "https://news.example.com/article/42", "options": {"sourceApplication": "com.apple.mobilesafari", "openInPlace": false}}
-    {"event": "willContinueUserActivity", "activityType": "NSUserActivityTypeBrowsingWeb"}
-    {"event": "continueUserActivity", "activityType": "NSUserActivityTypeBrowsingWeb", "webpageURL": "https://news.example.com/article/42"}
-    {"event": "continueUserActivity", "activityType": "com.example.news.reading", "userInfo": {"articleID": 42}}
-    {"event": "didUpdateUserActivity", "activityType": "com.example.news.reading", "userInfo": {"articleID": 42}}
-    {"event": "didFailToContinueUserActivity", "activityType": "com.example.news.reading", "error": {"domain": "NSCocoaErrorDomain", "code": 4608, "message": "the activity could not be continued"}}
-    {"event": "performActionForShortcutItem", "type": "com.example.news.search", "title": "Search", "userInfo": {}}
-    {"event": "shouldAllowExtensionPointIdentifier", "identifier": "com.apple.keyboard-service"}
-    {"event": "didReceiveRemoteNotification", "userInfo": {"aps": {"content-available": 1}, "articles": [{"id": 42}]}}
-    {"event": "didReceiveRemoteNotification", "userInfo": {"aps": {"content-available": 1}}}
-    {"event": "handleWatchKitExtensionRequest", "userInfo": {"request": "latestHeadlines"}}
-    {"event": "significantTimeChange"}
-    {"event": "didReceiveMemoryWarning"}
-    {"event": "willResignActive"}
-    {"event": "didEnterBackground"}
-    {"event": "shouldSaveSecureApplicationState"}
-    {"event": "protectedDataWillBecomeUnavailable"}
-    {"event": "performFetch"}
-    {"event": "handleEventsForBackgroundURLSession", "identifier": "com.example.news.background-download"}
-    {"event": "protectedDataDidBecomeAvailable"}
-    {"event": "willEnterForeground"}
-    {"event": "shouldRestoreSecureApplicationState"}
-    {"event": "didDiscardSceneSessions", "count": 2}
-    {"event": "willTerminate"}
-    """#
-
-    /// Every canonical call, in script order. A line that does not parse is a bug of this file,
-    /// caught by the kit's tests.
-    static let calls: [CanonicalCall] = {
-        var seen: [LifecycleEvent: Int] = [:]
-        return script.split(separator: "\n").map { line in
-            do {
-                let call = try EventCall(json: try JSONValue(parsing: String(line)))
-                seen[call.event, default: 0] += 1
-                return CanonicalCall(call: call, label: "\(call.event) #\(seen[call.event]!)")
-            } catch {
-                preconditionFailure("CanonicalInput: bad line \(line): \(error)")
-            }
+    /// Every canonical call, in event-table order.
+    static let calls: [CanonicalCall] = EventTable.rows.flatMap { row in
+        let variants = arguments(row.arguments)
+        return variants.indices.map { index in
+            CanonicalCall(call: EventCall(row.event, variants[index]), label: "\(row.event) #\(index + 1)")
         }
-    }()
+    }
 
-    /// The canonical calls of the events in `events`, in script order.
+    /// The canonical calls of the events in `events`, in event-table order.
     static func calls(for events: Set<LifecycleEvent>) -> [CanonicalCall] {
         calls.filter { events.contains($0.event) }
+    }
+
+    /// The ordinary arguments of `schema`, one per variant a real app sends.
+    static func arguments(_ schema: ArgumentSchema) -> [EventArguments] {
+        switch schema {
+        case .none:
+            return [.none]
+        case .launchOptions:
+            return [
+                LaunchOptions(),
+                LaunchOptions(url: URL(string: "news://article/42"), sourceApplication: "com.example.mail"),
+                LaunchOptions(userActivity: article(in: UserActivity.browsingWeb)),
+                LaunchOptions(remoteNotification: ["aps": ["alert": "Breaking news"], "articles": [42]]),
+                LaunchOptions(shortcutItem: search),
+                LaunchOptions(backgroundFetch: true),
+            ].map(EventArguments.launch)
+        case .deviceToken:
+            return [.deviceToken(Data((0..<32).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 0xA1) }))]
+        case .error:
+            return [.error(LifecycleError(domain: "NSCocoaErrorDomain", code: 3010,
+                                          message: "remote notifications are not supported"))]
+        case .userInfo:
+            return [.userInfo(["aps": ["content-available": 1], "articles": [["id": 42]]]),
+                    .userInfo(["request": "latestHeadlines"])]
+        case .text(let key, let defaultValue):
+            return [.text(defaultValue ?? texts[key] ?? "com.example.news.\(key)")]
+        case .openURL:
+            return [.openURL(URL(string: "news://article/42")!, OpenURLOptions()),
+                    .openURL(URL(string: "https://news.example.com/article/42")!,
+                             OpenURLOptions(sourceApplication: "com.apple.mobilesafari", openInPlace: false))]
+        case .userActivity:
+            return [.userActivity(article(in: UserActivity.browsingWeb)),
+                    .userActivity(UserActivity(activityType: "com.example.news.reading", userInfo: ["articleID": 42]))]
+        case .activityFailure:
+            return [.activityFailure(activityType: "com.example.news.reading",
+                                     error: LifecycleError(domain: "NSCocoaErrorDomain", code: 4608,
+                                                           message: "the activity could not be continued"))]
+        case .shortcutItem:
+            return [.shortcutItem(search)]
+        case .idiom:
+            return [.idiom(.phone), .idiom(.pad)]
+        case .count:
+            return [.count(2)]
+        }
+    }
+
+    /// A string argument by its script key, for keys without a default.
+    private static let texts: [String: String] = [
+        "identifier": "com.example.news.background-download",
+        "activityType": UserActivity.browsingWeb,
+    ]
+
+    private static let search = ShortcutItem(type: "com.example.news.search", title: "Search")
+
+    private static func article(in activityType: String) -> UserActivity {
+        UserActivity(activityType: activityType, webpageURL: URL(string: "https://news.example.com/article/42"))
     }
 }

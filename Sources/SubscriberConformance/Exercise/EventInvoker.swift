@@ -10,80 +10,57 @@ struct Invocation {
     /// Whether the contract obliges the subscriber to call the completion exactly once: it did not
     /// decline (continueUserActivity: it returned true). False for events without a completion.
     var owesCompletion: Bool
+    /// Why no completion is owed, for evidence: "declined", or "did not return true" for a handler
+    /// that answers at once and completes only after true (restoration).
+    var whyNotOwed = "declined"
 }
 
-/// Calls the protocol method of an ``EventCall`` directly on one subscriber, as the dispatcher would
-/// but without reconciling, deadlines or other subscribers: the checks judge one subscriber alone.
+/// Calls one event's handler (``CSubscriber/handler(for:)``) directly on one subscriber, as the
+/// dispatcher would but without reconciling, deadlines or other subscribers: the checks judge one
+/// subscriber alone. How to call it follows from the handler's answer kind, not from the event.
 @MainActor
 enum EventInvoker {
-    /// Calls `call` on `subscriber`. Launch events record the launch classification in `application`,
-    /// as the host does, for this and later calls.
-    static func invoke(_ call: EventCall, on subscriber: any AppDelegateSubscriber,
-                       application: inout Application) -> Invocation {
-        let app = application
-        switch call {
-        case .willFinishLaunching(let options):
-            application.launchInvocation = LaunchInvocation(classifying: options)
-            return answer(subscriber.application(application, willFinishLaunchingWithOptions: options))
-        case .didFinishLaunching(let options):
-            application.launchInvocation = LaunchInvocation(classifying: options)
-            return answer(subscriber.application(application, didFinishLaunchingWithOptions: options))
-        case .didBecomeActive: subscriber.applicationDidBecomeActive(app)
-        case .willResignActive: subscriber.applicationWillResignActive(app)
-        case .didEnterBackground: subscriber.applicationDidEnterBackground(app)
-        case .willEnterForeground: subscriber.applicationWillEnterForeground(app)
-        case .willTerminate: subscriber.applicationWillTerminate(app)
-        case .didReceiveMemoryWarning: subscriber.applicationDidReceiveMemoryWarning(app)
-        case .significantTimeChange: subscriber.applicationSignificantTimeChange(app)
-        case .protectedDataWillBecomeUnavailable: subscriber.applicationProtectedDataWillBecomeUnavailable(app)
-        case .protectedDataDidBecomeAvailable: subscriber.applicationProtectedDataDidBecomeAvailable(app)
-        case .didRegisterForRemoteNotifications(let token):
-            subscriber.application(app, didRegisterForRemoteNotificationsWithDeviceToken: token)
-        case .didFailToRegisterForRemoteNotifications(let error):
-            subscriber.application(app, didFailToRegisterForRemoteNotificationsWithError: error)
-        case .didReceiveRemoteNotification(let userInfo):
-            return completing { subscriber.application(app, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: $0.handler(fetch)) }
-        case .performFetch:
-            return completing { subscriber.application(app, performFetchWithCompletionHandler: $0.handler(fetch)) }
-        case .handleEventsForBackgroundURLSession(let identifier):
-            return completing { probe in
-                subscriber.application(app, handleEventsForBackgroundURLSession: identifier,
-                                       completionHandler: probe.handler { (_: Void) in .null })
-            }
-        case .openURL(let url, let options):
-            return answer(subscriber.application(app, open: url, options: options))
-        case .willContinueUserActivity(let type):
-            return answer(subscriber.application(app, willContinueUserActivityWithType: type))
-        case .continueUserActivity(let activity):
-            let probe = CompletionProbe()
-            let handled = subscriber.application(app, continue: activity, restorationHandler: probe.handler { (ids: [String]) in
-                .array(ids.map { .string($0) })
-            })
-            return Invocation(answer: handled.map { .bool($0) } ?? .null, probe: probe, owesCompletion: handled == true)
-        case .didUpdateUserActivity(let activity): subscriber.application(app, didUpdate: activity)
-        case .didFailToContinueUserActivity(let type, let error):
-            subscriber.application(app, didFailToContinueUserActivityWithType: type, error: error)
-        case .performActionForShortcutItem(let item):
-            return completing { subscriber.application(app, performActionFor: item, completionHandler: $0.handler { .bool($0) }) }
-        case .supportedInterfaceOrientations(let idiom):
-            let mask = subscriber.application(app, supportedInterfaceOrientationsFor: idiom)
-            return Invocation(answer: mask.map { .number(Double($0.rawValue)) } ?? .null, probe: nil, owesCompletion: false)
-        case .shouldAllowExtensionPointIdentifier(let identifier):
-            return answer(subscriber.application(app, shouldAllowExtensionPointIdentifier: identifier))
-        case .shouldSaveSecureApplicationState: return answer(subscriber.applicationShouldSaveSecureApplicationState(app))
-        case .shouldRestoreSecureApplicationState: return answer(subscriber.applicationShouldRestoreSecureApplicationState(app))
-        case .configurationForConnecting(let role):
-            let name = subscriber.application(app, configurationForConnecting: role)
-            return Invocation(answer: name.map { .string($0) } ?? .null, probe: nil, owesCompletion: false)
-        case .didDiscardSceneSessions(let count): subscriber.application(app, didDiscardSceneSessions: count)
-        case .handleWatchKitExtensionRequest(let userInfo):
-            return completing { subscriber.application(app, handleWatchKitExtensionRequest: userInfo, reply: $0.handler { .object($0) }) }
+    /// Calls `call` on `subscriber`; nothing happens (and nothing is owed) when it does not respond to
+    /// the event. Launch events record the launch classification in `application`, as the host does,
+    /// for this and later calls.
+    static func invoke(_ call: EventCall, on subscriber: CSubscriber, application: inout Application) -> Invocation {
+        if call.event.row.arguments == .launchOptions {
+            application.launchInvocation = LaunchInvocation(classifying: call.arguments.launchOptions)
         }
-        return Invocation(answer: nil, probe: nil, owesCompletion: false)
+        guard let handler = subscriber.handler(for: call.event) else {
+            return Invocation(answer: nil, probe: nil, owesCompletion: false)
+        }
+        let app = application
+        let arguments = call.arguments
+        switch handler {
+        case .notify(let notify):
+            notify(app, arguments)
+            return Invocation(answer: nil, probe: nil, owesCompletion: false)
+        case .bool(let ask):
+            return answer(ask(app, arguments).map { .bool($0) })
+        case .orientationMask(let ask):
+            return answer(ask(app, arguments).map { .number(Double($0.rawValue)) })
+        case .configurationName(let ask):
+            return answer(ask(app, arguments).map { .string($0) })
+        case .fetch(let fetch):
+            return completing { fetch(app, arguments, $0.handler { .string($0.name) }) }
+        case .done(let perform):
+            return completing { perform(app, arguments, $0.handler { (_: Void) in .null }) }
+        case .boolCompletion(let perform):
+            return completing { perform(app, arguments, $0.handler { .bool($0) }) }
+        case .dictionary(let reply):
+            return completing { reply(app, arguments, $0.handler { .object($0) }) }
+        case .restoration(let restore):
+            let probe = CompletionProbe()
+            let handled = restore(app, arguments, probe.handler { (ids: [String]) in .array(ids.map { .string($0) }) })
+            return Invocation(answer: handled.map { .bool($0) } ?? .null, probe: probe, owesCompletion: handled == true,
+                              whyNotOwed: "did not return true")
+        }
     }
 
-    private static func answer(_ value: Bool?) -> Invocation {
-        Invocation(answer: value.map { .bool($0) } ?? .null, probe: nil, owesCompletion: false)
+    /// An answer returned at once; `nil` is no opinion.
+    private static func answer(_ value: JSONValue?) -> Invocation {
+        Invocation(answer: value ?? .null, probe: nil, owesCompletion: false)
     }
 
     /// A completion event: hands `body` a fresh probe; owed unless declined before returning.
@@ -92,6 +69,4 @@ enum EventInvoker {
         body(probe)
         return Invocation(answer: nil, probe: probe, owesCompletion: !probe.declined)
     }
-
-    private static let fetch: @Sendable (BackgroundFetchResult) -> JSONValue = { .string($0.name) }
 }

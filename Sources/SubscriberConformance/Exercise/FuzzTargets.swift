@@ -1,116 +1,96 @@
 import SubscriberABI
 import SubscriberKit
 
-/// The raw vtable entries the fuzz check feeds, one closure per event with arguments. Each builds
-/// the C payload from ``FuzzValues`` and calls the entry directly (not through the host's bridge,
-/// which only ever sends well-formed Swift values): invalid UTF-8 must reach the plugin as it is.
+/// The raw vtable entries the fuzz check feeds: every event with arguments. The values are drawn by
+/// the event's argument schema (``FuzzedArguments``), then passed as the entry's C signature takes
+/// them — directly, not through the host's bridge, which only ever sends well-formed Swift values:
+/// invalid UTF-8 must reach the plugin as it is.
 enum FuzzTargets {
     /// Calls one entry of `subscriber` with the values `values` draws; `serial` is a fresh payload
-    /// serial (plugins may cache a decode per serial). Nil when the event takes no input to fuzz.
+    /// serial (plugins may cache a decode per serial). The values are drawn even when the entry is
+    /// NULL (``DryRun``). Nil when the event takes no input to fuzz.
     typealias Call = (RawSubscriber, inout FuzzValues, UInt64) -> Void
 
     static func call(for event: LifecycleEvent) -> Call? {
-        switch event {
-        case .willFinishLaunching: { s, v, serial in launch(s.vtable.will_finish_launching, s, &v, serial) }
-        case .didFinishLaunching: { s, v, serial in launch(s.vtable.did_finish_launching, s, &v, serial) }
-        case .didRegisterForRemoteNotifications: { s, v, _ in
-            let token = v.text("deviceToken")
-            token.withUnsafeBufferPointer { s.vtable.did_register_for_remote_notifications?(s.pointer, adh_bytes(data: $0.baseAddress, length: $0.count)) }
-        }
-        case .didFailToRegisterForRemoteNotifications: { s, v, _ in
-            withError(&v) { s.vtable.did_fail_to_register_for_remote_notifications?(s.pointer, $0) }
-        }
-        case .didReceiveRemoteNotification: { s, v, _ in
-            let userInfo = v.jsonObject("userInfo")
-            with(userInfo) { _ = s.vtable.did_receive_remote_notification?(s.pointer, $0, NoOpCompletions.fetch) }
-        }
-        case .handleEventsForBackgroundURLSession: { s, v, _ in
-            let identifier = v.text("identifier")
-            with(identifier) { _ = s.vtable.handle_events_for_background_url_session?(s.pointer, $0, NoOpCompletions.void) }
-        }
-        case .openURL: { s, v, serial in
-            let url = v.text("url", url: true)
-            let source = v.optionalText("sourceApplication")
-            let annotation = v.jsonValue("annotation")
-            let inPlace = v.pick("openInPlace", [ADH_FALSE, ADH_TRUE, ADH_NO_OPINION].map { adh_tristate($0) })
-            with(url) { url in with(source) { source in with(annotation) { annotation in
-                var request = adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial, url: url,
-                                           source_application: source, annotation_json: annotation, open_in_place: inPlace)
-                _ = s.vtable.open_url?(s.pointer, &request)
-            } } }
-        }
-        case .willContinueUserActivity: { s, v, _ in
-            let type = v.text("activityType")
-            with(type) { _ = s.vtable.will_continue_user_activity?(s.pointer, $0) }
-        }
-        case .continueUserActivity: { s, v, serial in
-            withActivity(&v, serial) { _ = s.vtable.continue_user_activity?(s.pointer, $0, NoOpCompletions.json) }
-        }
-        case .didUpdateUserActivity: { s, v, serial in
-            withActivity(&v, serial) { s.vtable.did_update_user_activity?(s.pointer, $0) }
-        }
-        case .didFailToContinueUserActivity: { s, v, _ in
-            let type = v.text("activityType")
-            with(type) { type in withError(&v) { s.vtable.did_fail_to_continue_user_activity?(s.pointer, type, $0) } }
-        }
-        case .performActionForShortcutItem: { s, v, serial in
-            let type = v.text("type"), title = v.text("title"), userInfo = v.jsonObject("userInfo")
-            with(type) { type in with(title) { title in with(userInfo) { userInfo in
-                var item = adh_shortcut_item(struct_size: UInt32(MemoryLayout<adh_shortcut_item>.size), serial: serial,
-                                             type: type, title: title, user_info_json: userInfo)
-                _ = s.vtable.perform_action_for_shortcut_item?(s.pointer, &item, NoOpCompletions.bool)
-            } } }
-        }
-        case .supportedInterfaceOrientations: { s, v, _ in
-            let idiom = v.raw32("idiom", known: UserInterfaceIdiom.allCases.map(\.rawValue))
-            _ = s.vtable.supported_interface_orientations?(s.pointer, idiom)
-        }
-        case .shouldAllowExtensionPointIdentifier: { s, v, _ in
-            let identifier = v.text("identifier")
-            with(identifier) { _ = s.vtable.should_allow_extension_point_identifier?(s.pointer, $0) }
-        }
-        case .configurationForConnecting: { s, v, _ in
-            let role = v.text("sceneRole")
-            with(role) { _ = s.vtable.configuration_for_connecting?(s.pointer, $0) }
-        }
-        case .didDiscardSceneSessions: { s, v, _ in
-            s.vtable.did_discard_scene_sessions?(s.pointer, v.integer("count"))
-        }
-        case .handleWatchKitExtensionRequest: { s, v, _ in
-            let userInfo = v.jsonObject("userInfo")
-            with(userInfo) { _ = s.vtable.handle_watchkit_extension_request?(s.pointer, $0, NoOpCompletions.json) }
-        }
-        default: nil
+        let schema = event.row.arguments
+        guard schema != .none else { return nil }
+        return { subscriber, values, serial in
+            let arguments = FuzzedArguments(schema, drawingFrom: &values)
+            if let entry = subscriber.entry(event) { bind(entry, arguments)?(subscriber.pointer, serial) }
         }
     }
 
-    private typealias LaunchEntry = @convention(c) (UnsafePointer<adh_subscriber>?, UnsafePointer<adh_launch>?) -> adh_tristate
-
-    private static func launch(_ entry: LaunchEntry?, _ s: RawSubscriber, _ v: inout FuzzValues, _ serial: UInt64) {
-        let options = v.jsonObject("launchOptions")
-        let kind = v.pick("invocation", Array(adh_invocation_kind(ADH_INVOCATION_UNKNOWN)...adh_invocation_kind(ADH_INVOCATION_BACKGROUND)))
-        let detail = v.optionalText("invocationDetail", url: true)
-        with(options) { options in with(detail) { detail in
-            var launch = adh_launch(struct_size: UInt32(MemoryLayout<adh_launch>.size), serial: serial,
-                                    options_json: options, invocation: kind, invocation_detail: detail)
-            _ = entry?(s.pointer, &launch)
-        } }
+    /// The call of `entry` with `arguments`, given the subscriber and a payload serial; nil when the
+    /// arguments are not of the shape its signature takes (a row whose schema and C signature disagree:
+    /// a test binds every row).
+    static func bind(_ entry: CEntry, _ arguments: FuzzedArguments) -> ((UnsafePointer<adh_subscriber>, UInt64) -> Void)? {
+        switch (entry, arguments) {
+        case (.notifyBytes(let entry), .deviceToken(let token)):
+            return { me, _ in token.withUnsafeBufferPointer { entry(me, adh_bytes(data: $0.baseAddress, length: $0.count)) } }
+        case (.notifyError(let entry), .error(let error)):
+            return { me, _ in withError(error) { entry(me, $0) } }
+        case (.notifyActivity(let entry), .userActivity(let activity)):
+            return { me, serial in withActivity(activity, serial) { entry(me, $0) } }
+        case (.restoration(let entry), .userActivity(let activity)):
+            return { me, serial in withActivity(activity, serial) { _ = entry(me, $0, NoOpCompletions.json) } }
+        case (.notifyTextError(let entry), .activityFailure(let type, let error)):
+            return { me, _ in with(type) { type in withError(error) { entry(me, type, $0) } } }
+        case (.notifyCount(let entry), .count(let count)):
+            return { me, _ in entry(me, count) }
+        case (.askLaunch(let entry), .launch(let options, let kind, let detail)):
+            return { me, serial in
+                with(options) { options in with(detail) { detail in
+                    var launch = adh_launch(struct_size: UInt32(MemoryLayout<adh_launch>.size), serial: serial,
+                                            options_json: options, invocation: kind, invocation_detail: detail)
+                    _ = entry(me, &launch)
+                } }
+            }
+        case (.askText(let entry), .text(let text)):
+            return { me, _ in with(text) { _ = entry(me, $0) } }
+        case (.doneText(let entry), .text(let text)):
+            return { me, _ in with(text) { _ = entry(me, $0, NoOpCompletions.void) } }
+        case (.askConfiguration(let entry), .text(let text)):
+            return { me, _ in with(text) { _ = entry(me, $0) } }
+        case (.askOpenURL(let entry), .openURL(let url, let source, let annotation, let inPlace)):
+            return { me, serial in
+                with(url) { url in with(source) { source in with(annotation) { annotation in
+                    var request = adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial, url: url,
+                                               source_application: source, annotation_json: annotation, open_in_place: inPlace)
+                    _ = entry(me, &request)
+                } } }
+            }
+        case (.askOrientations(let entry), .idiom(let idiom)):
+            return { me, _ in _ = entry(me, idiom) }
+        case (.fetchUserInfo(let entry), .userInfo(let userInfo)):
+            return { me, _ in with(userInfo) { _ = entry(me, $0, NoOpCompletions.fetch) } }
+        case (.replyUserInfo(let entry), .userInfo(let userInfo)):
+            return { me, _ in with(userInfo) { _ = entry(me, $0, NoOpCompletions.json) } }
+        case (.shortcut(let entry), .shortcutItem(let type, let title, let userInfo)):
+            return { me, serial in
+                with(type) { type in with(title) { title in with(userInfo) { userInfo in
+                    var item = adh_shortcut_item(struct_size: UInt32(MemoryLayout<adh_shortcut_item>.size), serial: serial,
+                                                 type: type, title: title, user_info_json: userInfo)
+                    _ = entry(me, &item, NoOpCompletions.bool)
+                } } }
+            }
+        default:
+            return nil
+        }
     }
 
-    private static func withActivity(_ v: inout FuzzValues, _ serial: UInt64, _ body: (UnsafePointer<adh_user_activity>) -> Void) {
-        let type = v.text("activityType"), url = v.optionalText("webpageURL", url: true)
-        let userInfo = v.optionalJSONObject("userInfo")
-        with(type) { type in with(url) { url in with(userInfo) { userInfo in
+    private static func withActivity(_ activity: FuzzedArguments.Activity, _ serial: UInt64,
+                                     _ body: (UnsafePointer<adh_user_activity>) -> Void) {
+        with(activity.type) { type in with(activity.webpageURL) { url in with(activity.userInfo) { userInfo in
             var activity = adh_user_activity(struct_size: UInt32(MemoryLayout<adh_user_activity>.size), serial: serial,
                                              activity_type: type, webpage_url: url, user_info_json: userInfo)
             body(&activity)
         } } }
     }
 
-    private static func withError(_ v: inout FuzzValues, _ body: (UnsafePointer<adh_error>) -> Void) {
-        let domain = v.text("error.domain"), message = v.text("error.message"), code = v.integer("error.code")
-        with(domain) { domain in with(message) { message in
-            var error = adh_error(struct_size: UInt32(MemoryLayout<adh_error>.size), domain: domain, code: code, message: message)
+    private static func withError(_ error: FuzzedArguments.Failure, _ body: (UnsafePointer<adh_error>) -> Void) {
+        with(error.domain) { domain in with(error.message) { message in
+            var error = adh_error(struct_size: UInt32(MemoryLayout<adh_error>.size), domain: domain, code: error.code,
+                                  message: message)
             body(&error)
         } }
     }

@@ -30,7 +30,10 @@ struct RawSubscriber {
 
     /// The entries that are set: the events this subscriber responds to, in header order. Read from
     /// the copied vtable, so it still answers after ``destroy()``.
-    var respondingEvents: [LifecycleEvent] { SubscriberEntries.respondingEvents(of: vtable) }
+    var respondingEvents: [LifecycleEvent] { EventTable.rows.filter { $0.read(vtable) != nil }.map(\.event) }
+
+    /// The entry of `event`, typed by its C signature; nil when it is NULL.
+    func entry(_ event: LifecycleEvent) -> CEntry? { event.row.read(vtable) }
 }
 
 /// The `adh_host` raw instances get: fixed app info, the check's options, and logging that keeps no

@@ -1,6 +1,6 @@
 extension CSubscriber {
     /// Why a plugin's `create` gave no usable subscriber.
-    public enum CreateFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum CreateFailure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The descriptor's `create` is NULL (the loader's check 8 refuses such a plugin).
         case noCreateFunction
         /// `create` returned NULL for a name.
@@ -12,7 +12,7 @@ extension CSubscriber {
         case structTooSmall(found: UInt32, minimum: Int)
 
         /// "create returned NULL", "the subscriber has no destroy", …
-        public var description: String {
+        package var description: String {
             switch self {
             case .noCreateFunction: "the descriptor has no create"
             case .returnedNull: "create returned NULL"

@@ -1,33 +1,32 @@
 import SubscriberABI
 import SubscriberKit
 
-/// A subscriber made by a plugin through the C ABI, wrapped so that it conforms to
-/// ``AppDelegateSubscriber`` like any in-process subscriber: the same dispatcher and reconcilers
-/// drive both.
+/// A subscriber made by a plugin through the C ABI. It has a handler for each non-NULL vtable entry
+/// that the plugin's `struct_size` covers (its ``respondingEvents``), so the same dispatcher and
+/// reconcilers drive it and in-process subscribers.
 ///
-/// Each protocol method encodes its Swift arguments into the C payload (once per distinct value,
-/// shared by all C subscribers: ``PayloadEncodeCache``), calls the vtable entry and decodes the
-/// answer. The methods may be called directly, also from inside a dispatch (another subscriber's
-/// method): every call's payload is checked against its own arguments, never taken to be the
-/// event's. An entry that is NULL, or that the plugin's `struct_size` does not cover, does what the
-/// protocol's default does (no opinion, nothing, a declined completion), and its event is missing
-/// from ``respondingEvents``. Answers outside the header's values are reported as warnings through
-/// the subscriber's context.
+/// Each handler encodes its arguments into the C payload (once per distinct value, shared by all C
+/// subscribers: ``PayloadEncodeCache``), calls the entry and decodes the answer; every call's
+/// payload is checked against its own arguments, never taken to be the event's. Answers outside the
+/// header's values are reported as warnings through the subscriber's context.
 @MainActor
-public final class CSubscriber: AppDelegateSubscriber {
+package final class CSubscriber {
     /// The name the plugin created this subscriber under.
-    public let name: String
+    package let name: String
     /// The events whose entries are non-NULL and covered by the plugin's `struct_size`.
-    public let respondingEvents: Set<LifecycleEvent>
+    package let respondingEvents: Set<LifecycleEvent>
     /// The context given at creation: its sink receives the plugin's log calls.
-    public let context: SubscriberContext
+    package let context: SubscriberContext
     /// The same, behind one reference, for completion forwarders.
     let contextReference: SubscriberContextReference
 
+    /// Its handler of each event, by event index; nil where the entry is NULL.
+    package private(set) var handlers: [EventHandler?] = []
+
     /// The plugin's struct, passed back as `self` to every entry.
     private let subscriber: UnsafePointer<adh_subscriber>
-    /// The covered part of the plugin's struct; all entries NULL once destroyed.
-    private(set) var vtable: adh_subscriber
+    /// The plugin's `destroy`; nil once destroyed.
+    private var destroyEntry: (@convention(c) (UnsafePointer<adh_subscriber>?) -> Void)?
     private var host: HostInterface?
 
     /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
@@ -35,7 +34,7 @@ public final class CSubscriber: AppDelegateSubscriber {
     /// returns a struct without a `destroy` (reported through `context`; that instance lives on, so
     /// its host interface is kept for the rest of the process); ``init(creating:from:context:)``
     /// says which.
-    public convenience init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
+    package convenience init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
         try? self.init(creating: name, from: descriptor, context: context)
     }
 
@@ -44,7 +43,7 @@ public final class CSubscriber: AppDelegateSubscriber {
     /// `context`, when the descriptor has no `create`, `create` returns NULL, or it returns a struct
     /// without a `destroy`.
     /// [main-thread] `create` is a `[main-thread]` entry.
-    public init(creating name: String, from descriptor: UnsafePointer<adh_plugin_descriptor>,
+    package init(creating name: String, from descriptor: UnsafePointer<adh_plugin_descriptor>,
                 context: SubscriberContext) throws(CreateFailure) {
         let plugin = ABI.readCovered(descriptor)
         guard let create = plugin.create else {
@@ -73,20 +72,25 @@ public final class CSubscriber: AppDelegateSubscriber {
         self.context = context
         self.contextReference = SubscriberContextReference(context)
         self.subscriber = made
-        self.vtable = vtable
+        self.destroyEntry = vtable.destroy
         self.host = host
-        respondingEvents = Set(SubscriberEntries.respondingEvents(of: vtable))
+        let entries = EventTable.rows.map { $0.read(vtable) }
+        respondingEvents = Set(zip(EventTable.rows, entries).compactMap { $1 == nil ? nil : $0.event })
+        handlers = zip(EventTable.rows, entries).map { row, entry in entry.map { handler(calling: $0, for: row.event) } }
     }
+
+    /// The handler of `event`; nil when the plugin does not respond to it.
+    package func handler(for event: LifecycleEvent) -> EventHandler? { handlers[event.index] }
 
     /// The smallest `adh_subscriber.struct_size` the host accepts: up to and including `destroy`.
     static let minimumStructSize = MemoryLayout<adh_subscriber>.offset(of: \.destroy)! + MemoryLayout<UnsafeRawPointer?>.size
 
     /// Destroys the plugin's instance (its `destroy` entry), then retires the host interface: every
     /// log line written until `destroy` returned has reached the sink; later calls are dropped and
-    /// reported. After this every method does the non-responding default. Idempotent; `deinit` calls it.
-    public func destroy() {
-        guard let destroy = vtable.destroy else { return }
-        vtable = adh_subscriber()
+    /// reported. After this its handlers do nothing. Idempotent; `deinit` calls it.
+    package func destroy() {
+        guard let destroy = destroyEntry else { return }
+        destroyEntry = nil
         destroy(subscriber)
         // The header keeps the host interface valid until destroy has returned; only now retire it.
         host?.retire(reportingTo: contextReference)
@@ -97,8 +101,11 @@ public final class CSubscriber: AppDelegateSubscriber {
         destroy()
     }
 
-    /// The plugin's struct, for the entry calls in the `CSubscriber+*.swift` files.
+    /// The plugin's struct, for the entry calls (CSubscriber+Entries.swift).
     var me: UnsafePointer<adh_subscriber> { subscriber }
+
+    /// Whether the plugin's instance still exists (``destroy()`` not called yet).
+    var isLive: Bool { destroyEntry != nil }
 
     /// A tristate answer of `event` as `Bool?`, reporting a value outside the header's three.
     func answer(_ raw: adh_tristate, of event: LifecycleEvent) -> Bool? {

@@ -44,11 +44,11 @@ import SubscriberABI
 import SubscriberKit
 
 /// The host's table of outstanding completion tokens. See the comment at the top of this file.
-public final class CompletionTickets: Sendable {
+package final class CompletionTickets: Sendable {
     /// The table the C completion callbacks use.
-    public static let shared = CompletionTickets()
+    package static let shared = CompletionTickets()
     /// How many retired tickets the shared table remembers.
-    public static let defaultRetiredCapacity = 65_536
+    package static let defaultRetiredCapacity = 65_536
     /// A token no ticket ever has (tag 0), for a completion whose ticket was refused: its calls are
     /// counted as unknown and ignored.
     static var unusableToken: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(0xFFFF_FFFF))! }
@@ -110,7 +110,7 @@ public final class CompletionTickets: Sendable {
 
     /// An empty table that remembers up to `retiredCapacity` retired tickets (clamped to
     /// 1…2^31 − 1: a host must not trap on a setting).
-    public convenience init(retiredCapacity: Int = CompletionTickets.defaultRetiredCapacity) {
+    package convenience init(retiredCapacity: Int = CompletionTickets.defaultRetiredCapacity) {
         self.init(retiredCapacity: retiredCapacity, slotLimit: 1 << 32)
     }
 
@@ -121,22 +121,22 @@ public final class CompletionTickets: Sendable {
     }
 
     /// How many calls arrived with a token this table does not know (ignored). [any-thread]
-    public var unknownTokenCount: Int { state.withLock { $0.unknownTokenCount } }
+    package var unknownTokenCount: Int { state.withLock { $0.unknownTokenCount } }
 
     /// How many calls with an unknown token were made inside a subscriber's entry call, and reported
     /// as forged against that subscriber. [any-thread]
-    public var forgedCount: Int { state.withLock { $0.forgedCount } }
+    package var forgedCount: Int { state.withLock { $0.forgedCount } }
 
     /// How many calls with a token the host never gave arrived outside any subscriber's entry call,
     /// so that no subscriber can be blamed (ignored). Never decreases: each dispatcher of C
     /// subscribers reports how much it grew since it last looked. [any-thread]
-    public var unattributedForgedCount: Int { state.withLock { $0.unattributedForgedCount } }
+    package var unattributedForgedCount: Int { state.withLock { $0.unattributedForgedCount } }
 
     /// How many tickets wait for their first call. [any-thread]
-    public var liveCount: Int { state.withLock { $0.liveCount } }
+    package var liveCount: Int { state.withLock { $0.liveCount } }
 
     /// How many tickets were refused because every slot was in use. [any-thread]
-    public var refusedCount: Int { state.withLock { $0.refusedCount } }
+    package var refusedCount: Int { state.withLock { $0.refusedCount } }
 
     /// Registers `forward` and returns its token, the `context` to hand the plugin; nil (counted in
     /// ``refusedCount``) when all `slotLimit` slots are in use.

@@ -26,8 +26,8 @@ public enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringC
     public var expected: String {
         switch self {
         case .reconcilerDoesNotFit(let event, _):
-            let type = event.answerType
-            if type == .none { return "no reconciler (\(event) has no answer to reconcile)" }
+            let type = event.row.answer
+            if type.fittingReconcilers.isEmpty { return "no reconciler (\(event) has no answer to reconcile)" }
             let fitting = type.fittingReconcilers.map { choice -> String in
                 if case .precedence = choice { return "a precedence list such as \(choice)" }
                 return choice.description

@@ -96,33 +96,6 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// As JSON: {"kind", "event" (null when none can be named), "subscriber"?, …, "message"}.
-    public var json: JSONObject {
-        var object: JSONObject = ["kind": .string(kind), "event": event.map { .string($0.name) } ?? .null]
-        switch self {
-        case .unattributedForgedCompletion(let count):
-            if count > 1 { object["count"] = .number(Double(count)) }
-        case .late(let subscriber, _), .ignoredDecline(let subscriber, _):
-            object["subscriber"] = .string(subscriber)
-        case .duplicateCompletion(let subscriber, _, let count), .completionAfterDelivery(let subscriber, _, let count),
-             .completionAfterDecline(let subscriber, _, let count), .unexpectedRestoration(let subscriber, _, let count),
-             .forgedCompletion(let subscriber, _, let count):
-            object["subscriber"] = .string(subscriber)
-            if count > 1 { object["count"] = .number(Double(count)) }
-        case .orientationConflict(_, let answers, let fallback):
-            object["answers"] = .array(answers.map {
-                .object(["subscriber": .string($0.subscriber), "answer": $0.answer.json])
-            })
-            object["fallback"] = fallback.json
-        case .duplicateKey(let key, let subscriber, let keptFrom, _):
-            object["subscriber"] = .string(subscriber)
-            object["key"] = .string(key)
-            object["keptFrom"] = .string(keptFrom)
-        }
-        object["message"] = .string(description)
-        return object
-    }
-
     // MARK: Repeats
 
     /// What identifies a report that repeats: its kind, subscriber and event (nil when unknown).

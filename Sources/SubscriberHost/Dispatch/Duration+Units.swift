@@ -1,7 +1,7 @@
 extension Duration {
     /// The whole nanoseconds in this duration (a fraction is dropped), clamped to 0 … `UInt64.max`:
     /// a negative duration gives 0, one beyond about 584 years gives `UInt64.max`. Never traps.
-    public var nanosecondsSaturating: UInt64 {
+    package var nanosecondsSaturating: UInt64 {
         let (seconds, attoseconds) = components
         // Int128 holds every Duration in attoseconds (|seconds| × 10^18 < 2^127): nothing overflows.
         let total = Int128(seconds) * 1_000_000_000_000_000_000 + Int128(attoseconds)
@@ -9,7 +9,7 @@ extension Duration {
     }
 
     /// This duration in milliseconds, with its fraction (negative stays negative); for output.
-    public var milliseconds: Double {
+    package var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
     }

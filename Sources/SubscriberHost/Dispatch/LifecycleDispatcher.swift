@@ -6,8 +6,10 @@ import SubscriberKit
 ///
 /// - Every responder is called, even when the answer is already decided: reconcilers only see the
 ///   answers after all calls.
-/// - Completion events (`async` entry points) return exactly once, on the main actor: when every
-///   awaited responder has called back, or at the event's deadline with what arrived.
+/// - Completion events return exactly once, on the main actor: when every awaited responder has
+///   called back, or at the event's deadline with what arrived.
+/// - Which events exist, what they answer, how answers combine and what nobody answering means all
+///   come from the event table: ``dispatch(_:)`` is the one entry point, for every event.
 /// - Calls that arrive after their event was delivered are ignored and reported: in the reports of
 ///   the next outcome, or through ``takeLateReports()``. So are completion calls with a context the
 ///   host never gave that no subscriber can be blamed for (``DispatchReport/unattributedForgedCompletion(count:)``).
@@ -20,7 +22,16 @@ public final class LifecycleDispatcher {
     /// The application handed to subscribers; `launchInvocation` is set by the launch events.
     public private(set) var application: Application
 
-    private let responders: [LifecycleEvent: [SubscriberRegistration]]
+    /// One responder of one event: its name and its handler of that event.
+    struct Responder {
+        let name: String
+        let handler: EventHandler
+    }
+
+    /// The responders of each event, by event index, in dispatch order.
+    private let responders: [[Responder]]
+    /// The reconciler of each event, typed, by event index (resolved once from the configuration).
+    let reconcilers: TypedReconcilers
     private let lateReports = LateReports()
     /// Whether a subscriber is a C plugin's: only those are handed completion tokens, so only then
     /// are the process's calls with a token the host never gave this dispatcher's to report.
@@ -34,18 +45,19 @@ public final class LifecycleDispatcher {
         self.subscribers = ordered
         self.configuration = configuration
         self.application = configuration.application
-        var responders: [LifecycleEvent: [SubscriberRegistration]] = [:]
-        for event in LifecycleEvent.allCases {
-            responders[event] = ordered.filter { $0.responds(to: event) }
+        responders = LifecycleEvent.allCases.map { event in
+            ordered.compactMap { registration in
+                registration.handlers[event.index].map { Responder(name: registration.name, handler: $0) }
+            }
         }
-        self.responders = responders
+        reconcilers = TypedReconcilers(configuration)
         reportsUnattributedForgeries = ordered.contains { $0.subscriber is CSubscriber }
         unattributedForgeriesSeen = reportsUnattributedForgeries ? CompletionTickets.shared.unattributedForgedCount : 0
     }
 
     /// The names of the subscribers `event` goes to, in call order.
     public func responderNames(for event: LifecycleEvent) -> [String] {
-        (responders[event] ?? []).map(\.name)
+        responders[event.index].map(\.name)
     }
 
     /// Takes the reports about calls that arrived after their event was delivered and that no outcome
@@ -67,7 +79,7 @@ public final class LifecycleDispatcher {
         return late
     }
 
-    // MARK: Shared machinery (every typed entry point goes through one of these)
+    // MARK: Shared machinery (every event goes through one of these)
 
     /// Records how the app was launched, for this and every later event.
     func classifyLaunch(_ options: LaunchOptions) -> LaunchInvocation {
@@ -77,37 +89,40 @@ public final class LifecycleDispatcher {
     }
 
     /// Calls every responder of a notification event in order.
-    func notify(_ event: LifecycleEvent, _ call: (any AppDelegateSubscriber) -> Void) -> EventOutcome<Void> {
-        let called = responders[event] ?? []
+    func notify(_ event: LifecycleEvent, _ arguments: EventArguments) -> EventOutcome {
+        let called = responders[event.index]
+        let application = application
         var rows: [SubscriberAnswer] = []
         rows.reserveCapacity(called.count)
-        for registration in called {
+        for responder in called {
             let start = MonotonicClock.now()
-            call(registration.subscriber)
-            rows.append(SubscriberAnswer(subscriber: registration.name, answer: nil,
+            if case .notify(let handler) = responder.handler { handler(application, arguments) }
+            rows.append(SubscriberAnswer(subscriber: responder.name, answer: nil,
                                          nanoseconds: MonotonicClock.now() &- start))
         }
-        return finish(event, result: (), rows: rows, reports: [])
+        return finish(event, result: .none, rows: rows, reports: [])
     }
 
     /// Calls every responder of a synchronous event in order, then reconciles the answers.
+    /// `call` asks one handler (nil: no opinion); `wrap` types an answer as a result.
     func ask<Answer: Sendable>(_ event: LifecycleEvent, reconciler: Reconciler<Answer>, noAnswer: Answer,
-                               encode: (Answer) -> JSONValue, invocation: LaunchInvocation? = nil,
-                               _ call: (any AppDelegateSubscriber) -> Answer?) -> EventOutcome<Answer> {
-        let called = responders[event] ?? []
+                               invocation: LaunchInvocation? = nil, wrap: (Answer) -> EventResult,
+                               _ call: (EventHandler, Application) -> Answer?) -> EventOutcome {
+        let called = responders[event.index]
+        let application = application
         var rows: [SubscriberAnswer] = []
         var answers: [NamedAnswer<Answer>] = []
         rows.reserveCapacity(called.count)
         answers.reserveCapacity(called.count)
-        for registration in called {
+        for responder in called {
             let start = MonotonicClock.now()
-            let answer = call(registration.subscriber)
+            let answer = call(responder.handler, application)
             let elapsed = MonotonicClock.now() &- start
-            rows.append(SubscriberAnswer(subscriber: registration.name, answer: answer.map(encode), nanoseconds: elapsed))
-            if let answer { answers.append(NamedAnswer(subscriber: registration.name, answer: answer)) }
+            rows.append(SubscriberAnswer(subscriber: responder.name, answer: answer.map(wrap), nanoseconds: elapsed))
+            if let answer { answers.append(NamedAnswer(subscriber: responder.name, answer: answer)) }
         }
         let decided = reconciler.reconcile(answers, event: event, noAnswer: noAnswer)
-        return finish(event, result: decided.result, rows: rows, reports: decided.reports, invocation: invocation)
+        return finish(event, result: wrap(decided.result), rows: rows, reports: decided.reports, invocation: invocation)
     }
 
     /// What became of one responder of a completion event.
@@ -134,19 +149,20 @@ public final class LifecycleDispatcher {
     /// responder (false: its answer says it will not call back). One entry per responder, in order.
     func collect<Value: Sendable>(
         _ event: LifecycleEvent,
-        _ call: (any AppDelegateSubscriber, CompletionHandler<Value>) -> Bool
+        _ call: (EventHandler, Application, CompletionHandler<Value>) -> Bool
     ) async -> (collected: [Collected<Value>], reports: [DispatchReport]) {
-        let called = responders[event] ?? []
+        let called = responders[event.index]
         guard !called.isEmpty else { return ([], []) }
+        let application = application
         let collector = CompletionCollector<Value>(event: event, names: called.map(\.name), lateReports: lateReports)
         let eventStart = MonotonicClock.now()
         var starts: [UInt64] = []
         var returns: [UInt64] = []
         starts.reserveCapacity(called.count)
         returns.reserveCapacity(called.count)
-        for (index, registration) in called.enumerated() {
+        for (index, responder) in called.enumerated() {
             starts.append(MonotonicClock.now())
-            let awaited = call(registration.subscriber, collector.handler(for: index))
+            let awaited = call(responder.handler, application, collector.handler(for: index))
             returns.append(MonotonicClock.now())
             collector.didReturn(index, awaited: awaited)
         }
@@ -182,12 +198,12 @@ public final class LifecycleDispatcher {
     /// A completion event with a value: collects, counts late responders as `lateValue` (or as
     /// nothing), leaves declined ones out, and reconciles.
     func gather<Value: Sendable>(_ event: LifecycleEvent, reconciler: Reconciler<Value>, noAnswer: Value,
-                                 lateValue: Value?, encode: (Value) -> JSONValue,
-                                 _ call: (any AppDelegateSubscriber, CompletionHandler<Value>) -> Void)
-        async -> EventOutcome<Value>
+                                 lateValue: Value?, wrap: (Value) -> EventResult,
+                                 _ call: (EventHandler, Application, CompletionHandler<Value>) -> Void)
+        async -> EventOutcome
     {
-        let (collected, reports) = await collect(event) { (subscriber, handler: CompletionHandler<Value>) in
-            call(subscriber, handler)
+        let (collected, reports) = await collect(event) { (handler, application, completion: CompletionHandler<Value>) in
+            call(handler, application, completion)
             return true
         }
         var rows: [SubscriberAnswer] = []
@@ -201,16 +217,16 @@ public final class LifecycleDispatcher {
             case .late: value = lateValue
             case .released, .declined: continue
             }
-            rows.append(SubscriberAnswer(subscriber: entry.name, answer: value.map(encode), nanoseconds: entry.nanoseconds))
+            rows.append(SubscriberAnswer(subscriber: entry.name, answer: value.map(wrap), nanoseconds: entry.nanoseconds))
             if let value { answers.append(NamedAnswer(subscriber: entry.name, answer: value)) }
         }
         let decided = reconciler.reconcile(answers, event: event, noAnswer: noAnswer)
-        return finish(event, result: decided.result, rows: rows, reports: reports + decided.reports)
+        return finish(event, result: wrap(decided.result), rows: rows, reports: reports + decided.reports)
     }
 
     /// Builds the outcome and attaches the late reports gathered since the previous one.
-    func finish<Result>(_ event: LifecycleEvent, result: Result, rows: [SubscriberAnswer],
-                        reports: [DispatchReport], invocation: LaunchInvocation? = nil) -> EventOutcome<Result> {
+    func finish(_ event: LifecycleEvent, result: EventResult, rows: [SubscriberAnswer],
+                reports: [DispatchReport], invocation: LaunchInvocation? = nil) -> EventOutcome {
         let late = drainLateReports()
         return EventOutcome(event: event, result: result, answers: rows,
                             reports: late.isEmpty ? reports : reports + late, invocation: invocation)

@@ -1,14 +1,14 @@
 import SubscriberKit
 
 /// What a reconciler decided: the result and anything worth reporting (conflicts, duplicate keys).
-public struct Reconciled<Answer: Sendable>: Sendable {
+package struct Reconciled<Answer: Sendable>: Sendable {
     /// The result delivered for the event.
-    public var result: Answer
+    package var result: Answer
     /// Reports about the answers.
-    public var reports: [DispatchReport]
+    package var reports: [DispatchReport]
 
     /// A decision.
-    public init(result: Answer, reports: [DispatchReport] = []) {
+    package init(result: Answer, reports: [DispatchReport] = []) {
         self.result = result
         self.reports = reports
     }
@@ -19,25 +19,25 @@ extension Reconciled: Equatable where Answer: Equatable {}
 /// Combines the answers of one event into one result (docs/events.md). Pure: it sees the non-`nil` answers
 /// in subscriber order and the event's no-answer default, never the subscribers themselves, so the
 /// dispatcher always calls every responder first — no reconciler can short-circuit.
-public struct Reconciler<Answer: Sendable>: Sendable {
+package struct Reconciler<Answer: Sendable>: Sendable {
     /// Which reconciler this is.
-    public let choice: ReconcilerChoice
+    package let choice: ReconcilerChoice
     private let combine: @Sendable ([NamedAnswer<Answer>], LifecycleEvent, Answer) -> Reconciled<Answer>
 
     /// A reconciler named `choice` that decides with `combine(answers, event, noAnswerDefault)`.
-    public init(choice: ReconcilerChoice,
+    package init(choice: ReconcilerChoice,
                 combine: @escaping @Sendable ([NamedAnswer<Answer>], LifecycleEvent, Answer) -> Reconciled<Answer>) {
         self.choice = choice
         self.combine = combine
     }
 
     /// The result for `answers` (the non-`nil` ones, in subscriber order); `noAnswer` when empty.
-    public func reconcile(_ answers: [NamedAnswer<Answer>], event: LifecycleEvent, noAnswer: Answer) -> Reconciled<Answer> {
+    package func reconcile(_ answers: [NamedAnswer<Answer>], event: LifecycleEvent, noAnswer: Answer) -> Reconciled<Answer> {
         combine(answers, event, noAnswer)
     }
 
     /// The first answer in subscriber order.
-    public static var firstAnswer: Reconciler {
+    package static var firstAnswer: Reconciler {
         Reconciler(choice: .firstAnswer) { answers, _, noAnswer in
             Reconciled(result: answers.first?.answer ?? noAnswer)
         }
@@ -46,17 +46,17 @@ public struct Reconciler<Answer: Sendable>: Sendable {
 
 extension Reconciler where Answer == Bool {
     /// True if any answer is true; false if every answer is false.
-    public static let anyTrue = Reconciler(choice: .anyTrue) { answers, _, noAnswer in
+    package static let anyTrue = Reconciler(choice: .anyTrue) { answers, _, noAnswer in
         Reconciled(result: answers.isEmpty ? noAnswer : answers.contains { $0.answer })
     }
 
     /// True only if every answer is true: one false vetoes.
-    public static let allTrue = Reconciler(choice: .allTrue) { answers, _, noAnswer in
+    package static let allTrue = Reconciler(choice: .allTrue) { answers, _, noAnswer in
         Reconciled(result: answers.isEmpty ? noAnswer : answers.allSatisfy { $0.answer })
     }
 
     /// The Bool reconciler named `choice`; nil when it does not fit a Bool.
-    public init?(_ choice: ReconcilerChoice) {
+    package init?(_ choice: ReconcilerChoice) {
         switch choice {
         case .anyTrue: self = .anyTrue
         case .allTrue: self = .allTrue
@@ -68,7 +68,7 @@ extension Reconciler where Answer == Bool {
 
 extension Reconciler where Answer == BackgroundFetchResult {
     /// The first result of `order` that anyone answered (by default: failed > newData > noData).
-    public static func precedence(_ order: [BackgroundFetchResult]) -> Reconciler {
+    package static func precedence(_ order: [BackgroundFetchResult]) -> Reconciler {
         Reconciler(choice: .precedence(order)) { answers, _, noAnswer in
             guard !answers.isEmpty else { return Reconciled(result: noAnswer) }
             var seen: Set<BackgroundFetchResult> = []
@@ -79,7 +79,7 @@ extension Reconciler where Answer == BackgroundFetchResult {
     }
 
     /// The fetch reconciler named `choice`; nil when it does not fit a fetch result.
-    public init?(_ choice: ReconcilerChoice) {
+    package init?(_ choice: ReconcilerChoice) {
         switch choice {
         case .precedence(let order): self = .precedence(order)
         case .firstAnswer: self = .firstAnswer
@@ -91,7 +91,7 @@ extension Reconciler where Answer == BackgroundFetchResult {
 extension Reconciler where Answer == InterfaceOrientationMask {
     /// The orientations every answer allows, starting from all. An empty intersection delivers the
     /// no-answer default (the configured mask for the idiom) and reports the conflict.
-    public static let intersection = Reconciler(choice: .intersection) { answers, event, noAnswer in
+    package static let intersection = Reconciler(choice: .intersection) { answers, event, noAnswer in
         guard !answers.isEmpty else { return Reconciled(result: noAnswer) }
         let common = answers.reduce(InterfaceOrientationMask.all) { $0.intersection($1.answer) }
         guard common.isEmpty else { return Reconciled(result: common) }
@@ -100,7 +100,7 @@ extension Reconciler where Answer == InterfaceOrientationMask {
     }
 
     /// The orientation reconciler named `choice`; nil when it does not fit a mask.
-    public init?(_ choice: ReconcilerChoice) {
+    package init?(_ choice: ReconcilerChoice) {
         switch choice {
         case .intersection: self = .intersection
         case .firstAnswer: self = .firstAnswer
@@ -111,7 +111,7 @@ extension Reconciler where Answer == InterfaceOrientationMask {
 
 extension Reconciler where Answer == String {
     /// The configuration-name reconciler named `choice`; nil when it does not fit a name.
-    public init?(_ choice: ReconcilerChoice) {
+    package init?(_ choice: ReconcilerChoice) {
         guard choice == .firstAnswer else { return nil }
         self = .firstAnswer
     }
@@ -119,7 +119,7 @@ extension Reconciler where Answer == String {
 
 extension Reconciler where Answer == JSONObject {
     /// The replies merged in subscriber order; a key replied twice keeps the first and is reported.
-    public static let merge = Reconciler(choice: .merge) { answers, event, noAnswer in
+    package static let merge = Reconciler(choice: .merge) { answers, event, noAnswer in
         guard !answers.isEmpty else { return Reconciled(result: noAnswer) }
         var merged = JSONObject()
         var owner: [String: String] = [:]
@@ -138,7 +138,7 @@ extension Reconciler where Answer == JSONObject {
     }
 
     /// The dictionary reconciler named `choice`; nil when it does not fit a dictionary.
-    public init?(_ choice: ReconcilerChoice) {
+    package init?(_ choice: ReconcilerChoice) {
         switch choice {
         case .merge: self = .merge
         case .firstAnswer: self = .firstAnswer

@@ -82,17 +82,7 @@ public enum ReconcilerChoice: Sendable, Hashable, CustomStringConvertible {
 
     /// Checks that this reconciler fits `event`'s answer type; throws a clear error otherwise.
     public func validate(for event: LifecycleEvent) throws(DispatchConfigurationError) {
-        let type = event.answerType
-        let fits: Bool
-        switch (self, type) {
-        case (.anyTrue, .bool), (.allTrue, .bool), (.precedence, .fetchResult), (.intersection, .orientationMask),
-             (.merge, .dictionary):
-            fits = true
-        case (.firstAnswer, let type):
-            fits = type != .none
-        default:
-            fits = false
-        }
+        let fits = fits(event.row.answer)
         guard fits else { throw .reconcilerDoesNotFit(event: event, choice: self) }
         if case .precedence(let order) = self,
            order.count != BackgroundFetchResult.allCases.count || Set(order).count != order.count {

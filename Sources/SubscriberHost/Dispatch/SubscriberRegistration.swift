@@ -1,30 +1,39 @@
 import SubscriberKit
 
-/// A subscriber as the dispatcher sees it: its name, the object, its priority and the events it
-/// responds to. Statically registered subscribers and loaded plugin subscribers both become one.
+/// A subscriber as the dispatcher sees it: its name, its priority, and its handler of each event it
+/// responds to. In-process subscribers and loaded plugin subscribers both become one.
+@MainActor
 public struct SubscriberRegistration {
     /// The subscriber's name (output, reports, logs).
     public var name: String
-    /// The subscriber.
-    public var subscriber: any AppDelegateSubscriber
     /// Higher goes first; equal priorities keep registration order. Default 0.
     public var priority: Int
-    /// The events it responds to; nil means all. A loaded C subscriber passes its non-NULL vtable
-    /// entries. Events outside the set skip it entirely: it is not called and has no answer row.
-    public var respondingEvents: Set<LifecycleEvent>?
+    /// The subscriber object (an in-process subscriber, or a loaded ``CSubscriber``); kept alive
+    /// while registered.
+    public let subscriber: AnyObject
+    /// Its handler of each event, by event index; nil for the events it does not respond to.
+    package let handlers: [EventHandler?]
 
-    /// A registration.
-    public init(name: String, subscriber: any AppDelegateSubscriber, priority: Int = 0,
-                respondingEvents: Set<LifecycleEvent>? = nil) {
+    /// Registers an in-process `subscriber` under `name`: it receives the events whose protocols its
+    /// type adopts.
+    public init(name: String, subscriber: any AppDelegateSubscriber, priority: Int = 0) {
         self.name = name
-        self.subscriber = subscriber
         self.priority = priority
-        self.respondingEvents = respondingEvents
+        self.subscriber = subscriber
+        self.handlers = subscriber.eventHandlers()
+    }
+
+    /// Registers a subscriber loaded from a plugin, under `name` (default: the name it was created
+    /// with): it receives the events whose vtable entries are set.
+    package init(_ subscriber: CSubscriber, name: String? = nil, priority: Int = 0) {
+        self.name = name ?? subscriber.name
+        self.priority = priority
+        self.subscriber = subscriber
+        self.handlers = subscriber.handlers
     }
 
     /// Makes a subscriber of `type` with a context from the host: `sink` for its logs, the app's
     /// info and its manifest `options`. `name` defaults to the type's `subscriberName`.
-    @MainActor
     public init(_ type: any InstantiableSubscriber.Type, name: String? = nil, application: Application,
                 options: JSONValue = [:], sink: any SubscriberLogSink, priority: Int = 0) {
         let name = name ?? type.subscriberName
@@ -32,10 +41,13 @@ public struct SubscriberRegistration {
         self.init(name: name, subscriber: subscriber, priority: priority)
     }
 
-    /// Whether it responds to `event`.
-    public func responds(to event: LifecycleEvent) -> Bool {
-        respondingEvents?.contains(event) ?? true
+    /// The events it responds to, in table order.
+    public var respondingEvents: [LifecycleEvent] {
+        zip(LifecycleEvent.allCases, handlers).compactMap { $1 == nil ? nil : $0 }
     }
+
+    /// Whether it responds to `event`.
+    public func responds(to event: LifecycleEvent) -> Bool { handlers[event.index] != nil }
 
     /// `registrations` in dispatch order: as given, then a stable sort by priority, higher first.
     public static func ordered(_ registrations: [SubscriberRegistration]) -> [SubscriberRegistration] {

@@ -8,12 +8,16 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
     case load(PluginSetError)
     /// A manifest setting the dispatcher cannot honour.
     case configuration(file: String, DispatchConfigurationError)
+    /// An in-process subscriber (at `index` of the list given) has a name another subscriber already has.
+    case duplicateInProcessName(name: String, index: Int)
 
     public var description: String {
         switch self {
         case .manifest(let error): error.description
         case .load(let error): error.description
         case .configuration(let file, let error): "\(file): \(error)"
+        case .duplicateInProcessName(let name, let index):
+            "in-process subscribers[\(index)]: expected a subscriber name no other subscriber has, found \"\(name)\" again"
         }
     }
 }

@@ -1,11 +1,15 @@
 import SubscriberKit
 
-/// A running host: a manifest's plugins loaded, checked, their subscribers made through the C ABI
-/// and registered with one ``LifecycleDispatcher``. What `apphost` and embedding apps use.
+/// A running host: a manifest's plugins loaded and checked, their subscribers made through the C
+/// ABI, the app's own in-process subscribers beside them, all registered with one
+/// ``LifecycleDispatcher``. What `apphost` and embedding apps use (docs/embedding.md).
 ///
 /// ```swift
-/// let host = try PluginHost(manifestAt: "manifests/news.json")
-/// let launched = host.dispatcher.didFinishLaunching(options: LaunchOptions())
+/// let host = try PluginHost(manifestAt: "manifests/news.json",
+///                           inProcess: [InProcessSubscriber(AppRouter.self, priority: 10)])
+/// let launched = await host.dispatch(.didFinishLaunching(options: LaunchOptions()))
+/// let opened = host.dispatchAtOnce(.openURL(url: url))?.result.bool ?? false
+/// let leftovers = host.shutDown()
 /// ```
 ///
 /// Loading is all or nothing: any required failure (a load-time check, or a `create` that fails)
@@ -14,28 +18,30 @@ import SubscriberKit
 /// stay resident (Swift images cannot be unloaded).
 @MainActor
 public final class PluginHost {
-    /// The manifest as read.
+    /// The manifest, as read.
     public let manifest: Manifest
-    /// The plugins whose subscribers were made, and the optional ones that were skipped (a failed
-    /// load-time check or a failed `create`), in manifest order.
+    /// The loaded plugins (and the optional ones skipped), in manifest order.
     public let plugins: PluginSet
-    /// The dispatcher every event goes through.
+    /// The dispatcher over every subscriber: the plugins' and the in-process ones.
     public let dispatcher: LifecycleDispatcher
-    /// Every log line, event and error the subscribers wrote.
+    /// Everything the subscribers logged; ``dispatch(_:)`` hands each event its own records.
     public let log: HostLogRecorder
-    /// The subscribers made from the plugins, in manifest order then each entry's list order; the
-    /// dispatcher calls them in priority order (``LifecycleDispatcher/subscribers``).
-    public let subscribers: [CSubscriber]
+    /// The subscribers made from plugins, in manifest order.
+    package let subscribers: [CSubscriber]
+    /// Whether ``shutDown()`` ran.
+    public private(set) var isShutDown = false
 
-    /// Reads the manifest at `path` and loads it.
-    public convenience init(manifestAt path: String, options: HostOptions = HostOptions()) throws(HostError) {
+    /// Loads the manifest at `path` and its plugins, and registers `inProcess` subscribers beside them.
+    public convenience init(manifestAt path: String, inProcess: [InProcessSubscriber] = [],
+                            options: HostOptions = HostOptions()) throws(HostError) {
         let manifest: Manifest
         do { manifest = try Manifest(contentsOfFile: path) } catch { throw .manifest(error) }
-        try self.init(manifest: manifest, options: options)
+        try self.init(manifest: manifest, inProcess: inProcess, options: options)
     }
 
-    /// Loads `manifest`'s plugins, makes their subscribers and configures the dispatcher.
-    public convenience init(manifest: Manifest, options: HostOptions = HostOptions()) throws(HostError) {
+    /// Loads `manifest`'s plugins, and registers `inProcess` subscribers beside them.
+    public convenience init(manifest: Manifest, inProcess: [InProcessSubscriber] = [],
+                            options: HostOptions = HostOptions()) throws(HostError) {
         let configuration = try Self.configuration(for: manifest, options: options)
         let loaded: PluginSet
         do {
@@ -44,16 +50,12 @@ public final class PluginHost {
         } catch {
             throw .load(error)
         }
-        try self.init(manifest: manifest, loaded: loaded, configuration: configuration,
+        try self.init(manifest: manifest, loaded: loaded, inProcess: inProcess, configuration: configuration,
                       log: HostLogRecorder(handler: options.logHandler))
     }
 
-    /// Makes the subscribers of the plugins in `loaded` (of `manifest`), entry by entry. An entry
-    /// whose `create` fails is, when optional, left out (the subscribers made from it destroyed)
-    /// and added to ``PluginSet/skipped``; when required, every subscriber made so far is destroyed
-    /// and the host does not start.
-    init(manifest: Manifest, loaded: PluginSet, configuration: DispatchConfiguration,
-         log: HostLogRecorder) throws(HostError) {
+    init(manifest: Manifest, loaded: PluginSet, inProcess: [InProcessSubscriber] = [],
+         configuration: DispatchConfiguration, log: HostLogRecorder) throws(HostError) {
         var plugins: [PluginSet.Plugin] = []
         var skipped = loaded.skipped
         var made: [CSubscriber] = []
@@ -64,7 +66,7 @@ public final class PluginHost {
                 subscribers = try plugin.makeSubscribers(application: manifest.app, sink: log)
             } catch {
                 guard plugin.entry.optional else {
-                    made.forEach { $0.destroy() }
+                    made.reversed().forEach { $0.destroy() }
                     throw .load(PluginSetError(file: manifest.file, pluginIndex: plugin.entry.index, error: error))
                 }
                 skipped.append(PluginSet.Skipped(entry: plugin.entry, error: error))
@@ -72,10 +74,20 @@ public final class PluginHost {
             }
             plugins.append(plugin)
             made += subscribers
-            registrations += subscribers.map {
-                SubscriberRegistration(name: $0.name, subscriber: $0, priority: plugin.entry.priority,
-                                       respondingEvents: $0.respondingEvents)
+            registrations += subscribers.map { SubscriberRegistration($0, priority: plugin.entry.priority) }
+        }
+        // In-process subscribers follow the manifest's, in the order given; then one stable sort by
+        // priority orders them all. A name already taken is refused like two plugins sharing one.
+        var taken = Set(registrations.map(\.name))
+        for (index, subscriber) in inProcess.enumerated() {
+            let name = subscriber.name
+            guard taken.insert(name).inserted else {
+                made.reversed().forEach { $0.destroy() }
+                throw .duplicateInProcessName(name: name, index: index)
             }
+            registrations.append(SubscriberRegistration(subscriber.type, name: name, application: manifest.app,
+                                                        options: subscriber.options, sink: log,
+                                                        priority: subscriber.priority))
         }
         skipped.sort { $0.pluginIndex < $1.pluginIndex }  // manifest order, whichever step refused them
         self.manifest = manifest
@@ -85,15 +97,48 @@ public final class PluginHost {
         self.subscribers = made
     }
 
-    /// Destroys every subscriber (each plugin's `destroy`), in the reverse of the order they were
-    /// made. When this returns, every line they logged up to the moment their `destroy` returned is
-    /// in ``log``: drain it after this, not before. A later call to a plugin's host interface is
-    /// dropped and reported. Events sent afterwards reach no C subscriber. Idempotent.
-    public func shutDown() {
-        for subscriber in subscribers.reversed() { subscriber.destroy() }
+    /// Takes the records logged since the last take (at first: what subscribers logged when made).
+    public func takeLogs() -> [LogRecord] { log.drain() }
+
+    /// Delivers `call` to every subscriber that responds (``LifecycleDispatcher/dispatch(_:)``). The
+    /// outcome carries the records logged since the previous event: a completion that logs before
+    /// calling back belongs to the event that waited for it.
+    public func dispatch(_ call: EventCall) async -> EventOutcome {
+        var outcome = await dispatcher.dispatch(call)
+        outcome.logs = log.drain()
+        return outcome
     }
 
-    /// The dispatcher's settings from the manifest: app, reconcilers, deadlines, orientations.
+    /// Delivers `call` synchronously when its event answers at once, with its log records; nil,
+    /// delivering nothing, for an event that answers through completion handlers
+    /// (``LifecycleDispatcher/dispatchAtOnce(_:)``).
+    public func dispatchAtOnce(_ call: EventCall) -> EventOutcome? {
+        guard var outcome = dispatcher.dispatchAtOnce(call) else { return nil }
+        outcome.logs = log.drain()
+        return outcome
+    }
+
+    /// Destroys the plugins' subscribers, last first, and returns what is left: reports about calls
+    /// that arrived after their event was delivered, and every record not yet handed out — including
+    /// every line a subscriber wrote up to the moment its `destroy` returned. Later calls return
+    /// nothing new. In-process subscribers are released with the host.
+    @discardableResult
+    public func shutDown() -> Leftovers {
+        if !isShutDown {
+            isShutDown = true
+            for subscriber in subscribers.reversed() { subscriber.destroy() }
+        }
+        return Leftovers(reports: dispatcher.takeLateReports(), logs: log.drain())
+    }
+
+    /// What ``shutDown()`` found after the last event.
+    public struct Leftovers: Sendable, Hashable {
+        /// Reports about calls that arrived after their event was delivered.
+        public var reports: [DispatchReport]
+        /// Records not handed out with an outcome.
+        public var logs: [LogRecord]
+    }
+
     static func configuration(for manifest: Manifest, options: HostOptions) throws(HostError) -> DispatchConfiguration {
         var configuration = DispatchConfiguration(application: manifest.app)
         do {
@@ -112,5 +157,28 @@ public final class PluginHost {
         // As listed: idioms without an entry follow DispatchConfiguration.defaultOrientation(for:).
         configuration.defaultOrientations = manifest.supportedInterfaceOrientations
         return configuration
+    }
+}
+
+/// A subscriber type an embedding app registers beside the manifest's plugins: made with a context
+/// from the host (its logs go where the plugins' go, with the manifest's app info), ordered and
+/// reconciled exactly like a loaded subscriber.
+public struct InProcessSubscriber: Sendable {
+    /// The type to make.
+    public let type: any InstantiableSubscriber.Type
+    /// The name it is listed under; unique among all the host's subscribers.
+    public let name: String
+    /// Its options, as a manifest entry's `options` would give them.
+    public let options: JSONValue
+    /// Higher goes first; equal priorities keep order (the manifest's plugins first).
+    public let priority: Int
+
+    /// A subscriber of `type`, named `name` (default: the type's `subscriberName`).
+    @MainActor
+    public init(_ type: any InstantiableSubscriber.Type, name: String? = nil, options: JSONValue = [:], priority: Int = 0) {
+        self.type = type
+        self.name = name ?? type.subscriberName
+        self.options = options
+        self.priority = priority
     }
 }

@@ -7,7 +7,7 @@ extension PluginSet.Plugin {
     /// ``PluginLoadError/createFailed(path:name:reason:)`` names it.
     /// [main-thread] `create` is a `[main-thread]` entry.
     @MainActor
-    public func makeSubscribers(application: Application, sink: some SubscriberLogSink)
+    package func makeSubscribers(application: Application, sink: some SubscriberLogSink)
         throws(PluginLoadError) -> [CSubscriber]
     {
         var made: [CSubscriber] = []

@@ -5,35 +5,35 @@ import SubscriberABI
 ///
 /// `@unchecked Sendable`: every stored property is immutable, and the descriptor it points to is
 /// required by the ABI to stay valid and unchanged for the life of the process.
-public final class LoadedPluginImage: @unchecked Sendable, CustomStringConvertible {
+package final class LoadedPluginImage: @unchecked Sendable, CustomStringConvertible {
     /// The path it was first loaded from (absolute, symlinks kept).
-    public let path: String
+    package let path: String
     /// The canonical path (symlinks resolved) of the file that was loaded.
-    public let realPath: String
+    package let realPath: String
     /// The `dlopen` handle. Never passed to `dlclose`.
-    public let handle: UnsafeMutableRawPointer
+    package let handle: UnsafeMutableRawPointer
     /// The plugin's static descriptor, as returned by `adh_plugin_entry`.
-    public let descriptor: UnsafePointer<adh_plugin_descriptor>
+    package let descriptor: UnsafePointer<adh_plugin_descriptor>
     /// The descriptor's `struct_size`: which fields the plugin knows about.
-    public let structSize: UInt32
+    package let structSize: UInt32
     /// The ABI version the plugin was built against.
-    public let abiMajor: UInt32
+    package let abiMajor: UInt32
     /// The ABI minor version the plugin was built against (any minor of the host's major loads).
-    public let abiMinor: UInt32
+    package let abiMinor: UInt32
     /// Reverse-DNS identifier.
-    public let id: String
+    package let id: String
     /// Human-readable name.
-    public let name: String
+    package let name: String
     /// The plugin's own version.
-    public let version: String
+    package let version: String
     /// Who ships it; may be empty.
-    public let vendor: String
+    package let vendor: String
     /// The Swift compiler that built it ("6.3"); empty for a C plugin.
-    public let swiftVersion: String
+    package let swiftVersion: String
     /// Every subscriber the plugin declares, in its order.
-    public let subscriberNames: [String]
+    package let subscriberNames: [String]
     /// How long checks 1–8 took for the load that created this image (dlopen included).
-    public let loadDuration: Duration
+    package let loadDuration: Duration
 
     init(path: String, realPath: String, handle: UnsafeMutableRawPointer, descriptor: UnsafePointer<adh_plugin_descriptor>,
          fields: DescriptorFields, loadDuration: Duration) {
@@ -54,15 +54,15 @@ public final class LoadedPluginImage: @unchecked Sendable, CustomStringConvertib
     }
 
     /// Whether this is a plugin written in C (no Swift compiler version).
-    public var isCPlugin: Bool { swiftVersion.isEmpty }
+    package var isCPlugin: Bool { swiftVersion.isEmpty }
 
     /// `id version (ABI a.b) at path`.
-    public var description: String { "\(id) \(version) (ABI \(abiMajor).\(abiMinor)) at \(realPath)" }
+    package var description: String { "\(id) \(version) (ABI \(abiMajor).\(abiMinor)) at \(realPath)" }
 
     /// Check 9: the subscribers to make from this image: `requested` when it lists some (each must be
     /// declared), else every declared one.
     /// Errors name `path` (default: the path this image was first loaded from).
-    public func subscribers(requested: [String], path: String? = nil) throws(PluginLoadError) -> [String] {
+    package func subscribers(requested: [String], path: String? = nil) throws(PluginLoadError) -> [String] {
         if requested.isEmpty { return subscriberNames }
         let declared = Set(subscriberNames)  // one lookup per requested name: linear
         for name in requested where !declared.contains(name) {

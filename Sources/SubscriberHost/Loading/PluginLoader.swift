@@ -27,18 +27,18 @@ internal import HostDynamicLinker
 /// a refused plugin stays mapped but unused. Loading a file twice (the same file: device and inode)
 /// returns the image loaded the first time, after re-running checks 1–3 and 6–8 against this request
 /// (only `dlopen` and the entry call happen once).
-public struct PluginLoader: Sendable {
+package struct PluginLoader: Sendable {
     /// Turn check 2 off: accept an unsafe path to the plugin — the file, or a folder on the way,
     /// writable by group or others, or owned by another user than the current one or root. Whoever
     /// can write there can then swap or rewrite the plugin, even between its hash and `dlopen`, so
     /// the pin no longer protects it. Only on explicit request.
-    public var allowWritable: Bool
+    package var allowWritable: Bool
     /// The host's Swift "major.minor" that Swift plugins must match; the compiler's unless a test or
     /// tool says otherwise.
-    public var hostSwiftVersion: String
+    package var hostSwiftVersion: String
 
     /// A loader with the given checks.
-    public init(allowWritable: Bool = false, hostSwiftVersion: String = HostSwiftVersion.current) {
+    package init(allowWritable: Bool = false, hostSwiftVersion: String = HostSwiftVersion.current) {
         self.allowWritable = allowWritable
         self.hostSwiftVersion = hostSwiftVersion
     }
@@ -50,7 +50,7 @@ public struct PluginLoader: Sendable {
     /// returns its image; `sha256` is the manifest's pin, if any.
     /// [main-thread] The first load of a file calls its `[main-thread]` entry symbol.
     @MainActor
-    public func loadImage(at path: String, sha256: SHA256Digest? = nil) throws(PluginLoadError) -> LoadedPluginImage {
+    package func loadImage(at path: String, sha256: SHA256Digest? = nil) throws(PluginLoadError) -> LoadedPluginImage {
         try loadImage(at: path, sha256: sha256, verified: VerifiedFolders())
     }
 
@@ -89,7 +89,7 @@ public struct PluginLoader: Sendable {
     }
 
     /// The image already loaded from `realPath`, if any.
-    public static func loadedImage(realPath: String) -> LoadedPluginImage? {
+    package static func loadedImage(realPath: String) -> LoadedPluginImage? {
         images.withLock { images in images.values.first { $0.realPath == realPath } }
     }
 

@@ -11,7 +11,7 @@ public struct PluginSet: Sendable {
         /// The file it resolved to (absolute, symlinks kept).
         public var path: String
         /// The resident image (shared with any other entry naming the same real file).
-        public var image: LoadedPluginImage
+        package var image: LoadedPluginImage
         /// The subscribers to make from it, in order: the entry's list, or all the image declares.
         public var subscriberNames: [String]
     }
@@ -29,17 +29,17 @@ public struct PluginSet: Sendable {
     }
 
     /// One subscriber to instantiate: which image, which name, and what the manifest says about it.
-    public struct Subscriber: Sendable {
+    package struct Subscriber: Sendable {
         /// The subscriber's name, as the plugin declares it (unique across the set).
-        public var name: String
+        package var name: String
         /// The image whose descriptor's `create` makes it.
-        public var image: LoadedPluginImage
+        package var image: LoadedPluginImage
         /// The manifest entry's `options`, for the host interface's `options_json`.
-        public var options: JSONValue
+        package var options: JSONValue
         /// The manifest entry's `priority`.
-        public var priority: Int
+        package var priority: Int
         /// The manifest entry's index (manifest order is dispatch order before priorities).
-        public var pluginIndex: Int
+        package var pluginIndex: Int
     }
 
     /// The loaded entries, in manifest order.
@@ -49,7 +49,7 @@ public struct PluginSet: Sendable {
 
     /// Every subscriber to instantiate, in manifest order then each entry's list order (before
     /// priorities are applied).
-    public var subscribers: [Subscriber] {
+    package var subscribers: [Subscriber] {
         plugins.flatMap { plugin in
             plugin.subscriberNames.map {
                 Subscriber(name: $0, image: plugin.image, options: plugin.entry.options,

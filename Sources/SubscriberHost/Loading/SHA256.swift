@@ -10,7 +10,7 @@ import Darwin
 /// The state is fixed-size: eight words of chaining value, a 64-byte block buffer
 /// and a length counter; blocks are compressed straight from the caller's memory
 /// when they are whole, and no block allocates.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     /// The chaining value H0...H7.
     private var h0: UInt32 = 0x6a09_e667
     private var h1: UInt32 = 0xbb67_ae85
@@ -29,10 +29,10 @@ public struct SHA256: Sendable {
     private var byteCount: UInt64 = 0
 
     /// An empty message: the initial state of FIPS 180-4 §5.3.3, ready for ``update(_:)``.
-    public init() {}
+    package init() {}
 
     /// Adds bytes to the message.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard var input = bytes.baseAddress, bytes.count > 0 else { return }
         var remaining = bytes.count
         byteCount &+= UInt64(remaining)
@@ -72,7 +72,7 @@ public struct SHA256: Sendable {
     }
 
     /// Adds bytes to the message (convenience over any byte collection).
-    public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    package mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if done == nil {
             Array(bytes).withUnsafeBytes { update($0) }
@@ -80,7 +80,7 @@ public struct SHA256: Sendable {
     }
 
     /// Pads the message, processes the last block(s) and returns the digest.
-    public consuming func finalize() -> SHA256Digest {
+    package consuming func finalize() -> SHA256Digest {
         let bitLength = byteCount &* 8
         // 0x80, then zeros up to 56 mod 64 (padLength bytes in all), then the 64-bit big-endian bit length.
         let padLength = bufferCount < 56 ? 56 - bufferCount : 120 - bufferCount
@@ -112,14 +112,14 @@ public struct SHA256: Sendable {
     }
 
     /// One-shot hash of a byte collection.
-    public static func hash<C: Collection>(_ bytes: C) -> SHA256Digest where C.Element == UInt8 {
+    package static func hash<C: Collection>(_ bytes: C) -> SHA256Digest where C.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// Hashes a file, reading it in 64 KiB chunks with open/read (Glibc). Throws SHA256FileError naming the path and errno text.
-    public static func hash(fileAtPath path: String) throws(SHA256FileError) -> SHA256Digest {
+    package static func hash(fileAtPath path: String) throws(SHA256FileError) -> SHA256Digest {
         let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
         if fd < 0 {
             throw SHA256FileError(path: path, reason: "open: " + errnoText(errno))
@@ -130,7 +130,7 @@ public struct SHA256: Sendable {
 
     /// Hashes everything in the open file `fd`, from its first byte to its end, in 64 KiB chunks
     /// (`pread`: the descriptor's own offset is neither used nor moved). `path` names it in errors.
-    public static func hash(fileDescriptor fd: Int32, path: String) throws(SHA256FileError) -> SHA256Digest {
+    package static func hash(fileDescriptor fd: Int32, path: String) throws(SHA256FileError) -> SHA256Digest {
         let chunkSize = 64 * 1024
         var hasher = SHA256()
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
@@ -263,18 +263,18 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Hashing a file failed: which file, and why (the errno text).
-public struct SHA256FileError: Error, Sendable, CustomStringConvertible {
+package struct SHA256FileError: Error, Sendable, CustomStringConvertible {
     /// The file that could not be hashed, as the caller named it.
-    public let path: String
+    package let path: String
     /// Why: the system's text for the errno of the failed open or read.
-    public let reason: String
+    package let reason: String
 
     /// The failure to hash `path`, for `reason`.
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
     /// `cannot hash '<path>': <reason>`.
-    public var description: String { "cannot hash '\(path)': \(reason)" }
+    package var description: String { "cannot hash '\(path)': \(reason)" }
 }

@@ -2,15 +2,15 @@
 /// `library: X` is `libX.so` in, in order: the manifest's `pluginSearchPaths`, the caller's extra
 /// directories (`--plugin-dir`), then the running executable's folder. Never the system's library
 /// search path: a plugin is always named to `dlopen` by a path with a slash.
-public struct PluginLocator: Sendable, Hashable {
+package struct PluginLocator: Sendable, Hashable {
     /// The folder `path` entries are relative to.
-    public var baseDirectory: String
+    package var baseDirectory: String
     /// Where `library` entries are searched for, in order, absolute, without repeats.
-    public var searchDirectories: [String]
+    package var searchDirectories: [String]
 
     /// The locator for `manifest`. `extraDirectories` are relative to the current directory unless
     /// absolute; `executableDirectory` defaults to `/proc/self/exe`'s folder (nil leaves it out).
-    public init(manifest: Manifest, extraDirectories: [String] = [],
+    package init(manifest: Manifest, extraDirectories: [String] = [],
                 executableDirectory: String? = PluginLocator.runningExecutableDirectory) {
         var directories = manifest.pluginSearchDirectories + extraDirectories.map(FilePaths.absolute)
         if let executableDirectory { directories.append(executableDirectory) }
@@ -18,22 +18,22 @@ public struct PluginLocator: Sendable, Hashable {
     }
 
     /// A locator with explicit directories (made absolute against the current directory; repeats dropped).
-    public init(baseDirectory: String, searchDirectories: [String]) {
+    package init(baseDirectory: String, searchDirectories: [String]) {
         self.baseDirectory = FilePaths.absolute(baseDirectory)
         var seen: Set<String> = []
         self.searchDirectories = searchDirectories.map(FilePaths.absolute).filter { seen.insert($0).inserted }
     }
 
     /// The folder of the running executable (`/proc/self/exe`), the last place libraries are searched.
-    public static var runningExecutableDirectory: String? { FilePaths.executableDirectory() }
+    package static var runningExecutableDirectory: String? { FilePaths.executableDirectory() }
 
     /// The file name a library entry stands for: `X` → `libX.so`.
-    public static func fileName(ofLibrary name: String) -> String { "lib\(name).so" }
+    package static func fileName(ofLibrary name: String) -> String { "lib\(name).so" }
 
     /// The file of `source`. A `path` is returned joined, whether or not it exists (the loader's
     /// first check says what is wrong with it); a `library` must be found or this throws
     /// ``PluginLoadError/libraryNotFound(library:fileName:searched:)`` listing where it looked.
-    public func locate(_ source: ManifestPlugin.Source) throws(PluginLoadError) -> String {
+    package func locate(_ source: ManifestPlugin.Source) throws(PluginLoadError) -> String {
         switch source {
         case .path(let path):
             return FilePaths.resolve(path, against: baseDirectory)

@@ -4,24 +4,24 @@ import SubscriberABI
 
 /// The C header's constants and the conversions between its values and SubscriberKit's. The plugin
 /// exporter and the host adapter both use these, so the two sides of the boundary always agree.
-public enum ABI {
+package enum ABI {
     /// ADH_ABI_MAJOR as this SubscriberKit was compiled.
-    public static let major = UInt32(ADH_ABI_MAJOR)
+    package static let major = UInt32(ADH_ABI_MAJOR)
     /// ADH_ABI_MINOR as this SubscriberKit was compiled.
-    public static let minor = UInt32(ADH_ABI_MINOR)
+    package static let minor = UInt32(ADH_ABI_MINOR)
     /// ADH_ENTRY_SYMBOL: the one symbol a plugin exports ("adh_plugin_entry").
-    public static let entrySymbol: String = ADH_ENTRY_SYMBOL
+    package static let entrySymbol: String = ADH_ENTRY_SYMBOL
 
     /// ADH_RESPONDS: "I will call (or already called) the completion".
-    public static let responds = adh_response(ADH_RESPONDS)
+    package static let responds = adh_response(ADH_RESPONDS)
     /// ADH_DECLINES: "I do not respond to this call; I will not call the completion".
-    public static let declines = adh_response(ADH_DECLINES)
+    package static let declines = adh_response(ADH_DECLINES)
 
     /// Copies the part of a struct written by the other side that its `struct_size` covers; every
     /// field it does not cover reads as zero (NULL, absent). The first field of `T` must be
     /// `uint32_t struct_size`. Only whole 8-byte words are copied, so a pointer is never half-read
     /// and no byte past the writer's struct is touched.
-    public static func readCovered<T>(_ pointer: UnsafePointer<T>) -> T {
+    package static func readCovered<T>(_ pointer: UnsafePointer<T>) -> T {
         let size = MemoryLayout<T>.size
         let declared = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
         let covered = min(declared, size) & ~7
@@ -36,14 +36,14 @@ public enum ABI {
 
     /// Whether a struct whose `struct_size` is `structSize` covers the field at `offset` of `size`
     /// bytes (ADH_STRUCT_HAS).
-    public static func covers(structSize: UInt32, offset: Int, size: Int) -> Bool {
+    package static func covers(structSize: UInt32, offset: Int, size: Int) -> Bool {
         Int(structSize) >= offset + size
     }
 
     // MARK: Answers
 
     /// A `Bool?` answer as an adh_tristate.
-    public static func tristate(_ value: Bool?) -> adh_tristate {
+    package static func tristate(_ value: Bool?) -> adh_tristate {
         switch value {
         case nil: adh_tristate(ADH_NO_OPINION)
         case false?: adh_tristate(ADH_FALSE)
@@ -53,7 +53,7 @@ public enum ABI {
 
     /// An adh_tristate as a `Bool?`; any value other than ADH_FALSE and ADH_TRUE is no opinion
     /// (check ``isValidTristate(_:)`` to report it).
-    public static func bool(fromTristate raw: adh_tristate) -> Bool? {
+    package static func bool(fromTristate raw: adh_tristate) -> Bool? {
         switch raw {
         case adh_tristate(ADH_FALSE): false
         case adh_tristate(ADH_TRUE): true
@@ -62,16 +62,16 @@ public enum ABI {
     }
 
     /// Whether `raw` is one of ADH_NO_OPINION, ADH_FALSE, ADH_TRUE.
-    public static func isValidTristate(_ raw: adh_tristate) -> Bool { (-1...1).contains(raw) }
+    package static func isValidTristate(_ raw: adh_tristate) -> Bool { (-1...1).contains(raw) }
 
     /// An orientation answer as the C entry returns it: the mask's bits, or ADH_NO_OPINION.
-    public static func orientationAnswer(_ mask: InterfaceOrientationMask?) -> Int64 {
+    package static func orientationAnswer(_ mask: InterfaceOrientationMask?) -> Int64 {
         guard let mask else { return Int64(ADH_NO_OPINION) }
         return Int64(mask.rawValue)
     }
 
     /// The mask a C entry returned: nil for a negative value (no opinion) or one wider than 32 bits.
-    public static func orientationMask(fromAnswer raw: Int64) -> InterfaceOrientationMask? {
+    package static func orientationMask(fromAnswer raw: Int64) -> InterfaceOrientationMask? {
         guard raw >= 0, let bits = UInt32(exactly: raw) else { return nil }
         return InterfaceOrientationMask(rawValue: bits)
     }
@@ -79,7 +79,7 @@ public enum ABI {
     // MARK: Launch invocation
 
     /// The adh_invocation_kind of `invocation`.
-    public static func invocationKind(_ invocation: LaunchInvocation) -> adh_invocation_kind {
+    package static func invocationKind(_ invocation: LaunchInvocation) -> adh_invocation_kind {
         let kind: Int = switch invocation {
         case .unknown: ADH_INVOCATION_UNKNOWN
         case .appIconClick: ADH_INVOCATION_APP_ICON_CLICK
@@ -93,7 +93,7 @@ public enum ABI {
     }
 
     /// The detail the header documents for each kind of `invocation`; nil when the kind has none.
-    public static func invocationDetail(_ invocation: LaunchInvocation) -> String? {
+    package static func invocationDetail(_ invocation: LaunchInvocation) -> String? {
         switch invocation {
         case .deepLink(let url), .urlScheme(let url): url.absoluteString
         case .notification(let userInfo): JSONValue.object(userInfo).serialized()
@@ -105,7 +105,7 @@ public enum ABI {
 
     /// The invocation an adh_launch describes. A kind or detail that does not make sense (an unknown
     /// kind, a deep link without a URL) reads as `.unknown`.
-    public static func invocation(kind: adh_invocation_kind, detail: adh_string) -> LaunchInvocation {
+    package static func invocation(kind: adh_invocation_kind, detail: adh_string) -> LaunchInvocation {
         switch Int(kind) {
         case ADH_INVOCATION_APP_ICON_CLICK:
             return .appIconClick
@@ -129,14 +129,14 @@ public enum ABI {
 
     /// Parses JSON text handed over the boundary; nil when absent (`data == NULL`). Throws an
     /// ``ABIStringProblem`` for a string that cannot be read, a JSON error for text that is not JSON.
-    public static func parseJSON(_ text: adh_string) throws -> JSONValue? {
+    package static func parseJSON(_ text: adh_string) throws -> JSONValue? {
         guard let bytes = try text.checkedBytes() else { return nil }
         return try JSONValue(parsing: UnsafeRawBufferPointer(bytes))
     }
 
     /// A JSON object handed over the boundary: `[:]` when absent; when it is not a JSON object,
     /// `[:]` and a one-line `problem` naming what was found.
-    public static func jsonObject(_ text: adh_string, what: String) -> (object: JSONObject, problem: String?) {
+    package static func jsonObject(_ text: adh_string, what: String) -> (object: JSONObject, problem: String?) {
         do {
             switch try parseJSON(text) {
             case nil: return ([:], nil)
@@ -151,7 +151,7 @@ public enum ABI {
     }
 
     /// `text` as an absolute URL (one with a scheme), or nil.
-    public static func absoluteURL(_ text: String?) -> URL? {
+    package static func absoluteURL(_ text: String?) -> URL? {
         guard let text, let url = URL(string: text), url.scheme != nil else { return nil }
         return url
     }

@@ -6,16 +6,16 @@ import SubscriberABI
 /// app info and options, a plugin's configuration name). Always followed by a NUL, never relied on.
 ///
 /// Immutable after `init`, hence safe to share across threads.
-public final class ABIBytes: @unchecked Sendable {
+package final class ABIBytes: @unchecked Sendable {
     /// A static, NUL-terminated empty string: the non-NULL pointer of "" (absent is NULL).
     nonisolated(unsafe) static let emptyString = adh_string(data: UnsafePointer(strdup("")), length: 0)
 
     private let base: UnsafeMutablePointer<UInt8>
     /// The number of bytes, not counting the trailing NUL.
-    public let count: Int
+    package let count: Int
 
     /// A copy of `bytes`.
-    public init(_ bytes: some Collection<UInt8>) {
+    package init(_ bytes: some Collection<UInt8>) {
         count = bytes.count
         base = .allocate(capacity: count + 1)
         let initialized = UnsafeMutableBufferPointer(start: base, count: count).initialize(from: bytes).index
@@ -24,22 +24,22 @@ public final class ABIBytes: @unchecked Sendable {
     }
 
     /// A copy of the UTF-8 of `string`.
-    public convenience init(_ string: String) {
+    package convenience init(_ string: String) {
         self.init(string.utf8)
     }
 
     deinit { base.deallocate() }
 
     /// The bytes as an `adh_string`, valid as long as this object lives.
-    public var string: adh_string {
+    package var string: adh_string {
         adh_string(data: cString, length: count)
     }
 
     /// The bytes as an `adh_bytes`, valid as long as this object lives.
-    public var bytes: adh_bytes { adh_bytes(data: base, length: count) }
+    package var bytes: adh_bytes { adh_bytes(data: base, length: count) }
 
     /// A NUL-terminated C string, valid as long as this object lives.
-    public var cString: UnsafePointer<CChar> {
+    package var cString: UnsafePointer<CChar> {
         UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
     }
 }

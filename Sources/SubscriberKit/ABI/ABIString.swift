@@ -4,14 +4,14 @@ import SubscriberABI
 /// ``ABI/maximumStringLength`` (`(size_t)-1` among them), or NULL data with a non-zero length.
 /// Reading such a value would trap (a negative count) or read unmapped memory; the receiver reads it
 /// as invalid and reports this instead.
-public struct ABIStringProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ABIStringProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The length the other side passed, as the unsigned `size_t` it is.
-    public let length: UInt
+    package let length: UInt
     /// Whether `data` was non-NULL.
-    public let hasData: Bool
+    package let hasData: Bool
 
     /// "expected a string of at most 64 MiB with data, found length 18446744073709551615".
-    public var description: String {
+    package var description: String {
         "expected a string of at most \(ABI.maximumStringLength >> 20) MiB with data, found length \(length)"
             + (hasData ? "" : " and NULL data")
     }
@@ -29,22 +29,22 @@ public struct ABIStringProblem: Error, Sendable, Equatable, CustomStringConverti
 
 extension ABI {
     /// The longest single string or byte buffer either side accepts over the boundary: 64 MiB.
-    public static let maximumStringLength = 64 << 20
+    package static let maximumStringLength = 64 << 20
 }
 
 extension adh_string {
     /// The absent string (`data == NULL`), which differs from the empty string.
-    public static var absent: adh_string { adh_string(data: nil, length: 0) }
+    package static var absent: adh_string { adh_string(data: nil, length: 0) }
 
     /// Whether this is the absent string (`data == NULL`).
-    public var isAbsent: Bool { data == nil }
+    package var isAbsent: Bool { data == nil }
 
     /// Why this string cannot be read (see ``ABIStringProblem``), or nil when it can.
-    public var problem: ABIStringProblem? { ABIStringProblem.of(data: data, length: length) }
+    package var problem: ABIStringProblem? { ABIStringProblem.of(data: data, length: length) }
 
     /// The bytes, borrowed like the string itself; nil when absent; throws when the string cannot be
     /// read (too long, or NULL data with a length).
-    public func checkedBytes() throws(ABIStringProblem) -> UnsafeBufferPointer<UInt8>? {
+    package func checkedBytes() throws(ABIStringProblem) -> UnsafeBufferPointer<UInt8>? {
         if let problem { throw problem }
         guard let data else { return nil }
         // UInt8 and CChar may alias each other (signed/unsigned variants of one type).
@@ -53,43 +53,43 @@ extension adh_string {
 
     /// The text as a copied Swift string; nil when absent; throws when the string cannot be read.
     /// Invalid UTF-8 is repaired (U+FFFD), so hostile bytes never trap.
-    public func checkedString() throws(ABIStringProblem) -> String? {
+    package func checkedString() throws(ABIStringProblem) -> String? {
         try checkedBytes().map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The bytes, borrowed like the string itself; empty when absent or unreadable (use
     /// ``checkedBytes()`` to tell, and report, the latter).
-    public var bytes: UnsafeBufferPointer<UInt8> {
+    package var bytes: UnsafeBufferPointer<UInt8> {
         ((try? checkedBytes()) ?? nil) ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 
     /// The text as a copied Swift string; nil when absent or unreadable (use ``checkedString()`` to
     /// tell, and report, the latter). Invalid UTF-8 is repaired (U+FFFD), so hostile bytes never trap.
-    public var string: String? {
+    package var string: String? {
         (try? checkedString()) ?? nil
     }
 }
 
 extension adh_bytes {
     /// Why these bytes cannot be read (see ``ABIStringProblem``), or nil when they can.
-    public var problem: ABIStringProblem? { ABIStringProblem.of(data: data.map(UnsafeRawPointer.init), length: length) }
+    package var problem: ABIStringProblem? { ABIStringProblem.of(data: data.map(UnsafeRawPointer.init), length: length) }
 
     /// The bytes, borrowed like the value itself; empty when `data == NULL`; throws when they cannot
     /// be read (too long, or NULL data with a length).
-    public func checkedBuffer() throws(ABIStringProblem) -> UnsafeBufferPointer<UInt8> {
+    package func checkedBuffer() throws(ABIStringProblem) -> UnsafeBufferPointer<UInt8> {
         if let problem { throw problem }
         return UnsafeBufferPointer(start: data, count: data == nil ? 0 : length)
     }
 
     /// The bytes, borrowed like the value itself; empty when `data == NULL` or unreadable (use
     /// ``checkedBuffer()`` to tell, and report, the latter).
-    public var buffer: UnsafeBufferPointer<UInt8> {
+    package var buffer: UnsafeBufferPointer<UInt8> {
         (try? checkedBuffer()) ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 }
 
 /// Calls `body` with `string` as a borrowed `adh_string` (absent when `string` is nil).
-public func withABIString<R>(_ string: String?, _ body: (adh_string) throws -> R) rethrows -> R {
+package func withABIString<R>(_ string: String?, _ body: (adh_string) throws -> R) rethrows -> R {
     guard var string else { return try body(.absent) }
     return try string.withUTF8 { utf8 in
         // An empty Swift string may have no storage; the contract wants a non-NULL pointer for "".

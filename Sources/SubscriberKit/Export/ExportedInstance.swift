@@ -7,6 +7,9 @@ import SubscriberABI
 final class ExportedInstance {
     /// The plugin author's subscriber.
     let subscriber: any AppDelegateSubscriber
+    /// Its handler of each event, by event index; nil for the events its type does not handle
+    /// (their vtable entries are NULL).
+    let handlers: [EventHandler?]
     /// The host link behind the subscriber's context.
     let link: HostLink
     /// The name the subscriber was created under.
@@ -25,6 +28,7 @@ final class ExportedInstance {
 
     private init(subscriber: any AppDelegateSubscriber, link: HostLink, name: String, application: Application) {
         self.subscriber = subscriber
+        self.handlers = subscriber.eventHandlers()
         self.link = link
         self.name = name
         self.applicationBox = ApplicationBox(value: application)
@@ -44,7 +48,8 @@ final class ExportedInstance {
         let instance = ExportedInstance(subscriber: type.init(context: context), link: link, name: name,
                                         application: application)
         let vtable = UnsafeMutablePointer<adh_subscriber>.allocate(capacity: 1)
-        vtable.initialize(to: SubscriberVTable.make(instance: Unmanaged.passRetained(instance).toOpaque()))
+        vtable.initialize(to: SubscriberVTable.make(instance: Unmanaged.passRetained(instance).toOpaque(),
+                                                     handlers: instance.handlers))
         return UnsafePointer(vtable)
     }
 
@@ -60,6 +65,10 @@ final class ExportedInstance {
         unmanaged.release()
         UnsafeMutablePointer(mutating: vtable).deinitialize(count: 1).deallocate()
     }
+
+    /// The handler of `event`; nil when the subscriber's type does not handle it.
+    @inline(__always)
+    func handler(_ event: LifecycleEvent) -> EventHandler? { handlers[event.index] }
 
     /// Logs one warning about this instance's input through the host.
     func warn(_ message: String) {

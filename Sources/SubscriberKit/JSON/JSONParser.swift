@@ -12,6 +12,8 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What it found there, e.g. `'x'`, `end of input`, `invalid UTF-8 byte 0xC3`.
     public let found: String
 
+    /// An error at `line`, `column`.
+
     public init(line: Int, column: Int, expected: String, found: String) {
         self.line = line
         self.column = column

@@ -40,15 +40,16 @@ extension JSONValue {
 
 /// Reads the members of one JSON object with their key paths, so that every shape error says where.
 /// Call ``rejectUnknownKeys()`` last to make any key that was never read an error.
-public struct JSONObjectReader: Sendable {
+package struct JSONObjectReader: Sendable {
     /// The object being read.
-    public let object: JSONObject
+    package let object: JSONObject
     /// The key path of the object itself.
-    public let path: String
-    private var readKeys: Set<String> = []
+    package let path: String
+    /// The keys asked for so far: the few the reading code names, so a list (no hashing) is cheapest.
+    private var readKeys: [String] = []
 
     /// Starts reading `value`, which must be an object.
-    public init(_ value: JSONValue, path: String) throws(JSONShapeError) {
+    package init(_ value: JSONValue, path: String) throws(JSONShapeError) {
         guard case .object(let object) = value else {
             throw JSONShapeError(path: path, expected: "an object", found: value.shapeDescription)
         }
@@ -57,51 +58,51 @@ public struct JSONObjectReader: Sendable {
     }
 
     /// The key path of member `key`.
-    public func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// The raw member `key`, or nil when absent. Marks the key as read.
-    public mutating func value(_ key: String) -> JSONValue? {
-        readKeys.insert(key)
+    package mutating func value(_ key: String) -> JSONValue? {
+        if !readKeys.contains(key) { readKeys.append(key) }
         return object[key]
     }
 
     /// Member `key` as a string; nil when absent; an error when present with another type.
-    public mutating func string(_ key: String) throws(JSONShapeError) -> String? {
+    package mutating func string(_ key: String) throws(JSONShapeError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
         return string
     }
 
     /// Member `key` as a boolean; nil when absent.
-    public mutating func bool(_ key: String) throws(JSONShapeError) -> Bool? {
+    package mutating func bool(_ key: String) throws(JSONShapeError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let bool) = value else { throw mismatch(key, "true or false", value) }
         return bool
     }
 
     /// Member `key` as a whole number; nil when absent.
-    public mutating func int(_ key: String) throws(JSONShapeError) -> Int? {
+    package mutating func int(_ key: String) throws(JSONShapeError) -> Int? {
         guard let value = value(key) else { return nil }
         guard let int = value.intValue else { throw mismatch(key, "a whole number", value) }
         return int
     }
 
     /// Member `key` as an object; nil when absent.
-    public mutating func object(_ key: String) throws(JSONShapeError) -> JSONObject? {
+    package mutating func object(_ key: String) throws(JSONShapeError) -> JSONObject? {
         guard let value = value(key) else { return nil }
         guard case .object(let object) = value else { throw mismatch(key, "an object", value) }
         return object
     }
 
     /// Member `key` as an array; nil when absent.
-    public mutating func array(_ key: String) throws(JSONShapeError) -> [JSONValue]? {
+    package mutating func array(_ key: String) throws(JSONShapeError) -> [JSONValue]? {
         guard let value = value(key) else { return nil }
         guard case .array(let array) = value else { throw mismatch(key, "an array", value) }
         return array
     }
 
     /// Member `key` as an array of strings; nil when absent. Names the bad element's index.
-    public mutating func strings(_ key: String) throws(JSONShapeError) -> [String]? {
+    package mutating func strings(_ key: String) throws(JSONShapeError) -> [String]? {
         guard let array = try array(key) else { return nil }
         var strings: [String] = []
         for (index, element) in array.enumerated() {
@@ -115,7 +116,7 @@ public struct JSONObjectReader: Sendable {
     }
 
     /// Member `key` as a string, which must be present.
-    public mutating func requiredString(_ key: String) throws(JSONShapeError) -> String {
+    package mutating func requiredString(_ key: String) throws(JSONShapeError) -> String {
         guard let string = try string(key) else {
             throw JSONShapeError(path: path(of: key), expected: "a string", found: "nothing")
         }
@@ -123,8 +124,8 @@ public struct JSONObjectReader: Sendable {
     }
 
     /// Throws for the first key (in document order) that was never read.
-    public func rejectUnknownKeys() throws(JSONShapeError) {
-        if let unknown = object.keys.first(where: { !readKeys.contains($0) }) {
+    package func rejectUnknownKeys() throws(JSONShapeError) {
+        if let unknown = object.members.first(where: { !readKeys.contains($0.key) })?.key {
             let known = readKeys.sorted().joined(separator: ", ")
             throw JSONShapeError(path: path(of: unknown), expected: "one of the known keys (\(known))",
                                  found: "an unknown key")
@@ -132,7 +133,7 @@ public struct JSONObjectReader: Sendable {
     }
 
     /// An error for member `key`: expected `expected`, found `value`.
-    public func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> JSONShapeError {
+    package func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> JSONShapeError {
         JSONShapeError(path: path(of: key), expected: expected, found: value.shapeDescription)
     }
 }

@@ -3,11 +3,17 @@
 ///
 /// Objects keep their keys' order as written, so output is stable and diffable.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (JSON numbers are doubles).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object(JSONObject)
 }
 

@@ -1,17 +1,22 @@
 import Foundation
 
-/// A base class for subscribers, Q2's `Q2ModuleBase` style: subclass it and override only the
-/// events you need. It keeps the context and forwards `log`, `logEvent` and `logError` to it.
+/// A base class for subscribers, Q2's `Q2ModuleBase` style: it keeps the context and forwards `log`,
+/// `logEvent` and `logError` to it. A subclass declares ``InstantiableSubscriber`` and the event
+/// protocols it responds to, and implements their methods (no `override`: the base has none):
 ///
 /// ```swift
-/// final class AppLifecycleDelegate: AppDelegateSubscriberBase {
-///     override func applicationDidBecomeActive(_ application: Application) {
+/// final class AppLifecycleDelegate: AppDelegateSubscriberBase, InstantiableSubscriber,
+///                                   DidBecomeActiveSubscriber {
+///     func applicationDidBecomeActive(_ application: Application) {
 ///         log("The app has become active.")
 ///     }
 /// }
 /// ```
+///
+/// The base class itself conforms to no subscriber protocol on purpose: the compiler records which
+/// events a type responds to where it declares the conformance, so the subclass must declare it.
 @MainActor
-open class AppDelegateSubscriberBase: InstantiableSubscriber {
+open class AppDelegateSubscriberBase {
     /// Logging, app info and this subscriber's manifest options.
     public let context: SubscriberContext
 
@@ -21,7 +26,7 @@ open class AppDelegateSubscriberBase: InstantiableSubscriber {
     }
 
     /// The subscriber's name: the class name, unless overridden.
-    open class var subscriberName: String { _typeName(self, qualified: false) }
+    open class var subscriberName: String { SubscriberTypeName.of(self) }
 
     /// Writes one log line through the host.
     public func log(_ message: String, level: LogLevel = .info) { context.log(message, level: level) }
@@ -29,54 +34,4 @@ open class AppDelegateSubscriberBase: InstantiableSubscriber {
     public func logEvent(_ name: String, attributes: JSONObject = [:]) { context.logEvent(name, attributes: attributes) }
     /// Records an error through the host.
     public func logError(_ message: String, attributes: JSONObject = [:]) { context.logError(message, attributes: attributes) }
-
-
-    open func application(_ application: Application, willFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
-    open func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
-    open func applicationDidBecomeActive(_ application: Application) {}
-    open func applicationWillResignActive(_ application: Application) {}
-    open func applicationDidEnterBackground(_ application: Application) {}
-    open func applicationWillEnterForeground(_ application: Application) {}
-    open func applicationWillTerminate(_ application: Application) {}
-    open func applicationDidReceiveMemoryWarning(_ application: Application) {}
-    open func applicationSignificantTimeChange(_ application: Application) {}
-    open func applicationProtectedDataWillBecomeUnavailable(_ application: Application) {}
-    open func applicationProtectedDataDidBecomeAvailable(_ application: Application) {}
-    open func application(_ application: Application, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {}
-    open func application(_ application: Application, didFailToRegisterForRemoteNotificationsWithError error: LifecycleError) {}
-    open func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
-                          fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
-        completionHandler.decline()
-    }
-    open func application(_ application: Application,
-                          performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
-        completionHandler.decline()
-    }
-    open func application(_ application: Application, handleEventsForBackgroundURLSession identifier: String,
-                          completionHandler: CompletionHandler<Void>) {
-        completionHandler.decline()
-    }
-    open func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { nil }
-    open func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool? { nil }
-    open func application(_ application: Application, continue userActivity: UserActivity,
-                          restorationHandler: CompletionHandler<[String]>) -> Bool? { nil }
-    open func application(_ application: Application, didUpdate userActivity: UserActivity) {}
-    open func application(_ application: Application, didFailToContinueUserActivityWithType userActivityType: String,
-                          error: LifecycleError) {}
-    open func application(_ application: Application, performActionFor shortcutItem: ShortcutItem,
-                          completionHandler: CompletionHandler<Bool>) {
-        completionHandler.decline()
-    }
-    open func application(_ application: Application,
-                          supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask? { nil }
-    open func application(_ application: Application,
-                          shouldAllowExtensionPointIdentifier extensionPointIdentifier: String) -> Bool? { nil }
-    open func applicationShouldSaveSecureApplicationState(_ application: Application) -> Bool? { nil }
-    open func applicationShouldRestoreSecureApplicationState(_ application: Application) -> Bool? { nil }
-    open func application(_ application: Application, configurationForConnecting sceneRole: String) -> String? { nil }
-    open func application(_ application: Application, didDiscardSceneSessions count: Int) {}
-    open func application(_ application: Application, handleWatchKitExtensionRequest userInfo: JSONObject,
-                          reply: CompletionHandler<JSONObject>) {
-        reply.decline()
-    }
 }

@@ -1,6 +1,19 @@
 /// Severity of a log line, as swift-log names them. Raw values are the C header's (`ADH_LOG_*`).
 public enum LogLevel: Int32, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
-    case trace = 0, debug, info, notice, warning, error, critical
+    /// Finest detail.
+    case trace = 0
+    /// Debugging detail.
+    case debug
+    /// Normal operation (the default).
+    case info
+    /// Worth noticing.
+    case notice
+    /// Something went wrong but was handled.
+    case warning
+    /// Something failed.
+    case error
+    /// The subscriber cannot go on.
+    case critical
 
     /// "trace", "debug", "info", …
     public var name: String {

@@ -20,12 +20,12 @@ public struct Application: Sendable, Hashable {
     }
 
     /// The app info as the host hands it to plugins: {"name", "bundleIdentifier", "version"}.
-    public var infoJSON: JSONObject {
+    package var infoJSON: JSONObject {
         ["name": .string(name), "bundleIdentifier": .string(bundleIdentifier), "version": .string(version)]
     }
 
     /// Reads app info written by ``infoJSON``. Missing keys read as empty strings.
-    public init(infoJSON: JSONObject) {
+    package init(infoJSON: JSONObject) {
         self.init(name: infoJSON["name"]?.stringValue ?? "",
                   bundleIdentifier: infoJSON["bundleIdentifier"]?.stringValue ?? "",
                   version: infoJSON["version"]?.stringValue ?? "")

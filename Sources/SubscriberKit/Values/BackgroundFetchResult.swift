@@ -1,8 +1,11 @@
 /// UIBackgroundFetchResult: what a background fetch or a remote notification's fetch found.
 /// Raw values are UIKit's and the C header's (`ADH_FETCH_*`).
 public enum BackgroundFetchResult: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// New data was fetched.
     case newData = 0
+    /// There was nothing new.
     case noData = 1
+    /// The fetch failed.
     case failed = 2
 
     /// The name used in manifests, event scripts and output: "newData", "noData", "failed".

@@ -4,12 +4,20 @@ public struct InterfaceOrientationMask: OptionSet, Sendable, Hashable, CustomStr
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// UIInterfaceOrientationMask.portrait.
+
     public static let portrait = InterfaceOrientationMask(rawValue: 1 << 1)
+    /// UIInterfaceOrientationMask.portraitUpsideDown.
     public static let portraitUpsideDown = InterfaceOrientationMask(rawValue: 1 << 2)
+    /// UIInterfaceOrientationMask.landscapeRight.
     public static let landscapeRight = InterfaceOrientationMask(rawValue: 1 << 3)
+    /// UIInterfaceOrientationMask.landscapeLeft.
     public static let landscapeLeft = InterfaceOrientationMask(rawValue: 1 << 4)
+    /// Both landscape orientations.
     public static let landscape: InterfaceOrientationMask = [.landscapeLeft, .landscapeRight]
+    /// Every orientation but upside down (the phone default).
     public static let allButUpsideDown: InterfaceOrientationMask = [.portrait, .landscapeLeft, .landscapeRight]
+    /// Every orientation (the pad default).
     public static let all: InterfaceOrientationMask = [.portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight]
 
     /// Each single orientation with its Info.plist-style name, in UIKit's order.
@@ -39,12 +47,19 @@ public struct InterfaceOrientationMask: OptionSet, Sendable, Hashable, CustomStr
 
 /// UIUserInterfaceIdiom: the kind of device. Raw values are UIKit's and the C header's.
 public enum UserInterfaceIdiom: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// UIUserInterfaceIdiom.unspecified.
     case unspecified = -1
+    /// A phone.
     case phone = 0
+    /// A pad (the manifest's `~ipad` orientations).
     case pad = 1
+    /// A TV.
     case tv = 2
+    /// CarPlay.
     case carPlay = 3
+    /// A Mac.
     case mac = 5
+    /// Vision.
     case vision = 6
 
     /// The name used in manifests and event scripts ("phone", "pad", …).

@@ -61,7 +61,7 @@ public enum LaunchInvocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// As JSON: {"kind": "deepLink", "url": "…"}, {"kind": "notification", "userInfo": {…}}, …
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["kind": .string(kind)]
         switch self {
         case .deepLink(let url), .urlScheme(let url): object["url"] = .string(url.absoluteString)
@@ -88,7 +88,10 @@ public enum LaunchInvocation: Sendable, Hashable, CustomStringConvertible {
 
 /// Why the system launched the app in the background.
 public enum BackgroundLaunchReason: String, Sendable, Hashable, CaseIterable {
+    /// Launched for a location event.
     case location
+    /// Launched for a Bluetooth accessory.
     case bluetooth
+    /// Launched for a background fetch.
     case fetch
 }

@@ -43,10 +43,10 @@ public struct LaunchOptions: Sendable, Hashable {
     }
 
     /// Whether no option is set (a launch from the icon).
-    public var isEmpty: Bool { json.isEmpty }
+    package var isEmpty: Bool { json.isEmpty }
 
     /// As JSON, with the keys documented in the C header (adh/payloads.h).
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = [:]
         if let url { object["url"] = .string(url.absoluteString) }
         if let sourceApplication { object["sourceApplication"] = .string(sourceApplication) }
@@ -64,7 +64,7 @@ public struct LaunchOptions: Sendable, Hashable {
     }
 
     /// Reads options written as ``json``; unknown keys and wrong types are errors naming the key path.
-    public init(json: JSONValue, path: String) throws(JSONShapeError) {
+    package init(json: JSONValue, path: String) throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: path)
         url = try reader.url("url")
         sourceApplication = try reader.string("sourceApplication")

@@ -24,7 +24,7 @@ public struct OpenURLOptions: Sendable, Hashable {
     }
 
     /// Reads options written as ``json``; errors name the key path under `path`.
-    public init(json: JSONValue, path: String) throws(JSONShapeError) {
+    package init(json: JSONValue, path: String) throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: path)
         sourceApplication = try reader.string("sourceApplication")
         annotation = reader.value("annotation")

@@ -22,7 +22,7 @@ public struct ShortcutItem: Sendable, Hashable {
     }
 
     /// Reads an item written as ``json``; errors name the key path under `path`.
-    public init(json: JSONValue, path: String) throws(JSONShapeError) {
+    package init(json: JSONValue, path: String) throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: path)
         type = try reader.requiredString("type")
         title = try reader.string("title") ?? ""

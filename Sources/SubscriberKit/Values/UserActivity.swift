@@ -28,7 +28,7 @@ public struct UserActivity: Sendable, Hashable {
     }
 
     /// Reads an activity written as ``json``; errors name the key path under `path`.
-    public init(json: JSONValue, path: String) throws(JSONShapeError) {
+    package init(json: JSONValue, path: String) throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: path)
         activityType = try reader.requiredString("activityType")
         webpageURL = try reader.url("webpageURL")

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import BuiltProducts
 import SubscriberKit
 
 /// Runs the built `apphost` executable as a subprocess and captures what it did.
@@ -19,16 +21,16 @@ enum AppHostProcess {
     static let packageRoot: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// The build folder holding `apphost` and the plugins: the test binary's own folder when
-    /// `apphost` is there (`swift test` builds it beside the tests), else `.build/debug`.
-    static let buildDirectory: String = {
-        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
-        if FileManager.default.isExecutableFile(atPath: running + "/apphost") { return running }
-        return packageRoot + "/.build/debug"
-    }()
+    /// The build folder holding `apphost` and the plugins: beside the test binary (``BuiltProducts``).
+    static var buildDirectory: String { BuiltProducts.directory }
 
-    /// The `apphost` executable.
-    static var executable: String { buildDirectory + "/apphost" }
+    /// The `apphost` executable; a missing one fails the test.
+    static var executable: String { BuiltProducts.file("apphost") }
+
+    /// The plugin library `lib<name>.so`; a missing one fails the test.
+    static func plugin(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        BuiltProducts.library(name, sourceLocation: sourceLocation)
+    }
 
     /// A manifest shipped in `manifests/`.
     static func manifest(_ name: String) -> String { packageRoot + "/manifests/" + name }
@@ -45,8 +47,9 @@ enum AppHostProcess {
 
     /// Runs `apphost arguments` in the package root with `stdin` as standard input and the current
     /// environment minus `NO_COLOR`, plus `environment`; standard output as `standardOutput` says.
+    /// `program` runs instead of apphost when given (a shell that redirects for it).
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    standardOutput: StandardOutput = .captured) throws -> Result {
+                    standardOutput: StandardOutput = .captured, program: String? = nil) throws -> Result {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let errPath = try directory.write("stderr", "")
@@ -62,7 +65,7 @@ enum AppHostProcess {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", #"exec "$0" "$@" >&-"#, executable] + arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: executable)
+            process.executableURL = URL(fileURLWithPath: program ?? executable)
             process.arguments = arguments
         }
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)

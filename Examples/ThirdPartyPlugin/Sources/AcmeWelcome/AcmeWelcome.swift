@@ -3,7 +3,8 @@ import SubscriberKit
 
 /// Welcomes the user when the app becomes active, and opens `acme-welcome://` links.
 /// Options: {"greeting": "Welcome back"}.
-final class AcmeWelcome: AppDelegateSubscriberBase {
+final class AcmeWelcome: AppDelegateSubscriberBase, InstantiableSubscriber, DidBecomeActiveSubscriber,
+                         OpenURLSubscriber {
     private let greeting: String
 
     required init(context: SubscriberContext) {
@@ -11,11 +12,11 @@ final class AcmeWelcome: AppDelegateSubscriberBase {
         super.init(context: context)
     }
 
-    override func applicationDidBecomeActive(_ application: Application) {
+    func applicationDidBecomeActive(_ application: Application) {
         log("\(greeting) to \(application.name)!")
     }
 
-    override func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
         guard url.scheme == "acme-welcome" else { return nil }  // not ours: no opinion
         logEvent("welcome_link_opened", attributes: ["url": .string(url.absoluteString)])
         return true

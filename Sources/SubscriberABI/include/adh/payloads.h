@@ -6,9 +6,11 @@
  * Ownership: the host fills these structs and owns them and everything they point to. They are
  * borrowed for the duration of the event call; copy what you keep.
  *
- * `serial`: the host numbers each event it dispatches. Every subscriber of one event receives the
- * same payload with the same serial, so a plugin that serves many subscribers may decode a payload
- * once per serial and reuse the result for the others.
+ * `serial` (host-private, ignore it): an optional cache key, never needed to handle an event. The
+ * host gives equal payloads the same non-zero serial, so the Swift SDK decodes a payload once for all
+ * the subscribers one image serves; 0 means "not numbered". A plugin must not rely on its value or
+ * on any numbering scheme, and a host may send 0 always. It stays in the struct because fields are
+ * never removed (1.0 plugins read the fields after it at these offsets).
  *
  * Dictionaries (launch options, userInfo, annotations) travel as JSON text (`data == NULL` when
  * absent).

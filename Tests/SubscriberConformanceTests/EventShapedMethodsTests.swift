@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import SubscriberConformance
+@testable import SubscriberKit
+
+/// A subscriber adopting every event protocol, each method exactly as its requirement says (the
+/// compiler checks that): its symbols in this test binary are the reference the derivation of the
+/// expected handlers from the event table is checked against.
+@MainActor
+final class EveryEventSubscriber: InstantiableSubscriber, WillFinishLaunchingSubscriber, DidFinishLaunchingSubscriber,
+    DidBecomeActiveSubscriber, WillResignActiveSubscriber, DidEnterBackgroundSubscriber, WillEnterForegroundSubscriber,
+    WillTerminateSubscriber, DidReceiveMemoryWarningSubscriber, SignificantTimeChangeSubscriber,
+    ProtectedDataWillBecomeUnavailableSubscriber, ProtectedDataDidBecomeAvailableSubscriber,
+    DidRegisterForRemoteNotificationsSubscriber, DidFailToRegisterForRemoteNotificationsSubscriber,
+    DidReceiveRemoteNotificationSubscriber, PerformFetchSubscriber, HandleEventsForBackgroundURLSessionSubscriber,
+    OpenURLSubscriber, WillContinueUserActivitySubscriber, ContinueUserActivitySubscriber,
+    DidUpdateUserActivitySubscriber, DidFailToContinueUserActivitySubscriber, PerformActionForShortcutItemSubscriber,
+    SupportedInterfaceOrientationsSubscriber, ShouldAllowExtensionPointIdentifierSubscriber,
+    ShouldSaveSecureApplicationStateSubscriber, ShouldRestoreSecureApplicationStateSubscriber,
+    ConfigurationForConnectingSubscriber, DidDiscardSceneSessionsSubscriber, HandleWatchKitExtensionRequestSubscriber {
+    init(context: SubscriberContext) {}
+
+    func application(_ application: Application, willFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
+    func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
+    func applicationDidBecomeActive(_ application: Application) {}
+    func applicationWillResignActive(_ application: Application) {}
+    func applicationDidEnterBackground(_ application: Application) {}
+    func applicationWillEnterForeground(_ application: Application) {}
+    func applicationWillTerminate(_ application: Application) {}
+    func applicationDidReceiveMemoryWarning(_ application: Application) {}
+    func applicationSignificantTimeChange(_ application: Application) {}
+    func applicationProtectedDataWillBecomeUnavailable(_ application: Application) {}
+    func applicationProtectedDataDidBecomeAvailable(_ application: Application) {}
+    func application(_ application: Application, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {}
+    func application(_ application: Application, didFailToRegisterForRemoteNotificationsWithError error: LifecycleError) {}
+    func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
+                     fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) { completionHandler(.noData) }
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) { completionHandler(.noData) }
+    func application(_ application: Application, handleEventsForBackgroundURLSession identifier: String,
+                     completionHandler: CompletionHandler<Void>) { completionHandler() }
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { nil }
+    func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool? { nil }
+    func application(_ application: Application, continue userActivity: UserActivity,
+                     restorationHandler: CompletionHandler<[String]>) -> Bool? { nil }
+    func application(_ application: Application, didUpdate userActivity: UserActivity) {}
+    func application(_ application: Application, didFailToContinueUserActivityWithType userActivityType: String,
+                     error: LifecycleError) {}
+    func application(_ application: Application, performActionFor shortcutItem: ShortcutItem,
+                     completionHandler: CompletionHandler<Bool>) { completionHandler(false) }
+    func application(_ application: Application,
+                     supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask? { nil }
+    func application(_ application: Application,
+                     shouldAllowExtensionPointIdentifier extensionPointIdentifier: String) -> Bool? { nil }
+    func applicationShouldSaveSecureApplicationState(_ application: Application) -> Bool? { nil }
+    func applicationShouldRestoreSecureApplicationState(_ application: Application) -> Bool? { nil }
+    func application(_ application: Application, configurationForConnecting sceneRole: String) -> String? { nil }
+    func application(_ application: Application, didDiscardSceneSessions count: Int) {}
+    func application(_ application: Application, handleWatchKitExtensionRequest userInfo: JSONObject,
+                     reply: CompletionHandler<JSONObject>) { reply([:]) }
+}
+
+@Suite("events.shaped-methods: event-shaped methods the SDK never calls")
+struct EventShapedMethodsTests {
+    @Test("the expected handler of a row: selector, parameter types and result read from its requirement")
+    func derivationOfOneRow() {
+        let openURL = ExpectedHandler(row: LifecycleEvent.openURL.row)
+        #expect(openURL.event == "openURL")
+        #expect(openURL.protocolName == "OpenURLSubscriber")
+        #expect(openURL.selector == "application(_:open:options:)")
+        #expect(openURL.parameterTypes == ["Application", "URL", "OpenURLOptions"])
+        #expect(openURL.returnType == "Bool?")
+        let watch = ExpectedHandler(row: LifecycleEvent.handleWatchKitExtensionRequest.row)
+        #expect(watch.selector == "application(_:handleWatchKitExtensionRequest:reply:)")
+        #expect(watch.parameterTypes == ["Application", "JSONObject", "CompletionHandler<JSONObject>"])
+        let restoration = ExpectedHandler(row: LifecycleEvent.continueUserActivity.row)
+        #expect(restoration.parameterTypes == ["Application", "UserActivity", "CompletionHandler<Array<String>>"])
+        #expect(ExpectedHandler.demanglerSpelling("[[String: Int]]") == "Array<Dictionary<String, Int>>")
+        #expect(watch.returnType == "()")
+        #expect(ExpectedHandler.all.map(\.event) == LifecycleEvent.allCases.map(\.name))
+    }
+
+    @Test("every row's derived handler matches the compiler's symbol of a method satisfying its requirement")
+    func derivationMatchesEveryRow() throws {
+        let scan = try PluginSymbolScan.scan(path: "/proc/self/exe", expected: ExpectedHandler.all)
+        let methods = scan.methods.filter { $0.typeName.hasSuffix(".EveryEventSubscriber") }
+        #expect(methods.map(\.event).sorted() == LifecycleEvent.allCases.map(\.name).sorted())
+        for method in methods {
+            #expect(method.matchesExpected, "\(method.event): \(method.demangledSignature)")
+        }
+        #expect(!scan.findings().contains { $0.method.typeName.hasSuffix(".EveryEventSubscriber") },
+                "\(scan.findings().map(\.description))")
+    }
+
+    @Test("fails on NearMissSubscriber, naming each method never called and the signature expected")
+    func failsOnNearMiss() async throws {
+        let report = await ConformanceKit.run(plugins: [Built.plugin("NearMissSubscriber")], options: kitOptions())
+        let result = try #require(report.plugins.first?.result("events.shaped-methods"))
+        #expect(result.status == .fail, "\(ConformanceKit.table(report))")
+        let found = result.verdict.evidence.found
+        let openURL = LifecycleEvent.openURL.row.swiftRequirement
+        let orientations = LifecycleEvent.supportedInterfaceOrientations.row.swiftRequirement
+        #expect(found.contains("NearMissSubscriber.application(_:open:options:) -> Bool is never called: "
+                               + "openURL is delivered to \(openURL) of OpenURLSubscriber"), "\(found)")
+        #expect(found.contains("LegacyOrientationLock.application(_:supportedInterfaceOrientationsFor:) -> "
+                               + "InterfaceOrientationMask is never called: supportedInterfaceOrientations is "
+                               + "delivered to \(orientations) of SupportedInterfaceOrientationsSubscriber"), "\(found)")
+        #expect(found.contains("LegacyOrientationLock.applicationWillResignActive(_:) is never called: "
+                               + "LegacyOrientationLock does not adopt WillResignActiveSubscriber"), "\(found)")
+        // The handler it does adopt is fine, and nothing else of the plugin fails.
+        #expect(!found.contains("applicationDidBecomeActive"), "\(found)")
+        #expect(report.failures.map(\.result.id) == ["events.shaped-methods"], "\(ConformanceKit.table(report))")
+        #expect(report.exitCode == 1)
+    }
+
+    @Test("passes on the Swift example plugins, counting their handlers", arguments: ["Greeter", "AppLifecycleDelegate",
+          "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher", "OrientationLock"])
+    func passesOnSwiftExamples(plugin: String) async throws {
+        let report = await ConformanceKit.run(plugins: [Built.plugin(plugin)],
+                                              options: kitOptions { $0.only = ["events.shaped-methods"] })
+        let result = try #require(report.plugins.first?.result("events.shaped-methods"))
+        #expect(result.status == .pass, "\(ConformanceKit.table(report))")
+        #expect(result.verdict.evidence.found.hasSuffix(" all adopted"), "\(result.verdict.evidence.found)")
+        if plugin == "Greeter" { #expect(result.verdict.evidence.found == "2 event methods, all adopted") }
+    }
+
+    @Test("skips a stripped Swift plugin: its classes' methods are not in .dynsym, so finding none proves nothing")
+    func skipsStrippedPlugins() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stripped = folder.appendingPathComponent("libNearMissSubscriber.so").path
+        let strip = try Process.run(URL(fileURLWithPath: "/usr/bin/strip"),
+                                    arguments: ["--strip-all", "-o", stripped, Built.plugin("NearMissSubscriber")])
+        strip.waitUntilExit()
+        try #require(strip.terminationStatus == 0)
+        let report = await ConformanceKit.run(plugins: [stripped], options: kitOptions { $0.only = ["events.shaped-methods"] })
+        let result = try #require(report.plugins.first?.result("events.shaped-methods"))
+        #expect(result.status == .skip, "\(ConformanceKit.table(report))")
+        #expect(result.verdict.evidence.found
+                == "a stripped file (no .symtab, only .dynsym): its classes' methods cannot be read")
+    }
+
+    @Test("skips a C plugin: it has no Swift methods")
+    func skipsCPlugins() async throws {
+        let report = await ConformanceKit.run(plugins: [Built.plugin("ExtensionGuard")],
+                                              options: kitOptions { $0.only = ["events.shaped-methods"] })
+        let result = try #require(report.plugins.first?.result("events.shaped-methods"))
+        #expect(result.status == .skip)
+        #expect(result.verdict.evidence.found == "a C plugin (swift_version \"\"): no Swift methods to read")
+    }
+}
