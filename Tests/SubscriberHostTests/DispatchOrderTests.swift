@@ -7,6 +7,13 @@ import Testing
 @MainActor
 @Suite("Dispatch: order and responders")
 struct DispatchOrderTests {
+    @Test("the test calls cover every event of the table, once each")
+    func everyEventCallsCoverTheTable() {
+        let missing = LifecycleEvent.allCases.filter { event in !everyEventCalls.contains { $0.event == event } }
+        #expect(missing.isEmpty, "everyEventCalls lacks \(missing)")
+        #expect(oneCallPerEvent.map(\.event) == LifecycleEvent.allCases)
+    }
+
     @Test("higher priority first; equal priorities keep registration order")
     func priorityIsStable() async {
         let log = CallLog()
