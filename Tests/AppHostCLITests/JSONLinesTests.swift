@@ -98,4 +98,12 @@ struct JSONLinesTests {
                            "attributes": ["n": 1], "event": "didBecomeActive"])
         #expect(try JSONLines.log(record, during: nil).parsedJSON()["event"] == .null)
     }
+
+    @Test("a record as JSON")
+    func recordJSON() {
+        let record = LogRecord(time: Date(timeIntervalSince1970: 10), subscriber: "A", kind: .error, level: .error,
+                               message: "boom", attributes: ["code": 7])
+        #expect(record.json == ["time": 10, "subscriber": "A", "kind": "error", "level": "error", "message": "boom",
+                                "attributes": ["code": 7]])
+    }
 }

@@ -107,6 +107,10 @@ struct EventShapedMethodsTests {
                                + "delivered to \(orientations) of SupportedInterfaceOrientationsSubscriber"), "\(found)")
         #expect(found.contains("LegacyOrientationLock.applicationWillResignActive(_:) is never called: "
                                + "LegacyOrientationLock does not adopt WillResignActiveSubscriber"), "\(found)")
+        // A subclass that adds an event protocol: adopted and exact in the symbols, yet the subscriber made
+        // from it does not respond (its events were fixed at its superclass).
+        #expect(found.contains("LateAdopter.application(_:open:options:) is never called: LateAdopter adopts the "
+                               + "protocol of openURL, but its events were fixed where a superclass declared"), "\(found)")
         // The handler it does adopt is fine, and nothing else of the plugin fails.
         #expect(!found.contains("applicationDidBecomeActive"), "\(found)")
         #expect(report.failures.map(\.result.id) == ["events.shaped-methods"], "\(ConformanceKit.table(report))")

@@ -88,12 +88,4 @@ struct DispatchLoggingTests {
         #expect(forwardOnly.drain().isEmpty)
         #expect(counted.withLock { $0 } == 2_000)
     }
-
-    @Test("a record as JSON")
-    func recordJSON() {
-        let record = LogRecord(time: Date(timeIntervalSince1970: 10), subscriber: "A", kind: .error, level: .error,
-                               message: "boom", attributes: ["code": 7])
-        #expect(record.json == ["time": 10, "subscriber": "A", "kind": "error", "level": "error", "message": "boom",
-                                "attributes": ["code": 7]])
-    }
 }

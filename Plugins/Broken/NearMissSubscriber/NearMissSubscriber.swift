@@ -33,8 +33,20 @@ final class LegacyOrientationLock: AppDelegateSubscriberBase, InstantiableSubscr
     }
 }
 
+/// A subscriber class other subscribers build on: its events are fixed here, where it declares
+/// InstantiableSubscriber.
+class ParentSubscriber: AppDelegateSubscriberBase, InstantiableSubscriber, DidBecomeActiveSubscriber {
+    func applicationDidBecomeActive(_ application: Application) {}
+}
+
+/// Adds OpenURLSubscriber with the exact method: it compiles, the symbols show the conformance, and
+/// the method is never called (the events were fixed at ParentSubscriber).
+final class LateAdopter: ParentSubscriber, OpenURLSubscriber {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { true }
+}
+
 @_cdecl("adh_plugin_entry")
 public func pluginEntry() -> UnsafeRawPointer {
     SubscriberPlugin.export(id: "dev.appdelegatehost.fixture.near-miss", name: "NearMissSubscriber", version: "1.0.0",
-                            subscribers: [NearMissSubscriber.self, LegacyOrientationLock.self])
+                            subscribers: [NearMissSubscriber.self, LegacyOrientationLock.self, LateAdopter.self])
 }

@@ -211,10 +211,11 @@ private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Int3
 }
 
 /// Writes out what the buffered outputs hold when the process is killed by a fatal signal (a
-/// plugin's crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT), then hands the signal on to whatever
-/// handled it before (the Swift runtime's backtrace, or the default). The handler touches only plain memory and write(2): each output's bytes live in a
-/// fixed block (``Slot``) registered once, and the main thread, which fills them, is the one a
-/// plugin crashes on, between writes.
+/// plugin's crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT), then hands the signal on to
+/// whatever handled it before (the Swift runtime's backtracer, or the default). The handler touches
+/// only plain memory and write(2): each output's bytes live in a fixed block (``Slot``) registered
+/// once. The main thread fills the blocks; a plugin crashing on its own thread while the main thread
+/// is in the middle of a write may show that write's bytes twice or cut — better than losing them.
 enum CrashFlush {
     /// One buffered output's bytes: a fixed block and how much of it is used.
     struct Slot: @unchecked Sendable {  // its bytes are changed under the output's lock only
@@ -259,15 +260,21 @@ enum CrashFlush {
     private nonisolated(unsafe) static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 64)
 
     private static func installHandlers() {
-        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT] {
+        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
-                CrashFlush.writeOut()
+                // The previous action first: a fault while writing out goes to it, not back here.
                 sigaction(signal, CrashFlush.previous + Int(signal), nil)
-                raise(signal)
+                CrashFlush.writeOut()
+                // A fault returns to the faulting instruction, which faults again into the previous
+                // handler with its own address and context (the backtrace stays the plugin's);
+                // abort(3) and a trap do not fault again, so they are raised anew.
+                if signal == SIGABRT || signal == SIGTRAP { raise(signal) }
             }
             sigemptyset(&action.sa_mask)
-            action.sa_flags = Int32(truncatingIfNeeded: SA_NODEFER)
+            // On the alternate stack when there is one (the Swift runtime's backtracer sets one up):
+            // a stack overflow leaves no stack to run on.
+            action.sa_flags = Int32(truncatingIfNeeded: SA_ONSTACK)
             sigaction(signal, &action, previous + Int(signal))
         }
     }

@@ -1,3 +1,5 @@
+import SubscriberHost
+
 /// `events.shaped-methods`: every method of a Swift plugin's classes that is named like an event
 /// handler is one the SDK calls. A Swift subscriber receives an event only when its type adopts the
 /// event's protocol and the method satisfies the requirement exactly; anything else compiles and is
@@ -36,11 +38,34 @@ struct EventShapedMethodsCheck: ConformanceCheck {
             } catch {
                 return .warn(expected: expectation, found: error.description)
             }
-            let findings = scan.findings()
+            let findings = scan.findings().map(\.description)
+                + Self.unboundHandlers(scan.methods, of: image, in: environment)
             guard findings.isEmpty else {
-                return .fail(expected: expectation, found: findings.map(\.description).joined(separator: "; "))
+                return .fail(expected: expectation, found: findings.joined(separator: "; "))
             }
             return .pass(expected: expectation, found: "\(plural(scan.methods.count, "event method")), all adopted")
         }
+    }
+
+    /// Exact, adopted handlers whose subscriber still does not respond to their event: a subclass of
+    /// a subscriber class that adds an event protocol. The compiler fixed the class's events where its
+    /// superclass became a subscriber, so the symbols look right and the vtable has no entry. Checked
+    /// on the subscribers named like their type (the default name), made as the host makes them.
+    @MainActor static func unboundHandlers(_ methods: [FoundHandlerMethod], of image: LoadedPluginImage,
+                                in environment: CheckEnvironment) -> [String] {
+        let declared = Set(image.subscriberNames)
+        var findings: [String] = []
+        let byType = Dictionary(grouping: methods.filter(\.matchesExpected)) { $0.typeName.split(separator: ".").last.map(String.init) ?? $0.typeName }
+        for (typeName, handlers) in byType.sorted(by: { $0.key < $1.key }) where declared.contains(typeName) {
+            guard let subscriber = environment.makeSubscriber(typeName, of: image) else { continue }
+            defer { subscriber.destroy() }
+            let responding = Set(subscriber.respondingEvents.map(\.name))
+            for handler in handlers where !responding.contains(handler.event) {
+                findings.append("\(typeName).\(handler.selector) is never called: \(typeName) adopts the protocol of "
+                    + "\(handler.event), but its events were fixed where a superclass declared the subscriber protocol "
+                    + "(declare the event protocols there, or make \(typeName) declare InstantiableSubscriber itself)")
+            }
+        }
+        return findings
     }
 }

@@ -9,48 +9,46 @@ extension CSubscriber {
     /// The handler that calls the plugin's `entry` for `event`. It does nothing once the subscriber
     /// was destroyed.
     ///
-    /// A fast path: the handler holds this subscriber `unowned(unsafe)`, without reference counting
-    /// on each call (a strong capture would be a cycle, as the subscriber owns its handlers; plain
-    /// `unowned` costs a checked retain and release per call). Safe because a handler is only
-    /// reachable through its subscriber: ``handlers`` here, and ``SubscriberRegistration``, which
-    /// holds the subscriber strongly beside them.
+    /// The handler holds this subscriber `unowned`: a strong capture would be a cycle (the subscriber
+    /// owns its handlers), and a handler used after its subscriber is gone traps instead of reading
+    /// freed memory.
     func handler(calling entry: CEntry, for event: LifecycleEvent) -> EventHandler {
         switch entry {
         case .notify(let entry):
-            return .notify { [unowned(unsafe) self] _, _ in if isLive { entry(me) } }
+            return .notify { [unowned self] _, _ in if isLive { entry(me) } }
         case .notifyBytes(let entry):
-            return .notify { [unowned(unsafe) self] _, arguments in
+            return .notify { [unowned self] _, arguments in
                 guard isLive else { return }
                 arguments.deviceToken.withUnsafeBytes { raw in
                     entry(me, adh_bytes(data: raw.bindMemory(to: UInt8.self).baseAddress, length: raw.count))
                 }
             }
         case .notifyError(let entry):
-            return .notify { [unowned(unsafe) self] _, arguments in
+            return .notify { [unowned self] _, arguments in
                 guard isLive else { return }
                 arguments.error.withABIError { entry(me, $0) }
             }
         case .notifyActivity(let entry):
-            return .notify { [unowned(unsafe) self] _, arguments in
+            return .notify { [unowned self] _, arguments in
                 guard isLive else { return }
                 PayloadEncodeCache.shared.userActivity(arguments.userActivity).withPointer { entry(me, $0) }
             }
         case .notifyTextError(let entry):
-            return .notify { [unowned(unsafe) self] _, arguments in
+            return .notify { [unowned self] _, arguments in
                 guard isLive else { return }
                 withABIString(arguments.text) { text in arguments.error.withABIError { entry(me, text, $0) } }
             }
         case .notifyCount(let entry):
-            return .notify { [unowned(unsafe) self] _, arguments in if isLive { entry(me, Int64(arguments.count)) } }
+            return .notify { [unowned self] _, arguments in if isLive { entry(me, Int64(arguments.count)) } }
         case .ask(let entry):
-            return .bool { [unowned(unsafe) self] _, _ in isLive ? answer(entry(me), of: event) : nil }
+            return .bool { [unowned self] _, _ in isLive ? answer(entry(me), of: event) : nil }
         case .askText(let entry):
-            return .bool { [unowned(unsafe) self] _, arguments in
+            return .bool { [unowned self] _, arguments in
                 isLive ? answer(withABIString(arguments.text) { entry(me, $0) }, of: event) : nil
             }
         case .askLaunch(let entry):
             // The payload carries `application.launchInvocation` (classified from the options when unset).
-            return .bool { [unowned(unsafe) self] application, arguments in
+            return .bool { [unowned self] application, arguments in
                 guard isLive else { return nil }
                 let options = arguments.launchOptions
                 let invocation = application.launchInvocation ?? LaunchInvocation(classifying: options)
@@ -58,43 +56,43 @@ extension CSubscriber {
                 return answer(payload.withPointer { entry(me, $0) }, of: event)
             }
         case .askOpenURL(let entry):
-            return .bool { [unowned(unsafe) self] _, arguments in
+            return .bool { [unowned self] _, arguments in
                 guard isLive else { return nil }
                 let payload = PayloadEncodeCache.shared.openURL(url: arguments.url, options: arguments.openURLOptions)
                 return answer(payload.withPointer { entry(me, $0) }, of: event)
             }
         case .askOrientations(let entry):
-            return .orientationMask { [unowned(unsafe) self] _, arguments in
+            return .orientationMask { [unowned self] _, arguments in
                 guard isLive else { return nil }
                 return orientations(entry(me, arguments.idiom.rawValue), of: event)
             }
         case .askConfiguration(let entry):
-            return .configurationName { [unowned(unsafe) self] _, arguments in
+            return .configurationName { [unowned self] _, arguments in
                 guard isLive else { return nil }
                 return configurationName(withABIString(arguments.text) { entry(me, $0) }, of: event)
             }
         case .fetch(let entry):
-            return .fetch { [unowned(unsafe) self] _, _, handler in
+            return .fetch { [unowned self] _, _, handler in
                 guard isLive else { return handler.decline() }
                 let completion = CompletionBridge.fetch(handler, event: event, context: contextReference)
                 settle(entry(me, completion), completion.context, handler, event)
             }
         case .fetchUserInfo(let entry):
-            return .fetch { [unowned(unsafe) self] _, arguments, handler in
+            return .fetch { [unowned self] _, arguments, handler in
                 guard isLive else { return handler.decline() }
                 let userInfo = PayloadEncodeCache.shared.notificationUserInfo(arguments.userInfo)
                 let completion = CompletionBridge.fetch(handler, event: event, context: contextReference)
                 settle(entry(me, userInfo.string, completion), completion.context, handler, event)
             }
         case .doneText(let entry):
-            return .done { [unowned(unsafe) self] _, arguments, handler in
+            return .done { [unowned self] _, arguments, handler in
                 guard isLive else { return handler.decline() }
                 let completion = CompletionBridge.void(handler, event: event, context: contextReference)
                 let response = withABIString(arguments.text) { entry(me, $0, completion) }
                 settle(response, completion.context, handler, event)
             }
         case .shortcut(let entry):
-            return .boolCompletion { [unowned(unsafe) self] _, arguments, handler in
+            return .boolCompletion { [unowned self] _, arguments, handler in
                 guard isLive else { return handler.decline() }
                 let payload = PayloadEncodeCache.shared.shortcutItem(arguments.shortcutItem)
                 let completion = CompletionBridge.bool(handler, event: event, context: contextReference)
@@ -102,7 +100,7 @@ extension CSubscriber {
                 settle(response, completion.context, handler, event)
             }
         case .restoration(let entry):
-            return .restoration { [unowned(unsafe) self] _, arguments, handler in
+            return .restoration { [unowned self] _, arguments, handler in
                 guard isLive else { return nil }
                 let payload = PayloadEncodeCache.shared.userActivity(arguments.userActivity)
                 let restoration = CompletionBridge.restoration(handler, event: event, context: contextReference)
@@ -117,7 +115,7 @@ extension CSubscriber {
                 return result
             }
         case .replyUserInfo(let entry):
-            return .dictionary { [unowned(unsafe) self] _, arguments, handler in
+            return .dictionary { [unowned self] _, arguments, handler in
                 guard isLive else { return handler.decline() }
                 let userInfo = PayloadEncodeCache.shared.watchKitUserInfo(arguments.userInfo)
                 let completion = CompletionBridge.reply(handler, event: event, context: contextReference)

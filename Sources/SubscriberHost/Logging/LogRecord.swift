@@ -47,14 +47,4 @@ public struct LogRecord: Sendable, Hashable, CustomStringConvertible {
         case .error: return "[\(subscriber)] error: \(message)\(attributesText)"
         }
     }
-
-    /// As JSON: {"time" (seconds since 1970), "subscriber", "kind", "level", "message", "attributes"?}.
-    public var json: JSONObject {
-        var object: JSONObject = [
-            "time": .number(time.timeIntervalSince1970), "subscriber": .string(subscriber),
-            "kind": .string(kind.rawValue), "level": .string(level.name), "message": .string(message),
-        ]
-        if !attributes.isEmpty { object["attributes"] = .object(attributes) }
-        return object
-    }
 }

@@ -5,7 +5,7 @@
 /// - Call it exactly once, from any thread, now or later. A second call is ignored by the host and
 ///   reported; a call after the event's deadline is ignored and reported as late.
 /// - Or call ``decline()`` *before returning* from the event method to say "I do not respond to
-///   this one" (the default implementations do); the host then does not wait for you.
+///   call" (e.g. a notification that is not yours); the host then does not wait for you.
 public struct CompletionHandler<Value: Sendable>: Sendable {
     private let complete: @Sendable (Value) -> Void
     private let declined: @Sendable () -> Void
