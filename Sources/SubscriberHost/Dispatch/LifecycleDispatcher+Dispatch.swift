@@ -68,8 +68,8 @@ extension LifecycleDispatcher {
                 perform(application, arguments, completion)
             }
         case .dictionary:
-            return await gather(event, reconciler: reconcilers.dictionary[event.index], noAnswer: [:],
-                                lateValue: nil, wrap: EventResult.dictionary) { handler, application, completion in
+            return await gather(event, reconciler: reconcilers.dictionary[event.index], noAnswer: row.nobodyAnswers.dictionary,
+                                lateValue: row.late.dictionary, wrap: EventResult.dictionary) { handler, application, completion in
                 guard case .dictionary(let reply) = handler else { return completion.decline() }
                 reply(application, arguments, completion)
             }
@@ -171,6 +171,9 @@ extension NobodyAnswers {
         return .noData
     }
 
+    /// The dictionary of a dictionary event's row (only ever empty).
+    var dictionary: JSONObject { [:] }
+
     /// The configuration name of a configuration event's row.
     var configurationName: String {
         if case .configurationName(let value) = self { return value }
@@ -184,6 +187,9 @@ extension LateCountsAs {
         if case .fetchResult(let value) = self { return value }
         return nil
     }
+
+    /// A late dictionary responder's reply: nothing (a late reply contributes no keys).
+    var dictionary: JSONObject? { nil }
 
     /// A late Bool responder's answer.
     var bool: Bool? {
