@@ -31,13 +31,14 @@ public enum EmbeddedNewsApp {
         let launch = LaunchOptions(url: URL(string: "news://article/42"))
         _ = host.dispatchAtOnce(.willFinishLaunching(options: launch))
         let launched = await host.dispatch(.didFinishLaunching(options: launch))
-        say("launched: \(launched.result.bool ?? false), from \(launched.invocation.map(String.init(describing:)) ?? "?")")
+        say("launched: \(launched.result), from \(launched.invocation.map(String.init(describing:)) ?? "?")")
 
+        // What UIKit's application(_:open:options:) returns, at once.
         let opened = host.dispatchAtOnce(.openURL(url: URL(string: "news-app://settings")!))
-        say("news-app://settings handled: \(opened?.result.bool ?? false), first asked: \(opened?.answers.first?.subscriber ?? "nobody")")
+        say("news-app://settings handled: \(opened.result), first asked: \(opened.answers.first?.subscriber ?? "nobody")")
 
         let fetched = await host.dispatch(.performFetch)  // completes when every plugin called back
-        say("background fetch: \(fetched.result.fetchResult.map(\.name) ?? "?")")
+        say("background fetch: \(fetched.result)")
 
         let terminating = await host.dispatch(.willTerminate)
         for record in terminating.logs { say("log: \(record)") }

@@ -9,14 +9,15 @@ import Foundation
 import Glibc
 import SubscriberKit
 
-/// Counts `applicationDidBecomeActive` calls: the void event.
-final class VoidCounter: InstantiableSubscriber, DidBecomeActiveSubscriber {
+/// Counts `applicationDidReceiveMemoryWarning` calls: the void event (one UIKit delivers to a
+/// running app any number of times).
+final class VoidCounter: InstantiableSubscriber, DidReceiveMemoryWarningSubscriber {
     /// How many times the event arrived.
     private(set) var count = 0
 
     init(context: SubscriberContext) {}
 
-    func applicationDidBecomeActive(_ application: Application) {
+    func applicationDidReceiveMemoryWarning(_ application: Application) {
         count &+= 1
     }
 }

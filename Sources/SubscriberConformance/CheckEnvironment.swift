@@ -66,7 +66,7 @@ final class CheckEnvironment {
 
     /// Makes subscriber `name` through the host's C bridge, as the host does.
     func makeSubscriber(_ name: String, of image: LoadedPluginImage) -> CSubscriber? {
-        CSubscriber(descriptor: image.descriptor, name: name, context: context(for: name))
+        try? CSubscriber(creating: name, from: image.descriptor, context: context(for: name))
     }
 
     /// The plugin's raw `create`, for checks that must see the C behaviour itself.

@@ -13,11 +13,12 @@ enum CLIScript {
         + "supportedInterfaceOrientations ×2 (pad, phone), shouldAllowExtensionPointIdentifier ×2 (denied, allowed), "
         + "willResignActive, didEnterBackground, willEnterForeground"
 
-    /// Line `index` of the script: cycle position `index % 12`; URLs carry the cycle number, so
-    /// every event's payload is new, as real events' are.
+    /// Line `index` of the script: a launch first, then cycle position `(index - 1) % 12`; URLs carry
+    /// the cycle number, so every event's payload is new, as real events' are.
     static func line(_ index: Int) -> String {
-        let cycle = index / 12
-        switch index % 12 {
+        guard index > 0 else { return #"{"event": "didFinishLaunching"}"# }
+        let cycle = (index - 1) / 12
+        switch (index - 1) % 12 {
         case 0: return #"{"event": "didBecomeActive"}"#
         case 1: return #"{"event": "openURL", "url": "news://article/\#(cycle)", "options": {"sourceApplication": "com.apple.mobilesafari"}}"#
         case 2: return #"{"event": "openURL", "url": "https://elsewhere.example.org/page/\#(cycle)"}"#
@@ -115,7 +116,7 @@ struct CLIBench {
         let empty = folder + "/empty.jsonl"
         try CLIScript.write(events: events, to: script)
         try Data().write(to: URL(fileURLWithPath: empty))
-        let calls: [EventCall]
+        let calls: [AnyEventCall]
         do { calls = try EventScript.read(from: script) } catch { throw BenchError("\(error)") }
         guard calls.count == events else {
             throw BenchError("\(script): \(calls.count) calls parsed; expected \(events)")
@@ -180,7 +181,7 @@ struct CLIBench {
     }
 
     /// One untimed pass: every call answered without a failure report.
-    private func checkDispatcher(_ host: PluginHost, _ calls: [EventCall]) async throws {
+    private func checkDispatcher(_ host: PluginHost, _ calls: [AnyEventCall]) async throws {
         for call in calls {
             let report = await host.dispatcher.dispatch(call)
             _ = host.log.drain()
@@ -192,7 +193,7 @@ struct CLIBench {
     }
 
     /// The time to dispatch every call, each call's log records drained and dropped.
-    private func dispatchTime(_ host: PluginHost, _ calls: [EventCall]) async -> RunTime {
+    private func dispatchTime(_ host: PluginHost, _ calls: [AnyEventCall]) async -> RunTime {
         let cpuBefore = CPUTime.process()
         let start = BenchClock.now()
         for call in calls {

@@ -10,7 +10,7 @@ enum DispatchScenario: String, CaseIterable, Sendable {
     /// The row label.
     var label: String {
         switch self {
-        case .voidEvent: "void event (didBecomeActive)"
+        case .voidEvent: "void event (didReceiveMemoryWarning)"
         case .openURL: "openURL (with options)"
         case .fetchSync: "performFetch, sync completion"
         case .fetchAsync: "performFetch, other-thread completion"
@@ -25,7 +25,7 @@ enum DispatchScenario: String, CaseIterable, Sendable {
         case .openURL: BenchSubscriberTypes.urlMatcher
         case .fetchSync: BenchSubscriberTypes.syncFetcher
         case .fetchAsync: BenchSubscriberTypes.asyncFetcher
-        // VoidCounter implements didBecomeActive only; the scenario sends willResignActive.
+        // VoidCounter implements didReceiveMemoryWarning only; the scenario sends significantTimeChange.
         case .unimplemented: BenchSubscriberTypes.voidCounter
         }
     }
@@ -78,12 +78,12 @@ final class DispatchBench {
     }
 
     private func measure(_ scenario: DispatchScenario, subscribers count: Int) async throws -> DispatchFigure {
-        let inProcess = LifecycleDispatcher(subscribers: inProcessRegistrations(scenario, count),
-                                            configuration: DispatchConfiguration(application: application))
+        let inProcess = launched(LifecycleDispatcher(subscribers: inProcessRegistrations(scenario, count),
+                                                     configuration: DispatchConfiguration(application: application)))
         let (registrations, made) = try loadedRegistrations(scenario, count)
         defer { made.forEach { $0.destroy() } }
-        let loaded = LifecycleDispatcher(subscribers: registrations,
-                                         configuration: DispatchConfiguration(application: application))
+        let loaded = launched(LifecycleDispatcher(subscribers: registrations,
+                                                  configuration: DispatchConfiguration(application: application)))
         try await check(scenario, inProcess: inProcess, loaded: loaded, count: count)
         let (direct, bridged) = await sampler.comparePair(batch(scenario, inProcess), batch(scenario, loaded))
         return DispatchFigure(scenario: scenario, subscribers: count, inProcess: direct, loaded: bridged,
@@ -95,8 +95,8 @@ final class DispatchBench {
     func profile(_ scenario: DispatchScenario, subscribers count: Int, events: Int, loaded: Bool) async throws {
         let registrations = loaded ? try loadedRegistrations(scenario, count) : (inProcessRegistrations(scenario, count), [])
         defer { registrations.1.forEach { $0.destroy() } }
-        let dispatcher = LifecycleDispatcher(subscribers: registrations.0,
-                                             configuration: DispatchConfiguration(application: application))
+        let dispatcher = launched(LifecycleDispatcher(subscribers: registrations.0,
+                                                      configuration: DispatchConfiguration(application: application)))
         await batch(scenario, dispatcher)(events)
     }
 
@@ -126,11 +126,19 @@ final class DispatchBench {
         return (registrations, made)
     }
 
+    /// `dispatcher` once the app launched and became active: the measured events are ones UIKit
+    /// delivers to a running app, any number of times.
+    private func launched(_ dispatcher: LifecycleDispatcher) -> LifecycleDispatcher {
+        dispatcher.dispatchAtOnce(.didFinishLaunching())
+        dispatcher.dispatchAtOnce(.didBecomeActive)
+        return dispatcher
+    }
+
     /// Sends `count` events of `scenario` through `dispatcher`.
     private func batch(_ scenario: DispatchScenario, _ dispatcher: LifecycleDispatcher) -> (Int) async -> Void {
         switch scenario {
         case .voidEvent:
-            return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.didBecomeActive) } }
+            return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.didReceiveMemoryWarning) } }
         case .openURL:
             return { [self] count in
                 for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.openURL(url: takeURL(), options: urlOptions)) }
@@ -138,7 +146,7 @@ final class DispatchBench {
         case .fetchSync, .fetchAsync:
             return { count in for _ in 0..<count { _ = await dispatcher.dispatch(.performFetch) } }
         case .unimplemented:
-            return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.willResignActive) } }
+            return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.significantTimeChange) } }
         }
     }
 
@@ -151,11 +159,11 @@ final class DispatchBench {
     /// working paths, not failures.
     private func check(_ scenario: DispatchScenario, inProcess: LifecycleDispatcher, loaded: LifecycleDispatcher,
                        count: Int) async throws {
-        let call: EventCall = switch scenario {
-        case .voidEvent: .didBecomeActive
-        case .openURL: .openURL(url: urls[nextURL], options: urlOptions)
-        case .fetchSync, .fetchAsync: .performFetch
-        case .unimplemented: .willResignActive
+        let call: AnyEventCall = switch scenario {
+        case .voidEvent: NotificationCall.didReceiveMemoryWarning.erased
+        case .openURL: EventCall.openURL(url: urls[nextURL], options: urlOptions).erased
+        case .fetchSync, .fetchAsync: EventCall.performFetch.erased
+        case .unimplemented: NotificationCall.significantTimeChange.erased
         }
         let rows = scenario == .unimplemented ? 0 : count
         var results: [(String, Int)] = []

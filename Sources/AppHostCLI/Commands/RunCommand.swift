@@ -35,7 +35,7 @@ enum RunCommand {
                 ?? EventFeed(calls: DefaultScenario.calls)
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
-                                      deadlineOverride: deadline.map { .milliseconds($0) })
+                                      deadlineOverride: deadline.map { .milliseconds($0) }, measuresSubscribers: true)
             host = try PluginHost(manifestAt: arguments.value("manifest") ?? "", options: options)
             // Opened last, so a run that fails before its first event leaves an existing log as it was.
             logFile = try arguments.value("log-file").map { (path) throws(CommandError) in
@@ -74,16 +74,17 @@ enum RunCommand {
         var reportCount = 0
         var scriptError: EventScriptError?
         var line: [UInt8] = []
-        while outputsWritable() {
-            let call: EventCall
-            do {
-                guard let next = try events.next() else { break }
-                call = next
-            } catch {
-                scriptError = error
-                break
+        /// Outcomes of events whose result comes after the calls returned and that a script must not
+        /// wait for: continueUserActivity's optional restoration handler.
+        var later: [(call: AnyEventCall, outcome: AsyncStream<AnyEventOutcome>)] = []
+        /// The idiom orientations were last asked for: what an orientation request asks again.
+        var idiom = UserInterfaceIdiom.phone
+        /// Whether a subscriber asked for orientations again since they were last asked.
+        var orientationsRequested = false
+        func write(_ outcome: AnyEventOutcome, call: AnyEventCall) {
+            if outcome.requests.contains(where: { $0.request == .updateSupportedInterfaceOrientations }) {
+                orientationsRequested = true
             }
-            let outcome = await host.dispatch(call)
             eventCount += 1
             reportCount += outcome.reports.count
             writeLogs(outcome.logs, during: outcome.event)
@@ -95,9 +96,44 @@ enum RunCommand {
                 output.write(renderer.event(outcome, call: call))
             }
         }
+        func play(_ call: AnyEventCall) async {
+            if let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
+            guard call.event.row.timing == .restoration else { return write(await host.dispatch(call), call: call) }
+            // Its lists come when every subscriber that returned true called the handler, which is
+            // optional: written then, never waited for (mostly at once, inside the calls).
+            let (stream, continuation) = AsyncStream<AnyEventOutcome>.makeStream()
+            var returned = false
+            var atOnce: AnyEventOutcome?
+            host.dispatchAtOnce(call) { outcome in
+                if returned { continuation.yield(outcome) } else { atOnce = outcome }
+                continuation.finish()
+            }
+            returned = true
+            if let atOnce { write(atOnce, call: call) } else { later.append((call, stream)) }
+        }
+        while outputsWritable() {
+            let call: AnyEventCall
+            do {
+                guard let next = try events.next() else { break }
+                call = next
+            } catch {
+                scriptError = error
+                break
+            }
+            await play(call)
+            // A subscriber asked for orientations again: as UIKit would, before anything else.
+            if orientationsRequested {
+                orientationsRequested = false
+                await play(EventCall.supportedInterfaceOrientations(idiom: idiom).erased)
+            }
+        }
 
         // Shut down first, so that the lines subscribers write up to the end of their `destroy` are included.
         let leftovers = host.shutDown()
+        // Shutting down delivered what was still waiting, with what arrived.
+        for (call, stream) in later {
+            for await outcome in stream { write(outcome, call: call) }
+        }
         reportCount += leftovers.reports.count
         writeLogs(leftovers.logs, during: nil)
         if json {

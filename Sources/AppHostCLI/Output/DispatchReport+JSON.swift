@@ -12,18 +12,21 @@ extension DispatchReport {
             object["subscriber"] = .string(subscriber)
         case .duplicateCompletion(let subscriber, _, let count), .completionAfterDelivery(let subscriber, _, let count),
              .completionAfterDecline(let subscriber, _, let count), .unexpectedRestoration(let subscriber, _, let count),
-             .forgedCompletion(let subscriber, _, let count):
+             .forgedCompletion(let subscriber, _, let count), .completionAfterShutdown(let subscriber, _, let count):
             object["subscriber"] = .string(subscriber)
             if count > 1 { object["count"] = .number(Double(count)) }
         case .orientationConflict(_, let answers, let fallback):
             object["answers"] = .array(answers.map {
-                .object(["subscriber": .string($0.subscriber), "answer": $0.answer.json])
+                .object(["subscriber": .string($0.subscriber), "answer": .array($0.answer.names.map { .string($0) })])
             })
-            object["fallback"] = fallback.json
+            object["fallback"] = .array(fallback.names.map { .string($0) })
         case .duplicateKey(let key, let subscriber, let keptFrom, _):
             object["subscriber"] = .string(subscriber)
             object["key"] = .string(key)
             object["keptFrom"] = .string(keptFrom)
+        case .stateViolation(_, let state, let expected):
+            object["state"] = .string(state.name)
+            object["expected"] = .string(expected)
         }
         object["message"] = .string(description)
         return object

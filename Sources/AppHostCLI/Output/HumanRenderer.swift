@@ -52,18 +52,19 @@ package struct HumanRenderer: Sendable {
 
     /// One event's block: heading with `call`'s arguments, the result and invocation, one row per
     /// answering subscriber, then the outcome's log lines and reports.
-    package func event(_ outcome: EventOutcome, call: EventCall) -> String {
+    package func event(_ outcome: AnyEventOutcome, call: AnyEventCall) -> String {
         var heading = style.cyan("▸") + " " + style.bold(outcome.event.name)
         if let arguments = call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
-        let result = outcome.result.resultJSON
+        let row = outcome.event.row
+        let result = row.json(result: outcome.result)
         if result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(result)) }
         if let invocation = outcome.invocation { heading += "   invocation: " + TerminalText.escaped(invocation.description) }
         var lines = [heading]
 
         // Notifications have nothing to answer: their rows say the subscriber was called.
-        let isNotification = outcome.event.row.answer == .none
-        let answers = outcome.answers.map { row in
-            row.answer.map { DisplayText.value($0.answerJSON) } ?? (isNotification ? "called" : DisplayText.value(nil))
+        let isNotification = row.timing == .notification
+        let answers = outcome.answers.map { answer in
+            answer.answer.map { DisplayText.value(row.json(answer: $0)) } ?? (isNotification ? "called" : DisplayText.value(nil))
         }
         let times = outcome.answers.map { DisplayText.milliseconds($0.duration) }
         let answerWidth = max(8, answers.map(\.count).max() ?? 0)
@@ -76,8 +77,14 @@ package struct HumanRenderer: Sendable {
         }
         if outcome.answers.isEmpty { lines.append("    " + style.dim("(no subscriber answered)")) }
         lines += outcome.logs.map(logLine)
+        lines += outcome.requests.map(requestLine)
         lines += outcome.reports.map(reportLine)
         return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    /// `    asks  OrientationLock: updateSupportedInterfaceOrientations`.
+    func requestLine(_ request: HostRequest) -> String {
+        "    " + style.cyan(DisplayText.padded("asks", 5) + " \(TerminalText.escaped(request.subscriber)): \(request.request)")
     }
 
     /// What arrived after the last event was delivered; empty when nothing did.

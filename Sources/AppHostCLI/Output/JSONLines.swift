@@ -11,35 +11,50 @@ import SubscriberKit
 /// all (623 M → 468 M). The text is exactly what the generic serializer writes for
 /// `{"event", "result", "invocation"?, "answers", "reports"}`; the tests compare the two.
 enum JSONLines {
-    /// One event: `{"event", "result", "invocation"?, "answers": [{"subscriber", "answer", "ms"}], "reports"}`.
-    static func event(_ outcome: EventOutcome) -> String {
+    /// One event: `{"event", "result", "invocation"?, "answers": [{"subscriber", "answer", "ms"}],
+    /// "requests"?: [{"subscriber", "request"}], "reports"}`.
+    static func event(_ outcome: AnyEventOutcome) -> String {
         var bytes: [UInt8] = []
         event(outcome, into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends the line of ``event(_:)`` to `bytes`.
-    static func event(_ outcome: EventOutcome, into bytes: inout [UInt8]) {
+    static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8]) {
         append(#"{"event":"#, to: &bytes)
         appendString(outcome.event.name, to: &bytes)
+        let row = outcome.event.row
         append(#","result":"#, to: &bytes)
-        appendValue(outcome.result, asResult: true, to: &bytes)
+        appendJSON(row.json(result: outcome.result), to: &bytes)
         if let invocation = outcome.invocation {
             append(#","invocation":"#, to: &bytes)
             bytes.append(contentsOf: JSONValue.object(invocation.json).serializedBytes())
         }
         append(#","answers":["#, to: &bytes)
-        for (index, row) in outcome.answers.enumerated() {
+        for (index, answer) in outcome.answers.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             append(#"{"subscriber":"#, to: &bytes)
-            appendString(row.subscriber, to: &bytes)
+            appendString(answer.subscriber, to: &bytes)
             append(#","answer":"#, to: &bytes)
-            if let answer = row.answer { appendValue(answer, asResult: false, to: &bytes) } else { append("null", to: &bytes) }
+            if let answer = answer.answer { appendJSON(row.json(answer: answer), to: &bytes) } else { append("null", to: &bytes) }
             append(#","ms":"#, to: &bytes)
-            appendMilliseconds(row.duration.nanosecondsSaturating, to: &bytes)
+            appendMilliseconds(answer.duration.nanosecondsSaturating, to: &bytes)
             bytes.append(UInt8(ascii: "}"))
         }
-        append(#"],"reports":"#, to: &bytes)
+        bytes.append(UInt8(ascii: "]"))
+        if !outcome.requests.isEmpty {
+            append(#","requests":["#, to: &bytes)
+            for (index, request) in outcome.requests.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                append(#"{"subscriber":"#, to: &bytes)
+                appendString(request.subscriber, to: &bytes)
+                append(#","request":"#, to: &bytes)
+                appendString(request.request.name, to: &bytes)
+                bytes.append(UInt8(ascii: "}"))
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        append(#","reports":"#, to: &bytes)
         if outcome.reports.isEmpty {
             append("[]", to: &bytes)
         } else {
@@ -63,25 +78,14 @@ enum JSONLines {
         return JSONValue.object(object).serialized() + "\n"
     }
 
-    /// A result or answer as ``EventResult/resultJSON`` or ``EventResult/answerJSON`` writes it;
-    /// all but dictionaries without building a `JSONValue`.
-    private static func appendValue(_ value: EventResult, asResult: Bool, to bytes: inout [UInt8]) {
+    /// A result or answer as its event's answer shape writes it: literals and strings without
+    /// building anything, the rest through the serializer.
+    private static func appendJSON(_ value: JSONValue, to bytes: inout [UInt8]) {
         switch value {
-        case .none: append("null", to: &bytes)
-        case .done: asResult ? append("null", to: &bytes) : append(#""done""#, to: &bytes)
+        case .null: append("null", to: &bytes)
         case .bool(let flag): flag ? append("true", to: &bytes) : append("false", to: &bytes)
-        case .fetchResult(let result): appendString(result.name, to: &bytes)
-        case .configurationName(let name): appendString(name, to: &bytes)
-        case .orientationMask(let mask): appendStrings(mask.names, to: &bytes)
-        case .continuedActivity(let result):
-            append(#"{"handled":"#, to: &bytes)
-            result.handled ? append("true", to: &bytes) : append("false", to: &bytes)
-            if let restorable = result.restorableObjects {
-                append(#","restorableObjects":"#, to: &bytes)
-                appendStrings(restorable, to: &bytes)
-            }
-            append("}", to: &bytes)
-        case .dictionary: bytes.append(contentsOf: value.answerJSON.serializedBytes())
+        case .string(let string): appendString(string, to: &bytes)
+        default: bytes.append(contentsOf: value.serializedBytes())
         }
     }
 

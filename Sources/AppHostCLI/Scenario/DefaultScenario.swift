@@ -15,21 +15,21 @@ package enum DefaultScenario {
     package static let openedURL = URL(string: "news://article/7")!
 
     /// The scenario's events, in order.
-    package static var calls: [EventCall] {
+    package static var calls: [AnyEventCall] {
         let launch = LaunchOptions(userActivity: UserActivity(activityType: UserActivity.browsingWeb, webpageURL: deepLink))
         return [
-            .willFinishLaunching(options: launch),
-            .didFinishLaunching(options: launch),
-            .didBecomeActive,
-            .openURL(url: openedURL, options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari")),
-            .didReceiveRemoteNotification(userInfo: ["articles": [101, 102]]),
-            .willResignActive,
-            .didEnterBackground,
-            .performFetch,
-            .willEnterForeground,
-            .didBecomeActive,
-            .didReceiveMemoryWarning,
-            .willTerminate,
+            EventCall.willFinishLaunching(options: launch).erased,
+            EventCall.didFinishLaunching(options: launch).erased,
+            NotificationCall.didBecomeActive.erased,
+            EventCall.openURL(url: openedURL, options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari")).erased,
+            EventCall.didReceiveRemoteNotification(userInfo: ["articles": [101, 102]]).erased,
+            NotificationCall.willResignActive.erased,
+            NotificationCall.didEnterBackground.erased,
+            EventCall.performFetch.erased,
+            NotificationCall.willEnterForeground.erased,
+            NotificationCall.didBecomeActive.erased,
+            NotificationCall.didReceiveMemoryWarning.erased,
+            NotificationCall.willTerminate.erased,
         ]
     }
 }

@@ -30,7 +30,7 @@ package enum EventScript {
     }
 
     /// Reads and checks the whole script at `source`: a file path, or `-` for standard input.
-    package static func read(from source: String) throws(EventScriptError) -> [EventCall] {
+    package static func read(from source: String) throws(EventScriptError) -> [AnyEventCall] {
         if source == "-" { return try readAll(LineReader(fd: 0, name: standardInputName, totalLimit: fileLimit)) }
         let fd = open(source, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -43,13 +43,13 @@ package enum EventScript {
     }
 
     /// Checks every line of `text`, named `file` in errors, and returns the calls in order.
-    package static func parse(_ text: String, file: String) throws(EventScriptError) -> [EventCall] {
+    package static func parse(_ text: String, file: String) throws(EventScriptError) -> [AnyEventCall] {
         try parse(Array(text.utf8), file: file)
     }
 
     /// Checks every line of `bytes` (UTF-8), named `file` in errors, and returns the calls in order.
-    package static func parse(_ bytes: [UInt8], file: String) throws(EventScriptError) -> [EventCall] {
-        var calls: [EventCall] = []
+    package static func parse(_ bytes: [UInt8], file: String) throws(EventScriptError) -> [AnyEventCall] {
+        var calls: [AnyEventCall] = []
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -60,7 +60,7 @@ package enum EventScript {
     }
 
     /// The call on line `number` of `file`, or nil for a blank or comment line.
-    static func call(in rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError) -> EventCall? {
+    static func call(in rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError) -> AnyEventCall? {
         var line = rawLine
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         let content = line.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
@@ -75,7 +75,7 @@ package enum EventScript {
                                    expected: error.expected, found: error.found)
         }
         do {
-            return try EventCall(json: json)
+            return try AnyEventCall(json: json)
         } catch {
             throw EventScriptError(file: file, line: number, location: error.path.isEmpty ? "(root)" : error.path,
                                    expected: error.expected, found: error.found)
@@ -88,9 +88,9 @@ package enum EventScript {
     }
 
     /// Every call `reader` yields, each line checked.
-    private static func readAll(_ reader: LineReader) throws(EventScriptError) -> [EventCall] {
+    private static func readAll(_ reader: LineReader) throws(EventScriptError) -> [AnyEventCall] {
         var reader = reader
-        var calls: [EventCall] = []
+        var calls: [AnyEventCall] = []
         while let line = try reader.nextLine() {
             if let call = try call(in: line, number: reader.lineNumber, file: reader.name) { calls.append(call) }
         }
@@ -102,13 +102,13 @@ package enum EventScript {
 /// file, the default scenario), or standard input, each line checked as it arrives.
 struct EventFeed {
     private enum Source {
-        case checked(IndexingIterator<[EventCall]>)
+        case checked(IndexingIterator<[AnyEventCall]>)
         case streaming(LineReader)
     }
     private var source: Source
 
     /// The calls, in order.
-    init(calls: [EventCall]) {
+    init(calls: [AnyEventCall]) {
         source = .checked(calls.makeIterator())
     }
 
@@ -119,7 +119,7 @@ struct EventFeed {
 
     /// The next call, or nil at the end. Throws for a bad line of a stream (its line number
     /// named): the events before it were played.
-    mutating func next() throws(EventScriptError) -> EventCall? {
+    mutating func next() throws(EventScriptError) -> AnyEventCall? {
         switch source {
         case .checked(var calls):
             let call = calls.next()

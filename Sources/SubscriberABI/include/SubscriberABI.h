@@ -9,6 +9,10 @@
  *   adh/payloads.h    multi-value event arguments (launch, open URL, user activity, shortcut, error)
  *   adh/subscriber.h  one subscriber: one function pointer per lifecycle event
  *   adh/plugin.h      the descriptor and the entry function
+ * Extensions (ABI 1.1), one header each, asked for by versioned id through `get_extension`:
+ *   adh/ext/notification_center.h  the notification-center family (UNUserNotificationCenterDelegate)
+ *   adh/ext/host_state.h           host service: the application's state
+ *   adh/ext/host_requests.h        host service: requests from plugins (remote notifications, orientations)
  */
 #ifndef SUBSCRIBER_ABI_H
 #define SUBSCRIBER_ABI_H
@@ -20,5 +24,8 @@
 #include "adh/payloads.h"
 #include "adh/subscriber.h"
 #include "adh/plugin.h"
+#include "adh/ext/notification_center.h"
+#include "adh/ext/host_state.h"
+#include "adh/ext/host_requests.h"
 
 #endif /* SUBSCRIBER_ABI_H */

@@ -20,7 +20,7 @@ struct CompletionCheck: ConformanceCheck {
         let expected = "each owed completion called exactly once within \(deadline.readable); "
             + "none after a decline (or after continueUserActivity did not return true); only with the tokens the host gave"
         return await environment.withImage(expected: expected) { image in
-            var observed: [(label: String, invocation: Invocation)] = []
+            var observed: [(label: String, invocation: Invocation, outcome: CompletionOutcome)] = []
             var subscribers: [CSubscriber] = []
             for name in image.subscriberNames {
                 guard let subscriber = environment.makeSubscriber(name, of: image) else {
@@ -31,11 +31,9 @@ struct CompletionCheck: ConformanceCheck {
                 let events = subscriber.respondingEvents.filter(\.answersThroughCompletion)
                 for call in CanonicalInput.calls(for: events) {
                     environment.progress.step("\(name): \(call.label), waiting for its completion")
-                    let invocation = EventInvoker.invoke(call.call, on: subscriber, application: &application)
-                    if invocation.owesCompletion, let probe = invocation.probe {
-                        await probe.waitForFirstCall(within: deadline)
-                    }
-                    observed.append(("\(name): \(call.label)", invocation))
+                    guard let invocation = EventInvoker.invoke(call.call, on: subscriber, application: &application,
+                                                               deadline: deadline) else { continue }
+                    observed.append(("\(name): \(call.label)", invocation, await invocation.finish()))
                 }
             }
             guard !observed.isEmpty else {
@@ -51,9 +49,12 @@ struct CompletionCheck: ConformanceCheck {
     }
 
     /// "<label>: called a completion with a token the host never gave it (forged), 1 time", or nil
-    /// when the bridge reported no forged call during `invocation`.
-    static func forgedLine(_ label: String, _ invocation: Invocation) -> String? {
-        guard let count = invocation.probe?.forgedCalls, count > 0 else { return nil }
+    /// when the host reported no forged call among `reports`.
+    static func forgedLine(_ label: String, _ reports: [DispatchReport]) -> String? {
+        let count = reports.reduce(0) { count, report in
+            if case .forgedCompletion(_, _, let times) = report { count + times } else { count }
+        }
+        guard count > 0 else { return nil }
         return "\(label): called a completion with a token the host never gave it (forged), \(plural(count, "time"))"
     }
 
@@ -65,36 +66,49 @@ struct CompletionCheck: ConformanceCheck {
             + "call it was given in, so not attributed to one event)"
     }
 
-    private func verdict(_ observed: [(label: String, invocation: Invocation)], unknownTokens: String?,
-                         deadline: Duration, expected: String) -> Verdict {
+    private func verdict(_ observed: [(label: String, invocation: Invocation, outcome: CompletionOutcome)],
+                         unknownTokens: String?, deadline: Duration, expected: String) -> Verdict {
         var problems: [String] = []
         var owed = 0
         var declined = 0
+        var optional = 0
         var slowest: Duration = .zero
-        for (label, invocation) in observed {
-            let calls = invocation.probe?.calls ?? []
-            if let forged = Self.forgedLine(label, invocation) { problems.append(forged) }
+        for (label, invocation, outcome) in observed {
+            // What the host noticed before the result, and after it (a second call once delivered).
+            let reports = outcome.reports + invocation.lateReports.drain()
+            if let forged = Self.forgedLine(label, reports) { problems.append(forged) }
+            for report in reports {
+                switch report {
+                case .duplicateCompletion(_, _, let extra): problems.append("\(label): called \(extra + 1) times")
+                case .completionAfterDelivery: problems.append("\(label): called after the deadline of \(deadline.readable)")
+                case .completionAfterDecline(_, _, let count):
+                    problems.append("\(label): declined, then called it \(plural(count, "time"))")
+                case .unexpectedRestoration(_, _, let count):
+                    problems.append("\(label): \(invocation.whyNotOwed), then called it \(plural(count, "time"))")
+                case .ignoredDecline: problems.append("\(label): declined after returning or after calling; ignored")
+                default: break
+                }
+            }
+            let late = reports.contains { if case .late = $0 { true } else { false } }
             if invocation.owesCompletion {
                 owed += 1
-                if let first = calls.first {
-                    slowest = max(slowest, first.after)
-                    if first.after > deadline { problems.append("\(label): first called after \(first.after.readable)") }
-                    if calls.count > 1 { problems.append("\(label): called \(calls.count) times") }
-                } else {
+                if late {
                     problems.append("\(label): never called within \(deadline.readable), and it did not decline")
+                } else if let after = outcome.after {
+                    slowest = max(slowest, after)
                 }
+            } else if invocation.row.timing == .restoration, outcome.value != nil || invocation.answer == .bool(true) {
+                optional += 1
             } else {
                 declined += 1
-                if !calls.isEmpty {
-                    problems.append("\(label): \(invocation.whyNotOwed), then called it \(plural(calls.count, "time"))")
-                }
             }
         }
         if let unknownTokens { problems.append(unknownTokens) }
         if !problems.isEmpty { return .fail(expected: expected, found: problems.joined(separator: "; ")) }
-        let declines = "\(plural(declined, "call")) declined and never called back"
-        guard owed > 0 else { return .pass(expected: expected, found: "no completion owed: " + declines) }
+        var parts = ["\(plural(declined, "call")) declined (or did not return true) and never called back"]
+        if optional > 0 { parts.append("\(plural(optional, "optional restoration handler")) called at most once") }
+        guard owed > 0 else { return .pass(expected: expected, found: "no completion owed: " + parts.joined(separator: "; ")) }
         return .pass(expected: expected, found: "\(plural(owed, "owed completion")) called exactly once "
-                     + "(slowest after \(slowest.readable)); " + declines)
+                     + "(slowest after \(slowest.readable)); " + parts.joined(separator: "; "))
     }
 }

@@ -51,13 +51,16 @@ struct DeterminismCheck: ConformanceCheck {
     @MainActor
     private func answer(_ call: CanonicalCall, _ subscriber: CSubscriber, _ environment: CheckEnvironment) async -> String {
         var application = environment.application
-        let invocation = EventInvoker.invoke(call.call, on: subscriber, application: &application)
+        guard let invocation = EventInvoker.invoke(call.call, on: subscriber, application: &application,
+                                                   deadline: environment.request.completionDeadline) else {
+            return "does not respond"
+        }
         var parts: [String] = []
         if let answer = invocation.answer { parts.append(answer.serialized(sortedKeys: true)) }
-        if let probe = invocation.probe {
-            if invocation.owesCompletion {
-                await probe.waitForFirstCall(within: environment.request.completionDeadline)
-                parts.append("completion " + (probe.calls.first?.answer.serialized(sortedKeys: true) ?? "never called"))
+        if invocation.completes {
+            if invocation.owesCompletion || invocation.row.timing == .restoration {
+                let outcome = await invocation.finish()
+                parts.append("completion " + (outcome.value?.serialized(sortedKeys: true) ?? "never called"))
             } else {
                 parts.append("declined")
             }
@@ -67,6 +70,6 @@ struct DeterminismCheck: ConformanceCheck {
 
     /// Whether `event` has an answer to compare: a return value or a completion value.
     static func answers(_ event: LifecycleEvent) -> Bool {
-        event.row.answer != .none
+        event.row.timing != .notification
     }
 }

@@ -27,20 +27,20 @@ struct FuzzCheck: ConformanceCheck {
                 guard let subscriber = plugin.create(name), subscriber.canDestroy else {
                     return .fail(expected: expected, found: "create(\"\(name)\") returned NULL or a subscriber without destroy")
                 }
-                for event in subscriber.respondingEvents {
-                    guard let call = FuzzTargets.call(for: event) else { continue }
+                for event in subscriber.respondingEvents where FuzzTargets.takesInput(event) {
+                    guard let entry = subscriber.entry(event) else { continue }
                     fuzzed.insert(event)
                     var generator = SeededGenerator(seed: seed, stream: "\(name)/\(event)")
                     for index in 0..<cases {
                         let edge = index < FuzzValues.edgeCount ? index : nil
-                        var values = FuzzValues(generator: generator, edge: edge)
+                        var draw: any FuzzDraw = FuzzValues(generator: generator, edge: edge)
                         // Draw first, announce, then call: the progress line must name the input before
                         // the plugin can crash on it.
-                        var drawn = values
-                        call(DryRun.subscriber, &drawn, serial)
+                        let call = event.row.fuzzedCall(&draw, serial: serial)
+                        let values = draw as! FuzzValues
                         environment.progress.step("\(name): \(event) case \(index) (seed \(seed); "
-                                                  + drawn.described.joined(separator: "; ") + ")")
-                        call(subscriber, &values, serial)
+                                                  + values.described.joined(separator: "; ") + ")")
+                        call(entry, subscriber.pointer)
                         generator = values.generator
                         serial += 1
                         calls += 1

@@ -1,72 +1,90 @@
 import SubscriberHost
 import SubscriberKit
 
-/// What one event call did at once: its return value, and the completion it was handed.
+/// What one event call did: its answer at once, and for an event answered through a completion what
+/// became of it (``finish()``).
+@MainActor
 struct Invocation {
     /// The returned answer as JSON (`null` for no opinion); nil for events that return nothing.
     var answer: JSONValue?
-    /// The completion handed to the call, for events that answer through one.
-    var probe: CompletionProbe?
-    /// Whether the contract obliges the subscriber to call the completion exactly once: it did not
-    /// decline (continueUserActivity: it returned true). False for events without a completion.
+    /// Whether the contract obliges the subscriber to call its completion exactly once: it did not
+    /// decline. False for events without a completion, and for continueUserActivity, whose
+    /// restoration handler is optional.
     var owesCompletion: Bool
-    /// Why no completion is owed, for evidence: "declined", or "did not return true" for a handler
-    /// that answers at once and completes only after true (restoration).
-    var whyNotOwed = "declined"
+    /// Whether the event has a completion at all.
+    var completes: Bool
+    /// Why no completion is owed, for evidence: "declined", "did not return true".
+    var whyNotOwed: String
+    /// The call in flight, finished by ``finish()``.
+    let flight: InFlight
+    let row: EventRow
+    /// Where calls after delivery are reported (a second call after the first was delivered).
+    let lateReports: LateReports
+
+    /// Waits for the completion (or the deadline) and tells what became of it.
+    func finish() async -> CompletionOutcome {
+        let result = await flight.finish()
+        let value: JSONValue? = result.answers.count == 0 ? nil : result.answers.answer(0).map(row.json(answer:))
+        let after: Duration? = result.answers.count == 0 ? nil : .nanoseconds(Int64(clamping: result.answers.time(0)))
+        return CompletionOutcome(value: value, after: after, reports: result.reports)
+    }
 }
 
-/// Calls one event's handler (``CSubscriber/handler(for:)``) directly on one subscriber, as the
-/// dispatcher would but without reconciling, deadlines or other subscribers: the checks judge one
-/// subscriber alone. How to call it follows from the handler's answer kind, not from the event.
+/// What became of one call's completion: its value (as its row shows it), how long after the call it
+/// came, and what the host noticed (late, duplicate, after a decline, forged).
+struct CompletionOutcome {
+    var value: JSONValue?
+    var after: Duration?
+    var reports: [DispatchReport]
+}
+
+/// Calls one event on one loaded subscriber exactly as the host does — the same call path, the same
+/// completion handling — but alone: no other subscriber, no reconciling across subscribers, no
+/// state machine. The checks judge one subscriber at a time.
 @MainActor
 enum EventInvoker {
-    /// Calls `call` on `subscriber`; nothing happens (and nothing is owed) when it does not respond to
-    /// the event. Launch events record the launch classification in `application`, as the host does,
-    /// for this and later calls.
-    static func invoke(_ call: EventCall, on subscriber: CSubscriber, application: inout Application) -> Invocation {
-        if call.event.row.arguments == .launchOptions {
-            application.launchInvocation = LaunchInvocation(classifying: call.arguments.launchOptions)
+    /// Calls `call` on `subscriber`; nil when it does not respond to the event. Launch events record
+    /// the launch classification in `application`, as the host does, for this and later calls.
+    static func invoke(_ call: AnyEventCall, on subscriber: CSubscriber, application: inout Application,
+                       deadline: Duration = DispatchConfiguration.standardDeadline) -> Invocation? {
+        let event = call.event
+        let row = event.row
+        if let invocation = row.launchInvocation(of: call) { application.launchInvocation = invocation }
+        guard let entry = subscriber.entries[event.index] else { return nil }
+        serial &+= 1
+        let lateReports = LateReports()
+        let policy: EventPolicy
+        do throws(ReconcilerMismatch) {
+            policy = try row.policy(nil, settings: DeliverySettings())
+        } catch {
+            preconditionFailure("\(event): its own default reconciler does not fit (\(error.expected))")
         }
-        guard let handler = subscriber.handler(for: call.event) else {
-            return Invocation(answer: nil, probe: nil, owesCompletion: false)
+        let context = DeliveryContext(
+            event: event, application: application, serial: serial, timed: true, names: [subscriber.name],
+            policy: policy, deadline: deadline.nanosecondsSaturating, lateReports: lateReports,
+            problem: { [context = subscriber.context] _, message in context.log(message, level: .warning) })
+        let flight = row.deliver(call, to: ResponderList([Responder(.loaded(entry: entry, subscriber: subscriber.me),
+                                                                    subscriber: 0)]), context)
+        var invocation = Invocation(answer: nil, owesCompletion: false, completes: row.timing.completes, whyNotOwed: "",
+                                    flight: flight, row: row, lateReports: lateReports)
+        switch row.timing {
+        case .notification:
+            break
+        case .immediate:
+            invocation.answer = flight.settled?.answers.answer(0).map(row.json(answer:)) ?? .null
+        case .completion:
+            // A responder that declined has no row: nothing is owed.
+            let declined = flight.settled.map { $0.answers.count == 0 } ?? false
+            invocation.owesCompletion = !declined
+            invocation.whyNotOwed = "declined"
+        case .restoration:
+            let handled = flight.immediate as? Bool
+            invocation.answer = handled.map(JSONValue.bool) ?? .null
+            invocation.whyNotOwed = handled == true ? "returned true (the restoration handler is optional)" : "did not return true"
         }
-        let app = application
-        let arguments = call.arguments
-        switch handler {
-        case .notify(let notify):
-            notify(app, arguments)
-            return Invocation(answer: nil, probe: nil, owesCompletion: false)
-        case .bool(let ask):
-            return answer(ask(app, arguments).map { .bool($0) })
-        case .orientationMask(let ask):
-            return answer(ask(app, arguments).map { .number(Double($0.rawValue)) })
-        case .configurationName(let ask):
-            return answer(ask(app, arguments).map { .string($0) })
-        case .fetch(let fetch):
-            return completing { fetch(app, arguments, $0.handler { .string($0.name) }) }
-        case .done(let perform):
-            return completing { perform(app, arguments, $0.handler { (_: Void) in .null }) }
-        case .boolCompletion(let perform):
-            return completing { perform(app, arguments, $0.handler { .bool($0) }) }
-        case .dictionary(let reply):
-            return completing { reply(app, arguments, $0.handler { .object($0) }) }
-        case .restoration(let restore):
-            let probe = CompletionProbe()
-            let handled = restore(app, arguments, probe.handler { (ids: [String]) in .array(ids.map { .string($0) }) })
-            return Invocation(answer: handled.map { .bool($0) } ?? .null, probe: probe, owesCompletion: handled == true,
-                              whyNotOwed: "did not return true")
-        }
+        return invocation
     }
 
-    /// An answer returned at once; `nil` is no opinion.
-    private static func answer(_ value: JSONValue?) -> Invocation {
-        Invocation(answer: value ?? .null, probe: nil, owesCompletion: false)
-    }
-
-    /// A completion event: hands `body` a fresh probe; owed unless declined before returning.
-    private static func completing(_ body: (CompletionProbe) -> Void) -> Invocation {
-        let probe = CompletionProbe()
-        body(probe)
-        return Invocation(answer: nil, probe: probe, owesCompletion: !probe.declined)
-    }
+    /// Payload serials of the kit's calls: each call a new one, far from the host's own counter.
+    private static var serial: UInt64 = 1 << 40
 }

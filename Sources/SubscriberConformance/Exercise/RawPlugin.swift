@@ -13,14 +13,28 @@ struct RawPlugin {
     func create(_ name: String) -> RawSubscriber? {
         guard let create = ABI.readCovered(descriptor).create else { return nil }
         guard let made = name.withCString({ create($0, host) }) else { return nil }
-        return RawSubscriber(pointer: made, vtable: ABI.readCovered(made))
+        return RawSubscriber(pointer: made)
     }
 }
 
-/// One subscriber instance made by ``RawPlugin``: its pointer and the covered part of its vtable.
+/// One subscriber instance made by ``RawPlugin``: its pointer, the covered part of its vtable, and
+/// its entries, read once (the extension families' through `get_extension`) as the host reads them.
 struct RawSubscriber {
     let pointer: UnsafePointer<adh_subscriber>
     let vtable: adh_subscriber
+    /// By event index: the entry, as a raw function pointer; nil when NULL.
+    let entries: [UnsafeRawPointer?]
+
+    init(pointer: UnsafePointer<adh_subscriber>) {
+        self.pointer = pointer
+        vtable = ABI.readCovered(pointer)
+        let vtable = vtable
+        let families: [UnsafeRawPointer?] = EventFamily.all.map { family in
+            guard let id = family.extensionID else { return UnsafeRawPointer(pointer) }
+            return vtable.get_extension?(pointer, id)
+        }
+        entries = EventTable.rows.map { row in families[row.family.index].flatMap { row.entry(in: $0) } }
+    }
 
     /// Whether `destroy` is set (the header requires it).
     var canDestroy: Bool { vtable.destroy != nil }
@@ -28,12 +42,12 @@ struct RawSubscriber {
     /// Calls `destroy`. Call once.
     func destroy() { vtable.destroy?(pointer) }
 
-    /// The entries that are set: the events this subscriber responds to, in header order. Read from
-    /// the copied vtable, so it still answers after ``destroy()``.
-    var respondingEvents: [LifecycleEvent] { EventTable.rows.filter { $0.read(vtable) != nil }.map(\.event) }
+    /// The entries that are set: the events this subscriber responds to, in table order. Read once,
+    /// so it still answers after ``destroy()``.
+    var respondingEvents: [LifecycleEvent] { zip(LifecycleEvent.allCases, entries).compactMap { $1 == nil ? nil : $0 } }
 
-    /// The entry of `event`, typed by its C signature; nil when it is NULL.
-    func entry(_ event: LifecycleEvent) -> CEntry? { event.row.read(vtable) }
+    /// The entry of `event`; nil when it is NULL.
+    func entry(_ event: LifecycleEvent) -> UnsafeRawPointer? { entries[event.index] }
 }
 
 /// The `adh_host` raw instances get: fixed app info, the check's options, and logging that keeps no
@@ -82,7 +96,9 @@ struct RawHost {
             log_event: { host, name, attributes in HostData.from(host)?.check("log_event", name, attributes) },
             log_error: { host, message, attributes in HostData.from(host)?.check("log_error", message, attributes) },
             app_info_json: { _ in RawHost.appInfo.string },
-            options_json: { HostData.from($0)?.optionsJSON.string ?? .absent }))
+            options_json: { HostData.from($0)?.optionsJSON.string ?? .absent },
+            // No host service: a plugin must cope with a host that offers none.
+            get_extension: { _, _ in nil }))
         pointer = UnsafePointer(host)
     }
 }

@@ -1,56 +1,51 @@
 import SubscriberABI
 import SubscriberKit
 
-/// A subscriber made by a plugin through the C ABI. It has a handler for each non-NULL vtable entry
-/// that the plugin's `struct_size` covers (its ``respondingEvents``), so the same dispatcher and
-/// reconcilers drive it and in-process subscribers.
-///
-/// Each handler encodes its arguments into the C payload (once per distinct value, shared by all C
-/// subscribers: ``PayloadEncodeCache``), calls the entry and decodes the answer; every call's
-/// payload is checked against its own arguments, never taken to be the event's. Answers outside the
-/// header's values are reported as warnings through the subscriber's context.
+/// A subscriber made by a plugin through the C ABI: its struct, and the entry of each event it
+/// responds to, read once, right after `create`, from `adh_subscriber` and from the vtable of each
+/// extension family `get_extension` gives. The dispatcher calls those entries directly
+/// (``Responder``); everything about calling them is the event rows'.
 @MainActor
 package final class CSubscriber {
     /// The name the plugin created this subscriber under.
     package let name: String
-    /// The events whose entries are non-NULL and covered by the plugin's `struct_size`.
-    package let respondingEvents: Set<LifecycleEvent>
     /// The context given at creation: its sink receives the plugin's log calls.
     package let context: SubscriberContext
-    /// The same, behind one reference, for completion forwarders.
+    /// The same, behind one reference: the host interface reports a call after destroy through it
+    /// while this subscriber lives.
     let contextReference: SubscriberContextReference
-
-    /// Its handler of each event, by event index; nil where the entry is NULL.
-    package private(set) var handlers: [EventHandler?] = []
+    /// By event index: the entry of each event this subscriber responds to, as a raw function
+    /// pointer; nil where the entry is NULL, not covered by its vtable's `struct_size`, or in a family
+    /// the subscriber is not in. All nil once destroyed.
+    package private(set) var entries: [UnsafeRawPointer?]
+    /// Whether the subscriber's struct reaches `get_extension` (ABI 1.1 or later).
+    package let speaksExtensions: Bool
 
     /// The plugin's struct, passed back as `self` to every entry.
-    private let subscriber: UnsafePointer<adh_subscriber>
+    package let me: UnsafePointer<adh_subscriber>
     /// The plugin's `destroy`; nil once destroyed.
     private var destroyEntry: (@convention(c) (UnsafePointer<adh_subscriber>?) -> Void)?
     private var host: HostInterface?
 
     /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
-    /// `context` (app info, options, and the sink for its logs). Nil when `create` returns NULL or
-    /// returns a struct without a `destroy` (reported through `context`; that instance lives on, so
-    /// its host interface is kept for the rest of the process); ``init(creating:from:context:)``
-    /// says which.
+    /// `context`; nil when that fails (``init(creating:from:context:state:)`` says why).
     package convenience init?(descriptor: UnsafePointer<adh_plugin_descriptor>, name: String, context: SubscriberContext) {
         try? self.init(creating: name, from: descriptor, context: context)
     }
 
     /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
-    /// `context` (app info, options, and the sink for its logs). Throws, and reports through
-    /// `context`, when the descriptor has no `create`, `create` returns NULL, or it returns a struct
-    /// without a `destroy`.
-    /// [main-thread] `create` is a `[main-thread]` entry.
+    /// `context` (app info, options, and the sink for its logs) that reads the application's state
+    /// from `state`. Throws, and reports through `context`, when the descriptor has no `create`,
+    /// `create` returns NULL, or it returns a struct without a `destroy`.
+    /// [main-thread] `create` and `get_extension` are `[main-thread]` entries.
     package init(creating name: String, from descriptor: UnsafePointer<adh_plugin_descriptor>,
-                context: SubscriberContext) throws(CreateFailure) {
+                 context: SubscriberContext, state: ApplicationStateCell = ApplicationStateCell()) throws(CreateFailure) {
         let plugin = ABI.readCovered(descriptor)
         guard let create = plugin.create else {
             context.log("the plugin's descriptor has no create function", level: .error)
             throw .noCreateFunction
         }
-        let host = HostInterface(context: context)
+        let host = HostInterface(context: context, state: state)
         guard let made = name.withCString({ create($0, host.pointer) }) else { throw .returnedNull }
         // A struct_size that does not reach destroy hides it (ABI.readCovered reads it as NULL): say
         // so, rather than that the subscriber "has no destroy".
@@ -71,27 +66,36 @@ package final class CSubscriber {
         self.name = name
         self.context = context
         self.contextReference = SubscriberContextReference(context)
-        self.subscriber = made
+        self.me = made
         self.destroyEntry = vtable.destroy
         self.host = host
-        let entries = EventTable.rows.map { $0.read(vtable) }
-        respondingEvents = Set(zip(EventTable.rows, entries).compactMap { $1 == nil ? nil : $0.event })
-        handlers = zip(EventTable.rows, entries).map { row, entry in entry.map { handler(calling: $0, for: row.event) } }
+        speaksExtensions = vtable.get_extension != nil
+        // Each family's vtable, asked for once: the core is the struct itself; an extension family's
+        // comes from get_extension (NULL: not in the family). The host keeps the pointers, as the
+        // header lets it, until destroy.
+        let familyVTables: [UnsafeRawPointer?] = EventFamily.all.map { family in
+            guard let id = family.extensionID else { return UnsafeRawPointer(made) }
+            return vtable.get_extension?(made, id)
+        }
+        entries = EventTable.rows.map { row in familyVTables[row.family.index].flatMap { row.entry(in: $0) } }
     }
 
-    /// The handler of `event`; nil when the plugin does not respond to it.
-    package func handler(for event: LifecycleEvent) -> EventHandler? { handlers[event.index] }
+    /// The events this subscriber responds to, in table order.
+    package var respondingEvents: [LifecycleEvent] {
+        zip(LifecycleEvent.allCases, entries).compactMap { $1 == nil ? nil : $0 }
+    }
 
     /// The smallest `adh_subscriber.struct_size` the host accepts: up to and including `destroy`.
     static let minimumStructSize = MemoryLayout<adh_subscriber>.offset(of: \.destroy)! + MemoryLayout<UnsafeRawPointer?>.size
 
     /// Destroys the plugin's instance (its `destroy` entry), then retires the host interface: every
     /// log line written until `destroy` returned has reached the sink; later calls are dropped and
-    /// reported. After this its handlers do nothing. Idempotent; `deinit` calls it.
+    /// reported. After this it responds to nothing. Idempotent; `deinit` calls it.
     package func destroy() {
         guard let destroy = destroyEntry else { return }
         destroyEntry = nil
-        destroy(subscriber)
+        entries = entries.map { _ in nil }
+        destroy(me)
         // The header keeps the host interface valid until destroy has returned; only now retire it.
         host?.retire(reportingTo: contextReference)
         host = nil
@@ -101,28 +105,6 @@ package final class CSubscriber {
         destroy()
     }
 
-    /// The plugin's struct, for the entry calls (CSubscriber+Entries.swift).
-    var me: UnsafePointer<adh_subscriber> { subscriber }
-
     /// Whether the plugin's instance still exists (``destroy()`` not called yet).
-    var isLive: Bool { destroyEntry != nil }
-
-    /// A tristate answer of `event` as `Bool?`, reporting a value outside the header's three.
-    func answer(_ raw: adh_tristate, of event: LifecycleEvent) -> Bool? {
-        if !ABI.isValidTristate(raw) {
-            context.log("\(event) returned \(raw), expected -1 (no opinion), 0 (false) or 1 (true); "
-                        + "read as no opinion", level: .warning)
-        }
-        return ABI.bool(fromTristate: raw)
-    }
-
-    /// Whether a completion event's response says the plugin declined, reporting an unknown value
-    /// (read as "responds", so the deadline, not a guess, settles it).
-    func declined(_ response: adh_response, of event: LifecycleEvent) -> Bool {
-        if response != ABI.declines && response != ABI.responds {
-            context.log("\(event) returned \(response), expected 0 (declines) or 1 (responds); read as responds",
-                        level: .warning)
-        }
-        return response == ABI.declines
-    }
+    package var isLive: Bool { destroyEntry != nil }
 }

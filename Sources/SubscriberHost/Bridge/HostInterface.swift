@@ -1,5 +1,6 @@
 import SubscriberABI
 import SubscriberKit
+import Glibc
 import Synchronization
 
 /// The `adh_host` the host gives one C subscriber. Its `host_data` points to this object, which
@@ -40,12 +41,15 @@ final class HostInterface: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The application's state, as the dispatcher keeps it (`adh.host.state/1`).
+    private let applicationState: ApplicationStateCell
     /// The struct to pass to `create`; never freed, and only read by the plugin after init.
     nonisolated(unsafe) let pointer: UnsafePointer<adh_host>
 
-    /// A host interface for a subscriber with `context`.
-    init(context: SubscriberContext) {
+    /// A host interface for a subscriber with `context`, reading the application's state from `state`.
+    init(context: SubscriberContext, state applicationState: ApplicationStateCell) {
         state = Mutex(State(live: Live(context: context)))
+        self.applicationState = applicationState
         let host = UnsafeMutablePointer<adh_host>.allocate(capacity: 1)
         host.initialize(to: adh_host(
             struct_size: UInt32(MemoryLayout<adh_host>.size),
@@ -62,7 +66,8 @@ final class HostInterface: Sendable {
                 HostInterface.from(host)?.logError(message: message, attributes: attributes)
             },
             app_info_json: { HostInterface.from($0)?.live(during: "app_info_json")?.appInfoJSON.string ?? .absent },
-            options_json: { HostInterface.from($0)?.live(during: "options_json")?.optionsJSON.string ?? .absent }))
+            options_json: { HostInterface.from($0)?.live(during: "options_json")?.optionsJSON.string ?? .absent },
+            get_extension: { _, id in id.flatMap(HostServices.vtable(for:)) }))
         pointer = UnsafePointer(host)
         // Retained for the life of the process, like the struct that points to it.
         host.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
@@ -77,11 +82,19 @@ final class HostInterface: Sendable {
         }
     }
 
+    /// The application's state, for `adh.host.state/1`. [any-thread]
+    fileprivate var currentState: adh_application_state { applicationState.state.rawValue }
+
+    /// A request from the plugin (`adh.host.requests/1`): to the subscriber's sink, unless destroyed.
+    fileprivate func request(_ request: SubscriberRequest, during call: String) {
+        live(during: call)?.context.request(request)
+    }
+
     /// How many calls arrived after ``retire(reportingTo:)`` (dropped). [any-thread]
     var callsAfterDestroy: Int { state.withLock { $0.callsAfterDestroy } }
 
     /// The object behind a host pointer the plugin passed back.
-    private static func from(_ host: UnsafePointer<adh_host>?) -> HostInterface? {
+    fileprivate static func from(_ host: UnsafePointer<adh_host>?) -> HostInterface? {
         guard let data = host?.pointee.host_data else { return nil }
         return Unmanaged<HostInterface>.fromOpaque(data).takeUnretainedValue()
     }
@@ -140,4 +153,63 @@ final class HostInterface: Sendable {
         }
         return object
     }
+}
+
+/// The host services a plugin may ask for through `adh_host.get_extension`, one vtable each, made
+/// once and shared by every subscriber: their functions find the subscriber's interface through the
+/// `adh_host` they are passed.
+enum HostServices {
+    nonisolated(unsafe) private static let state: UnsafeMutablePointer<adh_host_state> = {
+        let vtable = UnsafeMutablePointer<adh_host_state>.allocate(capacity: 1)
+        vtable.initialize(to: adh_host_state(
+            struct_size: UInt32(MemoryLayout<adh_host_state>.size),
+            application_state: { host in HostInterface.from(host)?.currentState ?? ApplicationState.notRunning.rawValue }))
+        return vtable
+    }()
+
+    nonisolated(unsafe) private static let requests: UnsafeMutablePointer<adh_host_requests> = {
+        let vtable = UnsafeMutablePointer<adh_host_requests>.allocate(capacity: 1)
+        vtable.initialize(to: adh_host_requests(
+            struct_size: UInt32(MemoryLayout<adh_host_requests>.size),
+            register_for_remote_notifications: { host in
+                HostInterface.from(host)?.request(.registerForRemoteNotifications, during: "register_for_remote_notifications")
+            },
+            update_supported_interface_orientations: { host in
+                HostInterface.from(host)?.request(.updateSupportedInterfaceOrientations,
+                                                  during: "update_supported_interface_orientations")
+            }))
+        return vtable
+    }()
+
+    /// The service vtable of `id`; nil (NULL) for an id this host does not offer.
+    static func vtable(for id: UnsafePointer<CChar>) -> UnsafeRawPointer? {
+        if strcmp(id, ADH_EXT_HOST_STATE) == 0 { return UnsafeRawPointer(state) }
+        if strcmp(id, ADH_EXT_HOST_REQUESTS) == 0 { return UnsafeRawPointer(requests) }
+        return nil
+    }
+}
+
+/// The application's state, shared between the dispatcher that changes it and the host interfaces
+/// that plugins read it through (from any thread).
+package final class ApplicationStateCell: Sendable {
+    private let raw = Atomic<Int32>(ApplicationState.notRunning.rawValue)
+
+    package init() {}
+
+    /// The state now. [any-thread]
+    package var state: ApplicationState {
+        get { ApplicationState(rawValue: raw.load(ordering: .acquiring)) ?? .notRunning }
+        set { raw.store(newValue.rawValue, ordering: .releasing) }
+    }
+}
+
+/// A subscriber's context behind one reference, for what must not keep the subscriber's strings,
+/// application, options and sink alive (a weak reference to it).
+final class SubscriberContextReference: Sendable {
+    let context: SubscriberContext
+
+    init(_ context: SubscriberContext) { self.context = context }
+
+    /// Logs through the context. [any-thread]
+    func log(_ message: String, level: LogLevel) { context.log(message, level: level) }
 }

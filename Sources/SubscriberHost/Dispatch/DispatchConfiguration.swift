@@ -1,13 +1,14 @@
 import SubscriberKit
 
 /// How a ``LifecycleDispatcher`` reconciles and waits: the application, the reconciler chosen per
-/// event, each completion event's deadline, and the default orientations per idiom. The manifest
-/// fills it; the setters validate, so a bad manifest value becomes one clear error.
+/// event, each completion event's deadline, the default orientations per idiom, how the restoration
+/// handler gathers its lists, and whether subscribers are timed. The manifest fills it; the setters
+/// validate, so a bad manifest value becomes one clear error.
 public struct DispatchConfiguration: Sendable {
     /// iOS's deadline for completion handlers, and the default for every completion event.
     public static let standardDeadline: Duration = .seconds(30)
 
-    /// The application handed to subscribers (its `launchInvocation` is set by the dispatcher).
+    /// The application handed to subscribers (its launch invocation and state are the dispatcher's).
     public var application: Application
     /// The deadline of every completion event without its own.
     public private(set) var defaultDeadline: Duration = standardDeadline
@@ -15,25 +16,47 @@ public struct DispatchConfiguration: Sendable {
     public private(set) var deadlines: [LifecycleEvent: Duration] = [:]
     /// Per-event reconcilers, overriding each event's default (docs/events.md).
     public private(set) var reconcilers: [LifecycleEvent: ReconcilerChoice] = [:]
-    /// Orientations delivered when nobody answers `supportedInterfaceOrientations`, per idiom, as
-    /// the manifest lists them (empty: UIKit's defaults). ``defaultOrientation(for:)`` reads them.
-    public var defaultOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [:]
+    /// Whether each subscriber's time is measured (``SubscriberAnswer/duration``). Off by default: it
+    /// costs a clock read per subscriber per event; `apphost` turns it on, as its output shows times.
+    public var measuresSubscribers = false
+    /// What nobody answering reads, and how the restoration handler gathers its lists.
+    package var settings = DeliverySettings()
 
     /// A configuration with every event's default reconciler for `application`.
     public init(application: Application) {
         self.application = application
     }
 
-    /// The reconciler `event` uses: the chosen one, else the event's default; nil for notifications.
+    /// Orientations delivered when nobody answers `supportedInterfaceOrientations`, per idiom, as the
+    /// manifest lists them (empty: UIKit's defaults). ``defaultOrientation(for:)`` reads them.
+    public var defaultOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] {
+        get { settings.defaultOrientations }
+        set { settings.defaultOrientations = newValue }
+    }
+
+    /// Whether `continueUserActivity`'s restoration lists come from every subscriber that calls the
+    /// restoration handler (Expo) instead of only from those that returned true (the default, UIKit's
+    /// contract).
+    public var restorationFromEveryCaller: Bool {
+        get { settings.restorationFromEveryCaller }
+        set { settings.restorationFromEveryCaller = newValue }
+    }
+
+    /// The reconciler `event` uses: the chosen one, else the event's default; nil for events that
+    /// combine nothing.
     public func reconciler(for event: LifecycleEvent) -> ReconcilerChoice? {
         reconcilers[event] ?? event.defaultReconciler
     }
 
-    /// Chooses `choice` for `event`; throws when it does not fit the event's answer type.
+    /// Chooses `choice` for `event`; throws when it does not fit the event's answer.
     public mutating func setReconciler(_ choice: ReconcilerChoice, for event: LifecycleEvent)
         throws(DispatchConfigurationError)
     {
-        try choice.validate(for: event)
+        do {
+            try event.check(choice)
+        } catch {
+            throw .reconcilerDoesNotFit(event: event, expected: error.expected, found: error.found)
+        }
         reconcilers[event] = choice
     }
 
@@ -61,8 +84,17 @@ public struct DispatchConfiguration: Sendable {
     /// Info.plist way: the idiom's own entry (`pad` is the `~ipad` key), else `.phone`'s (the plain
     /// key, which applies to every idiom), else UIKit's default: all but upside down, all on a pad.
     public func defaultOrientation(for idiom: UserInterfaceIdiom) -> InterfaceOrientationMask {
-        if let own = defaultOrientations[idiom] { return own }
-        if let plain = defaultOrientations[.phone] { return plain }
-        return idiom == .pad ? .all : .allButUpsideDown
+        settings.defaultOrientation(for: idiom)
+    }
+
+    /// Every event's policy, by event index. The setters checked every choice, so none can fail.
+    package func policies() -> [EventPolicy] {
+        EventTable.rows.map { row in
+            do throws(ReconcilerMismatch) {
+                return try row.policy(reconcilers[row.event], settings: settings)
+            } catch {
+                preconditionFailure("\(row.name): a reconciler that setReconciler accepted no longer fits (\(error.expected))")
+            }
+        }
     }
 }

@@ -1,31 +1,109 @@
 import SubscriberKit
 
 /// What dispatching one event produced: the reconciled result, every responder's answer, the
-/// reports, and the log lines the subscribers wrote meanwhile.
-public struct EventOutcome: Sendable, Hashable {
+/// reports, and what the subscribers wrote and asked for meanwhile.
+///
+/// `Result` is the event's: what its UIKit method returns at once for
+/// ``LifecycleDispatcher/dispatchAtOnce(_:whenDelivered:)`` (`Bool` for `openURL`), what it delivers
+/// in the end for ``LifecycleDispatcher/dispatch(_:)`` (`BackgroundFetchResult` for `performFetch`);
+/// `any Sendable` for a call whose types are erased (``AnyEventCall``).
+public struct EventOutcome<Result: Sendable>: Sendable {
     /// The event.
     public var event: LifecycleEvent
-    /// The reconciled result (the no-answer default when nobody answered).
-    public var result: EventResult
-    /// One row per responding subscriber that was called and did not decline, in call order.
-    public var answers: [SubscriberAnswer]
-    /// What the dispatcher noticed: this event's reports, then late reports about earlier events
-    /// (calls that arrived after their event had been delivered).
+    /// The reconciled result (what nobody answering gives when nobody answered).
+    public var result: Result
+    /// What the dispatcher noticed: this event's reports (conflicts, late or duplicate completions,
+    /// a state violation), then late reports about earlier events.
     public var reports: [DispatchReport]
-    /// How the app was launched, for `willFinishLaunching` and `didFinishLaunching`; nil otherwise.
+    /// How the app was launched, for the launch events; nil otherwise.
     public var invocation: LaunchInvocation?
-    /// The log records written while this event was dispatched, in order (``PluginHost`` fills
-    /// them; a bare ``LifecycleDispatcher`` leaves them empty).
+    /// The application's state once the event was delivered.
+    public var applicationState: ApplicationState
+    /// The log records written while this event was dispatched, in order (``PluginHost`` fills them;
+    /// a bare ``LifecycleDispatcher`` leaves them empty).
     public var logs: [LogRecord]
+    /// The requests subscribers made while this event was dispatched (``PluginHost`` fills them).
+    public var requests: [HostRequest]
+
+    private var rows: Rows
+
+    /// The answers as the dispatcher recorded them, turned into ``SubscriberAnswer``s when read.
+    private enum Rows: @unchecked Sendable {
+        // @unchecked: the record is immutable.
+        case record(AnswerRecord, names: [String])
+        case list([SubscriberAnswer])
+    }
 
     /// An outcome.
-    public init(event: LifecycleEvent, result: EventResult, answers: [SubscriberAnswer], reports: [DispatchReport],
-                invocation: LaunchInvocation? = nil, logs: [LogRecord] = []) {
+    public init(event: LifecycleEvent, result: Result, answers: [SubscriberAnswer], reports: [DispatchReport],
+                invocation: LaunchInvocation? = nil, applicationState: ApplicationState, logs: [LogRecord] = [],
+                requests: [HostRequest] = []) {
         self.event = event
         self.result = result
-        self.answers = answers
+        self.rows = .list(answers)
         self.reports = reports
         self.invocation = invocation
+        self.applicationState = applicationState
         self.logs = logs
+        self.requests = requests
+    }
+
+    init(event: LifecycleEvent, result: Result, record: AnswerRecord, names: [String], reports: [DispatchReport],
+         invocation: LaunchInvocation?, applicationState: ApplicationState) {
+        self.event = event
+        self.result = result
+        self.rows = .record(record, names: names)
+        self.reports = reports
+        self.invocation = invocation
+        self.applicationState = applicationState
+        self.logs = []
+        self.requests = []
+    }
+
+    /// One row per responding subscriber that was called and did not decline, in call order.
+    public var answers: [SubscriberAnswer] {
+        get {
+            switch rows {
+            case .list(let answers): return answers
+            case .record(let record, let names):
+                return (0..<record.count).map { index in
+                    SubscriberAnswer(subscriber: names[record.subscribers[index]], answer: record.answer(index),
+                                     duration: .nanoseconds(Int64(clamping: record.time(index))))
+                }
+            }
+        }
+        set { rows = .list(newValue) }
+    }
+
+    /// This outcome with its result as `T`: the event's own result type, or `any Sendable`.
+    package func withResult<T: Sendable>(as _: T.Type) -> EventOutcome<T> {
+        var outcome = EventOutcome<T>(event: event, result: result as! T, answers: [], reports: reports,
+                                      invocation: invocation, applicationState: applicationState, logs: logs,
+                                      requests: requests)
+        switch rows {
+        case .list(let answers): outcome.answers = answers
+        case .record(let record, let names): outcome.rows = .record(record, names: names)
+        }
+        return outcome
     }
 }
+
+/// A request a subscriber made (``SubscriberRequest``): what the embedding app decides to do.
+public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
+    /// The subscriber that asked.
+    public var subscriber: String
+    /// What it asked for.
+    public var request: SubscriberRequest
+
+    /// A request.
+    public init(subscriber: String, request: SubscriberRequest) {
+        self.subscriber = subscriber
+        self.request = request
+    }
+
+    /// "DeepLinkRouter: registerForRemoteNotifications".
+    public var description: String { "\(subscriber): \(request)" }
+}
+
+/// The outcome of a call whose types are erased (``AnyEventCall``): what a script's events give.
+public typealias AnyEventOutcome = EventOutcome<any Sendable>

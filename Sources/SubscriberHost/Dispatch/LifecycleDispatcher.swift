@@ -1,69 +1,211 @@
 import SubscriberKit
 
 /// Forwards every lifecycle event to every subscriber that responds, in order, and reconciles their
-/// answers into one result (docs/events.md): Expo's `ExpoAppDelegate`, for subscribers loaded from plugins
-/// or registered in-process alike.
+/// answers into one result (docs/events.md): Expo's `ExpoAppDelegate`, for subscribers loaded from
+/// plugins or registered in-process alike.
 ///
 /// - Every responder is called, even when the answer is already decided: reconcilers only see the
 ///   answers after all calls.
-/// - Completion events return exactly once, on the main actor: when every awaited responder has
+/// - An app delegate answers UIKit at once: ``dispatchAtOnce(_:whenDelivered:)`` returns what the
+///   event's UIKit method returns (`openURL`'s `Bool`, `continueUserActivity`'s handled `Bool`,
+///   nothing for `performFetch`) and hands what comes later (the fetch result, the restoration lists)
+///   to `whenDelivered`. ``dispatch(_:)`` waits for that and returns it.
+/// - Completions are delivered exactly once, on the main actor: when every awaited responder has
 ///   called back, or at the event's deadline with what arrived.
-/// - Which events exist, what they answer, how answers combine and what nobody answering means all
-///   come from the event table: ``dispatch(_:)`` is the one entry point, for every event.
+/// - Events are delivered in the order they are dispatched; each event's calls all return before
+///   the next event's begin. An event dispatched while an earlier one waits for completions is
+///   delivered at once, as UIKit does: the earlier one's completions may arrive after it.
+/// - The dispatcher keeps the application's state (``applicationState``): an event UIKit would
+///   never deliver in it (`didBecomeActive` before launch, a second launch, anything after
+///   `willTerminate`) is not delivered, and its outcome carries a `stateViolation` report.
 /// - Calls that arrive after their event was delivered are ignored and reported: in the reports of
-///   the next outcome, or through ``takeLateReports()``. So are completion calls with a context the
-///   host never gave that no subscriber can be blamed for (``DispatchReport/unattributedForgedCompletion(count:)``).
+///   the next outcome, or through ``takeLateReports()``.
 @MainActor
 public final class LifecycleDispatcher {
     /// The subscribers in dispatch order (registration order, then priority, higher first).
-    public let subscribers: [SubscriberRegistration]
-    /// Reconcilers, deadlines and default orientations.
+    public private(set) var subscribers: [SubscriberRegistration]
+    /// Reconcilers, deadlines, default orientations.
     public let configuration: DispatchConfiguration
-    /// The application handed to subscribers; `launchInvocation` is set by the launch events.
+    /// The application handed to subscribers: its launch invocation and state are kept up to date.
     public private(set) var application: Application
 
-    /// One responder of one event: its name and its handler of that event.
-    struct Responder {
-        let name: String
-        let handler: EventHandler
-    }
+    /// The application's state.
+    public var applicationState: ApplicationState { machine.state }
+    /// The same, where C plugins read it (`adh.host.state/1`).
+    package let stateCell: ApplicationStateCell
 
+    private var machine = ApplicationStateMachine()
     /// The responders of each event, by event index, in dispatch order.
-    private let responders: [[Responder]]
-    /// The reconciler of each event, typed, by event index (resolved once from the configuration).
-    let reconcilers: TypedReconcilers
+    private var lists: [ResponderList] = []
+    /// The subscribers' names, by position in ``subscribers``.
+    private var names: [String] = []
+    /// Each event's policy, by event index.
+    private let policies: [EventPolicy]
     private let lateReports = LateReports()
+    private var serial: UInt64 = 0
+    /// Events still waiting for completions, so that shutting down delivers them.
+    private var waiting: [ObjectIdentifier: InFlight] = [:]
     /// Whether a subscriber is a C plugin's: only those are handed completion tokens, so only then
     /// are the process's calls with a token the host never gave this dispatcher's to report.
-    private let reportsUnattributedForgeries: Bool
-    /// ``CompletionTickets/unattributedForgedCount`` when this dispatcher last reported it.
-    private var unattributedForgeriesSeen: Int
+    private var reportsUnattributedForgeries = false
+    /// ``CompletionTokens/unattributedForgedCount`` when this dispatcher last reported it.
+    private var unattributedForgeriesSeen = 0
 
     /// A dispatcher over `subscribers` (ordered here by priority, stably).
-    public init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration) {
-        let ordered = SubscriberRegistration.ordered(subscribers)
-        self.subscribers = ordered
+    public convenience init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration) {
+        self.init(subscribers: subscribers, configuration: configuration, state: ApplicationStateCell())
+    }
+
+    /// A dispatcher that keeps the application's state in `state` (the cell the C subscribers' host
+    /// interfaces read).
+    package init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration, state: ApplicationStateCell) {
+        self.subscribers = SubscriberRegistration.ordered(subscribers)
         self.configuration = configuration
         self.application = configuration.application
-        responders = LifecycleEvent.allCases.map { event in
-            ordered.compactMap { registration in
-                registration.handlers[event.index].map { Responder(name: registration.name, handler: $0) }
-            }
-        }
-        reconcilers = TypedReconcilers(configuration)
-        reportsUnattributedForgeries = ordered.contains { $0.subscriber is CSubscriber }
-        unattributedForgeriesSeen = reportsUnattributedForgeries ? CompletionTickets.shared.unattributedForgedCount : 0
+        self.stateCell = state
+        policies = configuration.policies()
+        state.state = .notRunning
+        application.applicationState = .notRunning
+        rebuild()
     }
 
     /// The names of the subscribers `event` goes to, in call order.
     public func responderNames(for event: LifecycleEvent) -> [String] {
-        responders[event.index].map(\.name)
+        lists[event.index].responders.map { names[$0.subscriber] }
     }
 
-    /// Takes the reports about calls that arrived after their event was delivered and that no outcome
-    /// has carried yet (e.g. after the last event).
+    /// Takes the reports about calls that arrived after their event was delivered and that no
+    /// outcome has carried yet (e.g. after the last event).
     public func takeLateReports() -> [DispatchReport] {
         drainLateReports()
+    }
+
+    // MARK: Dispatch
+
+    /// Delivers `call` to every responder of its event, in order, and returns its outcome once every
+    /// awaited completion arrived or the event's deadline passed; at once for an event without
+    /// completions.
+    public func dispatch<Immediate, Final>(_ call: EventCall<Immediate, Final>) async -> EventOutcome<Final> {
+        let (flight, started) = start(call.erased)
+        let result = await flight.finish()
+        waiting[ObjectIdentifier(flight)] = nil
+        return outcome(of: result, started).withResult(as: Final.self)
+    }
+
+    /// Delivers `call` to every responder of its event, in order, and returns at once what the
+    /// event's UIKit method returns at once: `openURL`'s `Bool`, `continueUserActivity`'s handled
+    /// `Bool`, nothing for an event that answers through completion handlers. What comes later — the
+    /// completions' result, the restoration lists — goes to `whenDelivered`, exactly once, on the main
+    /// actor (right away when nothing is awaited). The returned outcome's answers are the ones known
+    /// now: every row of an event answered at once, none yet of one answered through completions.
+    @discardableResult
+    public func dispatchAtOnce<Immediate, Final>(
+        _ call: EventCall<Immediate, Final>,
+        whenDelivered: (@MainActor (EventOutcome<Final>) -> Void)? = nil
+    ) -> EventOutcome<Immediate> {
+        let (flight, started) = start(call.erased)
+        if let settled = flight.settled {
+            waiting[ObjectIdentifier(flight)] = nil
+            let delivered = outcome(of: settled, started)
+            whenDelivered?(delivered.withResult(as: Final.self))
+            var immediate = delivered.withResult(as: (any Sendable).self)
+            immediate.result = flight.immediate
+            return immediate.withResult(as: Immediate.self)
+        }
+        Task { @MainActor in
+            let result = await flight.finish()
+            self.waiting[ObjectIdentifier(flight)] = nil
+            whenDelivered?(self.outcome(of: result, started).withResult(as: Final.self))
+        }
+        return EventOutcome(event: call.event, result: flight.immediate as! Immediate, answers: [], reports: started.reports,
+                            invocation: started.invocation, applicationState: machine.state)
+    }
+
+    /// What ``start(_:)`` knew before the result: the state it delivered in, the invocation, reports.
+    private struct Started {
+        var event: LifecycleEvent
+        var invocation: LaunchInvocation?
+        var reports: [DispatchReport]
+    }
+
+    /// Admits `call` by the state machine, and calls its responders (none when refused).
+    private func start(_ call: AnyEventCall) -> (InFlight, Started) {
+        let event = call.event
+        let row = event.row
+        serial &+= 1
+        var started = Started(event: event, invocation: nil, reports: [])
+        let list: ResponderList
+        let after: ApplicationState
+        switch machine.admit(event) {
+        case .refuse(let expected):
+            started.reports.append(.stateViolation(event: event, state: machine.state, expected: expected))
+            list = .empty
+            after = machine.state
+        case .deliver(let during, let next):
+            setState(during)
+            if row.state == .launch {
+                // Classified before any subscriber is called, for this and every later event.
+                application.launchInvocation = row.launchInvocation(of: call) ?? application.launchInvocation
+                started.invocation = application.launchInvocation
+            }
+            list = lists[event.index]
+            after = next
+        }
+        let context = DeliveryContext(
+            event: event, application: application, serial: serial, timed: configuration.measuresSubscribers,
+            names: names, policy: policies[event.index],
+            deadline: configuration.deadline(for: event).nanosecondsSaturating, lateReports: lateReports,
+            problem: problemReporter())
+        let flight = row.deliver(call, to: list, context)
+        machine.delivered(after: after)
+        setState(after)
+        if flight.settled == nil { waiting[ObjectIdentifier(flight)] = flight }
+        return (flight, started)
+    }
+
+    /// Builds the outcome and attaches the late reports gathered since the previous one.
+    private func outcome(of result: DeliveryResult, _ started: Started) -> EventOutcome<any Sendable> {
+        let late = drainLateReports()
+        return EventOutcome(event: started.event, result: result.final, record: result.answers, names: names,
+                            reports: started.reports + result.reports + late, invocation: started.invocation,
+                            applicationState: machine.state)
+    }
+
+    private func setState(_ state: ApplicationState) {
+        application.applicationState = state
+        stateCell.state = state
+    }
+
+    /// How a loaded subscriber's answer that breaks the header is reported: as a warning through its
+    /// own context, so it lands in the log with its name. [any-thread]
+    private func problemReporter() -> @Sendable (Int, String) -> Void {
+        let contexts: [SubscriberContext?] = subscribers.map {
+            if case .loaded(let loaded) = $0.kind { loaded.context } else { nil }
+        }
+        return { index, message in contexts[index]?.log(message, level: .warning) }
+    }
+
+    // MARK: Subscribers
+
+    /// Rebuilds each event's responder list from ``subscribers``.
+    private func rebuild() {
+        names = subscribers.map(\.name)
+        lists = LifecycleEvent.allCases.map { event in
+            ResponderList(subscribers.enumerated().compactMap { index, registration in
+                registration.target(for: event).map { Responder($0, subscriber: index) }
+            })
+        }
+        reportsUnattributedForgeries = subscribers.contains { if case .loaded = $0.kind { true } else { false } }
+        if reportsUnattributedForgeries { unattributedForgeriesSeen = CompletionTokens.unattributedForgedCount }
+    }
+
+    /// The host shut down, its loaded subscribers destroyed: events still waiting for completions are
+    /// delivered with what arrived (later calls are reported as after shutdown), and from now on no
+    /// event goes to a loaded subscriber.
+    package func shutDown() {
+        for flight in waiting.values { flight.deliverNow() }
+        subscribers.removeAll { if case .loaded = $0.kind { true } else { false } }
+        rebuild()
     }
 
     /// The late reports, then one counting the calls with a context the host never gave that arrived
@@ -71,164 +213,11 @@ public final class LifecycleDispatcher {
     private func drainLateReports() -> [DispatchReport] {
         var late = lateReports.drain()
         guard reportsUnattributedForgeries else { return late }
-        let forged = CompletionTickets.shared.unattributedForgedCount
+        let forged = CompletionTokens.unattributedForgedCount
         if forged != unattributedForgeriesSeen {
             late.append(.unattributedForgedCompletion(count: forged &- unattributedForgeriesSeen))
             unattributedForgeriesSeen = forged
         }
         return late
-    }
-
-    // MARK: Shared machinery (every event goes through one of these)
-
-    /// Records how the app was launched, for this and every later event.
-    func classifyLaunch(_ options: LaunchOptions) -> LaunchInvocation {
-        let invocation = LaunchInvocation(classifying: options)
-        application.launchInvocation = invocation
-        return invocation
-    }
-
-    /// Calls every responder of a notification event in order.
-    func notify(_ event: LifecycleEvent, _ arguments: EventArguments) -> EventOutcome {
-        let called = responders[event.index]
-        let application = application
-        var rows: [SubscriberAnswer] = []
-        rows.reserveCapacity(called.count)
-        for responder in called {
-            let start = MonotonicClock.now()
-            if case .notify(let handler) = responder.handler { handler(application, arguments) }
-            rows.append(SubscriberAnswer(subscriber: responder.name, answer: nil,
-                                         nanoseconds: MonotonicClock.now() &- start))
-        }
-        return finish(event, result: .none, rows: rows, reports: [])
-    }
-
-    /// Calls every responder of a synchronous event in order, then reconciles the answers.
-    /// `call` asks one handler (nil: no opinion); `wrap` types an answer as a result.
-    func ask<Answer: Sendable>(_ event: LifecycleEvent, reconciler: Reconciler<Answer>, noAnswer: Answer,
-                               invocation: LaunchInvocation? = nil, wrap: (Answer) -> EventResult,
-                               _ call: (EventHandler, Application) -> Answer?) -> EventOutcome {
-        let called = responders[event.index]
-        let application = application
-        var rows: [SubscriberAnswer] = []
-        var answers: [NamedAnswer<Answer>] = []
-        rows.reserveCapacity(called.count)
-        answers.reserveCapacity(called.count)
-        for responder in called {
-            let start = MonotonicClock.now()
-            let answer = call(responder.handler, application)
-            let elapsed = MonotonicClock.now() &- start
-            rows.append(SubscriberAnswer(subscriber: responder.name, answer: answer.map(wrap), nanoseconds: elapsed))
-            if let answer { answers.append(NamedAnswer(subscriber: responder.name, answer: answer)) }
-        }
-        let decided = reconciler.reconcile(answers, event: event, noAnswer: noAnswer)
-        return finish(event, result: wrap(decided.result), rows: rows, reports: decided.reports, invocation: invocation)
-    }
-
-    /// What became of one responder of a completion event.
-    struct Collected<Value: Sendable> {
-        enum State {
-            case answered(Value)
-            /// Awaited, but the deadline passed first.
-            case late
-            /// Not awaited (its answer said it will not call back); any call back was dropped.
-            case released
-            /// Declined before returning: no answer row.
-            case declined
-        }
-        var name: String
-        var state: State
-        /// From the call to its completion (to delivery when late or not awaited).
-        var nanoseconds: UInt64
-        /// How long the call itself took.
-        var callNanoseconds: UInt64
-    }
-
-    /// Calls every responder of a completion event in order with its own handler, then waits until
-    /// every awaited one called back or the deadline passed. `call` returns whether to await that
-    /// responder (false: its answer says it will not call back). One entry per responder, in order.
-    func collect<Value: Sendable>(
-        _ event: LifecycleEvent,
-        _ call: (EventHandler, Application, CompletionHandler<Value>) -> Bool
-    ) async -> (collected: [Collected<Value>], reports: [DispatchReport]) {
-        let called = responders[event.index]
-        guard !called.isEmpty else { return ([], []) }
-        let application = application
-        let collector = CompletionCollector<Value>(event: event, names: called.map(\.name), lateReports: lateReports)
-        let eventStart = MonotonicClock.now()
-        var starts: [UInt64] = []
-        var returns: [UInt64] = []
-        starts.reserveCapacity(called.count)
-        returns.reserveCapacity(called.count)
-        for (index, responder) in called.enumerated() {
-            starts.append(MonotonicClock.now())
-            let awaited = call(responder.handler, application, collector.handler(for: index))
-            returns.append(MonotonicClock.now())
-            collector.didReturn(index, awaited: awaited)
-        }
-        await collector.wait(since: eventStart,
-                             deadline: configuration.deadline(for: event).nanosecondsSaturating)
-        let deliveredAt = MonotonicClock.now()
-        let (slots, _, reports) = collector.delivered()
-
-        var collected: [Collected<Value>] = []
-        collected.reserveCapacity(slots.count)
-        var lateReports: [DispatchReport] = []
-        for (index, slot) in slots.enumerated() {
-            let name = called[index].name
-            let callTime = returns[index] &- starts[index]
-            switch slot {
-            case .answered(let value, let arrivedAt):
-                collected.append(Collected(name: name, state: .answered(value),
-                                           nanoseconds: arrivedAt &- starts[index], callNanoseconds: callTime))
-            case .waiting:
-                // Still waiting after delivery: the deadline passed.
-                collected.append(Collected(name: name, state: .late,
-                                           nanoseconds: deliveredAt &- starts[index], callNanoseconds: callTime))
-                lateReports.append(.late(subscriber: name, event: event))
-            case .released:
-                collected.append(Collected(name: name, state: .released, nanoseconds: callTime, callNanoseconds: callTime))
-            case .declined:
-                collected.append(Collected(name: name, state: .declined, nanoseconds: callTime, callNanoseconds: callTime))
-            }
-        }
-        return (collected, reports + lateReports)
-    }
-
-    /// A completion event with a value: collects, counts late responders as `lateValue` (or as
-    /// nothing), leaves declined ones out, and reconciles.
-    func gather<Value: Sendable>(_ event: LifecycleEvent, reconciler: Reconciler<Value>, noAnswer: Value,
-                                 lateValue: Value?, wrap: (Value) -> EventResult,
-                                 _ call: (EventHandler, Application, CompletionHandler<Value>) -> Void)
-        async -> EventOutcome
-    {
-        let (collected, reports) = await collect(event) { (handler, application, completion: CompletionHandler<Value>) in
-            call(handler, application, completion)
-            return true
-        }
-        var rows: [SubscriberAnswer] = []
-        var answers: [NamedAnswer<Value>] = []
-        rows.reserveCapacity(collected.count)
-        answers.reserveCapacity(collected.count)
-        for entry in collected {
-            let value: Value?
-            switch entry.state {
-            case .answered(let answered): value = answered
-            case .late: value = lateValue
-            case .released, .declined: continue
-            }
-            rows.append(SubscriberAnswer(subscriber: entry.name, answer: value.map(wrap), nanoseconds: entry.nanoseconds))
-            if let value { answers.append(NamedAnswer(subscriber: entry.name, answer: value)) }
-        }
-        let decided = reconciler.reconcile(answers, event: event, noAnswer: noAnswer)
-        return finish(event, result: wrap(decided.result), rows: rows, reports: reports + decided.reports)
-    }
-
-    /// Builds the outcome and attaches the late reports gathered since the previous one.
-    func finish(_ event: LifecycleEvent, result: EventResult, rows: [SubscriberAnswer],
-                reports: [DispatchReport], invocation: LaunchInvocation? = nil) -> EventOutcome {
-        let late = drainLateReports()
-        return EventOutcome(event: event, result: result, answers: rows,
-                            reports: late.isEmpty ? reports : reports + late, invocation: invocation)
     }
 }

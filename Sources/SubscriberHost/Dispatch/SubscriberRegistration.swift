@@ -1,7 +1,7 @@
 import SubscriberKit
 
-/// A subscriber as the dispatcher sees it: its name, its priority, and its handler of each event it
-/// responds to. In-process subscribers and loaded plugin subscribers both become one.
+/// A subscriber as the dispatcher sees it: its name, its priority, and what it responds to.
+/// In-process subscribers and loaded plugin subscribers both become one.
 @MainActor
 public struct SubscriberRegistration {
     /// The subscriber's name (output, reports, logs).
@@ -11,8 +11,16 @@ public struct SubscriberRegistration {
     /// The subscriber object (an in-process subscriber, or a loaded ``CSubscriber``); kept alive
     /// while registered.
     public let subscriber: AnyObject
-    /// Its handler of each event, by event index; nil for the events it does not respond to.
-    package let handlers: [EventHandler?]
+    /// How the dispatcher calls it.
+    package let kind: Kind
+
+    /// How a registered subscriber is called.
+    package enum Kind {
+        /// An in-process subscriber: its handler of each event, by event index.
+        case inProcess(handlers: [AnyEventHandler?])
+        /// A loaded subscriber: its C entries.
+        case loaded(CSubscriber)
+    }
 
     /// Registers an in-process `subscriber` under `name`: it receives the events whose protocols its
     /// type adopts.
@@ -20,7 +28,7 @@ public struct SubscriberRegistration {
         self.name = name
         self.priority = priority
         self.subscriber = subscriber
-        self.handlers = subscriber.eventHandlers()
+        self.kind = .inProcess(handlers: subscriber.eventHandlers())
     }
 
     /// Registers a subscriber loaded from a plugin, under `name` (default: the name it was created
@@ -29,7 +37,7 @@ public struct SubscriberRegistration {
         self.name = name ?? subscriber.name
         self.priority = priority
         self.subscriber = subscriber
-        self.handlers = subscriber.handlers
+        self.kind = .loaded(subscriber)
     }
 
     /// Makes a subscriber of `type` with a context from the host: `sink` for its logs, the app's
@@ -41,13 +49,22 @@ public struct SubscriberRegistration {
         self.init(name: name, subscriber: subscriber, priority: priority)
     }
 
-    /// The events it responds to, in table order.
-    public var respondingEvents: [LifecycleEvent] {
-        zip(LifecycleEvent.allCases, handlers).compactMap { $1 == nil ? nil : $0 }
+    /// How to call it for `event`; nil when it does not respond to it. Nothing is retained: the
+    /// registration keeps the subscriber, its handlers and its struct alive.
+    package func target(for event: LifecycleEvent) -> Responder.Target? {
+        switch kind {
+        case .inProcess(let handlers):
+            handlers[event.index].map { .inProcess(object: .passUnretained(subscriber), handler: .passUnretained($0)) }
+        case .loaded(let loaded):
+            loaded.entries[event.index].map { .loaded(entry: $0, subscriber: loaded.me) }
+        }
     }
 
+    /// The events it responds to, in table order.
+    public var respondingEvents: [LifecycleEvent] { LifecycleEvent.allCases.filter(responds(to:)) }
+
     /// Whether it responds to `event`.
-    public func responds(to event: LifecycleEvent) -> Bool { handlers[event.index] != nil }
+    public func responds(to event: LifecycleEvent) -> Bool { target(for: event) != nil }
 
     /// `registrations` in dispatch order: as given, then a stable sort by priority, higher first.
     public static func ordered(_ registrations: [SubscriberRegistration]) -> [SubscriberRegistration] {

@@ -10,6 +10,9 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
     case configuration(file: String, DispatchConfigurationError)
     /// An in-process subscriber (at `index` of the list given) has a name another subscriber already has.
     case duplicateInProcessName(name: String, index: Int)
+    /// An in-process subscriber (at `index` of the list given) has a name a manifest could not give
+    /// (empty, control characters, too long).
+    case invalidInProcessName(index: Int, expected: String, found: String)
 
     public var description: String {
         switch self {
@@ -18,6 +21,8 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
         case .configuration(let file, let error): "\(file): \(error)"
         case .duplicateInProcessName(let name, let index):
             "in-process subscribers[\(index)]: expected a subscriber name no other subscriber has, found \"\(name)\" again"
+        case .invalidInProcessName(let index, let expected, let found):
+            "in-process subscribers[\(index)]: expected \(expected), found \(found)"
         }
     }
 }

@@ -9,13 +9,22 @@ public struct HostOptions: Sendable {
     public var deadlineOverride: Duration?
     /// Receives every log line, event and error a subscriber writes, from any thread, as it happens.
     public var logHandler: (@Sendable (LogRecord) -> Void)?
+    /// Receives every request a subscriber makes, from any thread, as it happens (outcomes carry
+    /// them too).
+    public var requestHandler: (@Sendable (HostRequest) -> Void)?
+    /// Measure each subscriber's time (``SubscriberAnswer/duration``), at a clock read per
+    /// subscriber per event.
+    public var measuresSubscribers: Bool
 
     /// Options with the given values; the defaults load the manifest as written.
     public init(extraSearchDirectories: [String] = [], allowWritable: Bool = false,
-                deadlineOverride: Duration? = nil, logHandler: (@Sendable (LogRecord) -> Void)? = nil) {
+                deadlineOverride: Duration? = nil, logHandler: (@Sendable (LogRecord) -> Void)? = nil,
+                requestHandler: (@Sendable (HostRequest) -> Void)? = nil, measuresSubscribers: Bool = false) {
         self.extraSearchDirectories = extraSearchDirectories
         self.allowWritable = allowWritable
         self.deadlineOverride = deadlineOverride
         self.logHandler = logHandler
+        self.requestHandler = requestHandler
+        self.measuresSubscribers = measuresSubscribers
     }
 }

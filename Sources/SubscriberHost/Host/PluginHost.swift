@@ -8,7 +8,7 @@ import SubscriberKit
 /// let host = try PluginHost(manifestAt: "manifests/news.json",
 ///                           inProcess: [InProcessSubscriber(AppRouter.self, priority: 10)])
 /// let launched = await host.dispatch(.didFinishLaunching(options: LaunchOptions()))
-/// let opened = host.dispatchAtOnce(.openURL(url: url))?.result.bool ?? false
+/// let opened: Bool = host.dispatchAtOnce(.openURL(url: url)).result
 /// let leftovers = host.shutDown()
 /// ```
 ///
@@ -24,8 +24,8 @@ public final class PluginHost {
     public let plugins: PluginSet
     /// The dispatcher over every subscriber: the plugins' and the in-process ones.
     public let dispatcher: LifecycleDispatcher
-    /// Everything the subscribers logged; ``dispatch(_:)`` hands each event its own records.
-    public let log: HostLogRecorder
+    /// Everything the subscribers logged and asked for; ``dispatch(_:)`` hands each event its own.
+    package let log: HostLogRecorder
     /// The subscribers made from plugins, in manifest order.
     package let subscribers: [CSubscriber]
     /// Whether ``shutDown()`` ran.
@@ -51,7 +51,7 @@ public final class PluginHost {
             throw .load(error)
         }
         try self.init(manifest: manifest, loaded: loaded, inProcess: inProcess, configuration: configuration,
-                      log: HostLogRecorder(handler: options.logHandler))
+                      log: HostLogRecorder(handler: options.logHandler, requestHandler: options.requestHandler))
     }
 
     init(manifest: Manifest, loaded: PluginSet, inProcess: [InProcessSubscriber] = [],
@@ -60,10 +60,11 @@ public final class PluginHost {
         var skipped = loaded.skipped
         var made: [CSubscriber] = []
         var registrations: [SubscriberRegistration] = []
+        let state = ApplicationStateCell()
         for plugin in loaded.plugins {
             let subscribers: [CSubscriber]
             do {
-                subscribers = try plugin.makeSubscribers(application: manifest.app, sink: log)
+                subscribers = try plugin.makeSubscribers(application: manifest.app, sink: log, state: state)
             } catch {
                 guard plugin.entry.optional else {
                     made.reversed().forEach { $0.destroy() }
@@ -81,40 +82,66 @@ public final class PluginHost {
         var taken = Set(registrations.map(\.name))
         for (index, subscriber) in inProcess.enumerated() {
             let name = subscriber.name
+            if let problem = SubscriberName.problem(name) {
+                made.reversed().forEach { $0.destroy() }
+                throw .invalidInProcessName(index: index, expected: problem.expected, found: problem.found)
+            }
             guard taken.insert(name).inserted else {
                 made.reversed().forEach { $0.destroy() }
                 throw .duplicateInProcessName(name: name, index: index)
             }
-            registrations.append(SubscriberRegistration(subscriber.type, name: name, application: manifest.app,
-                                                        options: subscriber.options, sink: log,
-                                                        priority: subscriber.priority))
+            let registration = SubscriberRegistration(subscriber.type, name: name, application: manifest.app,
+                                                      options: subscriber.options, sink: log, priority: subscriber.priority)
+            // An in-process subscriber that adopts no event protocol compiles and receives nothing: the
+            // typical mistake of a port from Expo. Say so where its logs go.
+            if registration.respondingEvents.isEmpty {
+                log.log(subscriber: name, level: .warning,
+                        message: "\(name) responds to no event: adopt the event protocols of the methods it implements "
+                            + "(OpenURLSubscriber for application(_:open:options:), …)")
+            }
+            registrations.append(registration)
         }
         skipped.sort { $0.pluginIndex < $1.pluginIndex }  // manifest order, whichever step refused them
         self.manifest = manifest
         self.plugins = PluginSet(plugins: plugins, skipped: skipped)
         self.log = log
-        self.dispatcher = LifecycleDispatcher(subscribers: registrations, configuration: configuration)
+        self.dispatcher = LifecycleDispatcher(subscribers: registrations, configuration: configuration, state: state)
         self.subscribers = made
     }
 
     /// Takes the records logged since the last take (at first: what subscribers logged when made).
     public func takeLogs() -> [LogRecord] { log.drain() }
 
-    /// Delivers `call` to every subscriber that responds (``LifecycleDispatcher/dispatch(_:)``). The
-    /// outcome carries the records logged since the previous event: a completion that logs before
-    /// calling back belongs to the event that waited for it.
-    public func dispatch(_ call: EventCall) async -> EventOutcome {
-        var outcome = await dispatcher.dispatch(call)
-        outcome.logs = log.drain()
-        return outcome
+    /// Delivers `call` to every subscriber that responds and returns its outcome once every awaited
+    /// completion arrived (``LifecycleDispatcher/dispatch(_:)``). The outcome carries the records
+    /// logged and the requests made since the previous outcome: a completion that logs before calling
+    /// back belongs to the event that waited for it.
+    public func dispatch<Immediate, Final>(_ call: EventCall<Immediate, Final>) async -> EventOutcome<Final> {
+        attach(await dispatcher.dispatch(call))
     }
 
-    /// Delivers `call` synchronously when its event answers at once, with its log records; nil,
-    /// delivering nothing, for an event that answers through completion handlers
-    /// (``LifecycleDispatcher/dispatchAtOnce(_:)``).
-    public func dispatchAtOnce(_ call: EventCall) -> EventOutcome? {
-        guard var outcome = dispatcher.dispatchAtOnce(call) else { return nil }
+    /// Delivers `call` and returns at once what the event's UIKit method returns at once; what comes
+    /// later goes to `whenDelivered` (``LifecycleDispatcher/dispatchAtOnce(_:whenDelivered:)``). Each
+    /// outcome carries the records logged and the requests made since the previous one.
+    @discardableResult
+    public func dispatchAtOnce<Immediate, Final>(
+        _ call: EventCall<Immediate, Final>,
+        whenDelivered: (@MainActor (EventOutcome<Final>) -> Void)? = nil
+    ) -> EventOutcome<Immediate> {
+        let delivered = whenDelivered.map { whenDelivered in { @MainActor (outcome: EventOutcome<Final>) in
+            whenDelivered(self.attach(outcome))
+        } }
+        return attach(dispatcher.dispatchAtOnce(call, whenDelivered: delivered))
+    }
+
+    /// The requests subscribers made since they were last handed out, oldest first.
+    public func takeRequests() -> [HostRequest] { log.drainRequests() }
+
+    /// `outcome` with the records logged and the requests made since the previous outcome.
+    private func attach<Result>(_ outcome: EventOutcome<Result>) -> EventOutcome<Result> {
+        var outcome = outcome
         outcome.logs = log.drain()
+        outcome.requests = log.drainRequests()
         return outcome
     }
 
@@ -127,8 +154,10 @@ public final class PluginHost {
         if !isShutDown {
             isShutDown = true
             for subscriber in subscribers.reversed() { subscriber.destroy() }
+            // Events still waiting are delivered with what arrived; no outcome lists a destroyed subscriber.
+            dispatcher.shutDown()
         }
-        return Leftovers(reports: dispatcher.takeLateReports(), logs: log.drain())
+        return Leftovers(reports: dispatcher.takeLateReports(), logs: log.drain(), requests: log.drainRequests())
     }
 
     /// What ``shutDown()`` found after the last event.
@@ -137,6 +166,8 @@ public final class PluginHost {
         public var reports: [DispatchReport]
         /// Records not handed out with an outcome.
         public var logs: [LogRecord]
+        /// Requests not handed out with an outcome.
+        public var requests: [HostRequest]
     }
 
     static func configuration(for manifest: Manifest, options: HostOptions) throws(HostError) -> DispatchConfiguration {
@@ -156,6 +187,7 @@ public final class PluginHost {
         }
         // As listed: idioms without an entry follow DispatchConfiguration.defaultOrientation(for:).
         configuration.defaultOrientations = manifest.supportedInterfaceOrientations
+        configuration.measuresSubscribers = options.measuresSubscribers
         return configuration
     }
 }
@@ -163,7 +195,8 @@ public final class PluginHost {
 /// A subscriber type an embedding app registers beside the manifest's plugins: made with a context
 /// from the host (its logs go where the plugins' go, with the manifest's app info), ordered and
 /// reconciled exactly like a loaded subscriber.
-public struct InProcessSubscriber: Sendable {
+@MainActor
+public struct InProcessSubscriber {
     /// The type to make.
     public let type: any InstantiableSubscriber.Type
     /// The name it is listed under; unique among all the host's subscribers.
@@ -173,7 +206,9 @@ public struct InProcessSubscriber: Sendable {
     /// Higher goes first; equal priorities keep order (the manifest's plugins first).
     public let priority: Int
 
-    /// A subscriber of `type`, named `name` (default: the type's `subscriberName`).
+    /// A subscriber of `type`, named `name` (default: the type's `subscriberName`). The name follows a
+    /// manifest's rules (not empty, no control characters, unique among the host's subscribers),
+    /// checked when the host is made.
     @MainActor
     public init(_ type: any InstantiableSubscriber.Type, name: String? = nil, options: JSONValue = [:], priority: Int = 0) {
         self.type = type

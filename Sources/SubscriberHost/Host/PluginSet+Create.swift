@@ -7,14 +7,14 @@ extension PluginSet.Plugin {
     /// ``PluginLoadError/createFailed(path:name:reason:)`` names it.
     /// [main-thread] `create` is a `[main-thread]` entry.
     @MainActor
-    package func makeSubscribers(application: Application, sink: some SubscriberLogSink)
-        throws(PluginLoadError) -> [CSubscriber]
+    package func makeSubscribers(application: Application, sink: some SubscriberLogSink,
+                                 state: ApplicationStateCell = ApplicationStateCell()) throws(PluginLoadError) -> [CSubscriber]
     {
         var made: [CSubscriber] = []
         for name in subscriberNames {
             let context = sink.context(for: name, application: application, options: entry.options)
             do {
-                made.append(try CSubscriber(creating: name, from: image.descriptor, context: context))
+                made.append(try CSubscriber(creating: name, from: image.descriptor, context: context, state: state))
             } catch {
                 made.forEach { $0.destroy() }
                 throw .createFailed(path: path, name: name, reason: error.description)

@@ -134,7 +134,7 @@ enum ManifestReader {
             // The dispatcher's own rule decides whether the choice fits the event's answer type.
             let choice = try ReconcilerChoice(json: element, path: path)
             do {
-                try choice.validate(for: event)
+                try event.check(choice)
             } catch {
                 throw JSONShapeError(path: path, expected: error.expected, found: error.found)
             }

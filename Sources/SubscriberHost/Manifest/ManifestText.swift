@@ -35,3 +35,22 @@ enum ManifestText {
         return "\(cut.dropLast())…\" (\(text.utf8.count) bytes)"
     }
 }
+
+/// The rules a subscriber's name follows wherever it comes from (a plugin's descriptor, a manifest,
+/// an in-process registration): it names the subscriber in output, reports and logs.
+enum SubscriberName {
+    /// The longest name, in bytes.
+    static let maximumLength = 1024
+
+    /// What is wrong with `name` (expected, found); nil when it is a fine name.
+    static func problem(_ name: String) -> (expected: String, found: String)? {
+        if name.isEmpty { return ("a non-empty subscriber name", "\"\"") }
+        if name.utf8.count > maximumLength {
+            return ("a subscriber name of at most \(maximumLength) bytes", ManifestText.quoted(name))
+        }
+        if name.unicodeScalars.contains(where: ControlCharacters.isControl) {
+            return ("a subscriber name without control characters", ManifestText.quoted(name))
+        }
+        return nil
+    }
+}

@@ -1,30 +1,34 @@
+import Glibc
 import SubscriberABI
 
 /// One exported subscriber instance: what an `adh_subscriber`'s `instance` points to (retained).
-/// Holds the subscriber, the `Application` value every event receives, and the bytes of the last
-/// configuration name, which must stay valid until the next call or `destroy`.
+/// Holds the subscriber, its handlers, the `Application` value every event receives, the vtables of
+/// the extension families it is in, and the bytes of the last configuration name, which must stay
+/// valid until the next call or `destroy`.
 @MainActor
 final class ExportedInstance {
     /// The plugin author's subscriber.
-    let subscriber: any AppDelegateSubscriber
+    let subscriber: AnyObject
     /// Its handler of each event, by event index; nil for the events its type does not handle
     /// (their vtable entries are NULL).
-    let handlers: [EventHandler?]
+    let handlers: [AnyEventHandler?]
     /// The host link behind the subscriber's context.
     let link: HostLink
     /// The name the subscriber was created under.
     let name: String
-    /// The application passed to every event; launch events set its `launchInvocation`.
-    /// Kept in an immutable box that events borrow (``with(_:fallback:_:)``): a copy would retain
-    /// and release its strings on every call, which cost more than the rest of a void event's
-    /// trampoline.
+    /// The application passed to every event; launch events set its `launchInvocation`, every call
+    /// its `applicationState`. Kept in an immutable box that events borrow (``with(_:fallback:_:)``):
+    /// a copy would retain and release its strings on every call.
     var application: Application {
         get { applicationBox.value }
         set { applicationBox = ApplicationBox(value: newValue) }
     }
     private(set) var applicationBox: ApplicationBox
-    /// The answer of the last `configuration_for_connecting` call, kept alive for the host.
-    var configuration: ABIBytes?
+    /// Bytes an answer points to (a configuration name), kept alive for the host until the next call.
+    var kept: ABIBytes?
+    /// By family index: the vtable made for each extension family the subscriber is in; nil for the
+    /// core family and for families it is not in.
+    private(set) var extensions: [UnsafeMutableRawPointer?] = []
 
     private init(subscriber: any AppDelegateSubscriber, link: HostLink, name: String, application: Application) {
         self.subscriber = subscriber
@@ -34,7 +38,9 @@ final class ExportedInstance {
         self.applicationBox = ApplicationBox(value: application)
     }
 
-    /// Makes a `type` named `name` for `host` and its vtable, which owns it until `destroy`.
+    /// Makes a `type` named `name` for `host` and its vtables, which own it until `destroy`: an
+    /// entry for each event the type handles, NULL for every other, as the header promises and as C
+    /// plugins do; an extension vtable only for the families the type adopts a protocol of.
     static func create(_ type: any InstantiableSubscriber.Type, name: String,
                        host: UnsafePointer<adh_host>) -> UnsafePointer<adh_subscriber> {
         let link = HostLink(host)
@@ -48,38 +54,86 @@ final class ExportedInstance {
         let instance = ExportedInstance(subscriber: type.init(context: context), link: link, name: name,
                                         application: application)
         let vtable = UnsafeMutablePointer<adh_subscriber>.allocate(capacity: 1)
-        vtable.initialize(to: SubscriberVTable.make(instance: Unmanaged.passRetained(instance).toOpaque(),
-                                                     handlers: instance.handlers))
+        vtable.initialize(to: adh_subscriber())
+        vtable.pointee.struct_size = UInt32(MemoryLayout<adh_subscriber>.size)
+        vtable.pointee.instance = Unmanaged.passRetained(instance).toOpaque()
+        vtable.pointee.destroy = { ExportedInstance.destroy($0) }
+        vtable.pointee.get_extension = { ExportedInstance.extensionVTable($0, $1) }
+        instance.extensions = EventFamily.all.map { family in
+            let rows = family.events.filter { instance.handlers[$0.index] != nil }.map(\.row)
+            guard family.extensionID != nil else {
+                // The core family's entries are adh_subscriber's own.
+                for row in rows { row.install(into: UnsafeMutableRawPointer(vtable)) }
+                return nil
+            }
+            guard !rows.isEmpty else { return nil }
+            let extensionVTable = family.makeVTable()
+            for row in rows { row.install(into: extensionVTable) }
+            return extensionVTable
+        }
         return UnsafePointer(vtable)
     }
 
-    /// `destroy`: cuts the host link, releases the instance and frees the vtable. [main-thread]
+    /// `destroy`: cuts the host link, releases the instance and frees the vtables. [main-thread]
     nonisolated static func destroy(_ vtable: UnsafePointer<adh_subscriber>?) {
         guard let vtable, let instance = vtable.pointee.instance else { return }
         let unmanaged = Unmanaged<ExportedInstance>.fromOpaque(instance)
         MainActor.assumeIsolated {
             let box = unmanaged.takeUnretainedValue()
             box.link.close()
-            box.configuration = nil
+            box.kept = nil
+            for (family, extensionVTable) in zip(EventFamily.all, box.extensions) {
+                if let extensionVTable { family.freeVTable(extensionVTable) }
+            }
         }
         unmanaged.release()
         UnsafeMutablePointer(mutating: vtable).deinitialize(count: 1).deallocate()
     }
 
+    /// `get_extension`: the vtable of the family whose id is `id`, when the subscriber is in it;
+    /// NULL for any other id. [main-thread]
+    nonisolated static func extensionVTable(_ vtable: UnsafePointer<adh_subscriber>?,
+                                            _ id: UnsafePointer<CChar>?) -> UnsafeRawPointer? {
+        guard let id, let raw = vtable?.pointee.instance else { return nil }
+        let instance = Unmanaged<ExportedInstance>.fromOpaque(raw)
+        let wanted = UncheckedSendable(id)
+        return MainActor.assumeIsolated {
+            instance._withUnsafeGuaranteedRef { instance -> UncheckedSendable<UnsafeRawPointer?> in
+                for family in EventFamily.all {
+                    guard let familyID = family.extensionID, strcmp(familyID, wanted.value) == 0 else { continue }
+                    return UncheckedSendable(instance.extensions[family.index].map(UnsafeRawPointer.init))
+                }
+                return UncheckedSendable(nil)
+            }
+        }.value
+    }
+
     /// The handler of `event`; nil when the subscriber's type does not handle it.
     @inline(__always)
-    func handler(_ event: LifecycleEvent) -> EventHandler? { handlers[event.index] }
+    func handler(_ event: LifecycleEvent) -> AnyEventHandler? { handlers[event.index] }
 
     /// Logs one warning about this instance's input through the host.
     func warn(_ message: String) {
         link.log(subscriber: name, level: .warning, message: "\(name): \(message)")
     }
 
+    /// Brings the application up to date before a call: its state as the host says, and what the
+    /// call's C arguments tell (how the app was launched).
+    @inline(__always)
+    func refresh<A: ArgumentShape>(from arguments: A.CArguments, _: A.Type) {
+        let state = link.applicationState()
+        if A.updatesApplication || (state != nil && state != applicationBox.value.applicationState) {
+            var application = applicationBox.value
+            if let state { application.applicationState = state }
+            A.update(&application, from: arguments)
+            self.application = application
+        }
+    }
+
     /// Runs `body` with the instance behind `vtable` and its application; `fallback` for a NULL
     /// vtable. Both are borrowed, not retained or copied: the vtable holds the instance until
     /// `destroy`, and the host makes one call at a time, so nothing replaces the application box
-    /// while `body` runs. `body` must not set ``application`` (launch entries use
-    /// ``withInstance(_:fallback:_:)``).
+    /// while `body` runs. `body` must not set ``application``.
     static func with<R>(_ vtable: UnsafePointer<adh_subscriber>?, fallback: R,
                         _ body: (ExportedInstance, Application) -> R) -> R {
         withInstance(vtable, fallback: fallback) { instance in

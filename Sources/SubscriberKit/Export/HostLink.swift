@@ -15,10 +15,44 @@ final class HostLink: SubscriberLogSink {
     }
 
     private let host: Mutex<Host?>
+    /// The host's services, asked for once.
+    private struct Services: @unchecked Sendable {
+        // @unchecked: C structs and pointers, immutable.
+        /// `adh.host.requests/1`, when the host offers it.
+        var requests: adh_host_requests?
+        /// `adh.host.state/1`'s `application_state`, when the host offers it. Called without the lock:
+        /// only on the main thread inside an entry call, while the host is necessarily alive.
+        var applicationState: (@convention(c) (UnsafePointer<adh_host>?) -> adh_application_state)?
+        var host: UnsafePointer<adh_host>
+    }
 
-    /// A link to `host`, read as far as its `struct_size` covers.
+    private let services: Services
+
+    /// A link to `host`, read as far as its `struct_size` covers; its services are asked for once.
     init(_ host: UnsafePointer<adh_host>) {
-        self.host = Mutex(Host(pointer: host, functions: ABI.readCovered(host)))
+        let functions = ABI.readCovered(host)
+        self.host = Mutex(Host(pointer: host, functions: functions))
+        let state = functions.get_extension.flatMap { $0(host, ADH_EXT_HOST_STATE) }
+            .map { ABI.readCovered($0.assumingMemoryBound(to: adh_host_state.self)) }
+        let requests = functions.get_extension.flatMap { $0(host, ADH_EXT_HOST_REQUESTS) }
+            .map { ABI.readCovered($0.assumingMemoryBound(to: adh_host_requests.self)) }
+        services = Services(requests: requests, applicationState: state?.application_state, host: host)
+    }
+
+    /// The application's state as the host tracks it; nil when the host does not say (a 1.0 host).
+    /// [main-thread] Inside an entry call.
+    func applicationState() -> ApplicationState? {
+        services.applicationState.flatMap { ApplicationState(rawValue: $0(services.host)) }
+    }
+
+    func request(_ request: SubscriberRequest, from subscriber: String) {
+        host.withLock { host in
+            guard let host, let requests = services.requests else { return }
+            switch request {
+            case .registerForRemoteNotifications: requests.register_for_remote_notifications?(host.pointer)
+            case .updateSupportedInterfaceOrientations: requests.update_supported_interface_orientations?(host.pointer)
+            }
+        }
     }
 
     /// Cuts the link: from now on every call does nothing. [main-thread]

@@ -1,10 +1,12 @@
-import Foundation
+import Synchronization
 import SubscriberABI
 
-/// The Swift halves of a Swift plugin's vtable entries, one function per C signature: each decodes
-/// the host's payload into ``EventArguments``, calls the instance's handler of `event` (the event
-/// table's `install` passes it) and encodes the answer. Run on the main actor (``MainActorEntry``),
-/// with the instance and its application borrowed, not retained (``ExportedInstance/with(_:fallback:_:)``).
+/// The Swift halves of a Swift plugin's vtable entries, one function per answer timing, generic over
+/// the event's shapes: each C entry (written in the event's table row, which names its event and
+/// shapes) calls one of these, which brings the instance's application up to date, decodes the C
+/// arguments (once per payload serial for every subscriber of this image: ``DecodeCache``), calls the
+/// instance's handler of the event and encodes the answer. Run on the main actor
+/// (``MainActorEntry``), with the instance and its application borrowed, not retained.
 ///
 /// An entry is only installed for an event the subscriber's type handles, so a missing handler (a
 /// vtable used after `destroy`) answers what a NULL entry means: no opinion, nothing, declined.
@@ -12,214 +14,75 @@ import SubscriberABI
 enum SDKEntry {
     typealias Me = UnsafePointer<adh_subscriber>?
 
-    // MARK: Notifications
-
-    nonisolated static func notify(_ me: Me, _ event: LifecycleEvent) {
-        onMain((me, event)) { SDKEntry.notified($0.0, $0.1, .none) }
-    }
-
-    nonisolated static func notifyBytes(_ me: Me, _ bytes: adh_bytes, _ event: LifecycleEvent) {
-        onMain((me, bytes, event)) { SDKEntry.notified($0.0, $0.2, .deviceToken(Data($0.1.buffer))) }
-    }
-
-    nonisolated static func notifyError(_ me: Me, _ error: UnsafePointer<adh_error>?, _ event: LifecycleEvent) {
-        onMain((me, error, event)) { SDKEntry.notified($0.0, $0.2, .error(SDKEntry.lifecycleError($0.1))) }
-    }
-
-    nonisolated static func notifyActivity(_ me: Me, _ activity: UnsafePointer<adh_user_activity>?,
-                                           _ event: LifecycleEvent) {
-        onMain((me, activity, event)) { arguments in
-            ExportedInstance.with(arguments.0, fallback: ()) { instance, application in
-                guard case .notify(let handler)? = instance.handler(arguments.2),
-                      let activity = instance.decodedActivity(arguments.1) else { return }
-                handler(application, .userActivity(activity))
+    nonisolated static func notify<A: ArgumentShape>(_ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent,
+                                                     _: A.Type) {
+        onMain((me, arguments, event)) { call in
+            ExportedInstance.withInstance(call.0, fallback: ()) { instance in
+                instance.refresh(from: call.1, A.self)
+                guard let handler = instance.handler(call.2),
+                      let value = DecodeCache.shared.value(call.1, call.2, A.self, for: instance) else { return }
+                unsafeDowncast(handler, to: NotificationHandler<A>.self).call(instance.subscriber, instance.application, value)
             }
         }
     }
 
-    nonisolated static func notifyTextError(_ me: Me, _ text: adh_string, _ error: UnsafePointer<adh_error>?,
-                                            _ event: LifecycleEvent) {
-        onMain((me, text, error, event)) {
-            SDKEntry.notified($0.0, $0.3, .activityFailure(activityType: $0.1.string ?? "", error: SDKEntry.lifecycleError($0.2)))
-        }
-    }
-
-    nonisolated static func notifyCount(_ me: Me, _ count: Int64, _ event: LifecycleEvent) {
-        // Counts beyond Int's range cannot happen on 64-bit Linux; clamp rather than trap anyway.
-        onMain((me, count, event)) { SDKEntry.notified($0.0, $0.2, .count(Int(clamping: $0.1))) }
-    }
-
-    private static func notified(_ me: Me, _ event: LifecycleEvent, _ arguments: @autoclosure () -> EventArguments) {
-        ExportedInstance.with(me, fallback: ()) { instance, application in
-            guard case .notify(let handler)? = instance.handler(event) else { return }
-            handler(application, arguments())
-        }
-    }
-
-    // MARK: Answers at once
-
-    nonisolated static func ask(_ me: Me, _ event: LifecycleEvent) -> adh_tristate {
-        onMain((me, event)) { SDKEntry.asked($0.0, $0.1, .none) }
-    }
-
-    nonisolated static func askText(_ me: Me, _ text: adh_string, _ event: LifecycleEvent) -> adh_tristate {
-        onMain((me, text, event)) { SDKEntry.asked($0.0, $0.2, .text($0.1.string ?? "")) }
-    }
-
-    /// will_finish_launching / did_finish_launching. Stores the payload's launch invocation in the
-    /// instance, so that every later event's `application.launchInvocation` has it.
-    nonisolated static func askLaunch(_ me: Me, _ payload: UnsafePointer<adh_launch>?, _ event: LifecycleEvent) -> adh_tristate {
-        onMain((me, payload, event)) { arguments in
-            ExportedInstance.withInstance(arguments.0, fallback: ABI.tristate(nil)) { instance in
-                var launch = DecodedLaunch.absent
-                if let pointer = arguments.1 {
-                    let (decoded, fresh) = PayloadDecodeCache.shared.launch(pointer)
-                    launch = decoded
-                    if fresh { decoded.problems.forEach(instance.warn) }
+    nonisolated static func answer<A: ArgumentShape, R: ImmediateAnswerShape>(
+        _ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type, _: R.Type
+    ) -> R.CReturn {
+        onMain((me, arguments, event)) { call in
+            ExportedInstance.withInstance(call.0, fallback: R.encode(nil, keeping: &unused)) { instance in
+                instance.refresh(from: call.1, A.self)
+                guard let handler = instance.handler(call.2),
+                      let value = DecodeCache.shared.value(call.1, call.2, A.self, for: instance) else {
+                    return R.encode(nil, keeping: &instance.kept)
                 }
-                instance.application.launchInvocation = launch.invocation
-                guard case .bool(let handler)? = instance.handler(arguments.2) else { return ABI.tristate(nil) }
-                return ABI.tristate(handler(instance.application, .launch(launch.options)))
+                let answer = unsafeDowncast(handler, to: ImmediateHandler<A, R>.self)
+                    .call(instance.subscriber, instance.application, value)
+                return R.encode(answer, keeping: &instance.kept)
             }
         }
     }
 
-    /// open_url. A payload whose URL is not an absolute URL cannot reach the handler: no opinion.
-    nonisolated static func askOpenURL(_ me: Me, _ request: UnsafePointer<adh_open_url>?, _ event: LifecycleEvent) -> adh_tristate {
-        onMain((me, request, event)) { arguments in
-            ExportedInstance.with(arguments.0, fallback: ABI.tristate(nil)) { instance, application in
-                guard let pointer = arguments.1, case .bool(let handler)? = instance.handler(arguments.2) else {
-                    return ABI.tristate(nil)
+    nonisolated static func complete<A: ArgumentShape, R: CompletionAnswerShape>(
+        _ me: Me, _ arguments: A.CArguments, _ completion: R.CCompletion, _ event: LifecycleEvent, _: A.Type, _: R.Type
+    ) -> adh_response {
+        onMain((me, arguments, completion, event)) { call in
+            ExportedInstance.withInstance(call.0, fallback: ABI.declines) { instance in
+                instance.refresh(from: call.1, A.self)
+                guard let handler = instance.handler(call.3),
+                      let value = DecodeCache.shared.value(call.1, call.3, A.self, for: instance) else { return ABI.declines }
+                let receiver = SDKCompletion<R>(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
+                    .call(instance.subscriber, instance.application, value, CompletionHandler(receiver: receiver, slot: 0))
+                return receiver.finish()
+            }
+        }
+    }
+
+    /// continue_user_activity: handled at once; the restoration list later, through `completion`,
+    /// as a JSON array of strings.
+    nonisolated static func restore<A: ArgumentShape>(
+        _ me: Me, _ arguments: A.CArguments, _ completion: adh_json_completion, _ event: LifecycleEvent, _: A.Type
+    ) -> adh_tristate {
+        onMain((me, arguments, completion, event)) { call in
+            ExportedInstance.withInstance(call.0, fallback: RestorationAnswer.encode(nil)) { instance in
+                instance.refresh(from: call.1, A.self)
+                guard let handler = instance.handler(call.3),
+                      let value = DecodeCache.shared.value(call.1, call.3, A.self, for: instance) else {
+                    return RestorationAnswer.encode(nil)
                 }
-                let (decoded, fresh) = PayloadDecodeCache.shared.openURL(pointer)
-                if fresh { decoded.problems.forEach(instance.warn) }
-                guard let url = decoded.url else { return ABI.tristate(nil) }
-                return ABI.tristate(handler(application, .openURL(url, decoded.options)))
+                let receiver = SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                let handled = unsafeDowncast(handler, to: RestorationHandler<A>.self)
+                    .call(instance.subscriber, instance.application, value, CompletionHandler(receiver: receiver, slot: 0))
+                receiver.finish(handled: handled)
+                return RestorationAnswer.encode(handled)
             }
         }
-    }
-
-    nonisolated static func askOrientations(_ me: Me, _ idiom: adh_idiom, _ event: LifecycleEvent) -> Int64 {
-        onMain((me, idiom, event)) { arguments in
-            ExportedInstance.with(arguments.0, fallback: ABI.orientationAnswer(nil)) { instance, application in
-                guard case .orientationMask(let handler)? = instance.handler(arguments.2) else {
-                    return ABI.orientationAnswer(nil)
-                }
-                let idiom = UserInterfaceIdiom(rawValue: arguments.1) ?? .unspecified
-                return ABI.orientationAnswer(handler(application, .idiom(idiom)))
-            }
-        }
-    }
-
-    /// configuration_for_connecting. The answer's bytes live in the instance until the next call or
-    /// `destroy`, as the header promises the host.
-    nonisolated static func askConfiguration(_ me: Me, _ sceneRole: adh_string, _ event: LifecycleEvent) -> adh_string {
-        onMain((me, sceneRole, event)) { arguments in
-            ExportedInstance.with(arguments.0, fallback: .absent) { instance, application in
-                guard case .configurationName(let handler)? = instance.handler(arguments.2) else { return .absent }
-                let answer = handler(application, .text(arguments.1.string ?? ""))
-                instance.configuration = answer.map { ABIBytes($0) }
-                return instance.configuration?.string ?? .absent
-            }
-        }
-    }
-
-    private static func asked(_ me: Me, _ event: LifecycleEvent, _ arguments: @autoclosure () -> EventArguments) -> adh_tristate {
-        ExportedInstance.with(me, fallback: ABI.tristate(nil)) { instance, application in
-            guard case .bool(let handler)? = instance.handler(event) else { return ABI.tristate(nil) }
-            return ABI.tristate(handler(application, arguments()))
-        }
-    }
-
-    // MARK: Answers through completions
-
-    nonisolated static func fetch(_ me: Me, _ completion: adh_fetch_completion, _ event: LifecycleEvent) -> adh_response {
-        onMain((me, completion, event)) { SDKEntry.fetched($0.0, $0.2, .fetch($0.1), .none) }
-    }
-
-    nonisolated static func fetchUserInfo(_ me: Me, _ userInfo: adh_string, _ completion: adh_fetch_completion,
-                                          _ event: LifecycleEvent) -> adh_response {
-        onMain((me, userInfo, completion, event)) { arguments in
-            let (userInfo, problem) = ABI.jsonObject(arguments.1, what: "\(arguments.3) userInfo")
-            return SDKEntry.fetched(arguments.0, arguments.3, .fetch(arguments.2), .userInfo(userInfo), problem: problem)
-        }
-    }
-
-    private static func fetched(_ me: Me, _ event: LifecycleEvent, _ completion: CompletionCall.Completion,
-                                _ arguments: EventArguments, problem: String? = nil) -> adh_response {
-        ExportedInstance.with(me, fallback: ABI.declines) { instance, application in
-            guard case .fetch(let handler)? = instance.handler(event) else { return ABI.declines }
-            if let problem { instance.warn(problem) }
-            let call = CompletionCall(instance: instance, event: event, completion: completion)
-            handler(application, arguments, call.fetchHandler)
-            return call.finish()
-        }
-    }
-
-    nonisolated static func doneText(_ me: Me, _ text: adh_string, _ completion: adh_void_completion,
-                                     _ event: LifecycleEvent) -> adh_response {
-        onMain((me, text, completion, event)) { arguments in
-            ExportedInstance.with(arguments.0, fallback: ABI.declines) { instance, application in
-                guard case .done(let handler)? = instance.handler(arguments.3) else { return ABI.declines }
-                let call = CompletionCall(instance: instance, event: arguments.3, completion: .void(arguments.2))
-                handler(application, .text(arguments.1.string ?? ""), call.voidHandler)
-                return call.finish()
-            }
-        }
-    }
-
-    nonisolated static func shortcut(_ me: Me, _ item: UnsafePointer<adh_shortcut_item>?,
-                                     _ completion: adh_bool_completion, _ event: LifecycleEvent) -> adh_response {
-        onMain((me, item, completion, event)) { arguments in
-            ExportedInstance.with(arguments.0, fallback: ABI.declines) { instance, application in
-                guard let pointer = arguments.1, case .boolCompletion(let handler)? = instance.handler(arguments.3) else {
-                    return ABI.declines
-                }
-                let (decoded, fresh) = PayloadDecodeCache.shared.shortcutItem(pointer)
-                if fresh { decoded.problems.forEach(instance.warn) }
-                let call = CompletionCall(instance: instance, event: arguments.3, completion: .bool(arguments.2))
-                handler(application, .shortcutItem(decoded.item), call.boolHandler)
-                return call.finish()
-            }
-        }
-    }
-
-    /// continue_user_activity. The restoration list travels as a JSON array of strings; the answer
-    /// returned says whether it will be called, so a decline means nothing here.
-    nonisolated static func restoration(_ me: Me, _ activity: UnsafePointer<adh_user_activity>?,
-                                        _ restoration: adh_json_completion, _ event: LifecycleEvent) -> adh_tristate {
-        onMain((me, activity, restoration, event)) { arguments in
-            ExportedInstance.with(arguments.0, fallback: ABI.tristate(nil)) { instance, application in
-                guard case .restoration(let handler)? = instance.handler(arguments.3),
-                      let activity = instance.decodedActivity(arguments.1) else { return ABI.tristate(nil) }
-                let restoration = UncheckedSendable(arguments.2)
-                let restorationHandler = CompletionHandler<[String]>({ identifiers in
-                    let json = JSONValue.array(identifiers.map { .string($0) }).serialized()
-                    withABIString(json) { restoration.value.call?(restoration.value.context, $0) }
-                })
-                return ABI.tristate(handler(application, .userActivity(activity), restorationHandler))
-            }
-        }
-    }
-
-    nonisolated static func replyUserInfo(_ me: Me, _ userInfo: adh_string, _ reply: adh_json_completion,
-                                          _ event: LifecycleEvent) -> adh_response {
-        onMain((me, userInfo, reply, event)) { arguments in
-            let (userInfo, problem) = ABI.jsonObject(arguments.1, what: "\(arguments.3) userInfo")
-            return ExportedInstance.with(arguments.0, fallback: ABI.declines) { instance, application in
-                guard case .dictionary(let handler)? = instance.handler(arguments.3) else { return ABI.declines }
-                if let problem { instance.warn(problem) }
-                let call = CompletionCall(instance: instance, event: arguments.3, completion: .json(arguments.2))
-                handler(application, .userInfo(userInfo), call.objectHandler)
-                return call.finish()
-            }
-        }
-    }
-
-    private static func lifecycleError(_ error: UnsafePointer<adh_error>?) -> LifecycleError {
-        error.map(LifecycleError.init(abi:)) ?? LifecycleError(domain: "", code: 0, message: "")
     }
 }
+
+/// Where an answer with nothing to keep points (no instance to keep it in).
+nonisolated(unsafe) private var unused: ABIBytes?
 
 /// Runs `body(arguments)` on the main actor. A file-level function: a closure that called a static
 /// method would capture the metatype, and `body` must capture nothing (``MainActorEntry``).
@@ -229,21 +92,99 @@ private func onMain<Arguments, Result>(_ arguments: Arguments,
     MainActorEntry.run(arguments, body)
 }
 
-extension DecodedLaunch {
-    /// What a NULL payload reads as: no options, an icon click.
-    static var absent: DecodedLaunch {
-        var payload = adh_launch()
-        payload.invocation = adh_invocation_kind(ADH_INVOCATION_APP_ICON_CLICK)
-        return DecodedLaunch(payload)
+/// The plugin side of one completion-answering call: hands the subscriber's answer to the host's C
+/// completion, and tells the entry, once the subscriber's method returned, whether it declined.
+///
+/// `decline()` is only meaningful before the method returns and before any call; a later one cannot
+/// be honoured (the host was already told "responds", or got the answer), so it is reported to the
+/// host as a warning and ignored. One allocation per call, nothing else.
+package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionReceiver<Answer.Answer>, @unchecked Sendable {
+    // @unchecked: the C completion is immutable and callable from any thread; the phase is atomic.
+    private let completion: Answer.CCompletion
+    private let phase = CallPhase()
+    private let link: HostLink
+    private let name: String
+    private let event: LifecycleEvent
+
+    init(completion: Answer.CCompletion, link: HostLink, name: String, event: LifecycleEvent) {
+        self.completion = completion
+        self.link = link
+        self.name = name
+        self.event = event
+    }
+
+    package override func complete(_ slot: Int, with value: Answer.Answer) {
+        phase.called()
+        Answer.call(completion, with: value)
+    }
+
+    package override func decline(_ slot: Int) {
+        if let late = phase.decline() { phase.warn(link, name, event, late) }
+    }
+
+    /// The method returned: ADH_DECLINES when it declined in time.
+    func finish() -> adh_response { phase.returned() ? ABI.declines : ABI.responds }
+}
+
+/// The plugin side of `continueUserActivity`'s restoration handler. Declining it before returning
+/// means "nothing to restore": the host's handler is called with [] at once, so it waits for nothing.
+package final class SDKRestoration: CompletionReceiver<[String]>, @unchecked Sendable {
+    // @unchecked: the C completion is immutable and callable from any thread; the phase is atomic.
+    private let completion: adh_json_completion
+    private let phase = CallPhase()
+    private let link: HostLink
+    private let name: String
+    private let event: LifecycleEvent
+
+    init(completion: adh_json_completion, link: HostLink, name: String, event: LifecycleEvent) {
+        self.completion = completion
+        self.link = link
+        self.name = name
+        self.event = event
+    }
+
+    package override func complete(_ slot: Int, with value: [String]) {
+        phase.called()
+        RestorationAnswer.call(completion, with: value)
+    }
+
+    package override func decline(_ slot: Int) {
+        if let late = phase.decline() { phase.warn(link, name, event, late) }
+    }
+
+    /// The method returned `handled`: a decline before it, with true, is an empty list.
+    func finish(handled: Bool?) {
+        if phase.returned(), handled == true { RestorationAnswer.call(completion, with: []) }
     }
 }
 
-extension ExportedInstance {
-    /// The activity at `pointer` (decoded once per serial); nil for a NULL payload.
-    func decodedActivity(_ pointer: UnsafePointer<adh_user_activity>?) -> UserActivity? {
-        guard let pointer else { return nil }
-        let (decoded, fresh) = PayloadDecodeCache.shared.userActivity(pointer)
-        if fresh { decoded.problems.forEach(warn) }
-        return decoded.activity
+/// Whether a completion was called, declined, and whether the method had returned: decides what a
+/// decline means.
+final class CallPhase: Sendable {
+    private static let calledBit: UInt8 = 1, declinedBit: UInt8 = 2, returnedBit: UInt8 = 4
+    private let bits = Atomic<UInt8>(0)
+
+    func called() { bits.bitwiseOr(Self.calledBit, ordering: .relaxed) }
+
+    /// Records a decline; when it comes too late, why ("after the method returned").
+    func decline() -> String? {
+        var current = bits.load(ordering: .relaxed)
+        while true {
+            if current & Self.returnedBit != 0 { return "after the method returned" }
+            if current & Self.calledBit != 0 { return "after calling the completion handler" }
+            let (exchanged, original) = bits.compareExchange(expected: current, desired: current | Self.declinedBit,
+                                                             ordering: .relaxed)
+            if exchanged { return nil }
+            current = original
+        }
+    }
+
+    /// The method returned; whether it had declined in time.
+    func returned() -> Bool {
+        bits.bitwiseOr(Self.returnedBit, ordering: .relaxed).oldValue & Self.declinedBit != 0
+    }
+
+    func warn(_ link: HostLink, _ name: String, _ event: LifecycleEvent, _ late: String) {
+        link.log(subscriber: name, level: .warning, message: "\(name): \(event) declined its completion handler \(late); ignored")
     }
 }

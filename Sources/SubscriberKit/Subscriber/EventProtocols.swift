@@ -25,7 +25,7 @@ import Foundation
 /// The host calls every method on its main thread, one at a time; hence `@MainActor`.
 /// Completion handlers may be called from any thread.
 @MainActor
-public protocol AppDelegateSubscriber: AnyObject, _EventWitnesses {}
+public protocol AppDelegateSubscriber: AnyObject, _EventWitnesses, _NotificationCenterEventWitnesses {}
 
 /// A subscriber type that a plugin exports, or a host registers in-process, by name: it can be made
 /// from a ``SubscriberContext`` alone.
@@ -44,61 +44,67 @@ extension InstantiableSubscriber {
 }
 
 extension AppDelegateSubscriber {
-    /// This subscriber's handler of each event it responds to, by event index (nil: does not respond).
+    /// This subscriber's handler of each event it responds to, by event index (nil: does not respond):
+    /// every family's, in table order.
     ///
     /// Why witnesses rather than `as?`: a dynamic cast to a protocol scans the conformance records
     /// of every loaded image (tens of microseconds each, and growing with every plugin loaded), and
-    /// a subscriber type would need 29 of them. The compiler instead picks, for each requirement of
-    /// ``_EventWitnesses``, the implementation constrained to the event protocol when the type adopts
-    /// it — once, when it compiles the conformance.
-    package func eventHandlers() -> [EventHandler?] {
-        let witnesses: [_EventWitness?] = [
-            Self._willFinishLaunching,
-            Self._didFinishLaunching,
-            Self._didBecomeActive,
-            Self._willResignActive,
-            Self._didEnterBackground,
-            Self._willEnterForeground,
-            Self._willTerminate,
-            Self._didReceiveMemoryWarning,
-            Self._significantTimeChange,
-            Self._protectedDataWillBecomeUnavailable,
-            Self._protectedDataDidBecomeAvailable,
-            Self._didRegisterForRemoteNotifications,
-            Self._didFailToRegisterForRemoteNotifications,
-            Self._didReceiveRemoteNotification,
-            Self._performFetch,
-            Self._handleEventsForBackgroundURLSession,
-            Self._openURL,
-            Self._willContinueUserActivity,
-            Self._continueUserActivity,
-            Self._didUpdateUserActivity,
-            Self._didFailToContinueUserActivity,
-            Self._performActionForShortcutItem,
-            Self._supportedInterfaceOrientations,
-            Self._shouldAllowExtensionPointIdentifier,
-            Self._shouldSaveSecureApplicationState,
-            Self._shouldRestoreSecureApplicationState,
-            Self._configurationForConnecting,
-            Self._didDiscardSceneSessions,
-            Self._handleWatchKitExtensionRequest,
+    /// a subscriber type would need one per event. The compiler instead picks, for each requirement of
+    /// a family's witness protocol (``_EventWitnesses``, ``_NotificationCenterEventWitnesses``), the
+    /// implementation constrained to the event protocol when the type adopts it — once, when it
+    /// compiles the conformance.
+    package func eventHandlers() -> [AnyEventHandler?] {
+        (Self._applicationWitnesses + Self._notificationCenterWitnesses).map { $0?.handler }
+    }
+}
+
+extension _EventWitnesses {
+    /// The app delegate family's witnesses, in table order.
+    static var _applicationWitnesses: [_EventWitness?] {
+        [
+            _willFinishLaunching,
+            _didFinishLaunching,
+            _didBecomeActive,
+            _willResignActive,
+            _didEnterBackground,
+            _willEnterForeground,
+            _willTerminate,
+            _didReceiveMemoryWarning,
+            _significantTimeChange,
+            _protectedDataWillBecomeUnavailable,
+            _protectedDataDidBecomeAvailable,
+            _didRegisterForRemoteNotifications,
+            _didFailToRegisterForRemoteNotifications,
+            _didReceiveRemoteNotification,
+            _performFetch,
+            _handleEventsForBackgroundURLSession,
+            _openURL,
+            _willContinueUserActivity,
+            _continueUserActivity,
+            _didUpdateUserActivity,
+            _didFailToContinueUserActivity,
+            _performActionForShortcutItem,
+            _supportedInterfaceOrientations,
+            _shouldAllowExtensionPointIdentifier,
+            _shouldSaveSecureApplicationState,
+            _shouldRestoreSecureApplicationState,
+            _configurationForConnecting,
+            _didDiscardSceneSessions,
+            _handleWatchKitExtensionRequest,
         ]
-        return witnesses.map { $0?.bind(self) }
     }
 }
 
-/// Binds a subscriber to its handler of one event. Made by the SDK; a subscriber never makes one.
+/// A subscriber type's handler of one event. Made by the SDK; a subscriber never makes one.
 public struct _EventWitness: Sendable {
-    package let bind: @MainActor (AnyObject) -> EventHandler
+    package let handler: AnyEventHandler
 
-    init<Subscriber: AnyObject>(_ type: Subscriber.Type, _ handler: @escaping @MainActor (Subscriber) -> EventHandler) {
-        bind = { handler(unsafeDowncast($0, to: Subscriber.self)) }
-    }
+    init(_ handler: AnyEventHandler) { self.handler = handler }
 }
 
-/// How a subscriber type's adopted event protocols reach the SDK: one requirement per event, which
-/// the SDK implements twice — nil, and a handler where the type adopts the event's protocol.
-/// Never implement these yourself.
+/// How a subscriber type's adopted app-delegate event protocols reach the SDK: one requirement per
+/// event, which the SDK implements twice — nil, and a handler where the type adopts the event's
+/// protocol. Never implement these yourself.
 @MainActor
 public protocol _EventWitnesses {
     static var _willFinishLaunching: _EventWitness? { get }
@@ -172,7 +178,9 @@ public protocol WillFinishLaunchingSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: WillFinishLaunchingSubscriber {
-    public static var _willFinishLaunching: _EventWitness? { _EventWitness(self) { s in .bool { app, a in s.application(app, willFinishLaunchingWithOptions: a.launchOptions) } } }
+    public static var _willFinishLaunching: _EventWitness? {
+        _EventWitness(ImmediateHandler<LaunchArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willFinishLaunchingWithOptions: a) })
+    }
 }
 
 /// application(_:didFinishLaunchingWithOptions:). Reconciled: any true (false only if every answer is false); nobody answers: true.
@@ -183,7 +191,9 @@ public protocol DidFinishLaunchingSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: DidFinishLaunchingSubscriber {
-    public static var _didFinishLaunching: _EventWitness? { _EventWitness(self) { s in .bool { app, a in s.application(app, didFinishLaunchingWithOptions: a.launchOptions) } } }
+    public static var _didFinishLaunching: _EventWitness? {
+        _EventWitness(ImmediateHandler<LaunchArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFinishLaunchingWithOptions: a) })
+    }
 }
 
 /// applicationDidBecomeActive(_:).
@@ -194,7 +204,9 @@ public protocol DidBecomeActiveSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: DidBecomeActiveSubscriber {
-    public static var _didBecomeActive: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationDidBecomeActive(app) } } }
+    public static var _didBecomeActive: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidBecomeActive(app) })
+    }
 }
 
 /// applicationWillResignActive(_:).
@@ -205,7 +217,9 @@ public protocol WillResignActiveSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: WillResignActiveSubscriber {
-    public static var _willResignActive: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationWillResignActive(app) } } }
+    public static var _willResignActive: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillResignActive(app) })
+    }
 }
 
 /// applicationDidEnterBackground(_:).
@@ -216,7 +230,9 @@ public protocol DidEnterBackgroundSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: DidEnterBackgroundSubscriber {
-    public static var _didEnterBackground: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationDidEnterBackground(app) } } }
+    public static var _didEnterBackground: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidEnterBackground(app) })
+    }
 }
 
 /// applicationWillEnterForeground(_:).
@@ -227,7 +243,9 @@ public protocol WillEnterForegroundSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: WillEnterForegroundSubscriber {
-    public static var _willEnterForeground: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationWillEnterForeground(app) } } }
+    public static var _willEnterForeground: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillEnterForeground(app) })
+    }
 }
 
 /// applicationWillTerminate(_:).
@@ -238,7 +256,9 @@ public protocol WillTerminateSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: WillTerminateSubscriber {
-    public static var _willTerminate: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationWillTerminate(app) } } }
+    public static var _willTerminate: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillTerminate(app) })
+    }
 }
 
 /// applicationDidReceiveMemoryWarning(_:).
@@ -249,7 +269,9 @@ public protocol DidReceiveMemoryWarningSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: DidReceiveMemoryWarningSubscriber {
-    public static var _didReceiveMemoryWarning: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationDidReceiveMemoryWarning(app) } } }
+    public static var _didReceiveMemoryWarning: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidReceiveMemoryWarning(app) })
+    }
 }
 
 /// applicationSignificantTimeChange(_:).
@@ -260,7 +282,9 @@ public protocol SignificantTimeChangeSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: SignificantTimeChangeSubscriber {
-    public static var _significantTimeChange: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationSignificantTimeChange(app) } } }
+    public static var _significantTimeChange: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationSignificantTimeChange(app) })
+    }
 }
 
 /// applicationProtectedDataWillBecomeUnavailable(_:).
@@ -271,7 +295,9 @@ public protocol ProtectedDataWillBecomeUnavailableSubscriber: AppDelegateSubscri
 }
 
 extension _EventWitnesses where Self: ProtectedDataWillBecomeUnavailableSubscriber {
-    public static var _protectedDataWillBecomeUnavailable: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationProtectedDataWillBecomeUnavailable(app) } } }
+    public static var _protectedDataWillBecomeUnavailable: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataWillBecomeUnavailable(app) })
+    }
 }
 
 /// applicationProtectedDataDidBecomeAvailable(_:).
@@ -282,7 +308,9 @@ public protocol ProtectedDataDidBecomeAvailableSubscriber: AppDelegateSubscriber
 }
 
 extension _EventWitnesses where Self: ProtectedDataDidBecomeAvailableSubscriber {
-    public static var _protectedDataDidBecomeAvailable: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.applicationProtectedDataDidBecomeAvailable(app) } } }
+    public static var _protectedDataDidBecomeAvailable: _EventWitness? {
+        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataDidBecomeAvailable(app) })
+    }
 }
 
 /// application(_:didRegisterForRemoteNotificationsWithDeviceToken:).
@@ -293,7 +321,9 @@ public protocol DidRegisterForRemoteNotificationsSubscriber: AppDelegateSubscrib
 }
 
 extension _EventWitnesses where Self: DidRegisterForRemoteNotificationsSubscriber {
-    public static var _didRegisterForRemoteNotifications: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.application(app, didRegisterForRemoteNotificationsWithDeviceToken: a.deviceToken) } } }
+    public static var _didRegisterForRemoteNotifications: _EventWitness? {
+        _EventWitness(NotificationHandler<DeviceTokenArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didRegisterForRemoteNotificationsWithDeviceToken: a) })
+    }
 }
 
 /// application(_:didFailToRegisterForRemoteNotificationsWithError:).
@@ -304,7 +334,9 @@ public protocol DidFailToRegisterForRemoteNotificationsSubscriber: AppDelegateSu
 }
 
 extension _EventWitnesses where Self: DidFailToRegisterForRemoteNotificationsSubscriber {
-    public static var _didFailToRegisterForRemoteNotifications: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.application(app, didFailToRegisterForRemoteNotificationsWithError: a.error) } } }
+    public static var _didFailToRegisterForRemoteNotifications: _EventWitness? {
+        _EventWitness(NotificationHandler<ErrorArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToRegisterForRemoteNotificationsWithError: a) })
+    }
 }
 
 /// application(_:didReceiveRemoteNotification:fetchCompletionHandler:). Call the handler once. Reconciled: failed > newData > noData; a late answer counts as failed; nobody answers: noData.
@@ -316,7 +348,9 @@ public protocol DidReceiveRemoteNotificationSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: DidReceiveRemoteNotificationSubscriber {
-    public static var _didReceiveRemoteNotification: _EventWitness? { _EventWitness(self) { s in .fetch { app, a, h in s.application(app, didReceiveRemoteNotification: a.userInfo, fetchCompletionHandler: h) } } }
+    public static var _didReceiveRemoteNotification: _EventWitness? {
+        _EventWitness(CompletionEventHandler<UserInfoArgument, FetchResultAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, didReceiveRemoteNotification: a, fetchCompletionHandler: h) })
+    }
 }
 
 /// application(_:performFetchWithCompletionHandler:). Call the handler once. Reconciled: failed > newData > noData; a late answer counts as failed; nobody answers: noData.
@@ -328,7 +362,9 @@ public protocol PerformFetchSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: PerformFetchSubscriber {
-    public static var _performFetch: _EventWitness? { _EventWitness(self) { s in .fetch { app, a, h in s.application(app, performFetchWithCompletionHandler: h) } } }
+    public static var _performFetch: _EventWitness? {
+        _EventWitness(CompletionEventHandler<NoArguments, FetchResultAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performFetchWithCompletionHandler: h) })
+    }
 }
 
 /// application(_:handleEventsForBackgroundURLSession:completionHandler:). Call the handler once when done; the event is done when every responder is.
@@ -340,7 +376,9 @@ public protocol HandleEventsForBackgroundURLSessionSubscriber: AppDelegateSubscr
 }
 
 extension _EventWitnesses where Self: HandleEventsForBackgroundURLSessionSubscriber {
-    public static var _handleEventsForBackgroundURLSession: _EventWitness? { _EventWitness(self) { s in .done { app, a, h in s.application(app, handleEventsForBackgroundURLSession: a.text, completionHandler: h) } } }
+    public static var _handleEventsForBackgroundURLSession: _EventWitness? {
+        _EventWitness(CompletionEventHandler<TextArgument, DoneAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleEventsForBackgroundURLSession: a, completionHandler: h) })
+    }
 }
 
 /// application(_:open:options:). Reconciled: any true; nobody answers: false.
@@ -351,7 +389,9 @@ public protocol OpenURLSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: OpenURLSubscriber {
-    public static var _openURL: _EventWitness? { _EventWitness(self) { s in .bool { app, a in s.application(app, open: a.url, options: a.openURLOptions) } } }
+    public static var _openURL: _EventWitness? {
+        _EventWitness(ImmediateHandler<OpenURLArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, open: a.url, options: a.options) })
+    }
 }
 
 /// application(_:willContinueUserActivityWithType:). Reconciled: any true; nobody answers: false.
@@ -362,7 +402,9 @@ public protocol WillContinueUserActivitySubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: WillContinueUserActivitySubscriber {
-    public static var _willContinueUserActivity: _EventWitness? { _EventWitness(self) { s in .bool { app, a in s.application(app, willContinueUserActivityWithType: a.text) } } }
+    public static var _willContinueUserActivity: _EventWitness? {
+        _EventWitness(ImmediateHandler<TextArgument, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willContinueUserActivityWithType: a) })
+    }
 }
 
 /// application(_:continue:restorationHandler:). Reconciled: any true; nobody answers: false. When you return true you may call `restorationHandler` once with the identifiers of the objects to restore; otherwise never call it.
@@ -374,7 +416,9 @@ public protocol ContinueUserActivitySubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: ContinueUserActivitySubscriber {
-    public static var _continueUserActivity: _EventWitness? { _EventWitness(self) { s in .restoration { app, a, h in s.application(app, continue: a.userActivity, restorationHandler: h) } } }
+    public static var _continueUserActivity: _EventWitness? {
+        _EventWitness(RestorationHandler<UserActivityArguments> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, continue: a, restorationHandler: h) })
+    }
 }
 
 /// application(_:didUpdate:).
@@ -385,7 +429,9 @@ public protocol DidUpdateUserActivitySubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: DidUpdateUserActivitySubscriber {
-    public static var _didUpdateUserActivity: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.application(app, didUpdate: a.userActivity) } } }
+    public static var _didUpdateUserActivity: _EventWitness? {
+        _EventWitness(NotificationHandler<UserActivityArguments> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didUpdate: a) })
+    }
 }
 
 /// application(_:didFailToContinueUserActivityWithType:error:).
@@ -397,7 +443,9 @@ public protocol DidFailToContinueUserActivitySubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: DidFailToContinueUserActivitySubscriber {
-    public static var _didFailToContinueUserActivity: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.application(app, didFailToContinueUserActivityWithType: a.text, error: a.error) } } }
+    public static var _didFailToContinueUserActivity: _EventWitness? {
+        _EventWitness(NotificationHandler<ActivityFailureArguments> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToContinueUserActivityWithType: a.activityType, error: a.error) })
+    }
 }
 
 /// application(_:performActionFor:completionHandler:). Call the handler once. Reconciled: any true; a late answer counts as false; nobody answers: false.
@@ -409,7 +457,9 @@ public protocol PerformActionForShortcutItemSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: PerformActionForShortcutItemSubscriber {
-    public static var _performActionForShortcutItem: _EventWitness? { _EventWitness(self) { s in .boolCompletion { app, a, h in s.application(app, performActionFor: a.shortcutItem, completionHandler: h) } } }
+    public static var _performActionForShortcutItem: _EventWitness? {
+        _EventWitness(CompletionEventHandler<ShortcutItemArguments, BoolCompletionAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performActionFor: a, completionHandler: h) })
+    }
 }
 
 /// application(_:supportedInterfaceOrientationsFor:). Reconciled: the intersection; nobody answers: the manifest's default for the idiom.
@@ -421,7 +471,9 @@ public protocol SupportedInterfaceOrientationsSubscriber: AppDelegateSubscriber 
 }
 
 extension _EventWitnesses where Self: SupportedInterfaceOrientationsSubscriber {
-    public static var _supportedInterfaceOrientations: _EventWitness? { _EventWitness(self) { s in .orientationMask { app, a in s.application(app, supportedInterfaceOrientationsFor: a.idiom) } } }
+    public static var _supportedInterfaceOrientations: _EventWitness? {
+        _EventWitness(ImmediateHandler<IdiomArgument, OrientationMaskAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, supportedInterfaceOrientationsFor: a) })
+    }
 }
 
 /// application(_:shouldAllowExtensionPointIdentifier:). One false vetoes; nobody answers: true.
@@ -433,7 +485,9 @@ public protocol ShouldAllowExtensionPointIdentifierSubscriber: AppDelegateSubscr
 }
 
 extension _EventWitnesses where Self: ShouldAllowExtensionPointIdentifierSubscriber {
-    public static var _shouldAllowExtensionPointIdentifier: _EventWitness? { _EventWitness(self) { s in .bool { app, a in s.application(app, shouldAllowExtensionPointIdentifier: a.text) } } }
+    public static var _shouldAllowExtensionPointIdentifier: _EventWitness? {
+        _EventWitness(ImmediateHandler<TextArgument, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, shouldAllowExtensionPointIdentifier: a) })
+    }
 }
 
 /// application(_:shouldSaveSecureApplicationState:). One false vetoes; nobody answers: false.
@@ -444,7 +498,9 @@ public protocol ShouldSaveSecureApplicationStateSubscriber: AppDelegateSubscribe
 }
 
 extension _EventWitnesses where Self: ShouldSaveSecureApplicationStateSubscriber {
-    public static var _shouldSaveSecureApplicationState: _EventWitness? { _EventWitness(self) { s in .bool { app, a in s.applicationShouldSaveSecureApplicationState(app) } } }
+    public static var _shouldSaveSecureApplicationState: _EventWitness? {
+        _EventWitness(ImmediateHandler<NoArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldSaveSecureApplicationState(app) })
+    }
 }
 
 /// application(_:shouldRestoreSecureApplicationState:). One false vetoes; nobody answers: false.
@@ -455,7 +511,9 @@ public protocol ShouldRestoreSecureApplicationStateSubscriber: AppDelegateSubscr
 }
 
 extension _EventWitnesses where Self: ShouldRestoreSecureApplicationStateSubscriber {
-    public static var _shouldRestoreSecureApplicationState: _EventWitness? { _EventWitness(self) { s in .bool { app, a in s.applicationShouldRestoreSecureApplicationState(app) } } }
+    public static var _shouldRestoreSecureApplicationState: _EventWitness? {
+        _EventWitness(ImmediateHandler<NoArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldRestoreSecureApplicationState(app) })
+    }
 }
 
 /// application(_:configurationForConnecting:options:): the name of a scene configuration. Reconciled: the first answer; nobody answers: "Default Configuration".
@@ -466,7 +524,9 @@ public protocol ConfigurationForConnectingSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: ConfigurationForConnectingSubscriber {
-    public static var _configurationForConnecting: _EventWitness? { _EventWitness(self) { s in .configurationName { app, a in s.application(app, configurationForConnecting: a.text) } } }
+    public static var _configurationForConnecting: _EventWitness? {
+        _EventWitness(ImmediateHandler<TextArgument, ConfigurationNameAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, configurationForConnecting: a) })
+    }
 }
 
 /// application(_:didDiscardSceneSessions:), with the number of sessions.
@@ -477,7 +537,9 @@ public protocol DidDiscardSceneSessionsSubscriber: AppDelegateSubscriber {
 }
 
 extension _EventWitnesses where Self: DidDiscardSceneSessionsSubscriber {
-    public static var _didDiscardSceneSessions: _EventWitness? { _EventWitness(self) { s in .notify { app, a in s.application(app, didDiscardSceneSessions: a.count) } } }
+    public static var _didDiscardSceneSessions: _EventWitness? {
+        _EventWitness(NotificationHandler<CountArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didDiscardSceneSessions: a) })
+    }
 }
 
 /// application(_:handleWatchKitExtensionRequest:reply:). Call `reply` once. Replies are merged; a key answered twice keeps the first. Nobody answers: {}.
@@ -489,5 +551,7 @@ public protocol HandleWatchKitExtensionRequestSubscriber: AppDelegateSubscriber 
 }
 
 extension _EventWitnesses where Self: HandleWatchKitExtensionRequestSubscriber {
-    public static var _handleWatchKitExtensionRequest: _EventWitness? { _EventWitness(self) { s in .dictionary { app, a, h in s.application(app, handleWatchKitExtensionRequest: a.userInfo, reply: h) } } }
+    public static var _handleWatchKitExtensionRequest: _EventWitness? {
+        _EventWitness(CompletionEventHandler<UserInfoArgument, DictionaryAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleWatchKitExtensionRequest: a, reply: h) })
+    }
 }

@@ -40,6 +40,13 @@ public protocol SubscriberLogSink: Sendable {
     func logEvent(subscriber: String, name: String, attributes: JSONObject)
     /// An error from subscriber `subscriber`. [any-thread]
     func logError(subscriber: String, message: String, attributes: JSONObject)
+    /// A request from subscriber `subscriber` (``SubscriberRequest``). [any-thread] The default
+    /// ignores it.
+    func request(_ request: SubscriberRequest, from subscriber: String)
+}
+
+extension SubscriberLogSink {
+    public func request(_ request: SubscriberRequest, from subscriber: String) {}
 }
 
 /// What a subscriber gets from its host when it is made: logging (Q2's ModuleDelegate) and data
@@ -80,5 +87,23 @@ public struct SubscriberContext: Sendable {
     /// Records an error. [any-thread]
     public func logError(_ error: any Error, attributes: JSONObject = [:]) {
         logError(String(describing: error), attributes: attributes)
+    }
+
+    /// Hands `request` to the host (the C bridge forwards a plugin's requests through this). [any-thread]
+    package func request(_ request: SubscriberRequest) {
+        sink.request(request, from: subscriberName)
+    }
+
+    /// Asks the app to register for remote notifications (UIApplication's
+    /// `registerForRemoteNotifications()`); the answer comes as `didRegisterForRemoteNotifications` or
+    /// `didFailToRegisterForRemoteNotifications`. [any-thread] During an event or later.
+    public func registerForRemoteNotifications() {
+        sink.request(.registerForRemoteNotifications, from: subscriberName)
+    }
+
+    /// Asks the app to ask `supportedInterfaceOrientations` again (UIKit's
+    /// `setNeedsUpdateOfSupportedInterfaceOrientations()`). [any-thread] During an event or later.
+    public func setNeedsUpdateOfSupportedInterfaceOrientations() {
+        sink.request(.updateSupportedInterfaceOrientations, from: subscriberName)
     }
 }

@@ -9,14 +9,18 @@ public struct Application: Sendable, Hashable {
     public var version: String
     /// How the app was launched; nil until `willFinishLaunching` has been dispatched.
     public var launchInvocation: LaunchInvocation?
+    /// UIApplication.applicationState: the state the event is delivered in (before a transition
+    /// event such as `didBecomeActive`, the state it leaves), as the host tracks it.
+    public var applicationState: ApplicationState
 
     /// An application with the given info.
     public init(name: String, bundleIdentifier: String, version: String,
-                launchInvocation: LaunchInvocation? = nil) {
+                launchInvocation: LaunchInvocation? = nil, applicationState: ApplicationState = .notRunning) {
         self.name = name
         self.bundleIdentifier = bundleIdentifier
         self.version = version
         self.launchInvocation = launchInvocation
+        self.applicationState = applicationState
     }
 
     /// The app info as the host hands it to plugins: {"name", "bundleIdentifier", "version"}.

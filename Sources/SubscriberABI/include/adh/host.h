@@ -60,6 +60,16 @@ typedef struct adh_host {
      * [any-thread] The returned bytes are owned by the host and valid as long as this struct.
      */
     adh_string (*options_json)(const struct adh_host *host);
+
+    /* ---- ABI 1.1 (check ADH_STRUCT_HAS(host, adh_host, get_extension) first) ------------------ */
+
+    /**
+     * A host service by versioned id (ADH_EXT_HOST_STATE, ADH_EXT_HOST_REQUESTS, see adh/ext/), or
+     * NULL when this host does not offer it. The returned vtable starts with `uint32_t struct_size`,
+     * is owned by the host and stays valid as long as this struct; its functions take this host.
+     * [any-thread] `id` is NUL-terminated and borrowed for the call.
+     */
+    const void *(*get_extension)(const struct adh_host *host, const char *id);
 } adh_host;
 
 #ifdef __cplusplus

@@ -1,5 +1,6 @@
 /*
- * adh/subscriber.h — one subscriber instance: its data and one function pointer per lifecycle event.
+ * adh/subscriber.h — one subscriber instance: its data and one function pointer per app-delegate event
+ * (the core family, frozen at ABI 1.0), and since ABI 1.1 `get_extension` for the other families.
  *
  * Depends on adh/types.h, adh/payloads.h, adh/completion.h.
  *
@@ -151,6 +152,19 @@ struct adh_subscriber {
     adh_response (*handle_watchkit_extension_request)(const adh_subscriber *self,
                                                       adh_string user_info_json,
                                                       adh_json_completion reply);
+
+    /* ---- ABI 1.1: extensions ----------------------------------------------------------------- */
+
+    /**
+     * The vtable of extension `id` (a versioned id such as ADH_EXT_NOTIFICATION_CENTER,
+     * "adh.notification-center/1", see adh/ext/), or NULL when this subscriber does not implement it.
+     * The host asks once per extension, right after `create`, and keeps the pointer: it must stay
+     * valid, and its entries unchanged, until `destroy`. An unknown id answers NULL, never an error.
+     * Every extension vtable starts with `uint32_t struct_size`; its functions receive this
+     * subscriber as `self`. NULL itself (the field) means "no extensions" (a 1.0 plugin).
+     * [main-thread] `id` is NUL-terminated and borrowed for the call.
+     */
+    const void *(*get_extension)(const adh_subscriber *self, const char *id);
 };
 
 #ifdef __cplusplus

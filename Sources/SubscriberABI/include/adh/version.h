@@ -23,14 +23,42 @@ extern "C" {
 
 /** Major version of this contract. A host refuses a plugin whose major differs. */
 #define ADH_ABI_MAJOR 1
-/** Minor version of this contract. A host accepts plugins of any minor of its major. */
-#define ADH_ABI_MINOR 0
+/**
+ * Minor version of this contract. A host accepts plugins of any minor of its major.
+ * 1.0: the descriptor, the host interface, the 29 app-delegate events of adh_subscriber.
+ * 1.1: `get_extension` appended to adh_subscriber and adh_host: event families and host services
+ *      come as extensions (adh/ext/), one header each, asked for by a versioned id.
+ */
+#define ADH_ABI_MINOR 1
 
 /**
  * The one symbol a plugin exports: a *function* (dlsym is only guaranteed for functions) of type
  * `adh_plugin_entry_fn` (see adh/plugin.h).
  */
 #define ADH_ENTRY_SYMBOL "adh_plugin_entry"
+
+/**
+ * Marks the entry function for export: `ADH_EXPORT const adh_plugin_descriptor *adh_plugin_entry(void)`.
+ * A plugin built with `-fvisibility=hidden` (recommended: the entry is then its only symbol) still
+ * exports what carries this.
+ */
+#if defined(_WIN32)
+#define ADH_EXPORT __declspec(dllexport)
+#else
+#define ADH_EXPORT __attribute__((visibility("default")))
+#endif
+
+/**
+ * Whether a host speaking `host_major`.`host_minor` accepts a plugin built for `major`.`minor`: the
+ * majors must be equal; any minor works both ways (a newer plugin's appended fields are ignored by an
+ * older host, an older plugin's missing fields read as absent).
+ */
+static inline int adh_version_is_compatible(uint32_t host_major, uint32_t host_minor, uint32_t major,
+                                            uint32_t minor) {
+    (void)host_minor;
+    (void)minor;
+    return host_major == major;
+}
 
 /**
  * True when a struct written by the other side, whose first field is `struct_size`, is large enough

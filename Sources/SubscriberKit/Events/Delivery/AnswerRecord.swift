@@ -1,0 +1,76 @@
+/// What each responder of one event answered, in call order, typed inside: the rows an outcome
+/// shows. Read only when output asks (``row(_:)``), so a dispatch whose rows nobody reads never
+/// builds them.
+package class AnswerRecord: @unchecked Sendable {
+    // @unchecked: immutable once made.
+    /// The responders' indices among the dispatcher's subscribers, one per row.
+    package let subscribers: [Int]
+    /// Each row's time in nanoseconds when timed; empty otherwise.
+    package let nanoseconds: [UInt64]
+
+    init(subscribers: [Int], nanoseconds: [UInt64]) {
+        self.subscribers = subscribers
+        self.nanoseconds = nanoseconds
+    }
+
+    /// The number of rows.
+    package var count: Int { subscribers.count }
+
+    /// Row `index`'s answer, erased; nil for no opinion (and for notifications, which have none).
+    package func answer(_ index: Int) -> (any Sendable)? { nil }
+
+    /// Row `index`'s time; 0 when not timed.
+    package func time(_ index: Int) -> UInt64 { nanoseconds.isEmpty ? 0 : nanoseconds[index] }
+
+    /// No rows.
+    package static let empty = AnswerRecord(subscribers: [], nanoseconds: [])
+}
+
+/// A record of answers of type `Answer`.
+final class TypedAnswerRecord<Answer: Sendable>: AnswerRecord, @unchecked Sendable {
+    let answers: [Answer?]
+
+    init(subscribers: [Int], answers: [Answer?], nanoseconds: [UInt64]) {
+        self.answers = answers
+        super.init(subscribers: subscribers, nanoseconds: nanoseconds)
+    }
+
+    override func answer(_ index: Int) -> (any Sendable)? { answers[index] }
+}
+
+/// Times a run of calls with one clock read per call and one before the first: each call's time is
+/// the span from the previous read. Nothing at all when not timed.
+struct CallClock {
+    private(set) var spans: [UInt64] = []
+    private var last: UInt64 = 0
+    let on: Bool
+
+    init(timed: Bool, count: Int) {
+        on = timed
+        guard timed else { return }
+        spans.reserveCapacity(count)
+        last = MonotonicClock.now()
+    }
+
+    /// The call just made ended now.
+    @inline(__always)
+    mutating func mark() {
+        guard on else { return }
+        let now = MonotonicClock.now()
+        spans.append(now &- last)
+        last = now
+    }
+
+    /// When each call started (the previous call's end), in call order; empty when not timed.
+    var starts: [UInt64] {
+        guard on else { return [] }
+        var starts: [UInt64] = []
+        starts.reserveCapacity(spans.count)
+        var end = last
+        for span in spans.reversed() {
+            end &-= span
+            starts.append(end)
+        }
+        return starts.reversed()
+    }
+}

@@ -1,0 +1,318 @@
+import Glibc
+import Synchronization
+
+/// Collects the completions of one completion event's responders and delivers exactly once: when
+/// every awaited responder has answered, or at the deadline, whichever comes first.
+///
+/// One collector per dispatched event, no allocation per responder: each responder has a slot in
+/// buffers made once, its handler is this object and its slot number (``CompletionHandler``), and a
+/// loaded responder's C completion carries a token of ``CompletionTokens`` that leads back here.
+///
+/// A completion takes its slot with one compare-and-swap (waiting → claiming), writes its value,
+/// publishes it (answered) and counts down; no lock. The dispatcher parks only when completions are
+/// still missing after every responder returned; the last completion, or the deadline, unparks it,
+/// whichever wins one compare-and-swap on the phase. After delivery the slots are frozen: later calls
+/// only produce reports (into ``LateReports``), never a second delivery.
+package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Value>, @unchecked Sendable {
+    // @unchecked: the slot buffers are synchronized by the slot states (acquire/release).
+
+    /// One responder's state.
+    package enum SlotState: UInt8 {
+        /// Called (or about to be) and awaited.
+        case waiting
+        /// A completion is writing its value.
+        case claiming
+        /// Completed with a value.
+        case answered
+        /// Declined before returning: not awaited, no answer row.
+        case declined
+        /// Not awaited for another reason (continueUserActivity: did not return true).
+        case released
+        /// Still waiting when the deadline passed.
+        case expired
+    }
+
+    /// What one responder's slot says after delivery.
+    package struct Delivered {
+        package var state: SlotState
+        package var value: Value?
+        /// When the value arrived (``MonotonicClock``), when timed; 0 otherwise.
+        package var arrivedAt: UInt64
+    }
+
+    /// How the collector treats calls and waits beyond the completion rules shared by every event.
+    package struct Rules {
+        /// Whether a call from a released responder still counts (restoration lists from every
+        /// caller, Expo) instead of being ignored and reported (default).
+        package var acceptsReleased = false
+        /// Whether a responder still waiting at the deadline is reported late (not for the optional
+        /// restoration handler).
+        package var reportsLate = true
+
+        package init(acceptsReleased: Bool = false, reportsLate: Bool = true) {
+            self.acceptsReleased = acceptsReleased
+            self.reportsLate = reportsLate
+        }
+    }
+
+    private static var calling: Int { 0 }
+    private static var parked: Int { 1 }
+    private static var delivered: Int { 2 }
+
+    package let event: LifecycleEvent
+    package let count: Int
+    private let states: UnsafeMutablePointer<Atomic<UInt8>>
+    private let returned: UnsafeMutablePointer<Atomic<Bool>>
+    private let values: UnsafeMutablePointer<Value?>
+    private let arrivals: UnsafeMutablePointer<UInt64>
+    private let pending: Atomic<Int>
+    private let phase = Atomic<Int>(0)
+    /// Set when the host shut down while this event waited: later calls are reported as after shutdown.
+    private let closed = Atomic<Bool>(false)
+    nonisolated(unsafe) private var continuation: UnsafeContinuation<Void, Never>?
+    private let timer = Mutex<DeadlineTimer?>(nil)
+    private let reports = Mutex(DispatchReportList())
+    private let names: [String]
+    private let lateReports: LateReports
+    private let timed: Bool
+    private let rules: Rules
+    /// Reads a C completion's raw value; a problem is logged through `problem` for the slot.
+    private let decode: @Sendable (RawCompletion, inout String?) -> Value?
+    private let problem: @Sendable (Int, String) -> Void
+
+    /// A collector for responders named `names` (in call order). `decode` reads what a loaded
+    /// responder passed to its C completion; `problem` reports what it passed that the header does
+    /// not allow (slot, line).
+    package init(event: LifecycleEvent, names: [String], lateReports: LateReports, timed: Bool, rules: Rules = Rules(),
+                 decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?,
+                 problem: @escaping @Sendable (Int, String) -> Void) {
+        self.event = event
+        count = names.count
+        self.names = names
+        self.lateReports = lateReports
+        self.timed = timed
+        self.rules = rules
+        self.decode = decode
+        self.problem = problem
+        pending = Atomic(names.count)
+        states = .allocate(capacity: max(names.count, 1))
+        returned = .allocate(capacity: max(names.count, 1))
+        values = .allocate(capacity: max(names.count, 1))
+        arrivals = .allocate(capacity: max(names.count, 1))
+        for index in 0..<names.count {
+            (states + index).initialize(to: Atomic(SlotState.waiting.rawValue))
+            (returned + index).initialize(to: Atomic(false))
+        }
+        values.initialize(repeating: nil, count: names.count)
+        arrivals.initialize(repeating: 0, count: names.count)
+    }
+
+    deinit {
+        states.deinitialize(count: count).deallocate()
+        returned.deinitialize(count: count).deallocate()
+        values.deinitialize(count: count).deallocate()
+        arrivals.deallocate()
+    }
+
+    /// The handler of responder `index`.
+    @inline(__always)
+    package func handler(_ index: Int) -> CompletionHandler<Value> { CompletionHandler(receiver: self, slot: index) }
+
+    // MARK: Calls (any thread)
+
+    /// Responder `slot` completed with `value`. [any-thread]
+    package override func complete(_ slot: Int, with value: Value) {
+        if states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.claiming.rawValue,
+                                        ordering: .acquiring).exchanged {
+            values[slot] = value
+            if timed { arrivals[slot] = MonotonicClock.now() }
+            states[slot].store(SlotState.answered.rawValue, ordering: .releasing)
+            if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { wakeIfParked() }
+            return
+        }
+        misuse(slot, calledIn: SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting, value: value)
+    }
+
+    /// A call that does not count: report it (against this outcome before delivery, the next after).
+    private func misuse(_ slot: Int, calledIn state: SlotState, value: Value) {
+        let name = names[slot]
+        let report: DispatchReport
+        if closed.load(ordering: .acquiring) { return self.report(.completionAfterShutdown(subscriber: name, event: event)) }
+        switch state {
+        case .waiting, .claiming, .answered: report = .duplicateCompletion(subscriber: name, event: event)
+        case .declined: report = .completionAfterDecline(subscriber: name, event: event)
+        case .expired: report = .completionAfterDelivery(subscriber: name, event: event)
+        case .released:
+            if rules.acceptsReleased, claimReleased(slot, value: value) { return }
+            report = .unexpectedRestoration(subscriber: name, event: event)
+        }
+        self.report(report)
+    }
+
+    /// A released responder's first call, where released responders' calls count: keep its value
+    /// (it was never awaited, so nothing counts down).
+    private func claimReleased(_ slot: Int, value: Value) -> Bool {
+        guard phase.load(ordering: .acquiring) != Self.delivered,
+              states[slot].compareExchange(expected: SlotState.released.rawValue, desired: SlotState.claiming.rawValue,
+                                           ordering: .acquiring).exchanged else { return false }
+        values[slot] = value
+        if timed { arrivals[slot] = MonotonicClock.now() }
+        // Answered, but it was never awaited: `pending` does not count it.
+        states[slot].store(SlotState.answered.rawValue, ordering: .releasing)
+        return true
+    }
+
+    /// Responder `slot` declined. Valid only before its method returned and before it answered.
+    package override func decline(_ slot: Int) {
+        guard !returned[slot].load(ordering: .acquiring),
+              states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.declined.rawValue,
+                                           ordering: .acquiringAndReleasing).exchanged else {
+            return report(.ignoredDecline(subscriber: names[slot], event: event))
+        }
+        if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { wakeIfParked() }
+    }
+
+    /// Responder `slot`'s subscriber called a completion with a token it was never given.
+    package func forged(_ slot: Int) {
+        report(.forgedCompletion(subscriber: names[slot], event: event))
+    }
+
+    /// A loaded responder's C completion: its raw value, read by the answer's shape.
+    package func deliverRaw(_ slot: Int, _ raw: RawCompletion) {
+        var problem: String?
+        guard let value = decode(raw, &problem) else {
+            // A completion of another C type was called with this token: the plugin mixed contexts up.
+            return self.problem(slot, "\(event): a completion of another type was called with this event's context; ignored")
+        }
+        if let problem { self.problem(slot, "\(event): \(problem)") }
+        complete(slot, with: value)
+    }
+
+    private func report(_ report: DispatchReport) {
+        if phase.load(ordering: .acquiring) == Self.delivered { return lateReports.append(report) }
+        reports.withLock { $0.append(report) }
+    }
+
+    // MARK: The dispatcher's side (main actor)
+
+    /// Responder `slot`'s method returned; `awaited: false` stops waiting for it (continueUserActivity
+    /// without true).
+    package func didReturn(_ slot: Int, awaited: Bool = true) {
+        returned[slot].store(true, ordering: .releasing)
+        guard !awaited else { return }
+        if states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.released.rawValue,
+                                        ordering: .acquiringAndReleasing).exchanged {
+            if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { wakeIfParked() }
+            return
+        }
+        // It called back although it will not be awaited: drop the value unless such calls count.
+        guard !rules.acceptsReleased,
+              states[slot].compareExchange(expected: SlotState.answered.rawValue, desired: SlotState.released.rawValue,
+                                           ordering: .acquiringAndReleasing).exchanged else { return }
+        // Its call already counted down when it answered.
+        values[slot] = nil
+        report(.unexpectedRestoration(subscriber: names[slot], event: event))
+    }
+
+    /// Delivers now when nothing is awaited any more (every awaited responder answered inside its
+    /// call), without waiting; false when something is still awaited.
+    package func settleIfDone() -> Bool {
+        guard pending.load(ordering: .acquiring) == 0 else { return false }
+        phase.store(Self.delivered, ordering: .releasing)
+        return true
+    }
+
+    /// Returns once every awaited responder answered, or `deadline` nanoseconds after `start`
+    /// (``MonotonicClock``). Call once, after every responder returned. Runs on the caller's actor
+    /// (`isolation`): a nonisolated async function would hop to the global executor and back, which
+    /// costs more than a whole synchronous fetch round.
+    package func wait(since start: UInt64, deadline: UInt64, isolation: isolated (any Actor)? = #isolation) async {
+        if pending.load(ordering: .acquiring) == 0 { return phase.store(Self.delivered, ordering: .releasing) }
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            self.continuation = continuation
+            phase.store(Self.parked, ordering: .releasing)
+            // The last completion may have counted down before the phase said parked: then it did not
+            // wake anyone, and it is this side's to deliver.
+            if pending.load(ordering: .acquiring) == 0 {
+                return wakeIfParked()
+            }
+            let elapsed = MonotonicClock.now() &- start
+            let timer = DeadlineTimer(after: deadline > elapsed ? deadline - elapsed : 0) { [self] in expire() }
+            self.timer.withLock { $0 = timer }
+            // Delivered while the timer was being made: nobody else cancels it.
+            if phase.load(ordering: .acquiring) == Self.delivered { cancelTimer() }
+        }
+    }
+
+    /// Everything awaited arrived: the side that wins the phase delivers.
+    private func wakeIfParked() {
+        guard phase.compareExchange(expected: Self.parked, desired: Self.delivered, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        cancelTimer()
+        let continuation = self.continuation
+        self.continuation = nil
+        continuation?.resume()
+    }
+
+    /// The deadline passed: deliver with what arrived; the slots still waiting are expired.
+    private func expire() {
+        guard phase.compareExchange(expected: Self.parked, desired: Self.delivered, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        for slot in 0..<count {
+            _ = states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.expired.rawValue,
+                                             ordering: .acquiringAndReleasing)
+        }
+        cancelTimer()
+        let continuation = self.continuation
+        self.continuation = nil
+        continuation?.resume()
+    }
+
+    private func cancelTimer() {
+        let timer = self.timer.withLock { timer in
+            defer { timer = nil }
+            return timer
+        }
+        timer?.cancel()
+    }
+
+    /// The host shuts down: delivers now with what arrived (``deliverNow()``), and reports later
+    /// calls as made after shutdown.
+    package func close() {
+        closed.store(true, ordering: .releasing)
+        deliverNow()
+    }
+
+    /// Delivers now, with what arrived, without waiting: the slots still waiting are expired.
+    /// Nothing when already delivered.
+    package func deliverNow() {
+        if phase.compareExchange(expected: Self.calling, desired: Self.delivered, ordering: .acquiringAndReleasing).exchanged {
+            for slot in 0..<count {
+                _ = states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.expired.rawValue,
+                                                 ordering: .acquiringAndReleasing)
+            }
+            return
+        }
+        expire()
+    }
+
+    /// The frozen slots after delivery, and the reports gathered before it, for the late responders
+    /// (`reportsLate`) a `late` report each.
+    package func delivered() -> (slots: [Delivered], reports: [DispatchReport]) {
+        var slots: [Delivered] = []
+        slots.reserveCapacity(count)
+        var late: [DispatchReport] = []
+        for slot in 0..<count {
+            var state = SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting
+            // A completion may be writing its value right now (it won its slot just before the
+            // deadline): it finishes within a few instructions.
+            while state == .claiming {
+                sched_yield()
+                state = SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting
+            }
+            if state == .expired, rules.reportsLate { late.append(.late(subscriber: names[slot], event: event)) }
+            slots.append(Delivered(state: state, value: state == .answered ? values[slot] : nil, arrivedAt: arrivals[slot]))
+        }
+        return (slots, reports.withLock { $0.reports } + late)
+    }
+}

@@ -1,0 +1,231 @@
+// Completion tokens: how a plugin's call of a C completion finds its way back to the event that
+// waits for it.
+//
+// The `context` of every completion the host hands a plugin (adh/completion.h) is a *token*, an
+// integer cast to a pointer, never the address of anything: the header promises that calling with
+// a context stays safe for the life of the process, so a late, duplicate or forged call must never
+// make the host dereference memory the plugin chose. A token is only ever looked up in this table.
+//
+// - A token is `tag << 32 | slot`. Each slot maps to one responder of one event (a collector and
+//   its index); its tag is a fresh pseudo-random non-zero 32-bit number, so a neighbour's token
+//   (yours + 1) or an old one matches a live slot only by a 1-in-2^32 accident. That catches honest
+//   mistakes (stale, copied, mixed-up contexts); it is no defence against a hostile plugin, which
+//   runs in the host's process (isolation is).
+// - Slots are issued in one batch per event, on the main thread, and stay mapped after their event
+//   was delivered, in a bounded FIFO (65,536 slots), so a late or duplicate call is still reported
+//   against its subscriber; then the slot is reused under a new tag, and old tokens become unknown.
+// - A call with an unknown token is ignored. When it arrives on the thread running a subscriber's
+//   entry, during that entry (the call path marks the entry's own token as the call site), it comes
+//   from that subscriber and is reported against it as forged; otherwise nobody can be blamed and it
+//   is counted (``unattributedForgedCount``), which dispatchers report without naming anyone.
+//
+// Cost: a call on the main thread (a completion called inside the entry, the common case) reads its
+// slot without a lock: only the main thread ever changes a slot. Calls from other threads take the
+// table's lock to read it. Issuing takes the lock once per event, not per subscriber, and allocates
+// nothing per subscriber (slots live in chunks that are never freed).
+import Glibc
+import Synchronization
+
+/// Where a completion token's calls go: a completion event's collector. [any-thread]
+package class CompletionTokenSink: @unchecked Sendable {
+    // @unchecked: subclasses synchronize their own state.
+    package init() {}
+
+    /// The plugin called the completion of responder `slot` with `raw`.
+    package func deliver(_ slot: Int, _ raw: RawCompletion) {}
+
+    /// Responder `slot`'s subscriber called a completion with a token it was never given, during
+    /// its own entry call.
+    package func forged(_ slot: Int) {}
+}
+
+/// The process's table of completion tokens. See the comment at the top of this file.
+package enum CompletionTokens {
+    /// How many retired slots stay mapped (late calls still reported) before being reused.
+    package static let retiredCapacity = 65_536
+    /// A token no slot ever has (tag 0): the context of a completion whose slot could not be issued.
+    package static var unusable: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(0xFFFF_FFFF))! }
+
+    private struct Slot {
+        /// 0 while free: no token is NULL, and a freed slot matches no token.
+        var tag: UInt32 = 0
+        var index: Int32 = 0
+        /// Retained while mapped.
+        var sink: Unmanaged<CompletionTokenSink>?
+    }
+
+    private static let chunkBits = 12
+    private static let chunkSize = 1 << chunkBits
+    private static let chunkLimit = 4096  // 16 M slots
+
+    private struct State {
+        var count = 0
+        var free: [Int] = []
+        var retired: [Int] = []
+        var oldestRetired = 0
+        var random = SplitMix64()
+        var unknownCount = 0
+        var unattributedForgedCount = 0
+    }
+
+    // The chunks' directory: written under the lock, on the main thread only; read without the lock
+    // on the main thread.
+    nonisolated(unsafe) private static let directory: UnsafeMutablePointer<UnsafeMutablePointer<Slot>?> = {
+        let directory = UnsafeMutablePointer<UnsafeMutablePointer<Slot>?>.allocate(capacity: chunkLimit)
+        directory.initialize(repeating: nil, count: chunkLimit)
+        return directory
+    }()
+    private static let state = Mutex(State())
+    /// Slots mapped so far (the directory's extent), for bounds checks without the lock.
+    private static let mapped = Atomic<Int>(0)
+    /// The main thread: the only one that issues and reuses slots.
+    nonisolated(unsafe) private static var mainThread: pthread_t?
+
+    @inline(__always)
+    private static func slot(_ index: Int) -> UnsafeMutablePointer<Slot> {
+        directory[index >> chunkBits]! + (index & (chunkSize - 1))
+    }
+
+    /// Issues one token per responder `0..<count` of `sink`, in order; a token is ``unusable`` when the
+    /// table is full (16 M slots mapped at once), and its calls are ignored. [main-thread]
+    package static func issue(_ count: Int, to sink: CompletionTokenSink) -> [UnsafeMutableRawPointer] {
+        if mainThread == nil { mainThread = pthread_self() }
+        var tokens: [UnsafeMutableRawPointer] = []
+        tokens.reserveCapacity(count)
+        state.withLock { state in
+            for index in 0..<count {
+                guard let slotIndex = takeSlot(&state) else {
+                    tokens.append(unusable)
+                    continue
+                }
+                let tag = state.random.nextTag()
+                let pointer = slot(slotIndex)
+                pointer.pointee = Slot(tag: tag, index: Int32(index), sink: .passRetained(sink))
+                tokens.append(UnsafeMutableRawPointer(bitPattern: UInt(tag) << 32 | UInt(slotIndex))!)
+            }
+        }
+        return tokens
+    }
+
+    /// The event of these tokens was delivered: they stay mapped among the last ``retiredCapacity``
+    /// retired, then their slots are reused. [main-thread]
+    package static func retire(_ tokens: [UnsafeMutableRawPointer]) {
+        guard !tokens.isEmpty else { return }
+        state.withLock { state in
+            for token in tokens where token != unusable {
+                let index = Int(UInt(bitPattern: token) & 0xFFFF_FFFF)
+                if state.retired.count < retiredCapacity {
+                    state.retired.append(index)
+                    continue
+                }
+                let forgotten = state.retired[state.oldestRetired]
+                slot(forgotten).pointee.sink?.release()
+                slot(forgotten).pointee = Slot()
+                state.free.append(forgotten)
+                state.retired[state.oldestRetired] = index
+                state.oldestRetired = (state.oldestRetired + 1) % retiredCapacity
+            }
+        }
+    }
+
+    private static func takeSlot(_ state: inout State) -> Int? {
+        if let reused = state.free.popLast() { return reused }
+        let index = state.count
+        guard index < chunkSize * chunkLimit else { return nil }
+        if index & (chunkSize - 1) == 0 {
+            let chunk = UnsafeMutablePointer<Slot>.allocate(capacity: chunkSize)
+            chunk.initialize(repeating: Slot(), count: chunkSize)
+            directory[index >> chunkBits] = chunk
+        }
+        state.count += 1
+        mapped.store(state.count, ordering: .releasing)
+        return index
+    }
+
+    // MARK: Calls from plugins
+
+    /// A plugin called a completion with `token` and `raw`. [any-thread]
+    package static func deliver(_ token: UnsafeMutableRawPointer?, _ raw: RawCompletion) {
+        let bits = UInt(bitPattern: token)
+        let index = Int(bits & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: bits >> 32)
+        if let mainThread, pthread_equal(mainThread, pthread_self()) != 0 {
+            // Only this thread changes slots: no lock.
+            guard tag != 0, index < mapped.load(ordering: .acquiring), slot(index).pointee.tag == tag,
+                  let sink = slot(index).pointee.sink else { return unknown(bits) }
+            return sink._withUnsafeGuaranteedRef { $0.deliver(Int(slot(index).pointee.index), raw) }
+        }
+        // A strong reference, taken under the lock: the main thread may reuse the slot once it is released.
+        let found: (sink: CompletionTokenSink, slot: Int)? = state.withLock { _ in
+            guard tag != 0, index < mapped.load(ordering: .acquiring), slot(index).pointee.tag == tag,
+                  let sink = slot(index).pointee.sink else { return nil }
+            return (sink.takeUnretainedValue(), Int(slot(index).pointee.index))
+        }
+        guard let found else { return unknown(bits) }
+        found.sink.deliver(found.slot, raw)
+    }
+
+    // MARK: Call sites and unknown tokens
+
+    /// The token of the entry call running now, and its thread (0 when none).
+    private static let callSiteToken = Atomic<UInt>(0)
+    private static let callSiteThread = Atomic<UInt>(0)
+
+    /// Marks `token`'s entry call as running on this thread; `nil` ends it. [main-thread]
+    @inline(__always)
+    package static func setCallSite(_ token: UnsafeMutableRawPointer?) {
+        let bits = UInt(bitPattern: token)
+        callSiteThread.store(bits == 0 ? 0 : UInt(pthread_self()), ordering: .relaxed)
+        callSiteToken.store(bits, ordering: .relaxed)
+    }
+
+    /// A call with a token no slot has: reported against the call site's subscriber when it is made
+    /// during that subscriber's entry, counted as unattributed otherwise.
+    private static func unknown(_ token: UInt) {
+        let callSite = callSiteThread.load(ordering: .relaxed) == UInt(pthread_self())
+            ? callSiteToken.load(ordering: .relaxed) : 0
+        let blamed: (sink: CompletionTokenSink, slot: Int)? = state.withLock { state in
+            let index = Int(callSite & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: callSite >> 32)
+            guard callSite != 0, callSite != token, tag != 0, index < state.count, slot(index).pointee.tag == tag,
+                  let sink = slot(index).pointee.sink else {
+                state.unknownCount += 1
+                if token != UInt(bitPattern: unusable) { state.unattributedForgedCount += 1 }
+                return nil
+            }
+            // A strong reference, taken under the lock: the slot may be reused once it is released.
+            return (sink.takeUnretainedValue(), Int(slot(index).pointee.index))
+        }
+        guard let blamed else { return }
+        blamed.sink.forged(blamed.slot)
+    }
+
+    /// How many calls came with a token no slot has (ignored). [any-thread]
+    package static var unknownCount: Int { state.withLock { $0.unknownCount } }
+
+    /// How many calls with an unknown token came outside any subscriber's entry, so that nobody can
+    /// be blamed. Never decreases: dispatchers report how much it grew since they last looked. [any-thread]
+    package static var unattributedForgedCount: Int { state.withLock { $0.unattributedForgedCount } }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014), seeded once from the system's random source: a fast
+/// source of token tags that costs no system call per token. Not a cryptographic generator: its
+/// outputs reveal its state, which is fine for telling honest mistakes apart.
+private struct SplitMix64 {
+    private var state: UInt64
+
+    init() {
+        var system = SystemRandomNumberGenerator()
+        state = system.next()
+    }
+
+    /// A random number in 1...2^32 − 1.
+    @inline(__always)
+    mutating func nextTag() -> UInt32 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        let tag = UInt32(truncatingIfNeeded: z >> 32)
+        return tag == 0 ? 1 : tag
+    }
+}

@@ -1,0 +1,94 @@
+/// What one delivered event produced: its result, each responder's row, and the reports.
+package struct DeliveryResult: @unchecked Sendable {
+    // @unchecked: `final` holds the event's result type, always Sendable (``AnswerShape/Final``).
+    /// The reconciled result (the event's ``AnswerShape/Final``).
+    package var final: any Sendable
+    /// One row per responder that was called and did not decline, in call order.
+    package var answers: AnswerRecord
+    /// What was noticed: conflicts, duplicates, late responders.
+    package var reports: [DispatchReport]
+}
+
+/// One dispatched event whose subscribers have all been called: what its UIKit method returns at
+/// once (``immediate``), and its result, known now or once its completions arrive.
+package class InFlight: @unchecked Sendable {
+    // @unchecked: `immediate` is immutable; subclasses synchronize the rest.
+    /// What the event's UIKit method returns at once (the event's ``AnswerShape/Immediate``).
+    package let immediate: any Sendable
+
+    init(immediate: any Sendable) { self.immediate = immediate }
+
+    /// The result, when it needs no waiting (no completion is awaited); nil while one is.
+    package var settled: DeliveryResult? { nil }
+
+    /// Waits until every awaited completion arrived or the deadline passed, and returns the result.
+    /// Call once. On the caller's actor: no hop when nothing is awaited.
+    package func finish(isolation: isolated (any Actor)? = #isolation) async -> DeliveryResult {
+        fatalError("InFlight.finish is abstract")
+    }
+
+    /// Stops waiting now, the host shutting down: ``finish(isolation:)`` returns with what arrived,
+    /// and later calls are reported as made after shutdown.
+    package func deliverNow() {}
+}
+
+/// An event with nothing to wait for.
+final class SettledFlight: InFlight, @unchecked Sendable {
+    private let result: DeliveryResult
+
+    init(immediate: any Sendable, result: DeliveryResult) {
+        self.result = result
+        super.init(immediate: immediate)
+    }
+
+    override var settled: DeliveryResult? { result }
+
+    override func finish(isolation: isolated (any Actor)? = #isolation) async -> DeliveryResult { result }
+}
+
+/// An event that waits for completions through `collector`, then builds its result with `result`.
+final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
+    private let collector: CompletionCollector<Value>
+    private let start: UInt64
+    private let deadline: UInt64
+    private let tokens: [UnsafeMutableRawPointer]
+    private let result: @Sendable ([CompletionCollector<Value>.Delivered], [DispatchReport]) -> DeliveryResult
+
+    init(immediate: any Sendable, collector: CompletionCollector<Value>, start: UInt64, deadline: UInt64,
+         tokens: [UnsafeMutableRawPointer],
+         result: @escaping @Sendable ([CompletionCollector<Value>.Delivered], [DispatchReport]) -> DeliveryResult) {
+        self.collector = collector
+        self.start = start
+        self.deadline = deadline
+        self.tokens = tokens
+        self.result = result
+        super.init(immediate: immediate)
+    }
+
+    /// The result, once built (on the dispatcher's actor).
+    private var built: DeliveryResult?
+
+    override var settled: DeliveryResult? {
+        if let built { return built }
+        guard collector.settleIfDone() else { return nil }
+        return delivered()
+    }
+
+    override func finish(isolation: isolated (any Actor)? = #isolation) async -> DeliveryResult {
+        if let built { return built }
+        await collector.wait(since: start, deadline: deadline)
+        return delivered()
+    }
+
+    override func deliverNow() { collector.close() }
+
+    private func delivered() -> DeliveryResult {
+        if let built { return built }
+        let (slots, reports) = collector.delivered()
+        // Calls with these tokens from now on are late: they stay mapped a while, so they are reported.
+        CompletionTokens.retire(tokens)
+        let made = result(slots, reports)
+        built = made
+        return made
+    }
+}

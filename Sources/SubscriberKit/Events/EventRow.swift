@@ -1,0 +1,223 @@
+import SubscriberABI
+
+/// The facts of one event: everything that varies from one event to another. Script reading,
+/// dispatch, reconciler checks, the C glue on both sides, the conformance kit's inputs and the
+/// output all read these rows, so an event is added in its family's table (Table/), its header and
+/// its protocol — nowhere else.
+///
+/// What depends on the event's argument and answer *shapes* is typed inside: a row is made by a
+/// generic builder (EventRow+Builders.swift) with its shapes, and keeps the operations it needs as
+/// closures specialized for them. Outside, rows are uniform: the dispatcher, the CLI and the kit
+/// hold `EventRow`s and never switch over shapes.
+///
+/// A class so that reading a row on the dispatch path shares it instead of copying it.
+package final class EventRow: @unchecked Sendable {
+    // @unchecked: immutable.
+    /// The event's wire name: `openURL`, `notifications.willPresent`.
+    package let name: String
+    /// The event's position in ``EventTable/rows``: what dispatch arrays are indexed by. Set once,
+    /// when the table is assembled.
+    package internal(set) var index = -1
+    /// Its family: which C vtable its entry is in, which group of Swift protocols its protocol is in.
+    package let family: EventFamily
+    /// The UIKit method it stands for.
+    package let uikit: String
+    /// The protocol a Swift subscriber adopts to receive it, and that protocol's one requirement.
+    package let swiftProtocol: String
+    package let swiftRequirement: String
+    /// When the event may be delivered, and how it moves the application's state.
+    package let state: StateRule
+    /// The vtable entry's name in the family's C struct.
+    package let cSlot: String
+    /// How subscribers answer.
+    package let timing: AnswerTiming
+    /// The reconciler used unless the manifest chooses another; nil for events without answers.
+    package let defaultReconciler: ReconcilerChoice?
+    /// The reconcilers a manifest may choose for it.
+    package let fittingReconcilers: [ReconcilerChoice]
+    /// What is delivered when nobody answers, in words (docs, the kit): `true`, `"noData"`, …
+    package let nobodyAnswers: String
+    /// What a responder that misses the deadline counts as, in words; nil when the event has no deadline.
+    package let lateCountsAs: String?
+    /// The names of its shapes: `OpenURLArguments`, `OptionalBoolAnswer`.
+    package let argumentShape: String
+    package let answerShape: String
+
+    let operations: Operations
+
+    /// What a row does with its shapes, as closures made by its builder.
+    struct Operations {
+        var read: (inout JSONObjectReader) throws(JSONShapeError) -> ArgumentBox
+        var write: (ArgumentBox, inout JSONObject) -> Void
+        var summary: (ArgumentBox) -> String?
+        var launchInvocation: (ArgumentBox) -> LaunchInvocation?
+        var canonical: () -> [ArgumentBox]
+        var policy: (ReconcilerChoice?, DeliverySettings) throws(ReconcilerMismatch) -> EventPolicy
+        var answerJSON: (any Sendable) -> JSONValue
+        var finalJSON: (any Sendable) -> JSONValue
+        var readEntry: (UnsafeRawPointer) -> UnsafeRawPointer?
+        var install: (UnsafeMutableRawPointer) -> Void
+        var fits: (AnyEventHandler) -> Bool
+        var deliver: @MainActor (ResponderList, ArgumentBox, DeliveryContext) -> InFlight
+        var fuzz: (inout any FuzzDraw, UInt64) -> FuzzedCall
+    }
+
+    init(name: String, family: EventFamily, uikit: String, swift: (String, String), state: StateRule, cSlot: String,
+         timing: AnswerTiming, defaultReconciler: ReconcilerChoice?, fittingReconcilers: [ReconcilerChoice],
+         nobodyAnswers: String, lateCountsAs: String?, argumentShape: String, answerShape: String, operations: Operations) {
+        self.name = name
+        self.family = family
+        self.uikit = uikit
+        (swiftProtocol, swiftRequirement) = swift
+        self.state = state
+        self.cSlot = cSlot
+        self.timing = timing
+        self.defaultReconciler = defaultReconciler
+        self.fittingReconcilers = fittingReconcilers
+        self.nobodyAnswers = nobodyAnswers
+        self.lateCountsAs = lateCountsAs
+        self.argumentShape = argumentShape
+        self.answerShape = answerShape
+        self.operations = operations
+    }
+
+    /// The event.
+    package var event: LifecycleEvent { LifecycleEvent(row: self) }
+
+    // MARK: Scripts and JSON
+
+    /// Reads a call of this event from an event-script object: every member but `"event"` (docs/cli.md).
+    /// Unknown keys and wrong types are errors naming the key path.
+    package func call(reading reader: inout JSONObjectReader) throws(JSONShapeError) -> AnyEventCall {
+        let arguments = try operations.read(&reader)
+        try reader.rejectUnknownKeys()
+        return AnyEventCall(event, arguments)
+    }
+
+    /// `call`'s arguments as the script keys ``call(reading:)`` reads.
+    package func scriptMembers(of call: AnyEventCall) -> JSONObject {
+        var object = JSONObject()
+        operations.write(call.arguments, &object)
+        return object
+    }
+
+    /// `call`'s arguments in a few words for an event heading; nil for none.
+    package func summary(of call: AnyEventCall) -> String? { operations.summary(call.arguments) }
+
+    /// How the app was launched, as `call`'s arguments say (launch options); nil when they do not.
+    package func launchInvocation(of call: AnyEventCall) -> LaunchInvocation? { operations.launchInvocation(call.arguments) }
+
+    /// Ordinary calls of this event, one per variant a real app sends (the conformance kit's).
+    package var canonicalCalls: [AnyEventCall] { operations.canonical().map { AnyEventCall(event, $0) } }
+
+    /// One subscriber's answer as JSON (output rows).
+    package func json(answer: any Sendable) -> JSONValue { operations.answerJSON(answer) }
+    /// The event's result as JSON; `null` for none.
+    package func json(result: any Sendable) -> JSONValue { operations.finalJSON(result) }
+
+    // MARK: Policy
+
+    /// The event's policy with `choice` (nil: the default reconciler); throws when it does not fit.
+    package func policy(_ choice: ReconcilerChoice?, settings: DeliverySettings) throws(ReconcilerMismatch) -> EventPolicy {
+        try operations.policy(choice, settings)
+    }
+
+    // MARK: C
+
+    /// The plugin's entry for this event in its family's vtable at `vtable` (read as far as its
+    /// `struct_size` covers), as a raw function pointer; nil when NULL or not covered.
+    package func entry(in vtable: UnsafeRawPointer) -> UnsafeRawPointer? { operations.readEntry(vtable) }
+
+    /// Sets this event's entry of the family vtable at `vtable` to the SDK's function for it.
+    package func install(into vtable: UnsafeMutableRawPointer) { operations.install(vtable) }
+
+    /// Whether `handler` is of the kind this row calls (its timing and shapes).
+    package func fits(_ handler: AnyEventHandler) -> Bool { operations.fits(handler) }
+
+    // MARK: Delivery
+
+    /// Calls every responder of `list` with `call`'s arguments, in order, and returns what the event
+    /// produced at once and (now or once its completions arrived) its result.
+    @MainActor
+    package func deliver(_ call: AnyEventCall, to list: ResponderList, _ context: DeliveryContext) -> InFlight {
+        operations.deliver(list, call.arguments, context)
+    }
+
+    /// Hostile C arguments for this event's entry, drawn from `draw`: a call of an entry with them
+    /// (completions that ignore their calls).
+    package func fuzzedCall(_ draw: inout any FuzzDraw, serial: UInt64) -> FuzzedCall { operations.fuzz(&draw, serial) }
+}
+
+/// How subscribers answer an event.
+package enum AnswerTiming: String, Sendable, CaseIterable {
+    /// Nothing to answer: every responder is called, in order.
+    case notification
+    /// An answer returned at once.
+    case immediate
+    /// An answer handed to a completion handler, exactly once, before a deadline.
+    case completion
+    /// An answer at once, then an optional handler (continueUserActivity's restoration).
+    case restoration
+
+    /// Whether the event has a completion, hence a deadline.
+    package var completes: Bool { self == .completion || self == .restoration }
+}
+
+/// One call of a plugin's entry with hostile arguments (the conformance kit's fuzzing): the
+/// arguments live as long as this.
+package struct FuzzedCall {
+    private let callEntry: (UnsafeRawPointer, UnsafePointer<adh_subscriber>) -> Void
+
+    init(_ call: @escaping (UnsafeRawPointer, UnsafePointer<adh_subscriber>) -> Void) { callEntry = call }
+
+    /// Calls `entry` (this event's, as ``EventRow/entry(in:)`` read it) of `subscriber`.
+    package func callAsFunction(_ entry: UnsafeRawPointer, _ subscriber: UnsafePointer<adh_subscriber>) {
+        callEntry(entry, subscriber)
+    }
+}
+
+/// The arguments of one call, typed inside by the event's argument shape.
+package class ArgumentBox: @unchecked Sendable {
+    // @unchecked: immutable.
+    init() {}
+
+    /// The arguments of an event without any, shared by every call of one.
+    static let none: ArgumentBox = TypedArgumentBox(NoValue())
+
+    func isEqual(_ other: ArgumentBox) -> Bool { false }
+    func hash(into hasher: inout Hasher) {}
+}
+
+/// Arguments of type `Value`.
+final class TypedArgumentBox<Value: Sendable & Hashable>: ArgumentBox, @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    override func isEqual(_ other: ArgumentBox) -> Bool {
+        (other as? TypedArgumentBox<Value>)?.value == value
+    }
+
+    override func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+/// When an event may be delivered, and how it moves the application's state (UIApplication.State):
+/// the state machine the host keeps reads these from the rows.
+package enum StateRule: Sendable, Equatable {
+    /// Delivered while the app runs: after launch, before it terminates.
+    case running
+    /// A launch event: at most once per process, while the app is not running or launching; it is
+    /// delivered in, and leaves the app, `inactive`.
+    case launch
+    /// A transition from one of `from` to `to`, delivered in the state it leaves (`will…`) or the
+    /// one it enters (`did…`).
+    case transition(from: [ApplicationState], to: ApplicationState, deliveredIn: DeliveredIn)
+
+    /// Which side of a transition an event is delivered on.
+    package enum DeliveredIn: Sendable, Equatable {
+        /// The state it leaves (UIKit's `will…` events).
+        case leaving
+        /// The state it enters (UIKit's `did…` events).
+        case entering
+    }
+}

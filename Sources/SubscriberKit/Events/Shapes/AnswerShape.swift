@@ -1,0 +1,108 @@
+import SubscriberABI
+
+/// What varies with the answer of an event, in one type per *shape*: `Bool?` at once
+/// (``OptionalBoolAnswer``), a fetch result through a completion (``FetchResultAnswer``), and so on.
+/// A shape owns what its answer means everywhere: the C form both ways (a return value, or a
+/// completion), the reconcilers that fit it, how answers and results are written as JSON (output,
+/// and anything that sends answers as JSON). What nobody answering gives and what a late responder
+/// counts as are per event, so rows say them, typed by their shape.
+///
+/// Every shape has one of four timings, each a protocol below: a notification (nothing to answer),
+/// an answer at once, an answer through a completion handler, or both (`continueUserActivity`).
+package protocol AnswerShape: Sendable {
+    /// One subscriber's answer as reconcilers see it (a `nil` answer is no opinion).
+    associatedtype Answer: Sendable
+    /// What the event's UIKit method returns at once (`Void` when it answers through a completion).
+    associatedtype Immediate: Sendable
+    /// What the event delivers once every answer arrived.
+    associatedtype Final: Sendable
+
+    /// The reconcilers that fit this answer, by the names manifests use.
+    static var fittingReconcilers: [ReconcilerChoice] { get }
+    /// The reconciler `choice` names for this answer; throws when it does not fit, saying why.
+    static func reconciler(_ choice: ReconcilerChoice) throws(ReconcilerMismatch) -> Reconciler<Answer>
+
+    /// One subscriber's answer as JSON (output rows).
+    static func json(answer: Answer) -> JSONValue
+    /// The event's result as JSON (`null` for none).
+    static func json(final: Final) -> JSONValue
+    /// One subscriber's answer read back from ``json(answer:)``.
+    static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> Answer
+}
+
+/// A reconciler that does not fit an event's answer: what fits, and what was chosen.
+package struct ReconcilerMismatch: Error, Sendable, Equatable {
+    package var expected: String
+    package var found: String
+
+    package init(expected: String, found: String) {
+        self.expected = expected
+        self.found = found
+    }
+
+    /// "one of anyTrue, allTrue, firstAnswer" for the reconcilers of `shape`.
+    package static func expecting(_ fitting: [ReconcilerChoice], found choice: ReconcilerChoice) -> ReconcilerMismatch {
+        let names = fitting.map(\.description)
+        let expected = names.isEmpty ? "no reconciler (every subscriber is called, nothing is combined)"
+            : names.count == 1 ? names[0] : "one of " + names.joined(separator: ", ")
+        return ReconcilerMismatch(expected: expected, found: "\"\(choice)\"")
+    }
+}
+
+extension Reconciler {
+    /// The reconciler `choice` names among `named`, or a constant answer read by `constant` (nil: the
+    /// answer takes no constants); a mismatch names the `fitting` ones.
+    package static func pick(_ choice: ReconcilerChoice, among named: [(ReconcilerChoice, Reconciler)],
+                             fitting: [ReconcilerChoice], constant: ((JSONValue) -> Answer?)? = nil)
+        throws(ReconcilerMismatch) -> Reconciler
+    {
+        if let match = named.first(where: { $0.0 == choice }) { return match.1 }
+        if case .always(let value) = choice.form, let constant, let answer = constant(value) {
+            return .always(answer, as: choice)
+        }
+        throw .expecting(fitting, found: choice)
+    }
+}
+
+/// A notification: subscribers answer nothing, every responder is called in order.
+package protocol NotificationAnswerShape: AnswerShape where Answer == Void, Immediate == Void, Final == Void {}
+
+/// An answer returned at once, `nil` for no opinion: a vtable entry's return value in C.
+package protocol ImmediateAnswerShape: AnswerShape where Immediate == Answer, Final == Answer {
+    /// What the vtable entry returns.
+    associatedtype CReturn
+    /// A subscriber's answer as the SDK returns it. Bytes the answer points to are put in `kept`, which
+    /// the SDK keeps until the subscriber's next call (as the header promises the host).
+    static func encode(_ answer: Answer?, keeping kept: inout ABIBytes?) -> CReturn
+    /// The answer a plugin returned; a value the header does not allow is described in `problem` and
+    /// read as no opinion.
+    static func decode(_ raw: CReturn, problem: inout String?) -> Answer?
+}
+
+/// An answer handed to a completion handler, later or at once; the vtable entry returns whether it
+/// responds (`adh_response`), the completion is a (callback, context) pair of its own C type.
+package protocol CompletionAnswerShape: AnswerShape where Immediate == Void, Final == Answer {
+    /// The completion struct the vtable entry receives.
+    associatedtype CCompletion
+    /// The host's completion whose calls go to ``CompletionSlots`` with `token`.
+    static func completion(token: UnsafeMutableRawPointer?) -> CCompletion
+    /// A completion that ignores its calls (the conformance kit's fuzzed calls).
+    static var ignoringCompletion: CCompletion { get }
+    /// What a plugin passed to the completion, as this answer; a value the header does not allow is
+    /// described in `problem` and read as the most conservative answer.
+    static func answer(_ raw: RawCompletion, problem: inout String?) -> Answer?
+    /// Calls the host's `completion` with `answer` (the SDK's side). [any-thread]
+    static func call(_ completion: CCompletion, with answer: Answer)
+}
+
+/// What a plugin passed to a completion's `call`, copied out of its borrowed memory.
+package enum RawCompletion: Sendable {
+    /// A completion without a value.
+    case done
+    /// A completion with an integer (a fetch result, a Bool, option bits).
+    case integer(Int64)
+    /// A completion with JSON text.
+    case bytes([UInt8])
+    /// JSON text that cannot be read (too long, NULL data).
+    case unreadable(ABIStringProblem)
+}

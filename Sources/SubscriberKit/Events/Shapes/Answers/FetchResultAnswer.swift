@@ -1,0 +1,73 @@
+import SubscriberABI
+
+/// A `BackgroundFetchResult` through a completion (`performFetch`, `didReceiveRemoteNotification`):
+/// an `adh_fetch_completion` in C.
+package enum FetchResultAnswer: CompletionAnswerShape {
+    package static var fittingReconcilers: [ReconcilerChoice] {
+        [.precedence(ReconcilerChoice.defaultFetchPrecedence), .firstAnswer]
+    }
+
+    package static func reconciler(_ choice: ReconcilerChoice) throws(ReconcilerMismatch) -> Reconciler<BackgroundFetchResult> {
+        guard case .precedence(let names) = choice.form else {
+            return try .pick(choice, among: [(.firstAnswer, .firstAnswer)], fitting: fittingReconcilers,
+                             constant: { if case .string(let name) = $0 { BackgroundFetchResult(name: name) } else { nil } })
+        }
+        return precedence(try order(names), as: choice)
+    }
+
+    /// The first result of `order` that anyone answered (by default: failed > newData > noData).
+    static func precedence(_ order: [BackgroundFetchResult], as choice: ReconcilerChoice) -> Reconciler<BackgroundFetchResult> {
+        Reconciler(choice) { answers, _, nobody in
+            guard !answers.isEmpty else { return Reconciled(result: nobody) }
+            var seen: Set<BackgroundFetchResult> = []
+            for answer in answers { seen.insert(answer.answer) }
+            return Reconciled(result: order.first(where: seen.contains) ?? answers[0].answer)
+        }
+    }
+
+    /// A precedence list: every fetch result exactly once.
+    private static func order(_ names: [String]) throws(ReconcilerMismatch) -> [BackgroundFetchResult] {
+        let all = BackgroundFetchResult.allCases.map(\.name)
+        let expected = "a precedence list naming each of \(all.joined(separator: ", ")) once"
+        var order: [BackgroundFetchResult] = []
+        for name in names {
+            guard let result = BackgroundFetchResult(name: name), !order.contains(result) else {
+                throw ReconcilerMismatch(expected: expected, found: "[" + names.joined(separator: ", ") + "]")
+            }
+            order.append(result)
+        }
+        guard order.count == all.count else {
+            throw ReconcilerMismatch(expected: expected, found: "[" + names.joined(separator: ", ") + "]")
+        }
+        return order
+    }
+
+    package static func json(answer: BackgroundFetchResult) -> JSONValue { .string(answer.name) }
+    package static func json(final: BackgroundFetchResult) -> JSONValue { .string(final.name) }
+
+    package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> BackgroundFetchResult {
+        guard case .string(let name) = json, let result = BackgroundFetchResult(name: name) else {
+            throw JSONShapeError(path: path, expected: "one of newData, noData, failed", found: json.shapeDescription)
+        }
+        return result
+    }
+
+    package static func completion(token: UnsafeMutableRawPointer?) -> adh_fetch_completion {
+        adh_fetch_completion(call: { CompletionTokens.deliver($0, .integer(Int64($1))) }, context: token)
+    }
+
+    package static var ignoringCompletion: adh_fetch_completion { adh_fetch_completion(call: { _, _ in }, context: nil) }
+
+    package static func answer(_ raw: RawCompletion, problem: inout String?) -> BackgroundFetchResult? {
+        guard case .integer(let value) = raw else { return nil }
+        guard let result = Int32(exactly: value).flatMap(BackgroundFetchResult.init(rawValue:)) else {
+            problem = "completion called with \(value), expected 0 (newData), 1 (noData) or 2 (failed); read as failed"
+            return .failed
+        }
+        return result
+    }
+
+    package static func call(_ completion: adh_fetch_completion, with answer: BackgroundFetchResult) {
+        completion.call?(completion.context, answer.rawValue)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import SubscriberABI
+
+/// The shape of `openURL`: an absolute URL (required) and its options {sourceApplication,
+/// annotation, openInPlace}; in C an `adh_open_url`.
+package enum OpenURLArguments: ArgumentShape {
+    /// The URL and how it is opened.
+    package struct Value: Sendable, Hashable {
+        package var url: URL
+        package var options: OpenURLOptions
+
+        package init(url: URL, options: OpenURLOptions) {
+            self.url = url
+            self.options = options
+        }
+    }
+
+    package static func read(_ reader: inout JSONObjectReader, spec: Void) throws(JSONShapeError) -> Value {
+        guard let url = try reader.url("url") else {
+            throw JSONShapeError(path: reader.path(of: "url"), expected: "an absolute URL", found: "nothing")
+        }
+        let options = try reader.value("options").map { (value) throws(JSONShapeError) in
+            try OpenURLOptions(json: value, path: reader.path(of: "options"))
+        } ?? OpenURLOptions()
+        return Value(url: url, options: options)
+    }
+
+    package static func write(_ value: Value, spec: Void, into object: inout JSONObject) {
+        object["url"] = .string(value.url.absoluteString)
+        if !value.options.json.isEmpty { object["options"] = .object(value.options.json) }
+    }
+
+    package static func summary(_ value: Value) -> String? { value.url.absoluteString }
+
+    package static func encode(_ value: Value, _ context: EncodingContext) -> EncodedPayload<adh_open_url> {
+        EncodedPayload { storage in
+            adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: context.serial,
+                         url: storage.string(value.url.absoluteString),
+                         source_application: storage.string(value.options.sourceApplication),
+                         annotation_json: storage.json(value.options.annotation),
+                         open_in_place: ABI.tristate(value.options.openInPlace))
+        }
+    }
+
+    package static func cArguments(_ encoded: EncodedPayload<adh_open_url>) -> UnsafePointer<adh_open_url>? { encoded.pointer }
+
+    /// A payload whose URL is not an absolute URL cannot reach the handler (no opinion).
+    package static func decode(_ arguments: UnsafePointer<adh_open_url>?, problems: inout [String]) -> Value? {
+        guard let arguments else { return nil }
+        let payload = ABI.readCovered(arguments)
+        guard let url = ABI.absoluteURL(payload.url.string) else {
+            let found = payload.url.string.map { "\"\($0)\"" } ?? "nothing"
+            problems.append("openURL: expected an absolute URL, found \(found); not delivered (no opinion)")
+            return nil
+        }
+        var options = OpenURLOptions()
+        options.sourceApplication = payload.source_application.string
+        options.openInPlace = payload.open_in_place == ADH_TRUE
+        do {
+            options.annotation = try ABI.parseJSON(payload.annotation_json)
+        } catch {
+            problems.append("openURL annotation: expected JSON, found invalid JSON (\(error)); read as absent")
+        }
+        return Value(url: url, options: options)
+    }
+
+    package static func serial(of arguments: UnsafePointer<adh_open_url>?) -> UInt64 {
+        arguments.map { ABI.readCovered($0).serial } ?? 0
+    }
+
+    package static func canonical(spec: Void) -> [Value] {
+        [Value(url: URL(string: "news://article/42")!, options: OpenURLOptions()),
+         Value(url: URL(string: "https://news.example.com/article/42")!,
+               options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari", openInPlace: false))]
+    }
+
+    package static func fuzzed(_ draw: inout some FuzzDraw, spec: Void, serial: UInt64) -> EncodedPayload<adh_open_url> {
+        let url = draw.text("url", url: true)
+        let source = draw.optionalText("sourceApplication", url: false)
+        let annotation = draw.jsonValue("annotation")
+        let inPlace = draw.pick("openInPlace", [ADH_FALSE, ADH_TRUE, ADH_NO_OPINION].map { adh_tristate($0) })
+        return EncodedPayload { storage in
+            adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial, url: storage.raw(url),
+                         source_application: storage.raw(source), annotation_json: storage.raw(annotation),
+                         open_in_place: inPlace)
+        }
+    }
+}

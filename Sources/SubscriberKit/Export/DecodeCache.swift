@@ -1,0 +1,50 @@
+import SubscriberABI
+
+/// The last decoded arguments of each event, keyed by the host's payload `serial`, so that the many
+/// subscribers one image serves decode an event's payload once: the host gives equal payloads the
+/// same serial (adh/payloads.h). Arguments without a serial (strings, numbers) are decoded per call;
+/// serial 0 is never cached (a host that does not number its events).
+///
+/// What could not be decoded is reported once, by the instance that decoded it.
+@MainActor
+final class DecodeCache {
+    /// This image's cache.
+    static let shared = DecodeCache()
+
+    /// How many payloads were decoded (not served from the cache); for tests and diagnostics.
+    private(set) var decodeCount = 0
+
+    /// By event index: the serial decoded last, and its value (a ``Decoded``).
+    private var serials: [UInt64] = []
+    private var decoded: [AnyObject?] = []
+
+    /// The value `arguments` carry for `event`; nil when it cannot be delivered.
+    @inline(__always)
+    func value<A: ArgumentShape>(_ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type,
+                                 for instance: ExportedInstance) -> A.Value? {
+        let serial = A.serial(of: arguments)
+        let index = event.index
+        if serial != 0, index < serials.count, serials[index] == serial, let hit = decoded[index] {
+            return unsafeDowncast(hit, to: Decoded<A.Value>.self).value
+        }
+        decodeCount += 1
+        var problems: [String] = []
+        let value = A.decode(arguments, problems: &problems)
+        problems.forEach(instance.warn)
+        if serial != 0 {
+            if index >= serials.count {
+                serials += repeatElement(0, count: EventTable.rows.count - serials.count)
+                decoded += repeatElement(nil, count: EventTable.rows.count - decoded.count)
+            }
+            serials[index] = serial
+            decoded[index] = Decoded(value)
+        }
+        return value
+    }
+}
+
+/// One decoded value (or nil: not deliverable), shared by the subscribers that receive it.
+final class Decoded<Value> {
+    let value: Value?
+    init(_ value: Value?) { self.value = value }
+}

@@ -1,0 +1,54 @@
+import SubscriberABI
+
+/// UIApplication.State, with the states around a process's life: not running before
+/// `willFinishLaunching`, terminated after `willTerminate`. UIKit's three raw values are kept; the C
+/// header's are the same (`ADH_APPLICATION_*`).
+///
+/// The host moves through them as UIKit does: notRunning → inactive (launching) → active →
+/// inactive → background → inactive (entering the foreground) → active …, and terminated.
+public enum ApplicationState: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// In the foreground and receiving events.
+    case active = 0
+    /// In the foreground, not receiving events (launching, resigning, returning).
+    case inactive = 1
+    /// In the background.
+    case background = 2
+    /// Not launched yet.
+    case notRunning = 3
+    /// Terminated.
+    case terminated = 4
+
+    /// "active", "inactive", "background", "notRunning", "terminated".
+    public var name: String {
+        switch self {
+        case .active: "active"
+        case .inactive: "inactive"
+        case .background: "background"
+        case .notRunning: "notRunning"
+        case .terminated: "terminated"
+        }
+    }
+
+    public var description: String { name }
+}
+
+/// What a subscriber may ask the app to do (`adh.host.requests/1` in C): the embedding app receives
+/// each one as a value and decides what it does on its platform.
+public enum SubscriberRequest: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// UIApplication.registerForRemoteNotifications(): the answer comes as
+    /// `didRegisterForRemoteNotifications` or `didFailToRegisterForRemoteNotifications`.
+    case registerForRemoteNotifications
+    /// UIViewController.setNeedsUpdateOfSupportedInterfaceOrientations(): ask
+    /// `supportedInterfaceOrientations` again.
+    case updateSupportedInterfaceOrientations
+
+    /// "registerForRemoteNotifications", "updateSupportedInterfaceOrientations".
+    public var name: String {
+        switch self {
+        case .registerForRemoteNotifications: "registerForRemoteNotifications"
+        case .updateSupportedInterfaceOrientations: "updateSupportedInterfaceOrientations"
+        }
+    }
+
+    public var description: String { name }
+}

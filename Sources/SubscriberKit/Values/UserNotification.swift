@@ -1,0 +1,109 @@
+/// UNNotification's counterpart: a notification delivered to the app (its request's identifier and
+/// content).
+public struct UserNotification: Sendable, Hashable {
+    /// The request's identifier.
+    public var identifier: String
+    /// The content's `userInfo` (a remote notification's payload).
+    public var userInfo: JSONObject
+    /// The content's category, which chooses its actions; empty when none.
+    public var categoryIdentifier: String
+
+    /// A notification with the given identifier and content.
+    public init(identifier: String, userInfo: JSONObject = [:], categoryIdentifier: String = "") {
+        self.identifier = identifier
+        self.userInfo = userInfo
+        self.categoryIdentifier = categoryIdentifier
+    }
+
+    /// As JSON: {"identifier", "userInfo"?, "categoryIdentifier"?}.
+    public var json: JSONObject {
+        var object: JSONObject = ["identifier": .string(identifier)]
+        if !userInfo.isEmpty { object["userInfo"] = .object(userInfo) }
+        if !categoryIdentifier.isEmpty { object["categoryIdentifier"] = .string(categoryIdentifier) }
+        return object
+    }
+
+    /// Reads a notification written as ``json``; errors name the key path under `path`.
+    package init(json: JSONValue, path: String) throws(JSONShapeError) {
+        var reader = try JSONObjectReader(json, path: path)
+        identifier = try reader.requiredString("identifier")
+        userInfo = try reader.object("userInfo") ?? [:]
+        categoryIdentifier = try reader.string("categoryIdentifier") ?? ""
+        try reader.rejectUnknownKeys()
+    }
+}
+
+/// UNNotificationResponse's counterpart: what the user did with a notification.
+public struct NotificationResponse: Sendable, Hashable {
+    /// The action of a tap on the notification itself (UNNotificationDefaultActionIdentifier).
+    public static let defaultActionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
+    /// The action of a dismissal (UNNotificationDismissActionIdentifier).
+    public static let dismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
+
+    /// The notification responded to.
+    public var notification: UserNotification
+    /// ``defaultActionIdentifier``, ``dismissActionIdentifier`` or one of the category's actions.
+    public var actionIdentifier: String
+    /// The text the user typed (UNTextInputNotificationResponse); nil for any other response.
+    public var userText: String?
+
+    /// A response to `notification`; a tap on it by default.
+    public init(notification: UserNotification, actionIdentifier: String = NotificationResponse.defaultActionIdentifier,
+                userText: String? = nil) {
+        self.notification = notification
+        self.actionIdentifier = actionIdentifier
+        self.userText = userText
+    }
+
+    /// As JSON: {"notification", "actionIdentifier", "userText"?}.
+    public var json: JSONObject {
+        var object: JSONObject = ["notification": .object(notification.json), "actionIdentifier": .string(actionIdentifier)]
+        if let userText { object["userText"] = .string(userText) }
+        return object
+    }
+
+    /// Reads a response written as ``json``; errors name the key path under `path`.
+    package init(json: JSONValue, path: String) throws(JSONShapeError) {
+        var reader = try JSONObjectReader(json, path: path)
+        try self.init(reading: &reader)
+        try reader.rejectUnknownKeys()
+    }
+
+    /// Reads the response's keys through `reader` (the caller rejects unknown keys).
+    package init(reading reader: inout JSONObjectReader) throws(JSONShapeError) {
+        guard let notification = reader.value("notification") else {
+            throw JSONShapeError(path: reader.path(of: "notification"), expected: "a notification {\"identifier\", …}",
+                                 found: "nothing")
+        }
+        self.notification = try UserNotification(json: notification, path: reader.path(of: "notification"))
+        actionIdentifier = try reader.string("actionIdentifier") ?? Self.defaultActionIdentifier
+        userText = try reader.string("userText")
+    }
+}
+
+/// UNNotificationPresentationOptions: how a notification that arrives while the app is in the
+/// foreground is presented. Bits are UIKit's and the C header's (`ADH_PRESENTATION_*`).
+public struct NotificationPresentationOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Update the app's badge.
+    public static let badge = NotificationPresentationOptions(rawValue: 1 << 0)
+    /// Play the sound.
+    public static let sound = NotificationPresentationOptions(rawValue: 1 << 1)
+    /// Show it in Notification Center.
+    public static let list = NotificationPresentationOptions(rawValue: 1 << 3)
+    /// Show it as a banner.
+    public static let banner = NotificationPresentationOptions(rawValue: 1 << 4)
+
+    /// Each option with its name, in UIKit's order of bits.
+    public static let named: [(name: String, option: NotificationPresentationOptions)] = [
+        ("badge", .badge), ("sound", .sound), ("list", .list), ("banner", .banner),
+    ]
+
+    /// The names of the options set, in order; bits without a name are left out.
+    public var names: [String] { Self.named.filter { contains($0.option) }.map(\.name) }
+
+    /// "[banner, sound]", "[]".
+    public var description: String { "[" + names.joined(separator: ", ") + "]" }
+}
