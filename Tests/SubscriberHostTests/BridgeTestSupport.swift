@@ -87,113 +87,40 @@ func bridgeContext(_ name: String, sink: RecordingSink, options: JSONValue = bri
     SubscriberContext(subscriberName: name, application: bridgeTestApplication, options: options, sink: sink)
 }
 
-/// One subscriber's event handlers, called one event at a time the way the dispatcher calls them:
-/// for tests that drive a single subscriber (in-process or loaded through C) without a dispatcher.
-///
-/// An event the subscriber does not respond to gets what a non-responder gives: `nil`, or a declined
-/// completion. A handler of the wrong kind for its event is recorded as a test issue.
+/// One subscriber driven alone, one event at a time, through the dispatcher's own call path (a
+/// dispatcher of one whose state machine lets any event through): for tests that drive a single
+/// subscriber, in-process or loaded through C, and look at what it answered.
 @MainActor
-struct SubscriberHandlers {
-    /// The handlers by event index.
-    let handlers: [EventHandler?]
+struct Solo {
+    let dispatcher: LifecycleDispatcher
 
-    /// The handlers of an in-process subscriber: those of the event protocols its type adopts.
-    init(_ subscriber: any AppDelegateSubscriber) { handlers = subscriber.eventHandlers() }
-
-    /// The handlers of a subscriber loaded through C: those of its non-NULL entries.
-    init(_ subscriber: CSubscriber) { handlers = LifecycleEvent.allCases.map { subscriber.handler(for: $0) } }
-
-    /// The events with a handler, in table order.
-    var respondingEvents: [LifecycleEvent] { LifecycleEvent.allCases.filter { handlers[$0.index] != nil } }
-
-    private func handler(_ call: EventCall) -> EventHandler? { handlers[call.event.index] }
-
-    private func wrongKind(_ call: EventCall, _ handler: EventHandler) {
-        Issue.record("\(call.event) has a \(handler.answerKind) handler, expected \(call.event.row.answer)")
+    /// An in-process subscriber: the events of the protocols its type adopts.
+    init(_ subscriber: any AppDelegateSubscriber, name: String = "Solo") {
+        dispatcher = Self.dispatcher(SubscriberRegistration(name: name, subscriber: subscriber))
     }
 
-    /// A notification.
-    func notify(_ call: EventCall, _ application: Application = bridgeTestApplication) {
-        switch handler(call) {
-        case nil: return
-        case .notify(let notify)?: notify(application, call.arguments)
-        case let other?: wrongKind(call, other)
-        }
+    /// A subscriber loaded through C: its non-NULL entries.
+    init(_ subscriber: CSubscriber) {
+        dispatcher = Self.dispatcher(SubscriberRegistration(subscriber))
     }
 
-    /// A `Bool?` answer.
-    func ask(_ call: EventCall, _ application: Application = bridgeTestApplication) -> Bool? {
-        switch handler(call) {
-        case nil: return nil
-        case .bool(let ask)?: return ask(application, call.arguments)
-        case let other?: wrongKind(call, other); return nil
-        }
+    private static func dispatcher(_ registration: SubscriberRegistration) -> LifecycleDispatcher {
+        var configuration = DispatchConfiguration(application: bridgeTestApplication)
+        configuration.measuresSubscribers = true
+        return LifecycleDispatcher(subscribers: [registration], configuration: configuration, state: ApplicationStateCell(),
+                                   enforcesApplicationState: false)
     }
 
-    /// Orientations.
-    func orientations(_ call: EventCall, _ application: Application = bridgeTestApplication) -> InterfaceOrientationMask? {
-        switch handler(call) {
-        case nil: return nil
-        case .orientationMask(let ask)?: return ask(application, call.arguments)
-        case let other?: wrongKind(call, other); return nil
-        }
+    /// The events it responds to, in table order.
+    var respondingEvents: [LifecycleEvent] { dispatcher.subscribers[0].respondingEvents }
+
+    /// Delivers `call` and waits for its completion (or its deadline).
+    func deliver<Immediate, Final>(_ call: EventCall<Immediate, Final>) async -> EventOutcome<Final> {
+        await dispatcher.dispatch(call)
     }
 
-    /// A scene configuration name.
-    func configuration(_ call: EventCall, _ application: Application = bridgeTestApplication) -> String? {
-        switch handler(call) {
-        case nil: return nil
-        case .configurationName(let ask)?: return ask(application, call.arguments)
-        case let other?: wrongKind(call, other); return nil
-        }
-    }
-
-    /// A fetch result through `completion`.
-    func fetch(_ call: EventCall, _ application: Application = bridgeTestApplication,
-               completion: CompletionHandler<BackgroundFetchResult>) {
-        switch handler(call) {
-        case nil: completion.decline()
-        case .fetch(let perform)?: perform(application, call.arguments, completion)
-        case let other?: wrongKind(call, other)
-        }
-    }
-
-    /// "Done" through `completion`.
-    func done(_ call: EventCall, _ application: Application = bridgeTestApplication, completion: CompletionHandler<Void>) {
-        switch handler(call) {
-        case nil: completion.decline()
-        case .done(let perform)?: perform(application, call.arguments, completion)
-        case let other?: wrongKind(call, other)
-        }
-    }
-
-    /// A Bool through `completion`.
-    func boolCompletion(_ call: EventCall, _ application: Application = bridgeTestApplication,
-                        completion: CompletionHandler<Bool>) {
-        switch handler(call) {
-        case nil: completion.decline()
-        case .boolCompletion(let perform)?: perform(application, call.arguments, completion)
-        case let other?: wrongKind(call, other)
-        }
-    }
-
-    /// A dictionary through `completion`.
-    func reply(_ call: EventCall, _ application: Application = bridgeTestApplication,
-               completion: CompletionHandler<JSONObject>) {
-        switch handler(call) {
-        case nil: completion.decline()
-        case .dictionary(let reply)?: reply(application, call.arguments, completion)
-        case let other?: wrongKind(call, other)
-        }
-    }
-
-    /// A `Bool?`, and when true the restoration identifiers through `completion`.
-    func restore(_ call: EventCall, _ application: Application = bridgeTestApplication,
-                 completion: CompletionHandler<[String]>) -> Bool? {
-        switch handler(call) {
-        case nil: return nil
-        case .restoration(let perform)?: return perform(application, call.arguments, completion)
-        case let other?: wrongKind(call, other); return nil
-        }
+    /// Delivers `call` and returns what it answered at once (nil: no opinion, or not responding).
+    func answer<Immediate, Final>(_ call: EventCall<Immediate, Final>) -> (any Sendable)? {
+        dispatcher.dispatchAtOnce(call).answers.first?.answer
     }
 }

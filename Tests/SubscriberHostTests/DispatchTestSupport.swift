@@ -2,6 +2,7 @@ import Foundation
 import SubscriberHost
 import SubscriberKit
 import Synchronization
+import Testing
 
 /// Every call any test subscriber received, in order: "name:event".
 @MainActor
@@ -44,192 +45,97 @@ final class ThreadRecord: Sendable {
     var calls: [Bool] { onMain.withLock { $0 } }
 }
 
-/// Every event protocol: for the test subscribers that implement every event's method.
-typealias EveryEventSubscriber = WillFinishLaunchingSubscriber & DidFinishLaunchingSubscriber & DidBecomeActiveSubscriber
-    & WillResignActiveSubscriber & DidEnterBackgroundSubscriber & WillEnterForegroundSubscriber & WillTerminateSubscriber
-    & DidReceiveMemoryWarningSubscriber & SignificantTimeChangeSubscriber & ProtectedDataWillBecomeUnavailableSubscriber
-    & ProtectedDataDidBecomeAvailableSubscriber & DidRegisterForRemoteNotificationsSubscriber
-    & DidFailToRegisterForRemoteNotificationsSubscriber & DidReceiveRemoteNotificationSubscriber & PerformFetchSubscriber
-    & HandleEventsForBackgroundURLSessionSubscriber & OpenURLSubscriber & WillContinueUserActivitySubscriber
-    & ContinueUserActivitySubscriber & DidUpdateUserActivitySubscriber & DidFailToContinueUserActivitySubscriber
-    & PerformActionForShortcutItemSubscriber & SupportedInterfaceOrientationsSubscriber
-    & ShouldAllowExtensionPointIdentifierSubscriber & ShouldSaveSecureApplicationStateSubscriber
-    & ShouldRestoreSecureApplicationStateSubscriber & ConfigurationForConnectingSubscriber & DidDiscardSceneSessionsSubscriber
-    & HandleWatchKitExtensionRequestSubscriber
-
-/// A subscriber whose every answer is configurable and that records each call in a shared log.
+/// A subscriber that responds to every event of the table, answering as configured, and records
+/// each call in a shared log. Its handlers are the rows' own (``EventRow/erasedHandler(_:)``), so it
+/// follows the table: an event added there is one it responds to, with no edit here.
 @MainActor
-final class TestSubscriber: AppDelegateSubscriber, EveryEventSubscriber {
+final class TestSubscriber {
     let name: String
     let log: CallLog
-    /// Answers of the Bool? events (absent: nil, no opinion).
+    /// Answers of the Bool? events, and the handled answer of continueUserActivity (absent: nil).
     var answers: [LifecycleEvent: Bool] = [:]
     var orientations: InterfaceOrientationMask?
     var sceneConfiguration: String?
+    /// How completions are treated, by the value they take.
     var fetch: Completion<BackgroundFetchResult> = .decline
     var session: Completion<Void> = .decline
     var shortcut: Completion<Bool> = .decline
     var restoration: Completion<[String]> = .decline
     var reply: Completion<JSONObject> = .decline
+    var presentation: Completion<NotificationPresentationOptions> = .decline
     /// Applications seen, one per call.
     var applications: [Application] = []
-    /// Arguments seen by events that carry some.
+    /// The arguments of each call that carries some, in a few words (the row's summary).
     var arguments: [String] = []
     let threads = ThreadRecord()
-    var fetchHandler: CompletionHandler<BackgroundFetchResult>?
-    var boolHandler: CompletionHandler<Bool>?
-    var restorationHandler: CompletionHandler<[String]>?
+    /// The last completion handed to it, erased.
+    var completion: ErasedCompletion?
 
     init(_ name: String, log: CallLog) {
         self.name = name
         self.log = log
     }
 
-    private func called(_ event: LifecycleEvent, _ application: Application) {
-        log.entries.append("\(name):\(event.name)")
-        applications.append(application)
+    /// Registers it under its name: a handler for every event.
+    func registration(priority: Int = 0) -> SubscriberRegistration {
+        SubscriberRegistration(name: name, subscriber: self, handlers: EventTable.rows.map { row in
+            row.erasedHandler { [unowned self] invocation in self.handle(invocation) }
+        }, priority: priority)
     }
 
-    private func run<Value: Sendable>(_ behaviour: Completion<Value>, _ handler: CompletionHandler<Value>) {
+    private func handle(_ invocation: ErasedInvocation) -> (any Sendable)? {
+        let call = invocation.call
+        let row = call.event.row
+        log.entries.append("\(name):\(call.event.name)")
+        applications.append(invocation.application)
+        if let summary = row.summary(of: call) { arguments.append(summary) }
+        completion = invocation.completion
+        switch row.answerShape {
+        case "FetchResultAnswer": run(fetch, invocation.completion)
+        case "DoneAnswer": run(session, invocation.completion)
+        case "BoolCompletionAnswer": run(shortcut, invocation.completion)
+        case "DictionaryAnswer": run(reply, invocation.completion)
+        case "PresentationOptionsAnswer": run(presentation, invocation.completion)
+        case "RestorationAnswer":
+            run(restoration, invocation.completion)
+            return answers[call.event]
+        case "OrientationMaskAnswer": return orientations
+        case "ConfigurationNameAnswer": return sceneConfiguration
+        case "OptionalBoolAnswer": return answers[call.event]
+        default: break
+        }
+        return nil
+    }
+
+    private func run<Value: Sendable>(_ behaviour: Completion<Value>, _ handler: ErasedCompletion?) {
+        guard let handler else { return Issue.record("\(name): a completion event without a completion") }
         let threads = threads
         switch behaviour {
         case .decline: handler.decline()
-        case .now(let value): handler(value)
+        case .now(let value): handler.complete(value)
         case .twice(let first, let second):
-            handler(first)
-            handler(second)
+            handler.complete(first)
+            handler.complete(second)
         case .fromAnotherThread(let value):
             DispatchQueue.global().async {
                 threads.record()
-                handler(value)
+                handler.complete(value)
             }
         case .later(let value):
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
                 threads.record()
-                handler(value)
+                handler.complete(value)
             }
         case .never: break
         case .declineThenCall(let value):
             handler.decline()
-            handler(value)
+            handler.complete(value)
         case .declineAfterReturn(let value):
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
                 handler.decline()
-                handler(value)
+                handler.complete(value)
             }
         }
-    }
-
-    func application(_ application: Application, willFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? {
-        called(.willFinishLaunching, application)
-        return answers[.willFinishLaunching]
-    }
-    func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? {
-        called(.didFinishLaunching, application)
-        return answers[.didFinishLaunching]
-    }
-    func applicationDidBecomeActive(_ application: Application) { called(.didBecomeActive, application) }
-    func applicationWillResignActive(_ application: Application) { called(.willResignActive, application) }
-    func applicationDidEnterBackground(_ application: Application) { called(.didEnterBackground, application) }
-    func applicationWillEnterForeground(_ application: Application) { called(.willEnterForeground, application) }
-    func applicationWillTerminate(_ application: Application) { called(.willTerminate, application) }
-    func applicationDidReceiveMemoryWarning(_ application: Application) { called(.didReceiveMemoryWarning, application) }
-    func applicationSignificantTimeChange(_ application: Application) { called(.significantTimeChange, application) }
-    func applicationProtectedDataWillBecomeUnavailable(_ application: Application) {
-        called(.protectedDataWillBecomeUnavailable, application)
-    }
-    func applicationProtectedDataDidBecomeAvailable(_ application: Application) {
-        called(.protectedDataDidBecomeAvailable, application)
-    }
-    func application(_ application: Application, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
-        called(.didRegisterForRemoteNotifications, application)
-        arguments.append(deviceToken.map { String(format: "%02x", $0) }.joined())
-    }
-    func application(_ application: Application, didFailToRegisterForRemoteNotificationsWithError error: LifecycleError) {
-        called(.didFailToRegisterForRemoteNotifications, application)
-        arguments.append(error.description)
-    }
-    func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
-                     fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
-        called(.didReceiveRemoteNotification, application)
-        arguments.append(JSONValue.object(userInfo).serialized())
-        fetchHandler = completionHandler
-        run(fetch, completionHandler)
-    }
-    func application(_ application: Application,
-                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
-        called(.performFetch, application)
-        fetchHandler = completionHandler
-        run(fetch, completionHandler)
-    }
-    func application(_ application: Application, handleEventsForBackgroundURLSession identifier: String,
-                     completionHandler: CompletionHandler<Void>) {
-        called(.handleEventsForBackgroundURLSession, application)
-        arguments.append(identifier)
-        run(session, completionHandler)
-    }
-    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
-        called(.openURL, application)
-        arguments.append(url.absoluteString)
-        return answers[.openURL]
-    }
-    func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool? {
-        called(.willContinueUserActivity, application)
-        return answers[.willContinueUserActivity]
-    }
-    func application(_ application: Application, continue userActivity: UserActivity,
-                     restorationHandler: CompletionHandler<[String]>) -> Bool? {
-        called(.continueUserActivity, application)
-        self.restorationHandler = restorationHandler
-        run(restoration, restorationHandler)
-        return answers[.continueUserActivity]
-    }
-    func application(_ application: Application, didUpdate userActivity: UserActivity) {
-        called(.didUpdateUserActivity, application)
-        arguments.append(userActivity.activityType)
-    }
-    func application(_ application: Application, didFailToContinueUserActivityWithType userActivityType: String,
-                     error: LifecycleError) {
-        called(.didFailToContinueUserActivity, application)
-        arguments.append(userActivityType)
-    }
-    func application(_ application: Application, performActionFor shortcutItem: ShortcutItem,
-                     completionHandler: CompletionHandler<Bool>) {
-        called(.performActionForShortcutItem, application)
-        arguments.append(shortcutItem.type)
-        boolHandler = completionHandler
-        run(shortcut, completionHandler)
-    }
-    func application(_ application: Application,
-                     supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask? {
-        called(.supportedInterfaceOrientations, application)
-        return orientations
-    }
-    func application(_ application: Application,
-                     shouldAllowExtensionPointIdentifier extensionPointIdentifier: String) -> Bool? {
-        called(.shouldAllowExtensionPointIdentifier, application)
-        return answers[.shouldAllowExtensionPointIdentifier]
-    }
-    func applicationShouldSaveSecureApplicationState(_ application: Application) -> Bool? {
-        called(.shouldSaveSecureApplicationState, application)
-        return answers[.shouldSaveSecureApplicationState]
-    }
-    func applicationShouldRestoreSecureApplicationState(_ application: Application) -> Bool? {
-        called(.shouldRestoreSecureApplicationState, application)
-        return answers[.shouldRestoreSecureApplicationState]
-    }
-    func application(_ application: Application, configurationForConnecting sceneRole: String) -> String? {
-        called(.configurationForConnecting, application)
-        return sceneConfiguration
-    }
-    func application(_ application: Application, didDiscardSceneSessions count: Int) {
-        called(.didDiscardSceneSessions, application)
-        arguments.append(String(count))
-    }
-    func application(_ application: Application, handleWatchKitExtensionRequest userInfo: JSONObject,
-                     reply: CompletionHandler<JSONObject>) {
-        called(.handleWatchKitExtensionRequest, application)
-        run(self.reply, reply)
     }
 }
 
@@ -238,9 +144,12 @@ let testApplication = Application(name: "News", bundleIdentifier: "com.example.n
 
 /// A dispatcher over test subscribers named `names`, all sharing one log; `configure` adjusts the
 /// configuration (orientations; start from `configuration` for choices that throw) and `setUp` each
-/// subscriber (the trailing closure).
+/// subscriber (the trailing closure). Unless `launched` is false, the app has launched and become
+/// active (UIKit delivers nearly every event to a running app only), and the log, applications and
+/// arguments of that are cleared: a test sees its own events only.
 @MainActor
 func makeDispatcher(_ names: [String], configuration: DispatchConfiguration = DispatchConfiguration(application: testApplication),
+                    launched: Bool = true,
                     setUp: (TestSubscriber) -> Void = { _ in },
                     configure: (inout DispatchConfiguration) -> Void = { _ in })
     -> (dispatcher: LifecycleDispatcher, subscribers: [TestSubscriber], log: CallLog)
@@ -250,16 +159,56 @@ func makeDispatcher(_ names: [String], configuration: DispatchConfiguration = Di
     subscribers.forEach(setUp)
     var configuration = configuration
     configure(&configuration)
-    let dispatcher = LifecycleDispatcher(
-        subscribers: subscribers.map { SubscriberRegistration(name: $0.name, subscriber: $0) },
-        configuration: configuration)
+    let dispatcher = LifecycleDispatcher(subscribers: subscribers.map { $0.registration() }, configuration: configuration)
+    if launched {
+        dispatcher.launch()
+        log.entries = []
+        for subscriber in subscribers {
+            subscriber.applications = []
+            subscriber.arguments = []
+        }
+    }
     return (dispatcher, subscribers, log)
 }
 
+extension LifecycleDispatcher {
+    /// Launches the app (didFinishLaunching, no options) and makes it active: the state most events
+    /// come in.
+    func launch() {
+        dispatchAtOnce(.didFinishLaunching())
+        dispatchAtOnce(.didBecomeActive)
+    }
+
+    /// Brings the app into a state `event` may be delivered in, by the transitions UIKit makes
+    /// (read from the rows' state rules); false when no such state can be reached any more (after
+    /// `willTerminate`, or a launch event already delivered).
+    @discardableResult
+    func prepare(for event: LifecycleEvent) -> Bool {
+        let allowed: [ApplicationState]
+        switch event.row.state {
+        case .launch: return applicationState == .notRunning
+        case .running: allowed = [.inactive, .active, .background]
+        case .transition(let from, _, _): allowed = from
+        }
+        if applicationState == .notRunning { dispatchAtOnce(.didFinishLaunching()) }
+        // inactive → active → inactive → background → inactive …: at most three steps reach any state.
+        for _ in 0..<4 where !allowed.contains(applicationState) {
+            switch applicationState {
+            case .inactive: dispatchAtOnce(allowed.contains(.background) ? .didEnterBackground : .didBecomeActive)
+            case .active: dispatchAtOnce(.willResignActive)
+            case .background: dispatchAtOnce(.willEnterForeground)
+            case .notRunning, .terminated: return false
+            }
+        }
+        return allowed.contains(applicationState)
+    }
+}
+
 extension EventOutcome {
-    /// The answer rows as (subscriber, answer) pairs, for compact expectations.
-    var answerPairs: [String: EventResult?] {
-        Dictionary(uniqueKeysWithValues: answers.map { ($0.subscriber, $0.answer) })
+    /// The answer rows as (subscriber, answer shown as JSON) pairs, for compact expectations; nil
+    /// for no opinion.
+    var answerPairs: [String: JSONValue?] {
+        Dictionary(uniqueKeysWithValues: answers.map { ($0.subscriber, $0.answer.map(event.row.json(answer:))) })
     }
     /// The names of the subscribers with an answer row, in order.
     var answerNames: [String] { answers.map(\.subscriber) }
@@ -272,42 +221,5 @@ func configuration(_ change: (inout DispatchConfiguration) throws -> Void) rethr
     return configuration
 }
 
-/// The calls of manifests/events/every-event.jsonl, written as EventCalls (reading the script's text
-/// is the command's business): every event at least once, with arguments that change the answers.
-let everyEventCalls: [EventCall] = {
-    let article = UserActivity(activityType: UserActivity.browsingWeb,
-                               webpageURL: URL(string: "https://news.example.com/article/42")!)
-    return [
-        .willFinishLaunching(options: LaunchOptions(userActivity: article)),
-        .didFinishLaunching(options: LaunchOptions(userActivity: article)),
-        .didBecomeActive,
-        .openURL(url: URL(string: "news://article/7")!, options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari")),
-        .openURL(url: URL(string: "https://elsewhere.example.org/page")!),
-        .willContinueUserActivity(activityType: UserActivity.browsingWeb),
-        .continueUserActivity(UserActivity(activityType: UserActivity.browsingWeb,
-                                           webpageURL: URL(string: "https://news.example.com/article/9")!)),
-        .didUpdateUserActivity(UserActivity(activityType: "com.example.news.reading")),
-        .didFailToContinueUserActivity(activityType: "com.example.news.reading",
-                                       error: LifecycleError(domain: "NSCocoaErrorDomain", code: 4608, message: "handoff failed")),
-        .didRegisterForRemoteNotifications(deviceToken: Data([0xa1, 0xb2, 0xc3, 0xd4])),
-        .didFailToRegisterForRemoteNotifications(error: LifecycleError(domain: "com.example.push", code: 3010,
-                                                                      message: "no network")),
-        .didReceiveRemoteNotification(userInfo: ["articles": [101, 102]]),
-        .performFetch,
-        .handleEventsForBackgroundURLSession(identifier: "com.example.news.downloads"),
-        .performActionForShortcutItem(ShortcutItem(type: "com.example.news.search", title: "Search")),
-        .supportedInterfaceOrientations(idiom: .pad),
-        .shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service"),
-        .shouldSaveSecureApplicationState,
-        .shouldRestoreSecureApplicationState,
-        .configurationForConnecting(sceneRole: "UIWindowSceneSessionRoleApplication"),
-        .didDiscardSceneSessions(count: 2),
-        .handleWatchKitExtensionRequest(userInfo: ["request": "headlines"]),
-        .willResignActive, .didEnterBackground, .willEnterForeground, .didReceiveMemoryWarning, .significantTimeChange,
-        .protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable, .willTerminate,
-    ]
-}()
-
-/// One call of each event, in table order (an event missing from `everyEventCalls` is left out, and
-/// `everyEventCallsCoverTheTable` fails naming it, rather than the test process trapping).
-let oneCallPerEvent: [EventCall] = LifecycleEvent.allCases.compactMap { event in everyEventCalls.first { $0.event == event } }
+/// One ordinary call of each event, in table order: the first of its row's canonical calls.
+let oneCallPerEvent: [AnyEventCall] = EventTable.rows.map { $0.canonicalCalls[0] }

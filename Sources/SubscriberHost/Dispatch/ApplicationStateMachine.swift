@@ -11,6 +11,13 @@ struct ApplicationStateMachine {
     private var launches: Set<LifecycleEvent> = []
     /// Whether only launch events were delivered yet (the app is launching).
     private var launching = false
+    /// Whether an event that breaks the machine is refused; when not (a host driving one subscriber
+    /// through any event, the conformance kit), it is delivered in the state as it is.
+    let enforcing: Bool
+
+    init(enforcing: Bool = true) {
+        self.enforcing = enforcing
+    }
 
     /// Whether `event` may be delivered now.
     enum Admission: Equatable {
@@ -23,6 +30,12 @@ struct ApplicationStateMachine {
     /// Decides about `event`, and moves the state when it is delivered. Call ``delivered(_:)`` once
     /// its subscribers were called.
     mutating func admit(_ event: LifecycleEvent) -> Admission {
+        let admission = decide(event)
+        if case .refuse = admission, !enforcing { return .deliver(during: state, after: state) }
+        return admission
+    }
+
+    private mutating func decide(_ event: LifecycleEvent) -> Admission {
         switch event.row.state {
         case .running:
             switch state {

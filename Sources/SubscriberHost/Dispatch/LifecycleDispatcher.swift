@@ -34,7 +34,7 @@ public final class LifecycleDispatcher {
     /// The same, where C plugins read it (`adh.host.state/1`).
     package let stateCell: ApplicationStateCell
 
-    private var machine = ApplicationStateMachine()
+    private var machine: ApplicationStateMachine
     /// The responders of each event, by event index, in dispatch order.
     private var lists: [ResponderList] = []
     /// The subscribers' names, by position in ``subscribers``.
@@ -57,8 +57,11 @@ public final class LifecycleDispatcher {
     }
 
     /// A dispatcher that keeps the application's state in `state` (the cell the C subscribers' host
-    /// interfaces read).
-    package init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration, state: ApplicationStateCell) {
+    /// interfaces read). When `enforcesApplicationState` is false, an event that breaks the state
+    /// machine is delivered anyway (a test driving one subscriber through any event).
+    package init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration, state: ApplicationStateCell,
+                 enforcesApplicationState: Bool = true) {
+        machine = ApplicationStateMachine(enforcing: enforcesApplicationState)
         self.subscribers = SubscriberRegistration.ordered(subscribers)
         self.configuration = configuration
         self.application = configuration.application

@@ -31,6 +31,16 @@ public struct SubscriberRegistration {
         self.kind = .inProcess(handlers: subscriber.eventHandlers())
     }
 
+    /// Registers `subscriber` under `name` with `handlers` by event index (nil: does not respond):
+    /// handlers that are not the witnesses of a Swift type's protocols (``EventRow/erasedHandler(_:)``).
+    package init(name: String, subscriber: AnyObject, handlers: [AnyEventHandler?], priority: Int = 0) {
+        precondition(handlers.count == EventTable.rows.count, "one handler (or nil) per event")
+        self.name = name
+        self.priority = priority
+        self.subscriber = subscriber
+        self.kind = .inProcess(handlers: handlers)
+    }
+
     /// Registers a subscriber loaded from a plugin, under `name` (default: the name it was created
     /// with): it receives the events whose vtable entries are set.
     package init(_ subscriber: CSubscriber, name: String? = nil, priority: Int = 0) {

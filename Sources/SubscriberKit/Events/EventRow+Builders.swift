@@ -29,6 +29,12 @@ extension EventRow {
         operations.answerJSON = { _ in .null }
         operations.finalJSON = { _ in .null }
         operations.fits = { $0 is NotificationHandler<A> }
+        operations.erasedHandler = { event, body in
+            NotificationHandler<A> { object, application, value in
+                _ = body(ErasedInvocation(subscriber: object, application: application,
+                                          call: AnyEventCall(event, value: value), completion: nil))
+            }
+        }
         operations.deliver = { list, box, context in
             Deliver.notification(list, value(box, A.self), context, A.self) { call(cast($0), $1, $2) }
         }
@@ -54,6 +60,12 @@ extension EventRow {
         operations.answerJSON = { R.json(answer: $0 as! R.Answer) }
         operations.finalJSON = { R.json(final: $0 as! R.Final) }
         operations.fits = { $0 is ImmediateHandler<A, R> }
+        operations.erasedHandler = { event, body in
+            ImmediateHandler<A, R> { object, application, value in
+                body(ErasedInvocation(subscriber: object, application: application, call: AnyEventCall(event, value: value),
+                                      completion: nil)).map { $0 as! R.Answer }
+            }
+        }
         operations.deliver = { list, box, context in
             Deliver.immediate(list, value(box, A.self), context, A.self, R.self) { call(cast($0), $1, $2) }
         }
@@ -81,6 +93,12 @@ extension EventRow {
         operations.answerJSON = { R.json(answer: $0 as! R.Answer) }
         operations.finalJSON = { R.json(final: $0 as! R.Final) }
         operations.fits = { $0 is CompletionEventHandler<A, R> }
+        operations.erasedHandler = { event, body in
+            CompletionEventHandler<A, R> { object, application, value, completion in
+                _ = body(ErasedInvocation(subscriber: object, application: application, call: AnyEventCall(event, value: value),
+                                          completion: ErasedCompletion(completion)))
+            }
+        }
         operations.deliver = { list, box, context in
             Deliver.completion(list, value(box, A.self), context, A.self, R.self) { call(cast($0), $1, $2, $3) }
         }
@@ -115,6 +133,12 @@ extension EventRow {
         }
         operations.finalJSON = { R.json(final: $0 as! R.Final) }
         operations.fits = { $0 is RestorationHandler<A> }
+        operations.erasedHandler = { event, body in
+            RestorationHandler<A> { object, application, value, completion in
+                body(ErasedInvocation(subscriber: object, application: application, call: AnyEventCall(event, value: value),
+                                      completion: ErasedCompletion(completion))).map { $0 as! Bool }
+            }
+        }
         operations.deliver = { list, box, context in
             Deliver.restoration(list, value(box, A.self), context, A.self) { call(cast($0), $1, $2, $3) }
         }
@@ -152,6 +176,7 @@ extension EventRow {
             },
             install: { vtable in install(&vtable.assumingMemoryBound(to: V.self).pointee) },
             fits: { _ in false },
+            erasedHandler: { _, _ in fatalError("set by the timing's builder") },
             deliver: { _, _, _ in fatalError("set by the timing's builder") },
             fuzz: { _, _ in fatalError("set by the timing's builder") })
     }

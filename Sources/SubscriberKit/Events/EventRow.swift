@@ -58,6 +58,7 @@ package final class EventRow: @unchecked Sendable {
         var readEntry: (UnsafeRawPointer) -> UnsafeRawPointer?
         var install: (UnsafeMutableRawPointer) -> Void
         var fits: (AnyEventHandler) -> Bool
+        var erasedHandler: (LifecycleEvent, @escaping @MainActor (ErasedInvocation) -> (any Sendable)?) -> AnyEventHandler
         var deliver: @MainActor (ResponderList, ArgumentBox, DeliveryContext) -> InFlight
         var fuzz: (inout any FuzzDraw, UInt64) -> FuzzedCall
     }
@@ -133,6 +134,15 @@ package final class EventRow: @unchecked Sendable {
 
     /// Whether `handler` is of the kind this row calls (its timing and shapes).
     package func fits(_ handler: AnyEventHandler) -> Bool { operations.fits(handler) }
+
+    /// A handler of this event that hands every call to `body`, erased: the subscriber, the
+    /// application, the call, and the completion of an event answered through one. `body` returns the
+    /// answer of an event answered at once (of the event's answer type; nil: no opinion), nothing
+    /// otherwise. For subscribers that are not Swift types adopting the event protocols: one that
+    /// forwards events elsewhere (to another process), or a test's recorder of every event.
+    package func erasedHandler(_ body: @escaping @MainActor (ErasedInvocation) -> (any Sendable)?) -> AnyEventHandler {
+        operations.erasedHandler(event, body)
+    }
 
     // MARK: Delivery
 
@@ -220,4 +230,31 @@ package enum StateRule: Sendable, Equatable {
         /// The state it enters (UIKit's `did…` events).
         case entering
     }
+}
+
+/// One call as an erased handler (``EventRow/erasedHandler(_:)``) receives it.
+package struct ErasedInvocation {
+    /// The subscriber object the handler was registered with.
+    package let subscriber: AnyObject
+    package let application: Application
+    package let call: AnyEventCall
+    /// The completion of an event answered through one (the restoration handler included); nil otherwise.
+    package let completion: ErasedCompletion?
+}
+
+/// A completion handler with its value erased: ``complete(_:)`` takes the event's answer type.
+package struct ErasedCompletion: Sendable {
+    private let completeValue: @Sendable (any Sendable) -> Void
+    private let declineCall: @Sendable () -> Void
+
+    init<Value: Sendable>(_ handler: CompletionHandler<Value>) {
+        completeValue = { handler($0 as! Value) }
+        declineCall = { handler.decline() }
+    }
+
+    /// Completes with `value`, of the event's answer type (`()` for one without a value). [any-thread]
+    package func complete(_ value: any Sendable) { completeValue(value) }
+
+    /// Declines; only valid before the handler returns.
+    package func decline() { declineCall() }
 }
