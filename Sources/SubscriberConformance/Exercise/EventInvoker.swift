@@ -51,7 +51,6 @@ enum EventInvoker {
         let row = event.row
         if let invocation = row.launchInvocation(of: call) { application.launchInvocation = invocation }
         guard let entry = subscriber.entries[event.index] else { return nil }
-        serial &+= 1
         let lateReports = LateReports()
         let policy: EventPolicy
         do throws(ReconcilerMismatch) {
@@ -60,9 +59,9 @@ enum EventInvoker {
             preconditionFailure("\(event): its own default reconciler does not fit (\(error.expected))")
         }
         let context = DeliveryContext(
-            event: event, application: application, serial: serial, timed: true, names: [subscriber.name],
+            event: event, application: application, serial: PayloadSerials.next(), timed: true, names: [subscriber.name],
             policy: policy, deadline: deadline.nanosecondsSaturating, lateReports: lateReports,
-            problem: { [context = subscriber.context] _, message in context.log(message, level: .warning) })
+            problem: { [context = subscriber.context] _, message in context.log(message, level: .error) })
         let flight = row.deliver(call, to: ResponderList([Responder(.loaded(entry: entry, subscriber: subscriber.me),
                                                                     subscriber: 0)]), context)
         var invocation = Invocation(answer: nil, owesCompletion: false, completes: row.timing.completes, whyNotOwed: "",
@@ -84,7 +83,4 @@ enum EventInvoker {
         }
         return invocation
     }
-
-    /// Payload serials of the kit's calls: each call a new one, far from the host's own counter.
-    private static var serial: UInt64 = 1 << 40
 }

@@ -39,10 +39,11 @@ public final class LifecycleDispatcher {
     private var lists: [ResponderList] = []
     /// The subscribers' names, by position in ``subscribers``.
     private var names: [String] = []
+    /// Reports a loaded subscriber's answer that breaks the header, by position in ``subscribers``.
+    private var reportProblem: @Sendable (Int, String) -> Void = { _, _ in }
     /// Each event's policy, by event index.
     private let policies: [EventPolicy]
     private let lateReports = LateReports()
-    private var serial: UInt64 = 0
     /// Events still waiting for completions, so that shutting down delivers them.
     private var waiting: [ObjectIdentifier: InFlight] = [:]
     /// Whether a subscriber is a C plugin's: only those are handed completion tokens, so only then
@@ -135,7 +136,6 @@ public final class LifecycleDispatcher {
     private func start(_ call: AnyEventCall) -> (InFlight, Started) {
         let event = call.event
         let row = event.row
-        serial &+= 1
         var started = Started(event: event, invocation: nil, reports: [])
         let list: ResponderList
         let after: ApplicationState
@@ -155,10 +155,10 @@ public final class LifecycleDispatcher {
             after = next
         }
         let context = DeliveryContext(
-            event: event, application: application, serial: serial, timed: configuration.measuresSubscribers,
+            event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
             names: names, policy: policies[event.index],
             deadline: configuration.deadline(for: event).nanosecondsSaturating, lateReports: lateReports,
-            problem: problemReporter())
+            problem: reportProblem)
         let flight = row.deliver(call, to: list, context)
         machine.delivered(after: after)
         setState(after)
@@ -179,13 +179,14 @@ public final class LifecycleDispatcher {
         stateCell.state = state
     }
 
-    /// How a loaded subscriber's answer that breaks the header is reported: as a warning through its
-    /// own context, so it lands in the log with its name. [any-thread]
-    private func problemReporter() -> @Sendable (Int, String) -> Void {
+    /// How a loaded subscriber's answer that breaks the header is reported: as an error through its
+    /// own context, so it lands in the log with its name. Made once per subscriber list (not per
+    /// event: the dispatch path allocates nothing for it). [any-thread]
+    private static func problemReporter(_ subscribers: [SubscriberRegistration]) -> @Sendable (Int, String) -> Void {
         let contexts: [SubscriberContext?] = subscribers.map {
             if case .loaded(let loaded) = $0.kind { loaded.context } else { nil }
         }
-        return { index, message in contexts[index]?.log(message, level: .warning) }
+        return { index, message in contexts[index]?.log(message, level: .error) }
     }
 
     // MARK: Subscribers
@@ -193,13 +194,14 @@ public final class LifecycleDispatcher {
     /// Rebuilds each event's responder list from ``subscribers``.
     private func rebuild() {
         names = subscribers.map(\.name)
+        reportProblem = Self.problemReporter(subscribers)
         lists = LifecycleEvent.allCases.map { event in
             ResponderList(subscribers.enumerated().compactMap { index, registration in
                 registration.target(for: event).map { Responder($0, subscriber: index) }
             })
         }
         reportsUnattributedForgeries = subscribers.contains { if case .loaded = $0.kind { true } else { false } }
-        if reportsUnattributedForgeries { unattributedForgeriesSeen = CompletionTokens.unattributedForgedCount }
+        if reportsUnattributedForgeries { unattributedForgeriesSeen = CompletionTokens.shared.unattributedForgedCount }
     }
 
     /// The host shut down, its loaded subscribers destroyed: events still waiting for completions are
@@ -216,7 +218,7 @@ public final class LifecycleDispatcher {
     private func drainLateReports() -> [DispatchReport] {
         var late = lateReports.drain()
         guard reportsUnattributedForgeries else { return late }
-        let forged = CompletionTokens.unattributedForgedCount
+        let forged = CompletionTokens.shared.unattributedForgedCount
         if forged != unattributedForgeriesSeen {
             late.append(.unattributedForgedCompletion(count: forged &- unattributedForgeriesSeen))
             unattributedForgeriesSeen = forged

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What the dispatcher tells one delivery besides the call: the application, this event's policy and
 /// deadline, whether to time each subscriber, and where to report.
 package struct DeliveryContext {
@@ -96,5 +98,17 @@ final class TypedPolicy<Value: Sendable, Answer: Sendable>: EventPolicy, @unchec
         self.settings = settings
         self.late = late
         super.init(choice: shown)
+    }
+}
+
+/// The serials of C payloads, new for every event in the process: a plugin image serves the
+/// subscribers of every dispatcher in the process, and decodes once per serial (adh/payloads.h), so
+/// two dispatchers must never hand it the same serial for different arguments.
+package enum PayloadSerials {
+    private static let last = Atomic<UInt64>(0)
+
+    /// A serial no event in this process had (never 0, which means "not numbered").
+    package static func next() -> UInt64 {
+        last.wrappingAdd(1, ordering: .relaxed).newValue
     }
 }
