@@ -136,7 +136,8 @@ enum ManifestReader {
             do {
                 try event.check(choice)
             } catch {
-                throw JSONShapeError(path: path, expected: error.expected, found: error.found)
+                throw JSONShapeError(path: error.element.map { "\(path)[\($0)]" } ?? path, expected: error.expected,
+                                     found: error.found)
             }
             result[event] = choice
         }

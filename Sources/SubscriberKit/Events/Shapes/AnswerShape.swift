@@ -34,18 +34,26 @@ package protocol AnswerShape: Sendable {
 package struct ReconcilerMismatch: Error, Sendable, Equatable {
     package var expected: String
     package var found: String
+    /// The element of a precedence list at fault; nil when it is the choice as a whole.
+    package var element: Int?
 
-    package init(expected: String, found: String) {
+    package init(expected: String, found: String, element: Int? = nil) {
         self.expected = expected
         self.found = found
+        self.element = element
     }
 
-    /// "one of anyTrue, allTrue, firstAnswer" for the reconcilers of `shape`.
+    /// "anyTrue, allTrue, firstAnswer, always true or always false": the reconcilers that fit.
     package static func expecting(_ fitting: [ReconcilerChoice], found choice: ReconcilerChoice) -> ReconcilerMismatch {
-        let names = fitting.map(\.description)
-        let expected = names.isEmpty ? "no reconciler (every subscriber is called, nothing is combined)"
-            : names.count == 1 ? names[0] : "one of " + names.joined(separator: ", ")
-        return ReconcilerMismatch(expected: expected, found: "\"\(choice)\"")
+        let names = fitting.map { choice in
+            if case .precedence = choice.form { "a precedence list such as \(choice)" } else { choice.description }
+        }
+        let expected = switch names.count {
+        case 0: "no reconciler (every subscriber is called, nothing is combined)"
+        case 1: names[0]
+        default: names.dropLast().joined(separator: ", ") + " or " + names.last!
+        }
+        return ReconcilerMismatch(expected: expected, found: choice.json.shapeDescription)
     }
 }
 

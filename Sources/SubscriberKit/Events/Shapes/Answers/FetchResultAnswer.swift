@@ -28,16 +28,20 @@ package enum FetchResultAnswer: CompletionAnswerShape {
     /// A precedence list: every fetch result exactly once.
     private static func order(_ names: [String]) throws(ReconcilerMismatch) -> [BackgroundFetchResult] {
         let all = BackgroundFetchResult.allCases.map(\.name)
-        let expected = "a precedence list naming each of \(all.joined(separator: ", ")) once"
         var order: [BackgroundFetchResult] = []
-        for name in names {
-            guard let result = BackgroundFetchResult(name: name), !order.contains(result) else {
-                throw ReconcilerMismatch(expected: expected, found: "[" + names.joined(separator: ", ") + "]")
+        for (index, name) in names.enumerated() {
+            guard let result = BackgroundFetchResult(name: name) else {
+                throw ReconcilerMismatch(expected: "one of " + all.joined(separator: ", "),
+                                         found: JSONValue.string(name).shapeDescription, element: index)
+            }
+            guard !order.contains(result) else {
+                throw ReconcilerMismatch(expected: "a fetch result not listed before", found: "\"\(name)\" again", element: index)
             }
             order.append(result)
         }
-        guard order.count == all.count else {
-            throw ReconcilerMismatch(expected: expected, found: "[" + names.joined(separator: ", ") + "]")
+        if let missing = BackgroundFetchResult.allCases.first(where: { !order.contains($0) }) {
+            throw ReconcilerMismatch(expected: "every fetch result (\(all.joined(separator: ", "))) once",
+                                     found: "a list without \(missing.name)")
         }
         return order
     }
