@@ -78,12 +78,12 @@ package final class CSubscriber {
             return vtable.get_extension?(made, id)
         }
         entries = EventTable.rows.map { row in familyVTables[row.family.index].flatMap { row.entry(in: $0) } }
+        respondingEvents = zip(LifecycleEvent.allCases, entries).compactMap { $1 == nil ? nil : $0 }
     }
 
-    /// The events this subscriber responds to, in table order.
-    package var respondingEvents: [LifecycleEvent] {
-        zip(LifecycleEvent.allCases, entries).compactMap { $1 == nil ? nil : $0 }
-    }
+    /// The events this subscriber responds to, in table order: its entries that are set, as created
+    /// (still known after ``destroy()``, which clears the entries).
+    package let respondingEvents: [LifecycleEvent]
 
     /// The smallest `adh_subscriber.struct_size` the host accepts: up to and including `destroy`.
     static let minimumStructSize = MemoryLayout<adh_subscriber>.offset(of: \.destroy)! + MemoryLayout<UnsafeRawPointer?>.size
