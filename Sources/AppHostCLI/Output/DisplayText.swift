@@ -8,16 +8,8 @@ enum DisplayText {
     /// "—" for no answer; strings bare (`newData`); arrays `[portrait, landscapeLeft]`; objects
     /// `{handled: true, restorableObjects: [article/9]}`; numbers without a needless `.0`.
     static func value(_ value: JSONValue?) -> String {
-        guard let value else { return "—" }
-        switch value {
-        case .null: return "—"
-        case .bool(let bool): return bool ? "true" : "false"
-        case .number: return value.serialized()
-        case .string(let string): return string.isEmpty ? "\"\"" : TerminalText.escaped(string)
-        case .array(let elements): return "[" + elements.map { Self.value($0) }.joined(separator: ", ") + "]"
-        case .object(let object):
-            return "{" + object.members.map { "\(TerminalText.escaped($0.key)): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
-        }
+        guard let value, value != .null else { return "—" }
+        return TerminalText.escaped(value.readableText)
     }
 
     /// Names (subscribers, plugins) as a list: `DeepLinkRouter, SessionAnalytics`, each escaped.

@@ -149,3 +149,19 @@ struct JSONWriter {
         output.append(0x22)  // "
     }
 }
+
+extension JSONValue {
+    /// This value as people read it in one line, not as JSON: strings unquoted (but `""` for the empty
+    /// one), `{key: value, …}`, `[a, b]`: `{articles: [101, 102]}`. Characters are left as they are;
+    /// a terminal needs them escaped.
+    package var readableText: String {
+        switch self {
+        case .null: "null"
+        case .bool(let bool): bool ? "true" : "false"
+        case .number: serialized()
+        case .string(let string): string.isEmpty ? "\"\"" : string
+        case .array(let elements): "[" + elements.map(\.readableText).joined(separator: ", ") + "]"
+        case .object(let object): "{" + object.members.map { "\($0.key): \($0.value.readableText)" }.joined(separator: ", ") + "}"
+        }
+    }
+}

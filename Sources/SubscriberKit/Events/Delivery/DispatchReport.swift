@@ -98,7 +98,7 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .orientationConflict(let event, let answers, let fallback):
             "orientation conflict: \(event) answers have no orientation in common ("
                 + answers.map { "\($0.subscriber) \($0.answer)" }.joined(separator: ", ")
-                + "); delivered the default \(fallback)"
+                + (fallback.isEmpty ? "); delivered the empty mask (intersectionAllowingEmpty)" : "); delivered the default \(fallback)")
         case .duplicateKey(let key, let subscriber, let keptFrom, let event):
             "duplicate key: \(subscriber) replied \"\(key)\" to \(event), already replied by \(keptFrom); kept \(keptFrom)'s"
         case .stateViolation(let event, let state, let expected):

@@ -11,7 +11,7 @@ package enum UserInfoArgument: ArgumentShape {
         object["userInfo"] = .object(value)
     }
 
-    package static func summary(_ value: JSONObject) -> String? { JSONValue.object(value).serialized() }
+    package static func summary(_ value: JSONObject) -> String? { JSONValue.object(value).readableText }
 
     package static func encode(_ value: JSONObject, _ context: EncodingContext) -> ABIBytes {
         ABIBytes(JSONValue.object(value).serializedBytes())
