@@ -101,15 +101,16 @@ enum RunCommand {
             guard call.event.row.timing == .restoration else { return write(await host.dispatch(call), call: call) }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
-            let (stream, continuation) = AsyncStream<AnyEventOutcome>.makeStream()
-            var returned = false
-            var atOnce: AnyEventOutcome?
+            let delivered = DeliveredLater()
             host.dispatchAtOnce(call) { outcome in
-                if returned { continuation.yield(outcome) } else { atOnce = outcome }
+                guard let continuation = delivered.continuation else { return delivered.outcome = outcome }
+                continuation.yield(outcome)
                 continuation.finish()
             }
-            returned = true
-            if let atOnce { write(atOnce, call: call) } else { later.append((call, stream)) }
+            if let outcome = delivered.outcome { return write(outcome, call: call) }
+            let (stream, continuation) = AsyncStream<AnyEventOutcome>.makeStream()
+            delivered.continuation = continuation
+            later.append((call, stream))
         }
         while outputsWritable() {
             let call: AnyEventCall
@@ -170,4 +171,11 @@ enum RunCommand {
         }
         return guarded.compactMap { $0 }
     }
+}
+
+/// An outcome delivered by `dispatchAtOnce`'s handler: at once (kept here) or later (sent on).
+@MainActor
+private final class DeliveredLater {
+    var outcome: AnyEventOutcome?
+    var continuation: AsyncStream<AnyEventOutcome>.Continuation?
 }
