@@ -21,7 +21,7 @@ final class HostCallProblems: Sendable {
     private let state = Mutex(State())
     /// ``CompletionTokens/unknownCount`` when this record was made: the calls counted since are this
     /// child's.
-    private let unknownTokensBefore = CompletionTokens.unknownCount
+    private let unknownTokensBefore = CompletionTokens.shared.unknownCount
 
     /// A string in `call` that cannot be read: "log: expected a string of at most 64 MiB with data,
     /// found length 18446744073709551615". [any-thread]
@@ -47,7 +47,7 @@ final class HostCallProblems: Sendable {
 
     /// Completion calls with a token the host never issued (or long forgot) that could not be
     /// attributed to one entry call (made on another thread, or after the entry returned). [any-thread]
-    var unknownTokenCalls: Int { CompletionTokens.unknownCount - unknownTokensBefore }
+    var unknownTokenCalls: Int { CompletionTokens.shared.unknownCount - unknownTokensBefore }
 
     /// A log sink for the subscribers the kit makes through the host's bridge: keeps none of the
     /// plugin's own lines (checks judge behaviour, and keeping thousands would show up as memory

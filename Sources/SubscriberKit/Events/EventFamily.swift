@@ -13,28 +13,34 @@ package class EventFamily: @unchecked Sendable {
     package let extensionID: String?
     /// The C struct of its vtable.
     package let vtableName: String
+    /// The header that declares it, under `include/` (`adh/subscriber.h`).
+    package let header: String
     /// Its position in ``all``.
     package let index: Int
 
-    init(name: String, extensionID: String?, vtableName: String, index: Int) {
+    init(name: String, extensionID: String?, vtableName: String, header: String, index: Int) {
         self.name = name
         self.extensionID = extensionID
         self.vtableName = vtableName
+        self.header = header
         self.index = index
     }
 
     /// A new vtable of this family with only `struct_size` set, for the SDK to fill. Never freed:
     /// a subscriber's vtables live until its `destroy`, which frees them (``freeVTable(_:)``).
     package func makeVTable() -> UnsafeMutableRawPointer { fatalError("EventFamily.makeVTable is abstract") }
+    /// The size of its vtable.
+    package var vtableSize: Int { fatalError("EventFamily.vtableSize is abstract") }
     /// Frees a vtable ``makeVTable()`` made.
     package func freeVTable(_ vtable: UnsafeMutableRawPointer) { fatalError("EventFamily.freeVTable is abstract") }
 
     /// The app delegate's events: `adh_subscriber`'s entries.
     package static let application = TypedEventFamily<adh_subscriber>(
-        name: "application", extensionID: nil, vtableName: "adh_subscriber", index: 0)
+        name: "application", extensionID: nil, vtableName: "adh_subscriber", header: "adh/subscriber.h", index: 0)
     /// UNUserNotificationCenterDelegate's events: adh/ext/notification_center.h.
     package static let notificationCenter = TypedEventFamily<adh_notification_center>(
-        name: "notifications", extensionID: ADH_EXT_NOTIFICATION_CENTER, vtableName: "adh_notification_center", index: 1)
+        name: "notifications", extensionID: ADH_EXT_NOTIFICATION_CENTER, vtableName: "adh_notification_center",
+        header: "adh/ext/notification_center.h", index: 1)
 
     /// Every family, the core first.
     package static let all: [EventFamily] = [application, notificationCenter]
@@ -56,4 +62,6 @@ package final class TypedEventFamily<VTable>: EventFamily, @unchecked Sendable {
     override package func freeVTable(_ vtable: UnsafeMutableRawPointer) {
         vtable.deallocate()
     }
+
+    override package var vtableSize: Int { MemoryLayout<VTable>.size }
 }

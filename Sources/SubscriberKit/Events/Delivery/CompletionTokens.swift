@@ -39,10 +39,16 @@ package class CompletionTokenSink: @unchecked Sendable {
     package func forged(_ slot: Int) {}
 }
 
-/// The process's table of completion tokens. See the comment at the top of this file.
-package enum CompletionTokens {
-    /// How many retired slots stay mapped (late calls still reported) before being reused.
-    package static let retiredCapacity = 65_536
+/// A table of completion tokens; the process's is ``shared``, the one every C completion's call
+/// goes to. See the comment at the top of this file.
+package final class CompletionTokens: @unchecked Sendable {
+    // @unchecked: the state is behind the lock; the slots are changed on the main thread only, under
+    // the lock, and read on the main thread without it (see the top of this file).
+
+    /// The table the C completion callbacks use.
+    package static let shared = CompletionTokens()
+    /// How many retired slots the shared table keeps mapped (late calls still reported) before reuse.
+    package static let defaultRetiredCapacity = 65_536
     /// A token no slot ever has (tag 0): the context of a completion whose slot could not be issued.
     package static var unusable: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(0xFFFF_FFFF))! }
 
@@ -58,6 +64,9 @@ package enum CompletionTokens {
     private static let chunkSize = 1 << chunkBits
     private static let chunkLimit = 4096  // 16 M slots
 
+    private let retiredCapacity: Int
+    private let slotLimit: Int
+
     private struct State {
         var count = 0
         var free: [Int] = []
@@ -66,39 +75,52 @@ package enum CompletionTokens {
         var random = SplitMix64()
         var unknownCount = 0
         var unattributedForgedCount = 0
+        var forgedCount = 0
+        var refusedCount = 0
+        var issuedCount = 0
     }
 
     // The chunks' directory: written under the lock, on the main thread only; read without the lock
-    // on the main thread.
-    nonisolated(unsafe) private static let directory: UnsafeMutablePointer<UnsafeMutablePointer<Slot>?> = {
-        let directory = UnsafeMutablePointer<UnsafeMutablePointer<Slot>?>.allocate(capacity: chunkLimit)
-        directory.initialize(repeating: nil, count: chunkLimit)
-        return directory
-    }()
-    private static let state = Mutex(State())
+    // on the main thread. Never freed (a table lives as long as the process).
+    private let directory: UnsafeMutablePointer<UnsafeMutablePointer<Slot>?>
+    private let state = Mutex(State())
     /// Slots mapped so far (the directory's extent), for bounds checks without the lock.
-    private static let mapped = Atomic<Int>(0)
+    private let mapped = Atomic<Int>(0)
     /// The main thread: the only one that issues and reuses slots.
-    nonisolated(unsafe) private static var mainThread: pthread_t?
+    private let mainThread = Atomic<UInt>(0)
+
+    /// A table that keeps `retiredCapacity` retired slots mapped, with at most `slotLimit` slots
+    /// (tests make small ones).
+    package init(retiredCapacity: Int = CompletionTokens.defaultRetiredCapacity,
+                 slotLimit: Int = CompletionTokens.chunkSize * CompletionTokens.chunkLimit) {
+        self.retiredCapacity = max(retiredCapacity, 1)
+        self.slotLimit = min(max(slotLimit, 0), Self.chunkSize * Self.chunkLimit)
+        directory = .allocate(capacity: Self.chunkLimit)
+        directory.initialize(repeating: nil, count: Self.chunkLimit)
+    }
 
     @inline(__always)
-    private static func slot(_ index: Int) -> UnsafeMutablePointer<Slot> {
-        directory[index >> chunkBits]! + (index & (chunkSize - 1))
+    private func slot(_ index: Int) -> UnsafeMutablePointer<Slot> {
+        directory[index >> Self.chunkBits]! + (index & (Self.chunkSize - 1))
     }
+
+    @inline(__always)
+    private var onMainThread: Bool { mainThread.load(ordering: .relaxed) == UInt(pthread_self()) }
 
     /// Issues one token per responder `0..<count` of `sink`, in order; a token is ``unusable`` when the
     /// table is full (16 M slots mapped at once), and its calls are ignored. [main-thread]
-    package static func issue(_ count: Int, to sink: CompletionTokenSink) -> [UnsafeMutableRawPointer] {
-        if mainThread == nil { mainThread = pthread_self() }
+    package func issue(_ count: Int, to sink: CompletionTokenSink) -> [UnsafeMutableRawPointer] {
+        if mainThread.load(ordering: .relaxed) == 0 { mainThread.store(UInt(pthread_self()), ordering: .relaxed) }
         var tokens: [UnsafeMutableRawPointer] = []
         tokens.reserveCapacity(count)
         state.withLock { state in
             for index in 0..<count {
                 guard let slotIndex = takeSlot(&state) else {
-                    tokens.append(unusable)
+                    tokens.append(Self.unusable)
                     continue
                 }
                 let tag = state.random.nextTag()
+                state.issuedCount += 1
                 let pointer = slot(slotIndex)
                 pointer.pointee = Slot(tag: tag, index: Int32(index), sink: .passRetained(sink))
                 tokens.append(UnsafeMutableRawPointer(bitPattern: UInt(tag) << 32 | UInt(slotIndex))!)
@@ -109,10 +131,10 @@ package enum CompletionTokens {
 
     /// The event of these tokens was delivered: they stay mapped among the last ``retiredCapacity``
     /// retired, then their slots are reused. [main-thread]
-    package static func retire(_ tokens: [UnsafeMutableRawPointer]) {
+    package func retire(_ tokens: [UnsafeMutableRawPointer]) {
         guard !tokens.isEmpty else { return }
         state.withLock { state in
-            for token in tokens where token != unusable {
+            for token in tokens where token != Self.unusable {
                 let index = Int(UInt(bitPattern: token) & 0xFFFF_FFFF)
                 if state.retired.count < retiredCapacity {
                     state.retired.append(index)
@@ -128,14 +150,17 @@ package enum CompletionTokens {
         }
     }
 
-    private static func takeSlot(_ state: inout State) -> Int? {
+    private func takeSlot(_ state: inout State) -> Int? {
         if let reused = state.free.popLast() { return reused }
         let index = state.count
-        guard index < chunkSize * chunkLimit else { return nil }
-        if index & (chunkSize - 1) == 0 {
-            let chunk = UnsafeMutablePointer<Slot>.allocate(capacity: chunkSize)
-            chunk.initialize(repeating: Slot(), count: chunkSize)
-            directory[index >> chunkBits] = chunk
+        guard index < slotLimit else {
+            state.refusedCount += 1
+            return nil
+        }
+        if index & (Self.chunkSize - 1) == 0 {
+            let chunk = UnsafeMutablePointer<Slot>.allocate(capacity: Self.chunkSize)
+            chunk.initialize(repeating: Slot(), count: Self.chunkSize)
+            directory[index >> Self.chunkBits] = chunk
         }
         state.count += 1
         mapped.store(state.count, ordering: .releasing)
@@ -144,11 +169,16 @@ package enum CompletionTokens {
 
     // MARK: Calls from plugins
 
-    /// A plugin called a completion with `token` and `raw`. [any-thread]
+    /// A plugin called a completion of the shared table with `token` and `raw`. [any-thread]
     package static func deliver(_ token: UnsafeMutableRawPointer?, _ raw: RawCompletion) {
+        shared.deliver(token, raw)
+    }
+
+    /// A plugin called a completion with `token` and `raw`. [any-thread]
+    package func deliver(_ token: UnsafeMutableRawPointer?, _ raw: RawCompletion) {
         let bits = UInt(bitPattern: token)
         let index = Int(bits & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: bits >> 32)
-        if let mainThread, pthread_equal(mainThread, pthread_self()) != 0 {
+        if onMainThread {
             // Only this thread changes slots: no lock.
             guard tag != 0, index < mapped.load(ordering: .acquiring), slot(index).pointee.tag == tag,
                   let sink = slot(index).pointee.sink else { return unknown(bits) }
@@ -167,12 +197,12 @@ package enum CompletionTokens {
     // MARK: Call sites and unknown tokens
 
     /// The token of the entry call running now, and its thread (0 when none).
-    private static let callSiteToken = Atomic<UInt>(0)
-    private static let callSiteThread = Atomic<UInt>(0)
+    private let callSiteToken = Atomic<UInt>(0)
+    private let callSiteThread = Atomic<UInt>(0)
 
     /// Marks `token`'s entry call as running on this thread; `nil` ends it. [main-thread]
     @inline(__always)
-    package static func setCallSite(_ token: UnsafeMutableRawPointer?) {
+    package func setCallSite(_ token: UnsafeMutableRawPointer?) {
         let bits = UInt(bitPattern: token)
         callSiteThread.store(bits == 0 ? 0 : UInt(pthread_self()), ordering: .relaxed)
         callSiteToken.store(bits, ordering: .relaxed)
@@ -180,7 +210,7 @@ package enum CompletionTokens {
 
     /// A call with a token no slot has: reported against the call site's subscriber when it is made
     /// during that subscriber's entry, counted as unattributed otherwise.
-    private static func unknown(_ token: UInt) {
+    private func unknown(_ token: UInt) {
         let callSite = callSiteThread.load(ordering: .relaxed) == UInt(pthread_self())
             ? callSiteToken.load(ordering: .relaxed) : 0
         let blamed: (sink: CompletionTokenSink, slot: Int)? = state.withLock { state in
@@ -188,9 +218,10 @@ package enum CompletionTokens {
             guard callSite != 0, callSite != token, tag != 0, index < state.count, slot(index).pointee.tag == tag,
                   let sink = slot(index).pointee.sink else {
                 state.unknownCount += 1
-                if token != UInt(bitPattern: unusable) { state.unattributedForgedCount += 1 }
+                if token != UInt(bitPattern: Self.unusable) { state.unattributedForgedCount += 1 }
                 return nil
             }
+            state.forgedCount += 1
             // A strong reference, taken under the lock: the slot may be reused once it is released.
             return (sink.takeUnretainedValue(), Int(slot(index).pointee.index))
         }
@@ -198,12 +229,22 @@ package enum CompletionTokens {
         blamed.sink.forged(blamed.slot)
     }
 
-    /// How many calls came with a token no slot has (ignored). [any-thread]
-    package static var unknownCount: Int { state.withLock { $0.unknownCount } }
+    /// How many calls came with a token no slot has and were blamed on nobody (ignored). [any-thread]
+    package var unknownCount: Int { state.withLock { $0.unknownCount } }
 
     /// How many calls with an unknown token came outside any subscriber's entry, so that nobody can
     /// be blamed. Never decreases: dispatchers report how much it grew since they last looked. [any-thread]
-    package static var unattributedForgedCount: Int { state.withLock { $0.unattributedForgedCount } }
+    package var unattributedForgedCount: Int { state.withLock { $0.unattributedForgedCount } }
+
+    /// How many calls with an unknown token came during a subscriber's entry and were reported
+    /// against it as forged. [any-thread]
+    package var forgedCount: Int { state.withLock { $0.forgedCount } }
+
+    /// How many tokens could not be issued (the table full). [any-thread]
+    package var refusedCount: Int { state.withLock { $0.refusedCount } }
+
+    /// How many slots map a token now (issued, not yet reused). [any-thread]
+    package var mappedCount: Int { state.withLock { $0.issuedCount - $0.free.count } }
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014), seeded once from the system's random source: a fast

@@ -66,7 +66,7 @@ enum Deliver {
                 case .loaded(let entry, let me):
                     var problem: String?
                     answers.append(R.decode(call(entry, me, cArguments.unsafelyUnwrapped), problem: &problem))
-                    if let problem { context.problem(responder.subscriber, "\(event) \(problem)") }
+                    if let problem { context.problem(responder.subscriber, "\(event): \(problem)") }
                 case .inProcess(let object, let handler):
                     answers.append(handler._withUnsafeGuaranteedRef { handler in
                         object._withUnsafeGuaranteedRef { object in
@@ -121,9 +121,9 @@ enum Deliver {
             for (index, responder) in responders.enumerated() {
                 switch responder.target {
                 case .loaded(let entry, let me):
-                    CompletionTokens.setCallSite(tokens[index])
+                    CompletionTokens.shared.setCallSite(tokens[index])
                     let response = call(entry, me, cArguments.unsafelyUnwrapped, R.completion(token: tokens[index]))
-                    CompletionTokens.setCallSite(nil)
+                    CompletionTokens.shared.setCallSite(nil)
                     if declined(response, event, responder.subscriber, problem) { collector.decline(index) }
                 case .inProcess(let object, let handler):
                     handler._withUnsafeGuaranteedRef { handler in
@@ -177,7 +177,7 @@ enum Deliver {
         let collector = CompletionCollector<Value>(
             event: context.event, names: subscribers.map { context.names[$0] }, lateReports: context.lateReports,
             timed: context.timed, rules: rules, decode: decode, problem: { problem(subscribers[$0], $1) })
-        let tokens = list.hasLoaded ? CompletionTokens.issue(subscribers.count, to: TokenBridge(collector)) : []
+        let tokens = list.hasLoaded ? CompletionTokens.shared.issue(subscribers.count, to: TokenBridge(collector)) : []
         return (collector, tokens)
     }
 
@@ -186,7 +186,7 @@ enum Deliver {
     private static func declined(_ response: adh_response, _ event: LifecycleEvent, _ subscriber: Int,
                                  _ problem: (Int, String) -> Void) -> Bool {
         if response != ABI.declines && response != ABI.responds {
-            problem(subscriber, "\(event) returned \(response), expected 0 (declines) or 1 (responds); read as responds")
+            problem(subscriber, "\(event): returned \(response), expected 0 (declines) or 1 (responds); read as responds")
         }
         return response == ABI.declines
     }
@@ -215,12 +215,12 @@ enum Deliver {
                 let answer: Bool?
                 switch responder.target {
                 case .loaded(let entry, let me):
-                    CompletionTokens.setCallSite(tokens[index])
+                    CompletionTokens.shared.setCallSite(tokens[index])
                     let raw = call(entry, me, cArguments.unsafelyUnwrapped, RestorationAnswer.completion(token: tokens[index]))
-                    CompletionTokens.setCallSite(nil)
+                    CompletionTokens.shared.setCallSite(nil)
                     var problem: String?
                     answer = OptionalBoolAnswer.decode(raw, problem: &problem)
-                    if let problem { context.problem(responder.subscriber, "\(event) \(problem)") }
+                    if let problem { context.problem(responder.subscriber, "\(event): \(problem)") }
                 case .inProcess(let object, let handler):
                     answer = handler._withUnsafeGuaranteedRef { handler in
                         object._withUnsafeGuaranteedRef { object in

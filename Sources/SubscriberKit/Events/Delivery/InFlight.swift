@@ -86,7 +86,7 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
         if let built { return built }
         let (slots, reports) = collector.delivered()
         // Calls with these tokens from now on are late: they stay mapped a while, so they are reported.
-        CompletionTokens.retire(tokens)
+        CompletionTokens.shared.retire(tokens)
         let made = result(slots, reports)
         built = made
         return made
