@@ -44,6 +44,7 @@ struct CLIBufferedOutputTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
             {"event": "didBecomeActive"}
             {"event": "willResignActive"}
             {"event": "didBecomeActive"}
@@ -54,7 +55,7 @@ struct CLIBufferedOutputTests {
                                          program: "/bin/sh")
         #expect(run.status == 0)
         let lines = run.stdoutLines
-        let eventLines = lines.indices.filter { lines[$0].hasPrefix("{") }
+        let eventLines = Array(lines.indices.filter { lines[$0].hasPrefix("{") }.dropFirst())
         #expect(try eventLines.map { try lines[$0].parsedJSON()["event"] } == ["didBecomeActive", "willResignActive", "didBecomeActive"])
         // AppLifecycleDelegate logs during each didBecomeActive: its line comes before that event's line,
         // after the event before it.
@@ -69,7 +70,7 @@ struct CLIBufferedOutputTests {
     func humanBlocksBeforeEndOfInput() throws {
         let apphost = try StreamingAppHost(["--manifest", manifest, "--events", "-"])
         var headings: [String] = []
-        for event in ["didBecomeActive", "willResignActive"] {
+        for event in ["didFinishLaunching", "didBecomeActive"] {
             try apphost.send(#"{"event": "\#(event)"}"# + "\n")
             // The pipe stays open: the block must come out before apphost waits for more.
             while let line = apphost.nextLine() {
@@ -80,7 +81,7 @@ struct CLIBufferedOutputTests {
             }
         }
         let run = try apphost.finish(kill: headings.count < 2)
-        #expect(headings == ["▸ didBecomeActive", "▸ willResignActive"])
+        #expect(headings.map { $0.split(separator: " ")[1] } == ["didFinishLaunching", "didBecomeActive"])
         #expect(run.status == 0)
     }
 
@@ -94,6 +95,7 @@ struct CLIBufferedOutputTests {
                          {"path": "\(AppHostProcess.plugin("CrashOnEvent"))"}]}
             """)
         let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
             {"event": "shouldAllowExtensionPointIdentifier", "identifier": "a"}
             {"event": "shouldAllowExtensionPointIdentifier", "identifier": "b"}
             {"event": "didBecomeActive"}
@@ -103,8 +105,8 @@ struct CLIBufferedOutputTests {
         // CrashOnEvent writes through NULL in didBecomeActive: the process dies of SIGSEGV ...
         #expect(run.status == SIGSEGV)
         // ... but the two events played before it were written out on the way down, whole.
-        #expect(run.stdoutLines.count == 2)
-        #expect(try run.stdoutLines.map { try $0.parsedJSON()["event"] } == ["shouldAllowExtensionPointIdentifier",
+        #expect(run.stdoutLines.count == 3)
+        #expect(try run.stdoutLines.map { try $0.parsedJSON()["event"] } == ["didFinishLaunching", "shouldAllowExtensionPointIdentifier",
                                                                              "shouldAllowExtensionPointIdentifier"])
     }
 }

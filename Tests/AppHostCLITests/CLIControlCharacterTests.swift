@@ -21,6 +21,7 @@ struct CLIControlCharacterTests {
              "plugins": [{"library": "NotificationFetcher", "options": {"delayMs": 1}}]}
             """)
         let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
             {"event": "didFailToRegisterForRemoteNotifications", "error": {"domain": "push\\u001b]0;owned\\u0007", "code": 3, "message": "no\\nnetwork"}}
             {"event": "didReceiveRemoteNotification", "userInfo": {"key\\u001b[1A": "\\u001b[2Jvalue\\u009b"}}
 

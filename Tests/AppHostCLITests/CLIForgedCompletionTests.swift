@@ -16,7 +16,7 @@ struct CLIForgedCompletionTests {
                           "subscribers": ["ForgesFromThread"]}]}
             """)
         let arguments = ["--manifest", manifest, "--events", "-", "--allow-writable"]
-        let script = "{\"event\": \"performFetch\"}\n"
+        let script = "{\"event\": \"didFinishLaunching\"}\n{\"event\": \"performFetch\"}\n"
 
         let json = try AppHostProcess.run(arguments + ["--json"], stdin: script)
         #expect(json.status == 1)
@@ -32,6 +32,6 @@ struct CLIForgedCompletionTests {
         let human = try AppHostProcess.run(arguments, stdin: script)
         #expect(human.status == 1)
         #expect(human.stdout.contains("a completion was called with a context the host never gave (2 times)"))
-        #expect(human.stdout.contains("1 event played, 1 report (exit status 1)"))
+        #expect(human.stdout.contains("2 events played, 1 report (exit status 1)"))
     }
 }

@@ -18,8 +18,9 @@ struct CLIListTests {
             #expect(run.stdout.contains("      subscribers  \(name)"), "no subscribers row for \(name)")
         }
         #expect(run.stdout.contains("✓ plugins[2]  library \"DeepLinkRouter\"  priority 10"))
-        #expect(run.stdout.contains("      built for    ABI 1.0 · Swift \(SubscriberPlugin.swiftCompilerVersion)"))
-        #expect(run.stdout.contains("      built for    ABI 1.0 · C"))
+        let abi = "\(ABI.major).\(ABI.minor)"
+        #expect(run.stdout.contains("      built for    ABI \(abi) · Swift \(SubscriberPlugin.swiftCompilerVersion)"))
+        #expect(run.stdout.contains("      built for    ABI \(abi) · C"))
         #expect(run.stdout.components(separatedBy: "      loaded in    ").count == 7, "a load time per plugin")
         #expect(!run.stdout.contains("\u{1B}["))
     }
@@ -34,7 +35,7 @@ struct CLIListTests {
         let plugins = try #require(document["plugins"]?.arrayValue)
         #expect(plugins.map { $0["status"] } == ["loaded", "loaded", "loaded", "failed"])
         #expect(plugins[0]["subscribers"] == ["NotificationFetcher"])
-        #expect(plugins[0]["abi"] == "1.0" && plugins[0]["swiftVersion"] == .string(SubscriberPlugin.swiftCompilerVersion))
+        #expect(plugins[0]["abi"] == .string("\(ABI.major).\(ABI.minor)") && plugins[0]["swiftVersion"] == .string(SubscriberPlugin.swiftCompilerVersion))
         #expect(plugins[0]["path"]?.stringValue?.hasSuffix("/libNotificationFetcher.so") == true)
         #expect(plugins[0]["loadMs"]?.doubleValue.map { $0 > 0 } == true)
         #expect(plugins[3]["source"] == ["library": "MissingAnalyticsPlugin"] && plugins[3]["optional"] == true)
@@ -55,7 +56,7 @@ struct CLIListTests {
         let run = try AppHostProcess.run(arguments)
         #expect(run.status == 1)
         #expect(run.stdout.contains("4 plugins: 1 loaded, 3 failed"))
-        #expect(run.stdout.contains("check 6 failed: plugin \"") && run.stdout.contains("ABI mismatch: host speaks 1.x, plugin was built for 2.0"))
+        #expect(run.stdout.contains("check 6 failed: plugin \"") && run.stdout.contains("ABI mismatch: host speaks \(ABI.major).x, plugin was built for \(ABI.major + 1)."))
         #expect(run.stdout.contains("optional (a run skips it)") && run.stdout.contains("is not a subscriber plugin"))
         #expect(run.stdout.contains("✓ plugins[2]  library \"SessionAnalytics\""))
         #expect(run.stdout.contains("check 10 failed:"))  // the same subscriber twice

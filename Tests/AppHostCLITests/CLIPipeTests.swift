@@ -7,7 +7,8 @@ import Testing
 struct CLIPipeTests {
     @Test func earlyClosedPipeIsNotFatal() throws {
         // Far more output than a pipe buffers (64 KiB), so apphost is still writing when head exits.
-        let script = String(repeating: "{\"event\": \"didReceiveMemoryWarning\"}\n", count: 3_000)
+        let script = "{\"event\": \"didFinishLaunching\"}\n"
+            + String(repeating: "{\"event\": \"didReceiveMemoryWarning\"}\n", count: 3_000)
         let scriptFile = NSTemporaryDirectory() + "/adh-pipe-\(getpid()).jsonl"
         try script.write(toFile: scriptFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: scriptFile) }

@@ -29,9 +29,9 @@ struct CLIRunTests {
         #expect(run.stdoutLines.last == "12 events played, no reports")
     }
 
-    @Test("the every-event script with --json: one parseable object per event, with the right results")
-    func everyEventJSON() throws {
-        let script = AppHostProcess.manifest("events/every-event.jsonl")
+    @Test("the tour script with --json: one parseable object per event, with the right results")
+    func tourJSON() throws {
+        let script = AppHostProcess.manifest("events/tour.jsonl")
         let run = try AppHostProcess.run(["--manifest", AppHostProcess.manifest("news.json"), "--events", script, "--json"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let expectedEvents = try String(contentsOfFile: script, encoding: .utf8).split(separator: "\n")
@@ -72,7 +72,7 @@ struct CLIRunTests {
     func badScriptLine() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let lines = [#"{"event": "didBecomeActive"}"#, "# a comment", "", #"{"event": "performFetch"}"#,
+        let lines = [#"{"event": "didFinishLaunching"}"#, "# a comment", "", #"{"event": "performFetch"}"#,
                      #"{"event": "openURL", "url": "news://article/1"}"#, "// another comment",
                      #"{"event": "openURL", "url": 42}"#, #"{"event": "willTerminate"}"#]
         let script = try directory.write("events.jsonl", lines.joined(separator: "\n") + "\n")
@@ -90,6 +90,7 @@ struct CLIRunTests {
     func scriptFromStandardInput() throws {
         let script = """
             # opened from a notification
+            {"event": "didFinishLaunching", "launchOptions": {"url": "news://article/3"}}
             {"event": "openURL", "url": "news://article/3"}
             {"event": "supportedInterfaceOrientations", "idiom": "phone"}
             """
@@ -97,14 +98,14 @@ struct CLIRunTests {
                                          stdin: script)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let objects = try run.stdoutLines.map { try $0.parsedJSON() }
-        #expect(objects.map { $0["event"] } == ["openURL", "supportedInterfaceOrientations"])
-        #expect(objects.map { $0["result"] } == [true, ["portrait"]])
+        #expect(objects.map { $0["event"] } == ["didFinishLaunching", "openURL", "supportedInterfaceOrientations"])
+        #expect(objects.map { $0["result"] } == [true, true, ["portrait"]])
 
         let bad = try AppHostProcess.run(["--manifest", AppHostProcess.manifest("news.json"), "--events", "-"],
-                                         stdin: "{\"event\": \"didBecomeActive\"}\n{\"event\": \"fetch\"}\n")
+                                         stdin: "{\"event\": \"didFinishLaunching\"}\n{\"event\": \"fetch\"}\n")
         // Standard input plays as it streams: the event before the bad line was played.
         #expect(bad.status == 2)
-        #expect(bad.stdoutLines.filter { $0.hasPrefix("▸ ") } == ["▸ didBecomeActive"])
+        #expect(bad.stdoutLines.filter { $0.hasPrefix("▸ ") } == ["▸ didFinishLaunching  → true   invocation: appIconClick"])
         #expect(bad.stdoutLines.last == "1 event played, no reports")
         #expect(bad.stderrLines == [#"apphost: <stdin>:2: event: expected an event wire name such as performFetch, found the string "fetch""#])
     }
@@ -167,13 +168,13 @@ struct CLIRunTests {
              "deadlines": {"performFetch": 600000},
              "plugins": [{"library": "NeverCompletes"}, {"library": "NotificationFetcher", "options": {"delayMs": 1}}]}
             """)
-        let script = try directory.write("fetch.jsonl", #"{"event": "performFetch"}"# + "\n")
+        let script = try directory.write("fetch.jsonl", #"{"event": "didFinishLaunching"}"# + "\n" + #"{"event": "performFetch"}"# + "\n")
         let arguments = ["--manifest", manifest, "--events", script, "--deadline", "100",
                          "--plugin-dir", AppHostProcess.buildDirectory]
         let json = try AppHostProcess.run(arguments + ["--json"])
         #expect(json.status == 1, "stderr: \(json.stderr)")
-        let fetch = try #require(json.stdoutLines.first).parsedJSON()
-        #expect(json.stdoutLines.count == 1)
+        #expect(json.stdoutLines.count == 2)
+        let fetch = try #require(json.stdoutLines.last).parsedJSON()
         #expect(fetch["result"] == "failed")  // the late one counts as failed, which wins
         let late = try #require(fetch["reports"]?.arrayValue?.first)
         #expect(late["kind"] == "late" && late["subscriber"] == "NeverCompletes" && late["event"] == "performFetch")
@@ -182,7 +183,7 @@ struct CLIRunTests {
         let human = try AppHostProcess.run(arguments)
         #expect(human.status == 1)
         #expect(human.stdout.contains("    ⚠ late: NeverCompletes did not complete performFetch before its deadline"))
-        #expect(human.stdoutLines.last == "1 event played, 1 report (exit status 1)")
+        #expect(human.stdoutLines.last == "2 events played, 1 report (exit status 1)")
     }
 
     @Test("a required plugin that fails to load stops the run before any event: exit 2")
@@ -197,7 +198,7 @@ struct CLIRunTests {
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderrLines.count == 1)
-        #expect(run.stderr.contains("plugins[1]") && run.stderr.contains("ABI mismatch: host speaks 1.x, plugin was built for 2.0"))
+        #expect(run.stderr.contains("plugins[1]") && run.stderr.contains("ABI mismatch: host speaks \(ABI.major).x, plugin was built for \(ABI.major + 1)."))
     }
 
     /// The lines of the first block headed by `event`, heading included.

@@ -15,7 +15,7 @@ struct CLIShutdownTests {
              "plugins": [{"path": "\(AppHostProcess.plugin("LogsAtDestroy"))", "subscribers": ["LogsAtDestroy"]}]}
             """)
         let run = try AppHostProcess.run(["--manifest", manifest, "--events", "-", "--json", "--allow-writable"],
-                                         stdin: "{\"event\": \"didBecomeActive\"}\n")
+                                         stdin: "{\"event\": \"didFinishLaunching\"}\n{\"event\": \"didBecomeActive\"}\n")
         #expect(run.status == 0)
         let lines = run.stderrLines.filter { $0.hasPrefix("[LogsAtDestroy] ") }
         #expect(lines.count == 2_001)

@@ -8,8 +8,14 @@ import SubscriberKit
 struct HumanRendererTests {
     let renderer = HumanRenderer(style: .plain, subscriberNames: ["DeepLinkRouter", "SessionAnalytics", "X"])
 
-    func answer(_ name: String, _ value: EventResult?, microseconds: Int64) -> SubscriberAnswer {
+    func answer(_ name: String, _ value: (any Sendable)?, microseconds: Int64) -> SubscriberAnswer {
         SubscriberAnswer(subscriber: name, answer: value, duration: .microseconds(microseconds))
+    }
+
+    func outcome(_ event: LifecycleEvent, _ result: any Sendable, answers: [SubscriberAnswer], reports: [DispatchReport],
+                 invocation: LaunchInvocation? = nil, logs: [LogRecord] = []) -> AnyEventOutcome {
+        AnyEventOutcome(event: event, result: result, answers: answers, reports: reports, invocation: invocation,
+                        applicationState: .active, logs: logs)
     }
 
     @Test("an event block: heading with result and invocation, aligned rows, logs, then reports")
@@ -18,12 +24,12 @@ struct HumanRendererTests {
         let log = LogRecord(subscriber: "DeepLinkRouter", kind: .log, level: .info, message: "routing to article/42")
         let event = LogRecord(subscriber: "DeepLinkRouter", kind: .event, level: .info, message: "deep_link_routed",
                               attributes: ["route": "article/42"])
-        let report = EventOutcome(event: .didFinishLaunching, result: .bool(true),
-                                 answers: [answer("DeepLinkRouter", .bool(true), microseconds: 40),
+        let report = outcome(.didFinishLaunching, true,
+                                 answers: [answer("DeepLinkRouter", true, microseconds: 40),
                                            answer("SessionAnalytics", nil, microseconds: 12_345)],
                                  reports: [.duplicateCompletion(subscriber: "X", event: .performFetch)],
                                  invocation: .deepLink(url), logs: [log, event])
-        let text = renderer.event(report, call: .didFinishLaunching(options: LaunchOptions()))
+        let text = renderer.event(report, call: EventCall.didFinishLaunching(options: LaunchOptions()).erased)
         #expect(text == """
             ▸ didFinishLaunching  → true   invocation: deepLink(https://news.example.com/article/42)
                 DeepLinkRouter    true       0.04 ms
@@ -38,18 +44,18 @@ struct HumanRendererTests {
 
     @Test("arguments in the heading; notifications read 'called'; nobody answering is said")
     func otherEvents() {
-        let open = EventOutcome(event: .openURL, result: .bool(false), answers: [answer("DeepLinkRouter", .bool(false), microseconds: 1)],
+        let open = outcome(.openURL, false, answers: [answer("DeepLinkRouter", false, microseconds: 1)],
                                reports: [])
-        let openText = renderer.event(open, call: .openURL(url: URL(string: "https://x.org/p")!, options: OpenURLOptions()))
+        let openText = renderer.event(open, call: EventCall.openURL(url: URL(string: "https://x.org/p")!, options: OpenURLOptions()).erased)
         #expect(openText.hasPrefix("▸ openURL https://x.org/p  → false\n    DeepLinkRouter    false     0.00 ms\n"))
 
-        let active = EventOutcome(event: .didBecomeActive, result: .none, answers: [answer("X", nil, microseconds: 2)], reports: [])
-        #expect(renderer.event(active, call: .didBecomeActive)
+        let active = outcome(.didBecomeActive, (), answers: [answer("X", nil, microseconds: 2)], reports: [])
+        #expect(renderer.event(active, call: EventCall.didBecomeActive.erased)
                 == "▸ didBecomeActive\n    X                 called    0.00 ms\n\n")
 
-        let orientations = EventOutcome(event: .supportedInterfaceOrientations, result: .orientationMask([.portrait, .landscapeLeft]),
+        let orientations = outcome(.supportedInterfaceOrientations, InterfaceOrientationMask([.portrait, .landscapeLeft]),
                                        answers: [], reports: [])
-        #expect(renderer.event(orientations, call: .supportedInterfaceOrientations(idiom: .pad))
+        #expect(renderer.event(orientations, call: EventCall.supportedInterfaceOrientations(idiom: .pad).erased)
                 == "▸ supportedInterfaceOrientations pad  → [portrait, landscapeLeft]\n    (no subscriber answered)\n\n")
     }
 
@@ -99,9 +105,9 @@ struct HumanRendererTests {
 
 
             """#)
-        let report = EventOutcome(event: .didBecomeActive, result: .none, answers: [answer(evil, nil, microseconds: 1)],
+        let report = outcome(.didBecomeActive, (), answers: [answer(evil, nil, microseconds: 1)],
                                  reports: [.late(subscriber: evil, event: .didBecomeActive)])
-        let text = renderer.event(report, call: .didBecomeActive)
+        let text = renderer.event(report, call: EventCall.didBecomeActive.erased)
         #expect(text.contains("    Evil\\e[2J\\r   called    0.00 ms\n"))
         #expect(text.contains(#"⚠ late: Evil\e[2J\r did not complete"#))
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
@@ -118,9 +124,9 @@ struct HumanRendererTests {
 
     @Test("colour only when enabled, and columns line up either way")
     func colour() {
-        let report = EventOutcome(event: .openURL, result: .bool(true), answers: [answer("DeepLinkRouter", .bool(true), microseconds: 5)],
+        let report = outcome(.openURL, true, answers: [answer("DeepLinkRouter", true, microseconds: 5)],
                                  reports: [.late(subscriber: "X", event: .openURL)])
-        let call = EventCall.openURL(url: URL(string: "news://a")!, options: OpenURLOptions())
+        let call = EventCall.openURL(url: URL(string: "news://a")!, options: OpenURLOptions()).erased
         let plain = renderer.event(report, call: call)
         var coloured = renderer
         coloured.style = Style(enabled: true)

@@ -8,61 +8,87 @@ import SubscriberKit
 struct JSONLinesTests {
     /// The line as the generic serializer writes it: what `apphost --json` printed before event lines
     /// were written as bytes, and what they must still read.
-    static func serialized(_ outcome: EventOutcome) -> String {
-        var object: JSONObject = ["event": .string(outcome.event.name), "result": outcome.result.resultJSON]
+    static func serialized(_ outcome: AnyEventOutcome) -> String {
+        let row = outcome.event.row
+        var object: JSONObject = ["event": .string(outcome.event.name), "result": row.json(result: outcome.result)]
         if let invocation = outcome.invocation { object["invocation"] = .object(invocation.json) }
-        object["answers"] = .array(outcome.answers.map { row in
-            .object(["subscriber": .string(row.subscriber), "answer": row.answer?.answerJSON ?? .null,
-                     "ms": .number((Double(row.duration.nanosecondsSaturating) / 1_000).rounded() / 1_000)])
+        object["answers"] = .array(outcome.answers.map { answer in
+            .object(["subscriber": .string(answer.subscriber), "answer": answer.answer.map { row.json(answer: $0) } ?? .null,
+                     "ms": .number((Double(answer.duration.nanosecondsSaturating) / 1_000).rounded() / 1_000)])
         })
+        if !outcome.requests.isEmpty {
+            object["requests"] = .array(outcome.requests.map {
+                .object(["subscriber": .string($0.subscriber), "request": .string($0.request.name)])
+            })
+        }
         object["reports"] = .array(outcome.reports.map { .object($0.json) })
         return JSONValue.object(object).serialized() + "\n"
     }
 
+    static func outcome(_ event: LifecycleEvent, _ result: any Sendable, answers: [SubscriberAnswer] = [],
+                        reports: [DispatchReport] = [], invocation: LaunchInvocation? = nil,
+                        requests: [HostRequest] = []) -> AnyEventOutcome {
+        AnyEventOutcome(event: event, result: result, answers: answers, reports: reports, invocation: invocation,
+                        applicationState: .active, requests: requests)
+    }
+
     @Test("an event is its outcome's JSON on one line")
     func event() throws {
-        let outcome = EventOutcome(event: .performFetch, result: .fetchResult(.failed),
-                                   answers: [SubscriberAnswer(subscriber: "A", answer: .fetchResult(.failed), duration: .milliseconds(100))],
+        let outcome = Self.outcome(.performFetch, BackgroundFetchResult.failed,
+                                   answers: [SubscriberAnswer(subscriber: "A", answer: BackgroundFetchResult.failed, duration: .milliseconds(100))],
                                    reports: [.late(subscriber: "A", event: .performFetch)])
         let line = JSONLines.event(outcome)
         #expect(line.hasSuffix("\n") && line.dropLast().allSatisfy { $0 != "\n" })
         #expect(line == Self.serialized(outcome))
         #expect(try line.parsedJSON()["answers"] == [["subscriber": "A", "answer": "failed", "ms": 100]])
         #expect(try line.parsedJSON()["reports"]?.arrayValue?.first?["kind"] == "late")
+        #expect(try line.parsedJSON()["requests"] == nil)
+    }
+
+    @Test("requests subscribers made are listed under the event they were made in")
+    func requests() throws {
+        let outcome = Self.outcome(.didBecomeActive, (), requests: [
+            HostRequest(subscriber: "Push \"1\"", request: .registerForRemoteNotifications),
+            HostRequest(subscriber: "Lock", request: .updateSupportedInterfaceOrientations),
+        ])
+        let line = JSONLines.event(outcome)
+        #expect(line == Self.serialized(outcome))
+        #expect(try line.parsedJSON()["requests"] == [["subscriber": "Push \"1\"", "request": "registerForRemoteNotifications"],
+                                                       ["subscriber": "Lock", "request": "updateSupportedInterfaceOrientations"]])
     }
 
     @Test("results and answers in the output's conventions, byte for byte as the generic serializer writes them")
     func everyResultShape() throws {
         let restored = ContinueUserActivityResult(handled: true, restorableObjects: ["article/7", "q\"\\\n"])
-        let cases: [(EventResult?, result: JSONValue, answer: JSONValue)] = [
-            (nil, .null, .null),
-            (EventResult.none, .null, .null),
-            (.done, .null, "done"),
-            (.bool(true), true, true),
-            (.bool(false), false, false),
-            (.fetchResult(.newData), "newData", "newData"),
-            (.orientationMask([.portrait, .landscapeLeft]), ["portrait", "landscapeLeft"], ["portrait", "landscapeLeft"]),
-            (.orientationMask([]), [], []),
-            (.configurationName("Default \"Configuration\""), "Default \"Configuration\"", "Default \"Configuration\""),
-            (.dictionary(["reply": ["n": 1]]), ["reply": ["n": 1]], ["reply": ["n": 1]]),
-            (.continuedActivity(restored), ["handled": true, "restorableObjects": ["article/7", "q\"\\\n"]],
+        let cases: [(LifecycleEvent, (any Sendable)?, result: JSONValue, answer: JSONValue)] = [
+            (.didBecomeActive, nil, .null, .null),
+            (.didBecomeActive, (), .null, .null),
+            (.handleEventsForBackgroundURLSession, (), .null, "done"),
+            (.openURL, true, true, true),
+            (.openURL, false, false, false),
+            (.performFetch, BackgroundFetchResult.newData, "newData", "newData"),
+            (.supportedInterfaceOrientations, InterfaceOrientationMask([.portrait, .landscapeLeft]),
+             ["portrait", "landscapeLeft"], ["portrait", "landscapeLeft"]),
+            (.supportedInterfaceOrientations, InterfaceOrientationMask([]), [], []),
+            (.configurationForConnecting, "Default \"Configuration\"", "Default \"Configuration\"", "Default \"Configuration\""),
+            (.handleWatchKitExtensionRequest, ["reply": ["n": 1]] as JSONObject, ["reply": ["n": 1]], ["reply": ["n": 1]]),
+            (.continueUserActivity, restored, ["handled": true, "restorableObjects": ["article/7", "q\"\\\n"]],
              ["handled": true, "restorableObjects": ["article/7", "q\"\\\n"]]),
-            (.continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)),
+            (.continueUserActivity, ContinueUserActivityResult(handled: false, restorableObjects: nil),
              ["handled": false], ["handled": false]),
+            (.willPresentNotification, NotificationPresentationOptions([.banner, .sound]), ["sound", "banner"], ["sound", "banner"]),
         ]
-        for (value, result, answer) in cases {
-            let outcome = EventOutcome(event: .handleEventsForBackgroundURLSession, result: value ?? .none,
-                                       answers: [SubscriberAnswer(subscriber: "Tab\tName \u{7}é", answer: value, duration: .microseconds(1_500))],
-                                       reports: [], invocation: nil)
+        for (event, value, result, answer) in cases {
+            let outcome = Self.outcome(event, value ?? (),
+                                       answers: [SubscriberAnswer(subscriber: "Tab\tName \u{7}é", answer: value, duration: .microseconds(1_500))])
             let line = JSONLines.event(outcome)
             #expect(line == Self.serialized(outcome))
             let json = try line.parsedJSON()
-            #expect(json["result"] == result)
-            #expect(json["answers"]?.arrayValue?.first?["answer"] == answer)
+            #expect(json["result"] == result, "\(event)")
+            #expect(json["answers"]?.arrayValue?.first?["answer"] == answer, "\(event)")
             #expect(json["answers"]?.arrayValue?.first?["subscriber"] == "Tab\tName \u{7}é")
         }
-        let launch = EventOutcome(event: .didFinishLaunching, result: .bool(true), answers: [],
-                                  reports: [.ignoredDecline(subscriber: "S", event: .didFinishLaunching)],
+        let launch = Self.outcome(.didFinishLaunching, true, reports: [.ignoredDecline(subscriber: "S", event: .didFinishLaunching)],
                                   invocation: .deepLink(URL(string: "https://news.example.com/a")!))
         #expect(JSONLines.event(launch) == Self.serialized(launch))
     }

@@ -17,8 +17,17 @@ final class EveryEventSubscriber: InstantiableSubscriber, WillFinishLaunchingSub
     DidUpdateUserActivitySubscriber, DidFailToContinueUserActivitySubscriber, PerformActionForShortcutItemSubscriber,
     SupportedInterfaceOrientationsSubscriber, ShouldAllowExtensionPointIdentifierSubscriber,
     ShouldSaveSecureApplicationStateSubscriber, ShouldRestoreSecureApplicationStateSubscriber,
-    ConfigurationForConnectingSubscriber, DidDiscardSceneSessionsSubscriber, HandleWatchKitExtensionRequestSubscriber {
+    ConfigurationForConnectingSubscriber, DidDiscardSceneSessionsSubscriber, HandleWatchKitExtensionRequestSubscriber,
+    WillPresentNotificationSubscriber, DidReceiveNotificationResponseSubscriber, OpenNotificationSettingsSubscriber {
     init(context: SubscriberContext) {}
+
+    func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
+                                withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {
+        completionHandler([])
+    }
+    func userNotificationCenter(_ application: Application, didReceive response: NotificationResponse,
+                                withCompletionHandler completionHandler: CompletionHandler<Void>) { completionHandler() }
+    func userNotificationCenter(_ application: Application, openSettingsFor notification: UserNotification?) {}
 
     func application(_ application: Application, willFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
     func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }

@@ -16,7 +16,7 @@ struct BridgeAdapterTests {
     @Test func exportedSubscribersRespondToTheEventsTheirTypesAdopt() throws {
         let oracle = try bridged(Oracle.self, sink: RecordingSink())
         defer { oracle.destroy() }
-        #expect(oracle.respondingEvents == Set(LifecycleEvent.allCases))
+        #expect(oracle.respondingEvents == LifecycleEvent.allCases.filter { $0.row.family === EventFamily.application })
         let fetcher = try bridged(LateDecliner.self, sink: RecordingSink())
         defer { fetcher.destroy() }
         #expect(fetcher.respondingEvents == [.performFetch])
@@ -30,28 +30,25 @@ struct BridgeAdapterTests {
     @Test func nullEntriesHaveNoHandler() async throws {
         let adapter = try #require(handBuilt("sparse"))
         defer { adapter.destroy() }
-        #expect(adapter.respondingEvents == [.didBecomeActive, .openURL, .performFetch])
+        #expect(Set(adapter.respondingEvents) == [.didBecomeActive, .openURL, .performFetch])
         for event in LifecycleEvent.allCases {
-            #expect((adapter.handler(for: event) != nil) == adapter.respondingEvents.contains(event), "\(event)")
+            #expect((adapter.entries[event.index] != nil) == adapter.respondingEvents.contains(event), "\(event)")
         }
-        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(adapter)],
-                                             configuration: DispatchConfiguration(application: bridgeTestApplication))
-        #expect(dispatcher.responderNames(for: .willTerminate).isEmpty)
-        #expect(dispatcher.dispatchAtOnce(.willTerminate)!.answers.isEmpty)  // NULL: nothing happens, nothing crashes
-        #expect(await dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "t"))).answers.isEmpty)
+        let solo = Solo(adapter)
+        #expect(solo.dispatcher.responderNames(for: .willTerminate).isEmpty)
+        #expect(solo.dispatcher.dispatchAtOnce(.willTerminate).answers.isEmpty)  // NULL: nothing happens, nothing crashes
+        #expect(await solo.deliver(.performActionForShortcutItem(ShortcutItem(type: "t"))).answers.isEmpty)
     }
 
     @Test func entriesBeyondStructSizeAreNeitherListedNorCalled() async throws {
         let adapter = try #require(handBuilt("short"))
         defer { adapter.destroy() }
         #expect(adapter.respondingEvents == [.didBecomeActive])
-        #expect(adapter.handler(for: .openURL) == nil)
-        #expect(adapter.handler(for: .performFetch) == nil)
-        let handlers = SubscriberHandlers(adapter)
-        #expect(handlers.ask(.openURL(url: URL(string: "news://x")!)) == nil)
-        let fetch = Recorder<BackgroundFetchResult>()
-        handlers.fetch(.performFetch, completion: fetch.handler)
-        #expect(fetch.declined)
+        #expect(adapter.entries[LifecycleEvent.openURL.index] == nil)
+        #expect(adapter.entries[LifecycleEvent.performFetch.index] == nil)
+        let solo = Solo(adapter)
+        #expect(solo.answer(.openURL(url: URL(string: "news://x")!)) == nil)
+        #expect(await solo.deliver(.performFetch).answers.isEmpty)
         #expect(HandBuilt.trapped.isEmpty)
     }
 
@@ -81,7 +78,10 @@ struct BridgeAdapterTests {
         adapter.destroy()
         #expect(HandBuilt.destroyed == before + 1)
         let serials = HandBuilt.serials.count
-        #expect(SubscriberHandlers(adapter).ask(.openURL(url: URL(string: "news://gone")!)) == nil)
+        // Still says what it responded to; but no entry is left to call.
+        #expect(Set(adapter.respondingEvents) == [.didBecomeActive, .openURL, .performFetch])
+        #expect(adapter.entries.allSatisfy { $0 == nil })
+        #expect(Solo(adapter).answer(.openURL(url: URL(string: "news://gone")!)) == nil)
         #expect(HandBuilt.serials.count == serials)
 
         do { _ = handBuilt("sparse") }  // dropped at once: deinit destroys it
@@ -92,7 +92,7 @@ struct BridgeAdapterTests {
         let sink = RecordingSink()
         let adapter = try #require(handBuilt("logger", sink: sink))
         defer { adapter.destroy() }
-        SubscriberHandlers(adapter).notify(.didBecomeActive)
+        _ = Solo(adapter).answer(.didBecomeActive)
         let lines = sink.lines
         try #require(lines.count == 6)
         #expect(lines[0] == "[logger] notice: app {\"name\":\"News\",\"bundleIdentifier\":\"com.example.news\","
@@ -111,20 +111,19 @@ struct BridgeAdapterTests {
         let sink = RecordingSink()
         let adapter = try #require(handBuilt("weird", sink: sink))
         defer { adapter.destroy() }
-        let handlers = SubscriberHandlers(adapter)
-        #expect(handlers.ask(.openURL(url: URL(string: "news://x")!)) == nil)
-        #expect(handlers.orientations(.supportedInterfaceOrientations(idiom: .pad)) == nil)
-        let fetch = Recorder<BackgroundFetchResult>()
-        handlers.fetch(.performFetch, completion: fetch.handler)
-        #expect(await fetch.values(count: 1) == [.failed])
-        #expect(!fetch.declined)
+        let solo = Solo(adapter)
+        #expect(solo.answer(.openURL(url: URL(string: "news://x")!)) == nil)
+        #expect(solo.answer(.supportedInterfaceOrientations(idiom: .pad)) == nil)
+        let fetched = await solo.deliver(.performFetch)
+        #expect(fetched.answers.first?.answer(as: BackgroundFetchResult.self) == .failed)
+        #expect(fetched.result == .failed)
         #expect(sink.lines == [
-            "[weird] warning: openURL returned 5, expected -1 (no opinion), 0 (false) or 1 (true); read as no opinion",
-            "[weird] warning: supportedInterfaceOrientations returned 1099511627776, expected a 32-bit mask or a "
+            "[weird] error: openURL: returned 5, expected -1 (no opinion), 0 (false) or 1 (true); read as no opinion",
+            "[weird] error: supportedInterfaceOrientations: returned 1099511627776, expected a 32-bit mask or a "
                 + "negative value (no opinion); read as no opinion",
-            "[weird] warning: performFetch: completion called with 9, expected 0 (newData), 1 (noData) or 2 (failed); "
+            "[weird] error: performFetch: completion called with 9, expected 0 (newData), 1 (noData) or 2 (failed); "
                 + "read as failed",
-            "[weird] warning: performFetch returned 7, expected 0 (declines) or 1 (responds); read as responds",
+            "[weird] error: performFetch: returned 7, expected 0 (declines) or 1 (responds); read as responds",
         ])
     }
 
@@ -132,14 +131,15 @@ struct BridgeAdapterTests {
         let sink = RecordingSink()
         let adapter = try bridged(LateDecliner.self, sink: sink)
         defer { adapter.destroy() }
-        let fetch = Recorder<BackgroundFetchResult>()
-        SubscriberHandlers(adapter).fetch(.performFetch, completion: fetch.handler)
+        let solo = Solo(adapter)
+        async let fetched = solo.deliver(.performFetch)
+        while LateDecliner.kept == nil { await Task.yield() }
         let kept = try #require(LateDecliner.kept)
         kept.decline()
-        #expect(!fetch.declined)
         #expect(sink.lines == ["[LateDecliner] warning: LateDecliner: performFetch declined its completion handler "
                                + "after the method returned; ignored"])
         kept(.newData)
-        #expect(await fetch.values(count: 1) == [.newData])
+        // The decline changed nothing: the answer counts.
+        #expect(await fetched.result == .newData)
     }
 }

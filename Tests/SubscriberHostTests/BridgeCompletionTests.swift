@@ -1,156 +1,133 @@
+import Synchronization
 import SubscriberABI
-import SubscriberKit
+@testable import SubscriberKit
 import Testing
 @testable import SubscriberHost
+
+/// A sink for a token table under test: each call's slot and raw value, as text, in order.
+private final class TokenRecorder: CompletionTokenSink, @unchecked Sendable {
+    private let calls = Mutex<[String]>([])
+    private let label: String
+    init(_ label: String) { self.label = label }
+    var values: [String] { calls.withLock { $0 } }
+    override func deliver(_ slot: Int, _ raw: RawCompletion) { calls.withLock { $0.append("\(label)\(slot) \(raw)") } }
+    override func forged(_ slot: Int) { calls.withLock { $0.append("\(label)\(slot) forged") } }
+}
 
 @MainActor
 @Suite("Bridge completions: tokens, duplicates, unknown tokens", .timeLimit(.minutes(1)))
 struct BridgeCompletionTests {
-    @Test func aDuplicateCallThroughCReachesTheHandlerTwice() async throws {
+    @Test func aSecondCallThroughCIsReportedAndALaterOneToo() async throws {
         let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "sparse",
                                                context: bridgeContext("sparse", sink: RecordingSink())))
         defer { adapter.destroy() }
-        let fetch = Recorder<BackgroundFetchResult>()
-        SubscriberHandlers(adapter).fetch(.performFetch, completion: fetch.handler)
-        #expect(await fetch.values(count: 2) == [.newData, .failed])
+        let solo = Solo(adapter)
+        // "sparse" calls its completion twice inside the entry: the first counts, the second is reported.
+        let outcome = await solo.deliver(.performFetch)
+        #expect(outcome.result == .newData)
+        #expect(outcome.reports == [.duplicateCompletion(subscriber: "sparse", event: .performFetch)])
 
-        // A third call, long after the entry returned: the retired ticket still forwards it.
+        // A third call, long after the event was delivered: its token is still mapped, so it is reported.
         let kept = try #require(HandBuilt.keptFetch)
         kept.call(kept.context, adh_fetch_result(ADH_FETCH_NO_DATA))
-        #expect(await fetch.values(count: 3) == [.newData, .failed, .noData])
+        #expect(solo.dispatcher.takeLateReports() == [.duplicateCompletion(subscriber: "sparse", event: .performFetch)])
     }
 
-    @Test func unknownTokensInsideAnEntryAreIgnoredAndCountedAsForged() throws {
+    @Test func unknownTokensInsideAnEntryAreIgnoredAndReportedAsForged() async throws {
         let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "forger",
                                                context: bridgeContext("forger", sink: RecordingSink())))
         defer { adapter.destroy() }
-        let before = CompletionTickets.shared.forgedCount
-        let fetch = Recorder<BackgroundFetchResult>()
-        SubscriberHandlers(adapter).fetch(.performFetch, completion: fetch.handler)
+        let before = CompletionTokens.shared.forgedCount
+        let outcome = await Solo(adapter).deliver(.performFetch)
         // The forger called with a made-up token and with NULL inside its entry, then declined.
-        #expect(CompletionTickets.shared.forgedCount == before + 2)
-        #expect(fetch.values.isEmpty)
-        #expect(fetch.declined)
+        #expect(CompletionTokens.shared.forgedCount == before + 2)
+        #expect(outcome.answers.isEmpty)
+        #expect(outcome.reports == [.forgedCompletion(subscriber: "forger", event: .performFetch, count: 2)])
     }
 
-    @Test func retiredTicketsForwardUntilTheFIFOForgetsThem() {
-        let tickets = CompletionTickets(retiredCapacity: 2)
-        let calls = Recorder<String>()
-        let handler = calls.handler
-        let tokens = (0..<3).map { index in
-            tickets.issue { answer in handler("\(index) \(answer)") }
-        }
-        #expect(tickets.liveCount == 3)
-        for token in tokens { tickets.deliver(token, .done) }
-        #expect(tickets.liveCount == 0)
-        // Ticket 0 was forgotten when ticket 2 retired; 1 and 2 still forward duplicates.
-        tickets.deliver(tokens[0], .fetch(1))
-        tickets.deliver(tokens[1], .fetch(1))
-        tickets.deliver(tokens[2], .bool(1))
-        #expect(calls.values == ["0 done", "1 done", "2 done", "1 fetch(1)", "2 bool(1)"])
-        #expect(tickets.unknownTokenCount == 1)
+    @Test func retiredTokensStayMappedUntilTheFIFOForgetsThem() {
+        let table = CompletionTokens(retiredCapacity: 2)
+        let sinks = (0..<3).map { TokenRecorder("t\($0).") }
+        let tokens = sinks.map { table.issue(1, to: $0)[0] }
+        for token in tokens { table.deliver(token, .done) }
+        for token in tokens { table.retire([token]) }
+        // Token 0 was forgotten when token 2 retired; 1 and 2 still reach their sinks.
+        table.deliver(tokens[0], .integer(1))
+        table.deliver(tokens[1], .integer(1))
+        table.deliver(tokens[2], .integer(2))
+        #expect(sinks.map(\.values) == [["t0.0 done"], ["t1.0 done", "t1.0 integer(1)"], ["t2.0 done", "t2.0 integer(2)"]])
+        #expect(table.unknownCount == 1)
     }
 
-    @Test func aDeclinedTicketIsRetiredAndStillForwards() throws {
-        let tickets = CompletionTickets(retiredCapacity: 4)
-        let calls = Recorder<String>()
-        let handler = calls.handler
-        let token = try #require(tickets.issue { answer in handler("\(answer)") })
-        tickets.retire(token)
-        #expect(tickets.liveCount == 0)
-        tickets.deliver(token, .done)
-        #expect(calls.values == ["done"])
-        #expect(tickets.unknownTokenCount == 0)
-    }
-
-    @Test func tokensAreNeverNullAndNeverRepeat() {
-        let tickets = CompletionTickets()
-        let tokens = (0..<1000).map { _ in UInt(bitPattern: tickets.issue { _ in }) }
+    @Test func tokensAreNeverNullAndNeverRepeatAndANeighboursIsUnknown() {
+        let table = CompletionTokens()
+        let sink = TokenRecorder("")
+        let tokens = table.issue(1000, to: sink).map { UInt(bitPattern: $0) }
         #expect(!tokens.contains(0))
         #expect(Set(tokens).count == tokens.count)
+        // The slot next to a token, with the token's own tag: not a token the table gave.
+        table.deliver(UnsafeMutableRawPointer(bitPattern: tokens[0] &+ 1), .done)
+        #expect(sink.values.isEmpty)
+        #expect(table.unknownCount == 1)
+        table.deliver(UnsafeMutableRawPointer(bitPattern: tokens[5]), .done)
+        #expect(sink.values == ["5 done"])
     }
 
-    @Test func aForgottenTicketsSlotIsReusedUnderANewToken() {
-        let tickets = CompletionTickets(retiredCapacity: 1)
-        let calls = Recorder<String>()
-        let handler = calls.handler
-        let first = tickets.issue { answer in handler("first \(answer)") }
-        tickets.deliver(first, .done)
-        let second = tickets.issue { answer in handler("second \(answer)") }
-        tickets.deliver(second, .done)  // the FIFO holds one: the first ticket is forgotten
-        let third = tickets.issue { answer in handler("third \(answer)") }
-        #expect(Set([first, second, third].map { UInt(bitPattern: $0) }).count == 3)
-        tickets.deliver(first, .bool(1))  // its slot now belongs to the third ticket
-        #expect(tickets.unknownTokenCount == 1)
-        tickets.deliver(third, .fetch(0))
-        #expect(calls.values == ["first done", "second done", "third fetch(0)"])
-        #expect(tickets.liveCount == 0)
+    @Test func aForgottenTokensSlotIsReusedUnderANewTag() {
+        let table = CompletionTokens(retiredCapacity: 1)
+        let first = TokenRecorder("first "), second = TokenRecorder("second "), third = TokenRecorder("third ")
+        let firstToken = table.issue(1, to: first)[0]
+        table.retire([firstToken])
+        let secondToken = table.issue(1, to: second)[0]
+        table.retire([secondToken])  // the FIFO holds one: the first slot is forgotten and reused
+        let thirdToken = table.issue(1, to: third)[0]
+        #expect(Set([firstToken, secondToken, thirdToken].map { UInt(bitPattern: $0) }).count == 3)
+        table.deliver(firstToken, .done)  // its slot now belongs to the third token, under another tag
+        #expect(table.unknownCount == 1)
+        table.deliver(thirdToken, .integer(0))
+        #expect(first.values.isEmpty && second.values.isEmpty && third.values == ["third 0 integer(0)"])
+    }
+
+    @Test func aFullTableGivesTheUnusableTokenAndCounts() {
+        let table = CompletionTokens(retiredCapacity: 1, slotLimit: 2)
+        let sink = TokenRecorder("")
+        let tokens = table.issue(3, to: sink)
+        #expect(tokens[2] == CompletionTokens.unusable)
+        #expect(table.refusedCount == 1)
+        table.deliver(CompletionTokens.unusable, .done)
+        #expect(sink.values.isEmpty)
+        #expect(table.unattributedForgedCount == 0, "the host gave the unusable token: its calls are not forged")
+        // A retired token keeps its slot while the FIFO remembers it…
+        table.retire([tokens[0]])
+        #expect(table.issue(1, to: sink)[0] == CompletionTokens.unusable)
+        // …and frees it when the FIFO forgets it.
+        table.retire([tokens[1]])
+        #expect(table.issue(1, to: sink)[0] != CompletionTokens.unusable)
     }
 }
 
-/// A C subscriber that never calls its completion: its ticket is retired when the dispatcher stops
-/// waiting (so the table does not grow with every event), and a late call is still reported.
+/// A C subscriber that never calls its completion: the event is delivered at its deadline, the
+/// subscriber reported late, and a later call still reported.
 @MainActor
-@Suite("Bridge completions: abandoned tickets and a full table", .timeLimit(.minutes(1)))
+@Suite("Bridge completions: a completion never called", .timeLimit(.minutes(1)))
 struct BridgeAbandonTests {
-    @Test func aNeverCalledTicketIsRetiredAtTheDeadlineAndALateCallIsReported() async throws {
+    @Test func aNeverCalledCompletionIsLateAtTheDeadlineAndALateCallIsReported() async throws {
         let sink = RecordingSink()
         let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "silent",
                                                context: bridgeContext("silent", sink: sink)))
         defer { adapter.destroy() }
         var configuration = DispatchConfiguration(application: bridgeTestApplication)
         try configuration.setDeadline(.milliseconds(20), for: .performFetch)
-        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(adapter)],
-                                             configuration: configuration)
+        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(adapter)], configuration: configuration,
+                                             state: ApplicationStateCell(), enforcesApplicationState: false)
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .fetchResult(.failed))
+        #expect(outcome.result == .failed)
         #expect(outcome.reports == [.late(subscriber: "silent", event: .performFetch)])
 
         let kept = try #require(HandBuilt.silentFetch)
-        let token = try #require(kept.context)
-        // Per token, not the shared liveCount: other suites issue tickets concurrently.
-        #expect(!CompletionTickets.shared.isLive(token))
-        let unknown = CompletionTickets.shared.unknownTokenCount
-        kept.call(token, adh_fetch_result(ADH_FETCH_NEW_DATA))
+        let unknown = CompletionTokens.shared.unknownCount
+        kept.call(kept.context, adh_fetch_result(ADH_FETCH_NEW_DATA))
         #expect(dispatcher.takeLateReports() == [.completionAfterDelivery(subscriber: "silent", event: .performFetch)])
-        #expect(CompletionTickets.shared.unknownTokenCount == unknown)
-    }
-
-    @Test func liveCountReturnsToItsStartAfterAbandonment() {
-        let tickets = CompletionTickets(retiredCapacity: 8)
-        let calls = Recorder<String>()
-        let handler = calls.handler
-        let start = tickets.liveCount
-        let tokens = (0..<3).compactMap { index in tickets.issue { answer in handler("\(index) \(answer)") } }
-        #expect(tickets.liveCount == start + 3)
-        for token in tokens { tickets.retire(token: UInt(bitPattern: token)) }
-        #expect(tickets.liveCount == start)
-        tickets.deliver(tokens[1], .done)
-        #expect(calls.values == ["1 done"])
-    }
-
-    @Test func aFullTableRefusesInsteadOfTrapping() throws {
-        let tickets = CompletionTickets(retiredCapacity: 1, slotLimit: 2)
-        let first = try #require(tickets.issue { _ in })
-        let second = try #require(tickets.issue { _ in })
-        #expect(tickets.issue { _ in } == nil)
-        #expect(tickets.refusedCount == 1)
-        // A retired ticket keeps its slot while the FIFO remembers it…
-        tickets.deliver(first, .done)
-        #expect(tickets.issue { _ in } == nil)
-        // …and frees it when the FIFO forgets it.
-        tickets.deliver(second, .done)
-        #expect(tickets.issue { _ in } != nil)
-        #expect(tickets.refusedCount == 2)
-    }
-
-    @Test func theUnusableTokenIsNeverAnyTickets() {
-        let tickets = CompletionTickets()
-        let calls = Recorder<String>()
-        let handler = calls.handler
-        for _ in 0..<4 { _ = tickets.issue { answer in handler("\(answer)") } }
-        tickets.deliver(CompletionTickets.unusableToken, .done)
-        #expect(calls.values.isEmpty)
-        #expect(tickets.unknownTokenCount == 1)
+        #expect(CompletionTokens.shared.unknownCount == unknown)
     }
 }

@@ -20,7 +20,7 @@ struct BridgeHostileTests {
         let sink = RecordingSink()
         let subscriber = try hostile("lengths", sink: sink)
         defer { subscriber.destroy() }
-        SubscriberHandlers(subscriber).notify(.didBecomeActive)
+        _ = Solo(subscriber).answer(.didBecomeActive)
         #expect(sink.lines == [
             "[lengths] error: log: \(Self.endlessProblem)",
             "[lengths] error: log: \(Self.endlessProblem.replacingOccurrences(of: "18446744073709551615", with: "5")) and NULL data",
@@ -36,17 +36,16 @@ struct BridgeHostileTests {
         let sink = RecordingSink()
         let subscriber = try hostile("lengths", sink: sink)
         defer { subscriber.destroy() }
-        let handlers = SubscriberHandlers(subscriber)
-        #expect(handlers.configuration(.configurationForConnecting(sceneRole: "role")) == nil)
+        let solo = Solo(subscriber)
+        #expect(solo.answer(.configurationForConnecting(sceneRole: "role")) == nil)
 
-        let restoration = Recorder<[String]>()
         let activity = UserActivity(activityType: UserActivity.browsingWeb, webpageURL: URL(string: "https://example.com"))
-        #expect(handlers.restore(.continueUserActivity(activity), completion: restoration.handler) == true)
-        #expect(await restoration.values(count: 1) == [[]])
+        let continued = await solo.deliver(.continueUserActivity(activity))
+        #expect(continued.result == ContinueUserActivityResult(handled: true, restorableObjects: []))
 
-        let reply = Recorder<JSONObject>()
-        handlers.reply(.handleWatchKitExtensionRequest(userInfo: ["q": 1]), completion: reply.handler)
-        #expect(await reply.values(count: 1) == [[:]])
+        let replied = await solo.deliver(.handleWatchKitExtensionRequest(userInfo: ["q": 1]))
+        #expect(replied.result == [:])
+        #expect(replied.answers.first?.answer(as: JSONObject.self) == [:])
 
         #expect(sink.lines == [
             "[lengths] error: configurationForConnecting: \(Self.endlessProblem); read as no opinion",
@@ -79,33 +78,32 @@ struct BridgeHostileTests {
         let dispatcher = LifecycleDispatcher(subscribers: [
             SubscriberRegistration(honest),
             SubscriberRegistration(neighbour),
-        ], configuration: DispatchConfiguration(application: bridgeTestApplication))
+        ], configuration: DispatchConfiguration(application: bridgeTestApplication), state: ApplicationStateCell(),
+           enforcesApplicationState: false)
         let outcome = await dispatcher.dispatch(.performFetch)
         // The forged call completed nothing: honest's noData and neighbour's own newData count.
-        #expect(outcome.result == .fetchResult(.newData))
+        #expect(outcome.result == .newData)
         #expect(outcome.reports == [.forgedCompletion(subscriber: "neighbour", event: .performFetch)])
         #expect(dispatcher.takeLateReports().isEmpty)
     }
 
-    @Test func tokensOfConsecutiveTicketsAreNotNeighbours() {
-        let tickets = CompletionTickets()
-        let tokens = (0..<64).map { _ in UInt(bitPattern: tickets.issue { _ in }) }
+    @Test func tokensOfConsecutiveSlotsAreNotNeighbours() {
+        let table = CompletionTokens()
+        let tokens = table.issue(64, to: CompletionTokenSink()).map { UInt(bitPattern: $0) }
         for token in tokens.dropFirst() {
-            tickets.deliver(UnsafeMutableRawPointer(bitPattern: token &- 1), .done)
-            tickets.deliver(UnsafeMutableRawPointer(bitPattern: token &+ 1), .done)
+            table.deliver(UnsafeMutableRawPointer(bitPattern: token &- 1), .done)
+            table.deliver(UnsafeMutableRawPointer(bitPattern: token &+ 1), .done)
         }
-        #expect(tickets.unknownTokenCount == 126)
-        #expect(tickets.liveCount == 64)
+        #expect(table.unknownCount == 126)
+        #expect(table.mappedCount == 64)
     }
 
     @Test func aCompletionCalledInALoopMakesOneCountedReport() async throws {
         let sink = RecordingSink()
         let repeater = try hostile("repeater", sink: sink)
         defer { repeater.destroy() }
-        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(repeater)],
-                                             configuration: DispatchConfiguration(application: bridgeTestApplication))
-        let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .fetchResult(.noData))
+        let outcome = await Solo(repeater).deliver(.performFetch)
+        #expect(outcome.result == .noData)
         #expect(outcome.reports == [.duplicateCompletion(subscriber: "repeater", event: .performFetch,
                                                          count: Hostile.repeats - 1)])
         #expect(outcome.reports.first?.description

@@ -38,91 +38,88 @@ enum BridgeScript {
     ]
 
     /// The script's lines for `subscriber`, which calls each completion `calls` times.
-    static func run(_ subscriber: SubscriberHandlers, calls: Int) async -> [String] {
+    static func run(_ subscriber: Solo, calls: Int) async -> [String] {
         var lines: [String] = ["responds: \(subscriber.respondingEvents)"]
-        var app = bridgeTestApplication
-        func line(_ label: String, _ answer: Any?) {
-            switch answer {
-            case nil: lines.append("\(label) -> nil")
-            case let text as String: lines.append("\(label) -> \"\(text)\"")
-            case let answer?: lines.append("\(label) -> \(answer)")
-            }
+        func line(_ label: String, _ answer: (any Sendable)?, of event: LifecycleEvent) {
+            lines.append("\(label) -> " + (answer.map { event.row.json(answer: $0).serialized() } ?? "nil"))
         }
-        func outcome(_ label: String, _ outcome: String) { lines.append("\(label) -> \(outcome)") }
+        func ask<I, F>(_ label: String, _ call: EventCall<I, F>) {
+            line(label, subscriber.answer(call), of: call.event)
+        }
+        func notify<I, F>(_ call: EventCall<I, F>) { _ = subscriber.answer(call) }
+        /// "called <value>", "declined"; with "; called again" when a second call came (the host's
+        /// duplicate report, at once or later).
+        func complete<I, F>(_ label: String, _ call: EventCall<I, F>) async {
+            let outcome = await subscriber.deliver(call)
+            var text = outcome.answers.first.map { "called " + ($0.answer.map { call.event.row.json(answer: $0).serialized() } ?? "nil") }
+                ?? "declined"
+            if calls > 1, await subscriber.duplicateReported(in: outcome) { text += "; called again" }
+            lines.append("\(label) -> \(text)")
+        }
 
         for options in launches {
-            app.launchInvocation = LaunchInvocation(classifying: options)
-            line("willFinish", subscriber.ask(.willFinishLaunching(options: options), app))
-            line("didFinish", subscriber.ask(.didFinishLaunching(options: options), app))
-            subscriber.notify(.didBecomeActive, app)
-            line("configuration(main)", subscriber.configuration(.configurationForConnecting(sceneRole: "main"), app))
+            ask("willFinish", .willFinishLaunching(options: options))
+            ask("didFinish", .didFinishLaunching(options: options))
+            notify(.didBecomeActive)
+            ask("configuration(main)", .configurationForConnecting(sceneRole: "main"))
         }
-        subscriber.notify(.willResignActive, app)
-        subscriber.notify(.didEnterBackground, app)
-        subscriber.notify(.willEnterForeground, app)
-        subscriber.notify(.didReceiveMemoryWarning, app)
-        subscriber.notify(.significantTimeChange, app)
-        subscriber.notify(.protectedDataWillBecomeUnavailable, app)
-        subscriber.notify(.protectedDataDidBecomeAvailable, app)
-        subscriber.notify(.didRegisterForRemoteNotifications(deviceToken: Data([0xde, 0xad, 0x00, 0x01])), app)
-        subscriber.notify(.didRegisterForRemoteNotifications(deviceToken: Data()), app)
-        subscriber.notify(.didFailToRegisterForRemoteNotifications(
-            error: LifecycleError(domain: "com.example.push", code: -3, message: "no network")), app)
+        notify(.willResignActive)
+        notify(.didEnterBackground)
+        notify(.willEnterForeground)
+        notify(.didReceiveMemoryWarning)
+        notify(.significantTimeChange)
+        notify(.protectedDataWillBecomeUnavailable)
+        notify(.protectedDataDidBecomeAvailable)
+        notify(.didRegisterForRemoteNotifications(deviceToken: Data([0xde, 0xad, 0x00, 0x01])))
+        notify(.didRegisterForRemoteNotifications(deviceToken: Data()))
+        notify(.didFailToRegisterForRemoteNotifications(error: LifecycleError(domain: "com.example.push", code: -3,
+                                                                               message: "no network")))
 
         for userInfo: JSONObject in [["result": "failed"], ["result": "newData", "n": 1], ["other": true]] {
-            let recorder = Recorder<BackgroundFetchResult>()
-            subscriber.fetch(.didReceiveRemoteNotification(userInfo: userInfo), app, completion: recorder.handler)
-            outcome("remoteNotification(\(JSONValue.object(userInfo)))", await recorder.outcome(expecting: calls))
+            await complete("remoteNotification(\(JSONValue.object(userInfo)))", .didReceiveRemoteNotification(userInfo: userInfo))
         }
-        let fetch = Recorder<BackgroundFetchResult>()
-        subscriber.fetch(.performFetch, app, completion: fetch.handler)
-        outcome("performFetch", await fetch.outcome(expecting: calls))
+        await complete("performFetch", .performFetch)
         for identifier in ["com.example.session", "decline"] {
-            let session = Recorder<Void>()
-            subscriber.done(.handleEventsForBackgroundURLSession(identifier: identifier), app, completion: session.handler)
-            outcome("backgroundSession(\(identifier))", await session.outcome(expecting: calls))
+            await complete("backgroundSession(\(identifier))", .handleEventsForBackgroundURLSession(identifier: identifier))
         }
 
         for (url, options) in urls {
-            line("openURL(\(url))", subscriber.ask(.openURL(url: url, options: options), app))
+            ask("openURL(\(url))", .openURL(url: url, options: options))
         }
         for type in ["com.example.reading", "org.other", ""] {
-            line("willContinue(\(type))", subscriber.ask(.willContinueUserActivity(activityType: type), app))
+            ask("willContinue(\(type))", .willContinueUserActivity(activityType: type))
         }
         for activity in activities {
-            let restoration = Recorder<[String]>()
-            let answer = subscriber.restore(.continueUserActivity(activity), app, completion: restoration.handler)
-            let restored = answer == true ? await restoration.outcome(expecting: calls) : "\(restoration.values)"
-            lines.append("continue(\(activity.activityType)) -> \(answer.map(String.init) ?? "nil") restored \(restored)")
-            subscriber.notify(.didUpdateUserActivity(activity), app)
+            let outcome = await subscriber.deliver(.continueUserActivity(activity))
+            let restored = outcome.result.restorableObjects.map { JSONValue.array($0.map { .string($0) }).serialized() }
+            var text = "continue(\(activity.activityType)) -> \(outcome.result.handled) restored \(restored ?? "nothing")"
+            if calls > 1, await subscriber.duplicateReported(in: outcome) { text += "; called again" }
+            lines.append(text)
+            notify(.didUpdateUserActivity(activity))
         }
-        subscriber.notify(.didFailToContinueUserActivity(activityType: "com.example.reading",
-                               error: LifecycleError(domain: "NSCocoaErrorDomain", code: 4, message: "gone")), app)
+        notify(.didFailToContinueUserActivity(activityType: "com.example.reading",
+                                              error: LifecycleError(domain: "NSCocoaErrorDomain", code: 4, message: "gone")))
         for item in [ShortcutItem(type: "com.example.news.search", title: "Search", userInfo: ["q": ""]),
                      ShortcutItem(type: "com.example.news.compose")] {
-            let done = Recorder<Bool>()
-            subscriber.boolCompletion(.performActionForShortcutItem(item), app, completion: done.handler)
-            outcome("shortcut(\(item.type))", await done.outcome(expecting: calls))
+            await complete("shortcut(\(item.type))", .performActionForShortcutItem(item))
         }
 
         for idiom in UserInterfaceIdiom.allCases {
-            line("orientations(\(idiom))", subscriber.orientations(.supportedInterfaceOrientations(idiom: idiom), app))
+            ask("orientations(\(idiom))", .supportedInterfaceOrientations(idiom: idiom))
         }
         for identifier in ["com.apple.keyboard-service", "com.example.share", ""] {
-            line("allowExtension(\(identifier))", subscriber.ask(.shouldAllowExtensionPointIdentifier(identifier: identifier), app))
+            ask("allowExtension(\(identifier))", .shouldAllowExtensionPointIdentifier(identifier: identifier))
         }
-        line("shouldSave", subscriber.ask(.shouldSaveSecureApplicationState, app))
-        line("shouldRestore", subscriber.ask(.shouldRestoreSecureApplicationState, app))
+        ask("shouldSave", .shouldSaveSecureApplicationState)
+        ask("shouldRestore", .shouldRestoreSecureApplicationState)
         for role in ["external", "none", ""] {
-            line("configuration(\(role))", subscriber.configuration(.configurationForConnecting(sceneRole: role), app))
+            ask("configuration(\(role))", .configurationForConnecting(sceneRole: role))
         }
-        subscriber.notify(.didDiscardSceneSessions(count: 3), app)
+        notify(.didDiscardSceneSessions(count: 3))
         for userInfo: JSONObject in [["ask": "weather", "units": ["c", "f"]], [:]] {
-            let reply = Recorder<JSONObject>()
-            subscriber.reply(.handleWatchKitExtensionRequest(userInfo: userInfo), app, completion: reply.handler)
-            outcome("watchKit(\(JSONValue.object(userInfo)))", await reply.outcome(expecting: calls) { "\(JSONValue.object($0))" })
+            await complete("watchKit(\(JSONValue.object(userInfo)))", .handleWatchKitExtensionRequest(userInfo: userInfo))
         }
-        subscriber.notify(.willTerminate, app)
+        notify(.willTerminate)
         return lines
     }
 }

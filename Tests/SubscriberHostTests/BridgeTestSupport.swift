@@ -119,6 +119,20 @@ struct Solo {
         await dispatcher.dispatch(call)
     }
 
+    /// Whether the subscriber called the completion of `outcome`'s event a second time: reported with
+    /// the outcome, or later (from another thread), waited for up to two seconds.
+    func duplicateReported<Final>(in outcome: EventOutcome<Final>) async -> Bool {
+        func isDuplicate(_ report: DispatchReport) -> Bool {
+            if case .duplicateCompletion = report { true } else { false }
+        }
+        if outcome.reports.contains(where: isDuplicate) { return true }
+        for _ in 0..<200 {
+            if dispatcher.takeLateReports().contains(where: isDuplicate) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     /// Delivers `call` and returns what it answered at once (nil: no opinion, or not responding).
     func answer<Immediate, Final>(_ call: EventCall<Immediate, Final>) -> (any Sendable)? {
         dispatcher.dispatchAtOnce(call).answers.first?.answer

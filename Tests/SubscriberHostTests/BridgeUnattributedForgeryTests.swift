@@ -8,25 +8,23 @@ import Testing
 /// plugin's own thread, after its entry returned): ignored, and reported with no subscriber named.
 @Suite("Bridge completions: forged tokens from a plugin's own thread", .timeLimit(.minutes(1)))
 struct BridgeUnattributedForgeryTests {
+    @MainActor
     @Test func anUnknownTokenOutsideAnEntryIsCountedAsUnattributedForged() async throws {
-        let tickets = CompletionTickets(retiredCapacity: 4)
-        let calls = Recorder<String>()
-        let handler = calls.handler
-        let token = UInt(bitPattern: tickets.issue { answer in handler("\(answer)") })
+        let table = CompletionTokens(retiredCapacity: 4)
+        let token = UInt(bitPattern: table.issue(1, to: CompletionTokenSink())[0])
         #expect(token != 0)
         // From another thread, with no entry running: nobody to blame.
         await Task.detached {
-            tickets.deliver(UnsafeMutableRawPointer(bitPattern: token ^ (1 << 32)), .done)
-            tickets.deliver(UnsafeMutableRawPointer(bitPattern: token &- 1), .done)
-            tickets.deliver(nil, .done)
+            table.deliver(UnsafeMutableRawPointer(bitPattern: token ^ (1 << 32)), .done)
+            table.deliver(UnsafeMutableRawPointer(bitPattern: token &- 1), .done)
+            table.deliver(nil, .done)
             // The token the host gives when its table is full is not forged: the host gave it.
-            tickets.deliver(CompletionTickets.unusableToken, .done)
+            table.deliver(CompletionTokens.unusable, .done)
         }.value
-        #expect(tickets.unattributedForgedCount == 3)
-        #expect(tickets.unknownTokenCount == 4)
-        #expect(tickets.forgedCount == 0)
-        #expect(calls.values.isEmpty)
-        #expect(tickets.liveCount == 1)
+        #expect(table.unattributedForgedCount == 3)
+        #expect(table.unknownCount == 4)
+        #expect(table.forgedCount == 0)
+        #expect(table.mappedCount == 1)
     }
 
     @Test func unattributedForgeriesAreOneCountedReportWithNoSubscriberOrEvent() {
@@ -49,10 +47,10 @@ struct BridgeUnattributedForgeryTests {
         await #expect(processExitsWith: .success) {
             let (outcome, after) = await ThreadForgerScenario.play()
             // The two forged calls completed nothing; the real one answered newData.
-            #expect(outcome.result == .fetchResult(.newData))
+            #expect(outcome.result == .newData)
             #expect(outcome.reports == [.unattributedForgedCompletion(count: 2)])
             #expect(after == [.unattributedForgedCompletion(count: 1)])
-            guard outcome.result == .fetchResult(.newData), outcome.reports == [.unattributedForgedCompletion(count: 2)],
+            guard outcome.result == .newData, outcome.reports == [.unattributedForgedCompletion(count: 2)],
                   after == [.unattributedForgedCompletion(count: 1)] else {
                 ThreadForgerScenario.fail("outcome \(outcome.result) \(outcome.reports); after the last event \(after)")
             }
@@ -64,15 +62,13 @@ struct BridgeUnattributedForgeryTests {
 /// performFetch, then a forged call from another thread once every event is over.
 @MainActor
 enum ThreadForgerScenario {
-    static func play() async -> (outcome: EventOutcome, after: [DispatchReport]) {
+    static func play() async -> (outcome: EventOutcome<BackgroundFetchResult>, after: [DispatchReport]) {
         guard let adapter = CSubscriber(descriptor: HandBuilt.descriptor, name: "threadforger",
                                         context: bridgeContext("threadforger", sink: RecordingSink())) else {
             fail("threadforger could not be created")
         }
         defer { adapter.destroy() }
-        let dispatcher = LifecycleDispatcher(
-            subscribers: [SubscriberRegistration(adapter)],
-            configuration: DispatchConfiguration(application: bridgeTestApplication))
+        let dispatcher = Solo(adapter).dispatcher
         let outcome = await dispatcher.dispatch(.performFetch)
         guard let kept = HandBuilt.threadforgerFetch?.call else {
             fail("threadforger kept no completion")

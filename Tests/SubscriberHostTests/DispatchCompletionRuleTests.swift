@@ -19,8 +19,8 @@ struct DispatchCompletionRuleTests {
         subscribers[0].fetch = .now(.newData)
         subscribers[1].fetch = .never
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .fetchResult(.failed))
-        #expect(outcome.answers.map(\.answer) == [.fetchResult(.newData), .fetchResult(.failed)])
+        #expect(outcome.result == .failed)
+        #expect(outcome.answers(as: BackgroundFetchResult.self) == [BackgroundFetchResult.newData, BackgroundFetchResult.failed])
         #expect(outcome.reports == [.late(subscriber: "B", event: .performFetch)])
     }
 
@@ -31,7 +31,7 @@ struct DispatchCompletionRuleTests {
         #expect(configuration.deadline(for: .performFetch) == .seconds(30))
         let (dispatcher, _, _) = makeDispatcher(["A"], configuration: configuration) { $0.fetch = .never }
         let outcome = await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:]))
-        #expect(outcome.result == .fetchResult(.failed))
+        #expect(outcome.result == .failed)
         #expect(outcome.reports == [.late(subscriber: "A", event: .didReceiveRemoteNotification)])
     }
 
@@ -42,39 +42,40 @@ struct DispatchCompletionRuleTests {
         anyTrue.subscribers[0].shortcut = .now(true)
         anyTrue.subscribers[1].shortcut = .never
         let first = await anyTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x")))
-        #expect(first.result == .bool(true))
-        #expect(first.answers.map(\.answer) == [.bool(true), .bool(false)])
+        #expect(first.result == true)
+        #expect(first.answers(as: Bool.self) == [true, false])
         #expect(first.reports == [.late(subscriber: "B", event: .performActionForShortcutItem)])
 
         try configuration.setReconciler(.allTrue, for: .performActionForShortcutItem)
         let allTrue = makeDispatcher(["A", "B"], configuration: configuration)
         allTrue.subscribers[0].shortcut = .now(true)
         allTrue.subscribers[1].shortcut = .never
-        #expect(await allTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == .bool(false))
+        #expect(await allTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == false)
     }
 
-    @Test("late counts as nothing for restoration, WatchKit replies and background sessions")
+    @Test("late counts as nothing for restoration (never reported: the handler is optional), WatchKit replies and background sessions")
     func lateCountsAsNothing() async throws {
         let configuration = try Self.shortDeadlines()
         let restoring = makeDispatcher(["A", "B"], configuration: configuration) { $0.answers[.continueUserActivity] = true }
         restoring.subscribers[0].restoration = .never
         restoring.subscribers[1].restoration = .now(["b"])
         let continued = await restoring.dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "reading")))
-        #expect(continued.result == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["b"])))
-        #expect(continued.reports == [.late(subscriber: "A", event: .continueUserActivity)])
-        #expect(continued.answers[0].answer == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: nil)))
+        #expect(continued.result == ContinueUserActivityResult(handled: true, restorableObjects: ["b"]))
+        // The restoration handler is optional (UIKit's is): not calling it by the deadline is not late.
+        #expect(continued.reports == [])
+        #expect(continued.answers(as: ContinueUserActivityResult.self)[0] == ContinueUserActivityResult(handled: true, restorableObjects: nil))
 
         let replying = makeDispatcher(["A", "B"], configuration: configuration)
         replying.subscribers[0].reply = .never
         replying.subscribers[1].reply = .now(["k": 1])
         let replied = await replying.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:]))
-        #expect(replied.result == .dictionary(["k": 1]))
-        #expect(replied.answers.map(\.answer) == [nil, .dictionary(["k": 1])])
+        #expect(replied.result == ["k": 1])
+        #expect(replied.answers(as: JSONObject.self) == [nil, ["k": 1]])
         #expect(replied.reports == [.late(subscriber: "A", event: .handleWatchKitExtensionRequest)])
 
         let session = makeDispatcher(["A"], configuration: configuration) { $0.session = .never }
         let done = await session.dispatcher.dispatch(.handleEventsForBackgroundURLSession(identifier: "s"))
-        #expect(done.answers.map(\.answer) == [nil])
+        #expect(done.answers.map { $0.answer == nil } == [true])
         #expect(done.reports == [.late(subscriber: "A", event: .handleEventsForBackgroundURLSession)])
     }
 
@@ -85,8 +86,8 @@ struct DispatchCompletionRuleTests {
         subscribers[0].fetch = .twice(.noData, .failed)
         subscribers[1].fetch = .later(.newData)
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .fetchResult(.newData))
-        #expect(outcome.answers.map(\.answer) == [.fetchResult(.noData), .fetchResult(.newData)])
+        #expect(outcome.result == .newData)
+        #expect(outcome.answers(as: BackgroundFetchResult.self) == [BackgroundFetchResult.noData, BackgroundFetchResult.newData])
         #expect(outcome.reports == [.duplicateCompletion(subscriber: "A", event: .performFetch)])
     }
 
@@ -99,7 +100,7 @@ struct DispatchCompletionRuleTests {
         }
         let outcome = await dispatcher.dispatch(.performFetch)
         MainActor.assertIsolated()
-        #expect(outcome.result == .fetchResult(.failed))
+        #expect(outcome.result == .failed)
         #expect(outcome.answers.count == 200)
         #expect(outcome.reports.isEmpty)
         #expect(subscribers.allSatisfy { $0.threads.calls == [false] })
@@ -109,19 +110,19 @@ struct DispatchCompletionRuleTests {
     func synchronous() async {
         let (dispatcher, _, _) = makeDispatcher(["A", "B"]) { $0.fetch = .now(.newData) }
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .fetchResult(.newData))
+        #expect(outcome.result == .newData)
         #expect(outcome.answers.count == 2)
     }
 
     @Test("zero responders: every completion event gives its no-answer default at once")
     func zeroResponders() async {
         let none = makeDispatcher([]).dispatcher
-        #expect(await none.dispatch(.performFetch).result == .fetchResult(.noData))
-        #expect(await none.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .fetchResult(.noData))
-        #expect(await none.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == .bool(false))
-        #expect(await none.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == .dictionary([:]))
+        #expect(await none.dispatch(.performFetch).result == .noData)
+        #expect(await none.dispatch(.didReceiveRemoteNotification(userInfo: [:])).result == .noData)
+        #expect(await none.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == false)
+        #expect(await none.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == [:])
         #expect(await none.dispatch(.continueUserActivity(UserActivity(activityType: "x"))).result
-                    == .continuedActivity(ContinueUserActivityResult(handled: false, restorableObjects: nil)))
+                    == ContinueUserActivityResult(handled: false, restorableObjects: nil))
         let session = await none.dispatch(.handleEventsForBackgroundURLSession(identifier: "s"))
         #expect(session.answers.isEmpty && session.reports.isEmpty)
     }
@@ -134,7 +135,7 @@ struct DispatchCompletionRuleTests {
         let outcome = await dispatcher.dispatch(.performFetch)
         #expect(log.callers(of: .performFetch) == ["A", "B"])
         #expect(outcome.answerNames == ["B"])
-        #expect(outcome.result == .fetchResult(.noData))
+        #expect(outcome.result == .noData)
         #expect(outcome.reports.isEmpty)
     }
 
@@ -142,7 +143,7 @@ struct DispatchCompletionRuleTests {
     func declineAfterReturn() async {
         let (dispatcher, _, _) = makeDispatcher(["A"]) { $0.fetch = .declineAfterReturn(.newData) }
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .fetchResult(.newData))
+        #expect(outcome.result == .newData)
         #expect(outcome.reports == [.ignoredDecline(subscriber: "A", event: .performFetch)])
     }
 
@@ -150,7 +151,7 @@ struct DispatchCompletionRuleTests {
     func completionAfterDecline() async {
         let (dispatcher, _, _) = makeDispatcher(["A"]) { $0.fetch = .declineThenCall(.failed) }
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .fetchResult(.noData))
+        #expect(outcome.result == .noData)
         #expect(outcome.answers.isEmpty)
         #expect(outcome.reports == [.completionAfterDecline(subscriber: "A", event: .performFetch)])
     }
@@ -161,21 +162,21 @@ struct DispatchCompletionRuleTests {
         subscribers[0].fetch = .now(.noData)
         subscribers[1].fetch = .never
         let outcome = await dispatcher.dispatch(.performFetch)
-        #expect(outcome.result == .fetchResult(.failed))
+        #expect(outcome.result == .failed)
 
-        let lateHandler = try #require(subscribers[1].fetchHandler)
-        let answeredHandler = try #require(subscribers[0].fetchHandler)
-        lateHandler(.newData)
-        answeredHandler(.newData)
+        let lateHandler = try #require(subscribers[1].completions[.performFetch])
+        let answeredHandler = try #require(subscribers[0].completions[.performFetch])
+        lateHandler.complete(BackgroundFetchResult.newData)
+        answeredHandler.complete(BackgroundFetchResult.newData)
         lateHandler.decline()
         // From another thread too.
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                lateHandler(.failed)
+                lateHandler.complete(BackgroundFetchResult.failed)
                 continuation.resume()
             }
         }
-        let next = dispatcher.dispatchAtOnce(.didBecomeActive)!
+        let next = dispatcher.dispatchAtOnce(.didReceiveMemoryWarning)
         // B's two late calls are one report with a count, in the place of the first.
         #expect(next.reports == [
             .completionAfterDelivery(subscriber: "B", event: .performFetch, count: 2),
@@ -184,8 +185,8 @@ struct DispatchCompletionRuleTests {
         ])
         #expect(dispatcher.takeLateReports().isEmpty)
 
-        lateHandler(.noData)
+        lateHandler.complete(BackgroundFetchResult.noData)
         #expect(dispatcher.takeLateReports() == [.completionAfterDelivery(subscriber: "B", event: .performFetch)])
-        #expect(dispatcher.dispatchAtOnce(.didBecomeActive)!.reports.isEmpty)
+        #expect(dispatcher.dispatchAtOnce(.didReceiveMemoryWarning).reports.isEmpty)
     }
 }

@@ -39,9 +39,9 @@ struct DispatchLaunchTests {
 
     @Test("classified on willFinishLaunching and handed to subscribers", arguments: cases)
     func classify(_ name: String, _ options: LaunchOptions, _ expected: LaunchInvocation) {
-        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"])
+        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], launched: false)
         #expect(dispatcher.application.launchInvocation == nil)
-        let outcome = dispatcher.dispatchAtOnce(.willFinishLaunching(options: options))!
+        let outcome = dispatcher.dispatchAtOnce(.willFinishLaunching(options: options))
         #expect(outcome.invocation == expected, "\(name)")
         #expect(dispatcher.application.launchInvocation == expected)
         #expect(subscribers.allSatisfy { $0.applications.last?.launchInvocation == expected })
@@ -49,12 +49,12 @@ struct DispatchLaunchTests {
 
     @Test("didFinishLaunching classifies too, and every later event sees the invocation")
     func laterEventsSeeIt() async {
-        let (dispatcher, subscribers, _) = makeDispatcher(["A"]) { $0.fetch = .now(.noData) }
-        let outcome = dispatcher.dispatchAtOnce(.didFinishLaunching(options: LaunchOptions(url: Self.scheme)))!
+        let (dispatcher, subscribers, _) = makeDispatcher(["A"], launched: false) { $0.fetch = .now(.noData) }
+        let outcome = dispatcher.dispatchAtOnce(.didFinishLaunching(options: LaunchOptions(url: Self.scheme)))
         #expect(outcome.invocation == .urlScheme(Self.scheme))
-        _ = dispatcher.dispatchAtOnce(.didBecomeActive)!
+        _ = dispatcher.dispatchAtOnce(.didBecomeActive)
         _ = await dispatcher.dispatch(.performFetch)
-        #expect(dispatcher.dispatchAtOnce(.didBecomeActive)!.invocation == nil)
+        #expect(dispatcher.dispatchAtOnce(.didReceiveMemoryWarning).invocation == nil)
         #expect(subscribers[0].applications.count == 4)
         #expect(subscribers[0].applications.allSatisfy { $0.launchInvocation == .urlScheme(Self.scheme) })
         #expect(subscribers[0].applications[0].bundleIdentifier == "com.example.news")

@@ -10,15 +10,15 @@ import Testing
 struct DispatchOutcomeShapeTests {
     @Test("a launch event: event, result, invocation, one row per responder with its answer and duration, reports")
     func launchShape() async {
-        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"])
+        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], launched: false)
         subscribers[0].answers[.willFinishLaunching] = true
         let url = URL(string: "news://article/42")!
         let outcome = await dispatcher.dispatch(.willFinishLaunching(options: LaunchOptions(url: url)))
         #expect(outcome.event == .willFinishLaunching)
-        #expect(outcome.result == .bool(true))
+        #expect(outcome.result == true)
         #expect(outcome.invocation == .urlScheme(url))
         #expect(outcome.answers.map(\.subscriber) == ["A", "B"])
-        #expect(outcome.answers.map(\.answer) == [.bool(true), nil])
+        #expect(outcome.answers(as: Bool.self) == [true, nil])
         #expect(outcome.answers.allSatisfy { $0.duration >= .zero })
         #expect(outcome.reports == [])
         #expect(outcome.logs == [])  // a bare dispatcher records no logs; PluginHost fills them
@@ -32,8 +32,8 @@ struct DispatchOutcomeShapeTests {
         subscribers[1].fetch = .never
         let outcome = await dispatcher.dispatch(.performFetch)
         #expect(outcome.invocation == nil)
-        #expect(outcome.result == .fetchResult(.failed))
-        #expect(outcome.answers.map(\.answer) == [.fetchResult(.newData), .fetchResult(.failed)])
+        #expect(outcome.result == .failed)
+        #expect(outcome.answers(as: BackgroundFetchResult.self) == [BackgroundFetchResult.newData, BackgroundFetchResult.failed])
         #expect(outcome.reports == [.duplicateCompletion(subscriber: "A", event: .performFetch),
                                     .late(subscriber: "B", event: .performFetch)])
         #expect(outcome.reports.map(\.kind) == ["duplicateCompletion", "late"])
@@ -49,13 +49,17 @@ struct DispatchOutcomeShapeTests {
         subscribers[0].answers[.continueUserActivity] = true
         subscribers[0].restoration = .now(["r"])
         #expect(await dispatcher.dispatch(.supportedInterfaceOrientations(idiom: .phone)).result
-                    == .orientationMask([.portrait, .landscapeRight]))
-        #expect(await dispatcher.dispatch(.configurationForConnecting(sceneRole: "x")).result == .configurationName("Default Configuration"))
-        #expect(await dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == .dictionary(["k": "v"]))
+                    == [.portrait, .landscapeRight])
+        #expect(await dispatcher.dispatch(.configurationForConnecting(sceneRole: "x")).result == "Default Configuration")
+        #expect(await dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:])).result == ["k": "v"])
         #expect(await dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "t"))).result
-                    == .continuedActivity(ContinueUserActivityResult(handled: true, restorableObjects: ["r"])))
-        #expect(await dispatcher.dispatch(.didEnterBackground).result == .none)
-        #expect(await dispatcher.dispatch(.shouldSaveSecureApplicationState).result == .bool(false))
+                    == ContinueUserActivityResult(handled: true, restorableObjects: ["r"]))
+        #expect(await dispatcher.dispatch(.shouldSaveSecureApplicationState).result == false)
+        subscribers[0].presentation = .now([.banner, .list])
+        let notification = UserNotification(identifier: "n1", userInfo: ["aps": ["alert": "Hello"]])
+        #expect(await dispatcher.dispatch(.willPresentNotification(notification)).result == [.banner, .list])
+        let resigned = await dispatcher.dispatch(.willResignActive)
+        #expect(resigned.applicationState == .inactive)
     }
 
     @Test("an orientation conflict report carries the answers and the fallback")
@@ -71,16 +75,20 @@ struct DispatchOutcomeShapeTests {
         #expect(report.description == "orientation conflict: supportedInterfaceOrientations answers have no orientation in common (A [portrait], B [landscapeLeft]); delivered the default [portrait, portraitUpsideDown, landscapeLeft, landscapeRight]")
     }
 
-    @Test("every event's EventCall is delivered to that event")
+    @Test("every event's EventCall is delivered to that event, in a state it may come in")
     func everyEventDispatches() async throws {
-        let (dispatcher, _, log) = makeDispatcher(["A"])
         var seen: [LifecycleEvent] = []
         for call in oneCallPerEvent {
+            // A fresh app for each: the launch events come once, willTerminate ends the app.
+            let (dispatcher, _, log) = makeDispatcher(["A"], launched: false)
+            #expect(dispatcher.prepare(for: call.event), "\(call.event)")
+            log.entries = []
             let outcome = await dispatcher.dispatch(call)
             #expect(outcome.event == call.event)
+            #expect(outcome.reports == [], "\(call.event)")
+            #expect(log.entries == ["A:\(call.event.name)"])
             seen.append(outcome.event)
         }
         #expect(seen == LifecycleEvent.allCases)
-        #expect(log.entries == LifecycleEvent.allCases.map { "A:\($0.name)" })
     }
 }

@@ -10,69 +10,62 @@ import Testing
 struct DispatchSyncEventTests {
     @Test("willFinishLaunching: any true; every responder called after the first true; nobody: true")
     func willFinishLaunching() {
-        let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C", "D"])
+        let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C", "D"], launched: false)
         subscribers[0].answers[.willFinishLaunching] = true
         subscribers[1].answers[.willFinishLaunching] = false
         subscribers[3].answers[.willFinishLaunching] = false
-        let outcome = dispatcher.dispatchAtOnce(.willFinishLaunching())!
-        #expect(outcome.result == .bool(true))
+        let outcome = dispatcher.dispatchAtOnce(.willFinishLaunching())
+        #expect(outcome.result == true)
         #expect(log.callers(of: .willFinishLaunching) == ["A", "B", "C", "D"])
         #expect(outcome.answerNames == ["A", "B", "C", "D"])
-        #expect(outcome.answers.map(\.answer) == [.bool(true), .bool(false), nil, .bool(false)])
+        #expect(outcome.answers(as: Bool.self) == [true, false, nil, false])
 
-        let (silent, _, _) = makeDispatcher(["A", "B"])
-        #expect(silent.dispatchAtOnce(.willFinishLaunching())!.result == .bool(true))
-        let allFalse = makeDispatcher(["A", "B"]) { $0.answers[.willFinishLaunching] = false }
-        #expect(allFalse.dispatcher.dispatchAtOnce(.willFinishLaunching())!.result == .bool(false))
+        let (silent, _, _) = makeDispatcher(["A", "B"], launched: false)
+        #expect(silent.dispatchAtOnce(.willFinishLaunching()).result == true)
+        let allFalse = makeDispatcher(["A", "B"], launched: false) { $0.answers[.willFinishLaunching] = false }
+        #expect(allFalse.dispatcher.dispatchAtOnce(.willFinishLaunching()).result == false)
     }
 
     @Test("didFinishLaunching: false only if every answer is false; nobody: true")
     func didFinishLaunching() {
-        let mixed = makeDispatcher(["A", "B", "C"])
+        let mixed = makeDispatcher(["A", "B", "C"], launched: false)
         mixed.subscribers[0].answers[.didFinishLaunching] = false
         mixed.subscribers[2].answers[.didFinishLaunching] = true
-        #expect(mixed.dispatcher.dispatchAtOnce(.didFinishLaunching())!.result == .bool(true))
+        #expect(mixed.dispatcher.dispatchAtOnce(.didFinishLaunching()).result == true)
         #expect(mixed.log.callers(of: .didFinishLaunching) == ["A", "B", "C"])
 
-        let allFalse = makeDispatcher(["A", "B", "C"]) { $0.answers[.didFinishLaunching] = false }
-        #expect(allFalse.dispatcher.dispatchAtOnce(.didFinishLaunching())!.result == .bool(false))
+        let allFalse = makeDispatcher(["A", "B", "C"], launched: false) { $0.answers[.didFinishLaunching] = false }
+        #expect(allFalse.dispatcher.dispatchAtOnce(.didFinishLaunching()).result == false)
 
-        let firstTrue = makeDispatcher(["A", "B", "C"])
+        let firstTrue = makeDispatcher(["A", "B", "C"], launched: false)
         firstTrue.subscribers[0].answers[.didFinishLaunching] = true
-        _ = firstTrue.dispatcher.dispatchAtOnce(.didFinishLaunching())!
+        _ = firstTrue.dispatcher.dispatchAtOnce(.didFinishLaunching())
         #expect(firstTrue.log.callers(of: .didFinishLaunching) == ["A", "B", "C"])
 
-        #expect(makeDispatcher(["A"]).dispatcher.dispatchAtOnce(.didFinishLaunching())!.result == .bool(true))
-        #expect(makeDispatcher([]).dispatcher.dispatchAtOnce(.didFinishLaunching())!.result == .bool(true))
+        #expect(makeDispatcher(["A"], launched: false).dispatcher.dispatchAtOnce(.didFinishLaunching()).result == true)
+        #expect(makeDispatcher([], launched: false).dispatcher.dispatchAtOnce(.didFinishLaunching()).result == true)
     }
 
     /// Every notification event with an argument that shows it arrived.
-    nonisolated static let notifications: [EventCall] = [
-        .didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate,
-        .didReceiveMemoryWarning, .significantTimeChange, .protectedDataWillBecomeUnavailable,
-        .protectedDataDidBecomeAvailable, .didRegisterForRemoteNotifications(deviceToken: Data([0xAB, 0x01])),
-        .didFailToRegisterForRemoteNotifications(error: LifecycleError(domain: "push", code: 3, message: "offline")),
-        .didUpdateUserActivity(UserActivity(activityType: "reading")),
-        .didFailToContinueUserActivity(activityType: "reading", error: LifecycleError(domain: "d", code: 1, message: "m")),
-        .didDiscardSceneSessions(count: 2),
-    ]
+    /// Every notification of the table, with its ordinary arguments.
+    nonisolated static let notifications: [AnyEventCall] = EventTable.rows.filter { $0.timing == .notification }
+        .flatMap(\.canonicalCalls)
 
-    @Test("notifications reach every responder, in order, with no result", arguments: notifications)
-    func notification(_ call: EventCall) async {
+    @Test("notifications reach every responder, in order, with their arguments and no result", arguments: notifications)
+    func notification(_ call: AnyEventCall) async {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
+        dispatcher.prepare(for: call.event)
+        log.entries = []
         let report = await dispatcher.dispatch(call)
         #expect(report.event == call.event)
-        #expect(report.result == .none)
+        #expect(report.reports.isEmpty)
         #expect(log.callers(of: call.event) == ["A", "B", "C"])
         #expect(report.answers.map(\.subscriber) == ["A", "B", "C"])
         #expect(report.answers.allSatisfy { $0.answer == nil })
-        #expect(report.reports.isEmpty)
-        switch call.event {
-        case .didRegisterForRemoteNotifications: #expect(subscribers[2].arguments == ["ab01"])
-        case .didFailToRegisterForRemoteNotifications: #expect(subscribers[0].arguments == ["push 3: offline"])
-        case .didUpdateUserActivity, .didFailToContinueUserActivity: #expect(subscribers[1].arguments == ["reading"])
-        case .didDiscardSceneSessions: #expect(subscribers[0].arguments == ["2"])
-        default: #expect(subscribers[0].arguments.isEmpty)
+        #expect(call.event.row.json(result: report.result) == .null)
+        // Each subscriber received the call's own arguments (its row's summary of them).
+        if let summary = call.event.row.summary(of: call) {
+            for subscriber in subscribers { #expect(subscriber.arguments.last == summary, "\(call.event)") }
         }
     }
 
@@ -82,13 +75,13 @@ struct DispatchSyncEventTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
         subscribers[0].answers[.openURL] = true
         subscribers[2].answers[.openURL] = false
-        let outcome = dispatcher.dispatchAtOnce(.openURL(url: url, options: OpenURLOptions(sourceApplication: "com.example.mail")))!
-        #expect(outcome.result == .bool(true))
+        let outcome = dispatcher.dispatchAtOnce(.openURL(url: url, options: OpenURLOptions(sourceApplication: "com.example.mail")))
+        #expect(outcome.result == true)
         #expect(log.callers(of: .openURL) == ["A", "B", "C"])
         #expect(subscribers[2].arguments == ["news://article/42"])
-        #expect(makeDispatcher(["A", "B"]).dispatcher.dispatchAtOnce(.openURL(url: url))!.result == .bool(false))
+        #expect(makeDispatcher(["A", "B"]).dispatcher.dispatchAtOnce(.openURL(url: url)).result == false)
         let allFalse = makeDispatcher(["A", "B"]) { $0.answers[.openURL] = false }
-        #expect(allFalse.dispatcher.dispatchAtOnce(.openURL(url: url))!.result == .bool(false))
+        #expect(allFalse.dispatcher.dispatchAtOnce(.openURL(url: url)).result == false)
     }
 
     @Test("willContinueUserActivity: any true, every responder called; nobody: false")
@@ -96,9 +89,9 @@ struct DispatchSyncEventTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B"])
         subscribers[0].answers[.willContinueUserActivity] = true
         subscribers[1].answers[.willContinueUserActivity] = false
-        #expect(dispatcher.dispatchAtOnce(.willContinueUserActivity(activityType: "reading"))!.result == .bool(true))
+        #expect(dispatcher.dispatchAtOnce(.willContinueUserActivity(activityType: "reading")).result == true)
         #expect(log.callers(of: .willContinueUserActivity) == ["A", "B"])
-        #expect(makeDispatcher(["A"]).dispatcher.dispatchAtOnce(.willContinueUserActivity(activityType: "x"))!.result == .bool(false))
+        #expect(makeDispatcher(["A"]).dispatcher.dispatchAtOnce(.willContinueUserActivity(activityType: "x")).result == false)
     }
 
     @Test("supportedInterfaceOrientations: intersection from all, every responder called")
@@ -106,27 +99,26 @@ struct DispatchSyncEventTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
         subscribers[0].orientations = .allButUpsideDown
         subscribers[2].orientations = [.portrait, .portraitUpsideDown, .landscapeLeft]
-        let outcome = dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!
-        #expect(outcome.result == .orientationMask([.portrait, .landscapeLeft]))
+        let outcome = dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))
+        #expect(outcome.result == [.portrait, .landscapeLeft])
         #expect(log.callers(of: .supportedInterfaceOrientations) == ["A", "B", "C"])
-        #expect(outcome.answers[0].answer == .orientationMask(.allButUpsideDown))
-        #expect(outcome.answers[1].answer == nil)
+        #expect(outcome.answers(as: InterfaceOrientationMask.self) == [.allButUpsideDown, nil, [.portrait, .portraitUpsideDown, .landscapeLeft]])
         #expect(outcome.reports.isEmpty)
     }
 
     @Test("supportedInterfaceOrientations: nobody answers gives the default per idiom, configurable")
     func orientationDefaults() {
         let standard = makeDispatcher(["A"]).dispatcher
-        #expect(standard.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!.result == .orientationMask(.allButUpsideDown))
-        #expect(standard.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))!.result == .orientationMask(.all))
-        #expect(standard.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .tv))!.result == .orientationMask(.allButUpsideDown))
+        #expect(standard.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone)).result == .allButUpsideDown)
+        #expect(standard.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad)).result == .all)
+        #expect(standard.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .tv)).result == .allButUpsideDown)
 
         let configured = makeDispatcher(["A"], configure: {
             $0.defaultOrientations = [.phone: .portrait, .pad: .landscape]
         }).dispatcher
-        #expect(configured.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!.result == .orientationMask(.portrait))
-        #expect(configured.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))!.result == .orientationMask(.landscape))
-        #expect(configured.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .mac))!.result == .orientationMask(.portrait))
+        #expect(configured.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone)).result == .portrait)
+        #expect(configured.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad)).result == .landscape)
+        #expect(configured.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .mac)).result == .portrait)
     }
 
     @Test("supportedInterfaceOrientations: an empty intersection falls back to the default and reports a conflict")
@@ -134,8 +126,8 @@ struct DispatchSyncEventTests {
         let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configure: { $0.defaultOrientations[.pad] = .portrait })
         subscribers[0].orientations = .portrait
         subscribers[1].orientations = .landscape
-        let outcome = dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))!
-        #expect(outcome.result == .orientationMask(.portrait))
+        let outcome = dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))
+        #expect(outcome.result == .portrait)
         #expect(outcome.reports == [.orientationConflict(
             event: .supportedInterfaceOrientations,
             answers: [NamedAnswer(subscriber: "A", answer: .portrait), NamedAnswer(subscriber: "B", answer: .landscape)],
@@ -147,11 +139,11 @@ struct DispatchSyncEventTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
         subscribers[0].answers[.shouldAllowExtensionPointIdentifier] = false
         subscribers[1].answers[.shouldAllowExtensionPointIdentifier] = true
-        #expect(dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service"))!.result == .bool(false))
+        #expect(dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service")).result == false)
         #expect(log.callers(of: .shouldAllowExtensionPointIdentifier) == ["A", "B", "C"])
-        #expect(makeDispatcher(["A"]).dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "x"))!.result == .bool(true))
+        #expect(makeDispatcher(["A"]).dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "x")).result == true)
         let allAllow = makeDispatcher(["A", "B"]) { $0.answers[.shouldAllowExtensionPointIdentifier] = true }
-        #expect(allAllow.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "x"))!.result == .bool(true))
+        #expect(allAllow.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "x")).result == true)
     }
 
     @Test("secure state events: all must agree, every responder called; nobody: false")
@@ -159,8 +151,8 @@ struct DispatchSyncEventTests {
         for event in [LifecycleEvent.shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState] {
             func dispatch(_ dispatcher: LifecycleDispatcher) -> Bool {
                 event == .shouldSaveSecureApplicationState
-                    ? dispatcher.dispatchAtOnce(.shouldSaveSecureApplicationState)!.result.bool!
-                    : dispatcher.dispatchAtOnce(.shouldRestoreSecureApplicationState)!.result.bool!
+                    ? dispatcher.dispatchAtOnce(.shouldSaveSecureApplicationState).result
+                    : dispatcher.dispatchAtOnce(.shouldRestoreSecureApplicationState).result
             }
             let vetoed = makeDispatcher(["A", "B", "C"])
             vetoed.subscribers[0].answers[event] = false
@@ -180,11 +172,11 @@ struct DispatchSyncEventTests {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
         subscribers[1].sceneConfiguration = "Reader"
         subscribers[2].sceneConfiguration = "Editor"
-        let outcome = dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "UIWindowSceneSessionRoleApplication"))!
-        #expect(outcome.result == .configurationName("Reader"))
+        let outcome = dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "UIWindowSceneSessionRoleApplication"))
+        #expect(outcome.result == "Reader")
         #expect(log.callers(of: .configurationForConnecting) == ["A", "B", "C"])
-        #expect(outcome.answers.map(\.answer) == [nil, .configurationName("Reader"), .configurationName("Editor")])
-        #expect(makeDispatcher(["A"]).dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "x"))!.result
-                    == .configurationName("Default Configuration"))
+        #expect(outcome.answers(as: String.self) == [nil, "Reader", "Editor"])
+        #expect(makeDispatcher(["A"]).dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "x")).result
+                    == "Default Configuration")
     }
 }

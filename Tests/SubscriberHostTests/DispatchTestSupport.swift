@@ -68,8 +68,8 @@ final class TestSubscriber {
     /// The arguments of each call that carries some, in a few words (the row's summary).
     var arguments: [String] = []
     let threads = ThreadRecord()
-    /// The last completion handed to it, erased.
-    var completion: ErasedCompletion?
+    /// The last completion handed to it for each event, erased.
+    var completions: [LifecycleEvent: ErasedCompletion] = [:]
 
     init(_ name: String, log: CallLog) {
         self.name = name
@@ -89,7 +89,7 @@ final class TestSubscriber {
         log.entries.append("\(name):\(call.event.name)")
         applications.append(invocation.application)
         if let summary = row.summary(of: call) { arguments.append(summary) }
-        completion = invocation.completion
+        completions[call.event] = invocation.completion
         switch row.answerShape {
         case "FetchResultAnswer": run(fetch, invocation.completion)
         case "DoneAnswer": run(session, invocation.completion)
@@ -108,7 +108,10 @@ final class TestSubscriber {
     }
 
     private func run<Value: Sendable>(_ behaviour: Completion<Value>, _ handler: ErasedCompletion?) {
-        guard let handler else { return Issue.record("\(name): a completion event without a completion") }
+        guard let handler else {
+            Issue.record("\(name): a completion event without a completion")
+            return
+        }
         let threads = threads
         switch behaviour {
         case .decline: handler.decline()
@@ -210,6 +213,8 @@ extension EventOutcome {
     var answerPairs: [String: JSONValue?] {
         Dictionary(uniqueKeysWithValues: answers.map { ($0.subscriber, $0.answer.map(event.row.json(answer:))) })
     }
+    /// The answers as `T` (the row's answer type), in order; nil for no opinion.
+    func answers<T>(as type: T.Type) -> [T?] { answers.map { $0.answer(as: type) } }
     /// The names of the subscribers with an answer row, in order.
     var answerNames: [String] { answers.map(\.subscriber) }
 }
@@ -223,3 +228,12 @@ func configuration(_ change: (inout DispatchConfiguration) throws -> Void) rethr
 
 /// One ordinary call of each event, in table order: the first of its row's canonical calls.
 let oneCallPerEvent: [AnyEventCall] = EventTable.rows.map { $0.canonicalCalls[0] }
+
+extension PluginHost {
+    /// Launches the app (didFinishLaunching, no options) and makes it active, dropping what the
+    /// subscribers wrote meanwhile: the state most events come in.
+    func launch() {
+        dispatchAtOnce(.didFinishLaunching())
+        dispatchAtOnce(.didBecomeActive)
+    }
+}

@@ -44,11 +44,12 @@ struct HostInProcessTests {
         ])
         #expect(host.subscribers.map(\.name).contains("Tied10") == false)  // only the plugins' CSubscribers
         #expect(host.dispatcher.subscribers.first { $0.name == "First" }?.respondingEvents == [.openURL])
-        let opened = try #require(host.dispatchAtOnce(.openURL(url: URL(string: "app://home")!)))
-        #expect(opened.result == .bool(true))
+        host.launch()
+        let opened = host.dispatchAtOnce(.openURL(url: URL(string: "app://home")!))
+        #expect(opened.result == true)
         let inProcessRows = opened.answers.filter { ["First", "Tied10", "Tied0", "Last"].contains($0.subscriber) }
         #expect(inProcessRows.map(\.subscriber) == ["First", "Tied10", "Tied0", "Last"])
-        #expect(inProcessRows.allSatisfy { $0.answer == .bool(true) })
+        #expect(inProcessRows.allSatisfy { $0.answer(as: Bool.self) == true })
     }
 
     @Test("an in-process name already taken by a plugin's subscriber or another in-process one is refused")
@@ -91,49 +92,55 @@ struct HostInProcessTests {
                                   options: Self.options)
         defer { host.shutDown() }
         _ = host.takeLogs()
-        let opened = await host.dispatch(.openURL(url: URL(string: "app://settings")!))
-        #expect(opened.logs.filter { $0.subscriber == "InProcessRouter" }.map(\.message) == ["opening app://settings"])
         let launched = await host.dispatch(.didFinishLaunching(options: LaunchOptions(
             userActivity: UserActivity(activityType: UserActivity.browsingWeb,
                                        webpageURL: URL(string: "https://news.example.com/article/42"))))
         )
+        let opened = await host.dispatch(.openURL(url: URL(string: "app://settings")!))
+        #expect(opened.logs.filter { $0.subscriber == "InProcessRouter" }.map(\.message) == ["opening app://settings"])
         #expect(launched.logs.contains { $0.subscriber == "DeepLinkRouter" && $0.message == "routing to article/42" })
         #expect(!launched.logs.contains { $0.subscriber == "InProcessRouter" })
-        let atOnce = try #require(host.dispatchAtOnce(.openURL(url: URL(string: "app://again")!)))
+        let atOnce = host.dispatchAtOnce(.openURL(url: URL(string: "app://again")!))
         #expect(atOnce.logs.filter { $0.subscriber == "InProcessRouter" }.map(\.message) == ["opening app://again"])
         // Handed out: nothing left over.
         #expect(host.takeLogs().isEmpty)
     }
 
-    @Test("dispatchAtOnce returns nil for each completion event and delivers nothing")
-    func atOnceRefusesCompletionEvents() throws {
-        let (dispatcher, _, log) = makeDispatcher(["A"]) { subscriber in
-            subscriber.fetch = .now(.newData)
-            subscriber.session = .now(())
-            subscriber.shortcut = .now(true)
-            subscriber.restoration = .now([])
-            subscriber.reply = .now([:])
+    @Test("dispatchAtOnce delivers every event: what UIKit returns at once now, the completions' result to whenDelivered")
+    func atOnceDeliversCompletionEvents() async throws {
+        let (dispatcher, subscribers, log) = makeDispatcher(["A"]) { subscriber in
+            subscriber.fetch = .later(.newData)
+            subscriber.session = .later(())
+            subscriber.shortcut = .later(true)
+            subscriber.restoration = .later(["r"])
+            subscriber.reply = .later(["k": 1])
+            subscriber.presentation = .later(.banner)
             subscriber.answers[.continueUserActivity] = true
         }
         let completionCalls = oneCallPerEvent.filter(\.event.answersThroughCompletion)
-        #expect(completionCalls.map(\.event) == [.didReceiveRemoteNotification, .performFetch,
-                                                 .handleEventsForBackgroundURLSession, .continueUserActivity,
-                                                 .performActionForShortcutItem, .handleWatchKitExtensionRequest])
+        #expect(!completionCalls.isEmpty)
+        var delivered: [LifecycleEvent] = []
         for call in completionCalls {
-            #expect(dispatcher.dispatchAtOnce(call) == nil, "\(call.event)")
+            #expect(dispatcher.prepare(for: call.event))
+            log.entries = []
+            let atOnce = await withCheckedContinuation { continuation in
+                var immediate: AnyEventOutcome?
+                immediate = dispatcher.dispatchAtOnce(call) { later in
+                    delivered.append(later.event)
+                    // The result came later, with the answer row of the subscriber that completed.
+                    #expect(later.answerNames == ["A"], "\(call.event)")
+                    continuation.resume(returning: immediate)
+                }
+                // Nothing awaited yet: the at-once outcome has no answer rows of completions.
+                #expect(immediate?.answers.isEmpty == true || call.event.row.timing == .restoration, "\(call.event)")
+            }
+            #expect(atOnce?.event == call.event)
+            #expect(log.entries == ["A:\(call.event.name)"])
         }
-        #expect(log.entries.isEmpty)
-        #expect(dispatcher.takeLateReports().isEmpty)
-        // The others answer at once, through the same entry point.
-        for call in oneCallPerEvent where !call.event.answersThroughCompletion {
-            #expect(dispatcher.dispatchAtOnce(call)?.event == call.event)
-        }
-        #expect(log.entries.count == LifecycleEvent.allCases.count - 6)
-
-        let host = try PluginHost(manifestAt: Self.newsManifest, options: Self.options)
-        defer { host.shutDown() }
-        _ = host.takeLogs()
-        for call in completionCalls { #expect(host.dispatchAtOnce(call) == nil, "\(call.event)") }
-        #expect(host.takeLogs().isEmpty)  // NotificationFetcher logs when a fetch finishes: it was not called
+        #expect(delivered == completionCalls.map(\.event))
+        // continueUserActivity answers at once with the handled Bool.
+        #expect(dispatcher.prepare(for: .continueUserActivity))
+        #expect(dispatcher.dispatchAtOnce(.continueUserActivity(UserActivity(activityType: "t"))).result == true)
+        _ = subscribers
     }
 }

@@ -8,8 +8,9 @@ import SubscriberKit
 private func delivered(_ orientations: String?) throws -> [UserInterfaceIdiom: InterfaceOrientationMask] {
     let manifest = try parseManifest(withApp(orientations.map { #""supportedInterfaceOrientations": \#($0)"# } ?? ""))
     let host = try PluginHost(manifest: manifest)
+    host.launch()
     return Dictionary(uniqueKeysWithValues: UserInterfaceIdiom.allCases.map {
-        ($0, host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: $0))!.result.orientationMask!)
+        ($0, host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: $0)).result)
     })
 }
 

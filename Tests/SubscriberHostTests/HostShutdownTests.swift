@@ -13,7 +13,9 @@ struct HostShutdownTests {
             "plugins": [["path": .string(BuiltPlugins.path(plugin)), "subscribers": [.string(plugin)]]],
         ]
         let manifest = try Manifest(json: json, file: "m.json", directory: BuiltPlugins.directory)
-        return try PluginHost(manifest: manifest, options: HostOptions(allowWritable: true))
+        let host = try PluginHost(manifest: manifest, options: HostOptions(allowWritable: true))
+        host.dispatchAtOnce(.didFinishLaunching())
+        return host
     }
 
     // Was: shutDown() returned nothing and the lines were drained from host.log afterwards. It now
@@ -43,14 +45,14 @@ struct HostShutdownTests {
         #expect(active.logs.count == 6)  // handed out with the outcome: not left over
         let leftovers = host.shutDown()
         #expect(!leftovers.logs.contains { active.logs.contains($0) })
-        #expect(host.shutDown() == PluginHost.Leftovers(reports: [], logs: []))
+        #expect(host.shutDown() == PluginHost.Leftovers(reports: [], logs: [], requests: []))
     }
 
     @Test func aCPluginsSizeMaxLengthsAreReportedAndItsForgedTokenBlamesOnlyIt() async throws {
         let host = try host("HostileLengths")
         defer { host.shutDown() }
         let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
-        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)!
+        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)
         #expect(host.log.drain().map(\.description) == [
             "[HostileLengths] error: log: \(problem)",
             "[HostileLengths] error: log_event name: \(problem)",
@@ -60,15 +62,15 @@ struct HostShutdownTests {
             "[HostileLengths] info: still here",
         ])
         // Read as no opinion: the dispatcher's default.
-        #expect(host.dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "role"))!.result == .configurationName("Default Configuration"))
+        #expect(host.dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "role")).result == "Default Configuration")
         let reply = await host.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: ["q": 1]))
-        #expect(reply.result == .dictionary([:]))
+        #expect(reply.result == [:])
         #expect(host.log.drain().map(\.description) == [
             "[HostileLengths] error: configurationForConnecting: \(problem); read as no opinion",
             "[HostileLengths] error: handleWatchKitExtensionRequest: reply: \(problem); read as {}",
         ])
         let fetch = await host.dispatcher.dispatch(.performFetch)
-        #expect(fetch.result == .fetchResult(.newData))
+        #expect(fetch.result == .newData)
         #expect(fetch.reports == [.forgedCompletion(subscriber: "HostileLengths", event: .performFetch)])
     }
 }

@@ -11,9 +11,12 @@ import SubscriberKit
 struct IntegrationTests {
     static let packageRoot = FilePaths.directory(of: FilePaths.directory(of: FilePaths.directory(of: #filePath)))
 
-    func loadNews() throws -> PluginHost {
-        try PluginHost(manifestAt: Self.packageRoot + "/manifests/news.json",
-                       options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
+    /// The news host; launched (the state most events come in) unless `launched` is false.
+    func loadNews(launched: Bool = true) throws -> PluginHost {
+        let host = try PluginHost(manifestAt: Self.packageRoot + "/manifests/news.json",
+                                  options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
+        if launched { host.dispatchAtOnce(.didFinishLaunching()) }
+        return host
     }
 
     @Test("the host, five Swift plugins and the C plugin load into one process, in manifest and priority order")
@@ -43,22 +46,22 @@ struct IntegrationTests {
 
     @Test("a cold launch from a universal link is classified and routed by the Swift plugin (generic code)")
     func launchFromUniversalLink() throws {
-        let host = try loadNews()
+        let host = try loadNews(launched: false)
         let activity = UserActivity(activityType: UserActivity.browsingWeb,
                                     webpageURL: URL(string: "https://news.example.com/article/42"))
-        let launch = host.dispatcher.dispatchAtOnce(.didFinishLaunching(options: LaunchOptions(userActivity: activity)))!
+        let launch = host.dispatcher.dispatchAtOnce(.didFinishLaunching(options: LaunchOptions(userActivity: activity)))
         #expect(launch.invocation == .deepLink(URL(string: "https://news.example.com/article/42")!))
-        #expect(launch.result == .bool(true))
-        #expect(launch.answers.first { $0.subscriber == "DeepLinkRouter" }?.answer == .bool(true))
+        #expect(launch.result == true)
+        #expect(launch.answers.first { $0.subscriber == "DeepLinkRouter" }?.answer(as: Bool.self) == true)
         #expect(host.log.recorded.contains { $0.subscriber == "DeepLinkRouter" && $0.message == "routing to article/42" })
     }
 
     @Test("openURL: the router owns news:// and its hosts, and says false for the rest")
     func openURL() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/7")!))!.result == .bool(true))
-        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "https://elsewhere.example.org/x")!))!.result == .bool(false))
-        let answers = host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/8")!))!.answers
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/7")!)).result == true)
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "https://elsewhere.example.org/x")!)).result == false)
+        let answers = host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://article/8")!)).answers
         // Was: every Swift plugin had a row (they responded to every event). Only DeepLinkRouter adopts
         // OpenURLSubscriber; ExtensionGuard (C) leaves the entry NULL.
         #expect(answers.map(\.subscriber) == ["DeepLinkRouter"])
@@ -71,40 +74,40 @@ struct IntegrationTests {
         let activity = UserActivity(activityType: UserActivity.browsingWeb,
                                     webpageURL: URL(string: "https://news.example.com/article/9"))
         let outcome = await host.dispatcher.dispatch(.continueUserActivity(activity))
-        #expect(outcome.result.continuedActivity?.handled == true)
-        #expect(outcome.result.continuedActivity?.restorableObjects == ["article/9"])
+        #expect(outcome.result.handled == true)
+        #expect(outcome.result.restorableObjects == ["article/9"])
     }
 
     @Test("remote notifications complete later from another thread: newData, failed, or declined (noData)")
     func remoteNotifications() async throws {
         let host = try loadNews()
-        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["articles": [1, 2]])).result == .fetchResult(.newData))
-        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["error": "timeout"])).result == .fetchResult(.failed))
+        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["articles": [1, 2]])).result == .newData)
+        #expect(await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["error": "timeout"])).result == .failed)
         let notOurs = await host.dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: ["aps": ["alert": "hi"]]))
-        #expect(notOurs.result == .fetchResult(.noData))
+        #expect(notOurs.result == .noData)
         #expect(notOurs.answers.isEmpty)
         let fetch = await host.dispatcher.dispatch(.performFetch)
-        #expect(fetch.result == .fetchResult(.newData))
+        #expect(fetch.result == .newData)
         #expect(fetch.reports.isEmpty)
     }
 
     @Test("orientations: the lock's answer intersected; nobody answers for tv: the manifest's phone entry")
     func orientations() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))!.result == .orientationMask([.portrait, .landscapeLeft]))
-        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))!.result == .orientationMask(.portrait))
-        let tv = host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .tv))!
+        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad)).result == [.portrait, .landscapeLeft])
+        #expect(host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone)).result == .portrait)
+        let tv = host.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .tv))
         #expect(tv.answers.allSatisfy { $0.answer == nil })
-        #expect(tv.result == .orientationMask(.portrait))  // news.json lists phone ["portrait"] and pad, no tv
+        #expect(tv.result == .portrait)  // news.json lists phone ["portrait"] and pad, no tv
     }
 
     @Test("the C plugin vetoes the extension point its options deny, and logs memory warnings")
     func cPlugin() throws {
         let host = try loadNews()
-        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service"))!.result == .bool(false))
-        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.share-services"))!.result == .bool(true))
-        #expect(host.dispatcher.dispatchAtOnce(.shouldSaveSecureApplicationState)!.result == .bool(true))
-        _ = host.dispatcher.dispatchAtOnce(.didReceiveMemoryWarning)!
+        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.keyboard-service")).result == false)
+        #expect(host.dispatcher.dispatchAtOnce(.shouldAllowExtensionPointIdentifier(identifier: "com.apple.share-services")).result == true)
+        #expect(host.dispatcher.dispatchAtOnce(.shouldSaveSecureApplicationState).result == true)
+        _ = host.dispatcher.dispatchAtOnce(.didReceiveMemoryWarning)
         let events = host.log.recorded.filter { $0.kind == .event }.map { "\($0.subscriber):\($0.message)" }
         #expect(events.contains("ExtensionGuard:memory_warning_received"))
         #expect(events.contains("SessionAnalytics:memory_warning_received"))
@@ -113,8 +116,8 @@ struct IntegrationTests {
     @Test("a session: Codable attributes from one Swift plugin, log lines from another")
     func session() throws {
         let host = try loadNews()
-        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)!
-        _ = host.dispatcher.dispatchAtOnce(.willResignActive)!
+        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)
+        _ = host.dispatcher.dispatchAtOnce(.willResignActive)
         let ended = try #require(host.log.recorded.first { $0.message == "session_ended" })
         #expect(ended.subscriber == "SessionAnalytics")
         #expect(ended.attributes["sessionNumber"] == 1)

@@ -1,6 +1,7 @@
 import Testing
 import SubscriberABI
 @testable import SubscriberHost
+import SubscriberKit
 
 @MainActor
 @Suite("Loader: checks 4-8 on the built plugins")
@@ -15,7 +16,7 @@ struct LoaderDescriptorTests {
         #expect(image.version == "1.0.0")
         #expect(image.vendor == "AppDelegateHost")
         #expect(image.swiftVersion == "" && image.isCPlugin)
-        #expect(image.abiMajor == 1 && image.abiMinor == 0)
+        #expect(image.abiMajor == ABI.major && image.abiMinor == ABI.minor)
         #expect(image.structSize == UInt32(MemoryLayout<adh_plugin_descriptor>.size))
         #expect(image.subscriberNames == ["ExtensionGuard"])
         #expect(image.descriptor.pointee.create != nil)

@@ -1,3 +1,4 @@
+import SubscriberKit
 import Testing
 @testable import SubscriberHost
 
@@ -17,9 +18,8 @@ private func plugin(_ entry: String) -> String { withApp(#""plugins": [\#(entry)
 
 private let rootKeys = "app, deadlines, pluginSearchPaths, plugins, reconcilers, supportedInterfaceOrientations"
 private let pluginKeys = "apple, ios, library, optional, options, path, priority, sha256, subscribers"
-private let completionEvents = "didReceiveRemoteNotification, performFetch, handleEventsForBackgroundURLSession, "
-    + "continueUserActivity, performActionForShortcutItem, handleWatchKitExtensionRequest"
-private let reconcilerNames = "one of anyTrue, allTrue, firstAnswer, intersection, merge or a precedence list of fetch results"
+/// The events with a deadline, as the table says.
+private let completionEvents = LifecycleEvent.allCases.filter(\.answersThroughCompletion).map(\.name).joined(separator: ", ")
 
 @Suite("Manifest: every bad shape names its key path")
 struct ManifestErrorTests {
@@ -79,9 +79,9 @@ struct ManifestErrorTests {
         BadManifest(withApp(#""reconcilers": {"openUrl": "anyTrue"}"#),
                     "m.json: reconcilers.openUrl: expected an event's wire name (didFinishLaunching, openURL, …), found an unknown key"),
         BadManifest(withApp(#""reconcilers": {"openURL": "anyFalse"}"#),
-                    #"m.json: reconcilers.openURL: expected \#(reconcilerNames), found the string "anyFalse""#),
+                    #"m.json: reconcilers.openURL: expected anyTrue, allTrue, firstAnswer, always true or always false, found the string "anyFalse""#),
         BadManifest(withApp(#""reconcilers": {"openURL": 1}"#),
-                    "m.json: reconcilers.openURL: expected \(reconcilerNames), found the number 1"),
+                    #"m.json: reconcilers.openURL: expected a reconciler's name, a precedence list or {"always": answer}, found the number 1"#),
         BadManifest(withApp(#""reconcilers": {"performFetch": ["newData", "late", "noData"]}"#),
                     #"m.json: reconcilers.performFetch[1]: expected one of newData, noData, failed, found the string "late""#),
         BadManifest(withApp(#""reconcilers": {"performFetch": ["newData", "failed", "newData"]}"#),

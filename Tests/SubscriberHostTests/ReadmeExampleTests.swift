@@ -91,11 +91,12 @@ struct ReadmeExampleTests {
     @Test func theExamplesLoadAndGreet() throws {
         let host = try PluginHost(manifestAt: Self.root + "/manifests/greeters.json",
                                   options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
-        _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)!
+        host.dispatcher.dispatchAtOnce(.didFinishLaunching())
+        host.dispatcher.dispatchAtOnce(.didBecomeActive)
         #expect(host.log.recorded.map { "\($0.subscriber): \($0.message)" } == [
             "Greeter: Hello from Greeters!", "GreeterC: Hello from C!",
         ])
-        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "greeter://hi")!))!.result == .bool(true))
+        #expect(host.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "greeter://hi")!)).result == true)
         #expect(host.dispatcher.responderNames(for: .openURL) == ["Greeter"])
     }
 }

@@ -3,51 +3,21 @@ import SubscriberABI
 import Testing
 @testable import SubscriberKit
 
-/// The event entries of `adh_subscriber`, by name, in header order, with their offsets: written out
-/// field by field so that a row whose `cSlot` or `read`/`install` names another field is caught.
-enum SubscriberSlots {
-    static let offsets: KeyValuePairs<String, Int?> = [
-        "will_finish_launching": MemoryLayout<adh_subscriber>.offset(of: \.will_finish_launching),
-        "did_finish_launching": MemoryLayout<adh_subscriber>.offset(of: \.did_finish_launching),
-        "did_become_active": MemoryLayout<adh_subscriber>.offset(of: \.did_become_active),
-        "will_resign_active": MemoryLayout<adh_subscriber>.offset(of: \.will_resign_active),
-        "did_enter_background": MemoryLayout<adh_subscriber>.offset(of: \.did_enter_background),
-        "will_enter_foreground": MemoryLayout<adh_subscriber>.offset(of: \.will_enter_foreground),
-        "will_terminate": MemoryLayout<adh_subscriber>.offset(of: \.will_terminate),
-        "did_receive_memory_warning": MemoryLayout<adh_subscriber>.offset(of: \.did_receive_memory_warning),
-        "significant_time_change": MemoryLayout<adh_subscriber>.offset(of: \.significant_time_change),
-        "protected_data_will_become_unavailable": MemoryLayout<adh_subscriber>.offset(of: \.protected_data_will_become_unavailable),
-        "protected_data_did_become_available": MemoryLayout<adh_subscriber>.offset(of: \.protected_data_did_become_available),
-        "did_register_for_remote_notifications": MemoryLayout<adh_subscriber>.offset(of: \.did_register_for_remote_notifications),
-        "did_fail_to_register_for_remote_notifications": MemoryLayout<adh_subscriber>.offset(of: \.did_fail_to_register_for_remote_notifications),
-        "did_receive_remote_notification": MemoryLayout<adh_subscriber>.offset(of: \.did_receive_remote_notification),
-        "perform_fetch": MemoryLayout<adh_subscriber>.offset(of: \.perform_fetch),
-        "handle_events_for_background_url_session": MemoryLayout<adh_subscriber>.offset(of: \.handle_events_for_background_url_session),
-        "open_url": MemoryLayout<adh_subscriber>.offset(of: \.open_url),
-        "will_continue_user_activity": MemoryLayout<adh_subscriber>.offset(of: \.will_continue_user_activity),
-        "continue_user_activity": MemoryLayout<adh_subscriber>.offset(of: \.continue_user_activity),
-        "did_update_user_activity": MemoryLayout<adh_subscriber>.offset(of: \.did_update_user_activity),
-        "did_fail_to_continue_user_activity": MemoryLayout<adh_subscriber>.offset(of: \.did_fail_to_continue_user_activity),
-        "perform_action_for_shortcut_item": MemoryLayout<adh_subscriber>.offset(of: \.perform_action_for_shortcut_item),
-        "supported_interface_orientations": MemoryLayout<adh_subscriber>.offset(of: \.supported_interface_orientations),
-        "should_allow_extension_point_identifier": MemoryLayout<adh_subscriber>.offset(of: \.should_allow_extension_point_identifier),
-        "should_save_secure_application_state": MemoryLayout<adh_subscriber>.offset(of: \.should_save_secure_application_state),
-        "should_restore_secure_application_state": MemoryLayout<adh_subscriber>.offset(of: \.should_restore_secure_application_state),
-        "configuration_for_connecting": MemoryLayout<adh_subscriber>.offset(of: \.configuration_for_connecting),
-        "did_discard_scene_sessions": MemoryLayout<adh_subscriber>.offset(of: \.did_discard_scene_sessions),
-        "handle_watchkit_extension_request": MemoryLayout<adh_subscriber>.offset(of: \.handle_watchkit_extension_request),
-    ]
+/// The entries of a family's vtable as its header declares them, in order: the function pointers
+/// of `struct <vtable> { … }` in `Sources/SubscriberABI/include/<header>`, read from the header
+/// itself, so that the table is checked against the contract and not against a copy of it.
+enum HeaderEntries {
+    static let include = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/SubscriberABI/include")
 
-    /// The names of the non-NULL event entries of `vtable`, in header order.
-    static func filled(in vtable: UnsafePointer<adh_subscriber>) -> [String] {
-        offsets.filter { _, offset in
-            UnsafeRawPointer(vtable).load(fromByteOffset: offset!, as: UnsafeRawPointer?.self) != nil
-        }.map(\.key)
-    }
-
-    /// The names of the non-NULL event entries of `vtable`, in header order.
-    static func filled(in vtable: adh_subscriber) -> [String] {
-        withUnsafePointer(to: vtable) { filled(in: $0) }
+    /// The event entries of `family`'s vtable: every `(*name)(` between its struct's braces, but the
+    /// core's `destroy` and `get_extension`.
+    static func of(_ family: EventFamily) throws -> [String] {
+        let text = try String(contentsOf: include.appendingPathComponent(family.header), encoding: .utf8)
+        let start = try #require(text.range(of: "struct \(family.vtableName) {"), "\(family.header) declares struct \(family.vtableName)")
+        let end = try #require(text.range(of: "\n}", range: start.upperBound..<text.endIndex))
+        let body = text[start.upperBound..<end.lowerBound]
+        return body.matches(of: /\(\*(\w+)\)\(/).map { String($0.output.1) }.filter { $0 != "destroy" && $0 != "get_extension" }
     }
 }
 
@@ -65,61 +35,6 @@ extension SubscriberContext {
         sink: DiscardingSink())
 }
 
-/// Adopts every event protocol, so that every witness of the SDK is its handler.
-private final class EveryEvent: InstantiableSubscriber, WillFinishLaunchingSubscriber, DidFinishLaunchingSubscriber,
-    DidBecomeActiveSubscriber, WillResignActiveSubscriber, DidEnterBackgroundSubscriber,
-    WillEnterForegroundSubscriber, WillTerminateSubscriber, DidReceiveMemoryWarningSubscriber,
-    SignificantTimeChangeSubscriber, ProtectedDataWillBecomeUnavailableSubscriber,
-    ProtectedDataDidBecomeAvailableSubscriber, DidRegisterForRemoteNotificationsSubscriber,
-    DidFailToRegisterForRemoteNotificationsSubscriber, DidReceiveRemoteNotificationSubscriber,
-    PerformFetchSubscriber, HandleEventsForBackgroundURLSessionSubscriber, OpenURLSubscriber,
-    WillContinueUserActivitySubscriber, ContinueUserActivitySubscriber, DidUpdateUserActivitySubscriber,
-    DidFailToContinueUserActivitySubscriber, PerformActionForShortcutItemSubscriber,
-    SupportedInterfaceOrientationsSubscriber, ShouldAllowExtensionPointIdentifierSubscriber,
-    ShouldSaveSecureApplicationStateSubscriber, ShouldRestoreSecureApplicationStateSubscriber,
-    ConfigurationForConnectingSubscriber, DidDiscardSceneSessionsSubscriber, HandleWatchKitExtensionRequestSubscriber
-{
-    init(context: SubscriberContext) {}
-    func application(_ application: Application, willFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
-    func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
-    func applicationDidBecomeActive(_ application: Application) {}
-    func applicationWillResignActive(_ application: Application) {}
-    func applicationDidEnterBackground(_ application: Application) {}
-    func applicationWillEnterForeground(_ application: Application) {}
-    func applicationWillTerminate(_ application: Application) {}
-    func applicationDidReceiveMemoryWarning(_ application: Application) {}
-    func applicationSignificantTimeChange(_ application: Application) {}
-    func applicationProtectedDataWillBecomeUnavailable(_ application: Application) {}
-    func applicationProtectedDataDidBecomeAvailable(_ application: Application) {}
-    func application(_ application: Application, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {}
-    func application(_ application: Application, didFailToRegisterForRemoteNotificationsWithError error: LifecycleError) {}
-    func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
-                     fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {}
-    func application(_ application: Application,
-                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {}
-    func application(_ application: Application, handleEventsForBackgroundURLSession identifier: String,
-                     completionHandler: CompletionHandler<Void>) {}
-    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { nil }
-    func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool? { nil }
-    func application(_ application: Application, continue userActivity: UserActivity,
-                     restorationHandler: CompletionHandler<[String]>) -> Bool? { nil }
-    func application(_ application: Application, didUpdate userActivity: UserActivity) {}
-    func application(_ application: Application, didFailToContinueUserActivityWithType userActivityType: String,
-                     error: LifecycleError) {}
-    func application(_ application: Application, performActionFor shortcutItem: ShortcutItem,
-                     completionHandler: CompletionHandler<Bool>) {}
-    func application(_ application: Application,
-                     supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask? { nil }
-    func application(_ application: Application,
-                     shouldAllowExtensionPointIdentifier extensionPointIdentifier: String) -> Bool? { nil }
-    func applicationShouldSaveSecureApplicationState(_ application: Application) -> Bool? { nil }
-    func applicationShouldRestoreSecureApplicationState(_ application: Application) -> Bool? { nil }
-    func application(_ application: Application, configurationForConnecting sceneRole: String) -> String? { nil }
-    func application(_ application: Application, didDiscardSceneSessions count: Int) {}
-    func application(_ application: Application, handleWatchKitExtensionRequest userInfo: JSONObject,
-                     reply: CompletionHandler<JSONObject>) {}
-}
-
 /// Adopts two event protocols: every other witness must stay nil.
 private final class TwoEvents: InstantiableSubscriber, PerformFetchSubscriber, SupportedInterfaceOrientationsSubscriber {
     init(context: SubscriberContext) {}
@@ -127,6 +42,14 @@ private final class TwoEvents: InstantiableSubscriber, PerformFetchSubscriber, S
                      performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {}
     func application(_ application: Application,
                      supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask? { nil }
+}
+
+/// Adopts one protocol of each family.
+private final class TwoFamilies: InstantiableSubscriber, OpenURLSubscriber, WillPresentNotificationSubscriber {
+    init(context: SubscriberContext) {}
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { nil }
+    func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
+                                withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {}
 }
 
 /// Adopts its event protocol in an extension, as Swift style often does.
@@ -150,53 +73,72 @@ private final class OpenURLChild: ActiveParent, OpenURLSubscriber {
 }
 
 @MainActor
-@Suite("Event table: rows, header order, C glue and the compiler-chosen handlers")
+@Suite("Event table: rows, families, header order, C glue and the compiler-chosen handlers")
 struct EventTableTests {
     @Test func anEventsIndexIsItsPositionAndItsRowsPosition() {
         #expect(EventTable.rows.count == LifecycleEvent.allCases.count)
         for (position, event) in LifecycleEvent.allCases.enumerated() {
             #expect(event.index == position, "\(event)")
             #expect(EventTable.rows[position].event == event, "row \(position)")
-            #expect(event.row.event == event)
+            #expect(LifecycleEvent(rawValue: event.name) == event)
         }
     }
 
-    @Test func theRowsAreInHeaderOrderAndNameEveryEntry() {
-        #expect(EventTable.rows.map(\.cSlot) == SubscriberSlots.offsets.map(\.key))
-        let offsets = SubscriberSlots.offsets.map { $0.value! }
-        // Header order: consecutive pointers from the first event entry to the end of the struct.
-        let pointer = MemoryLayout<UnsafeRawPointer>.size
-        #expect(offsets == Array(stride(from: offsets[0], to: MemoryLayout<adh_subscriber>.size, by: pointer)))
-        #expect(offsets[0] == MemoryLayout<adh_subscriber>.offset(of: \.destroy)! + pointer)
-    }
-
-    @Test func eachRowInstallsTheEntryItReadsAndNoOther() {
-        for row in EventTable.rows {
-            var vtable = adh_subscriber()
-            row.install(&vtable)
-            #expect(SubscriberSlots.filled(in: vtable) == [row.cSlot], "\(row.event)")
-            let read = EventTable.rows.filter { $0.read(vtable) != nil }.map(\.event)
-            #expect(read == [row.event], "\(row.event)")
-        }
-        let empty = adh_subscriber()
-        #expect(EventTable.rows.allSatisfy { $0.read(empty) == nil })
-    }
-
-    @Test func aTypeAdoptingEveryProtocolHandlesEveryEventWithItsRowsAnswerKind() {
-        let handlers = EveryEvent(context: .forTests).eventHandlers()
-        #expect(handlers.count == EventTable.rows.count)
-        for (row, handler) in zip(EventTable.rows, handlers) {
-            #expect(handler?.answerKind == row.answer, "\(row.event)")
+    @Test func theRowsComeFamilyByFamilyInTheFamiliesOrder() {
+        let families = EventTable.rows.map(\.family.index)
+        #expect(families == families.sorted())
+        #expect(Set(families) == Set(EventFamily.all.map(\.index)))
+        for (index, family) in EventFamily.all.enumerated() {
+            #expect(family.index == index)
+            #expect((family.extensionID == nil) == (index == 0), "only the core family is not an extension")
+            #expect(!family.events.isEmpty, "\(family.name)")
         }
     }
 
-    @Test func aTypeAdoptingTwoProtocolsHandlesThoseTwoWithTheirAnswerKinds() {
+    @Test(arguments: EventFamily.all.map(\.name))
+    func eachFamilysRowsAreItsHeadersEntriesInOrder(family name: String) throws {
+        let family = try #require(EventFamily.all.first { $0.name == name })
+        #expect(family.events.map(\.row.cSlot) == (try HeaderEntries.of(family)))
+    }
+
+    @Test(arguments: EventFamily.all.map(\.name))
+    func eachRowInstallsTheEntryItReadsAndNoOther(family name: String) throws {
+        let family = try #require(EventFamily.all.first { $0.name == name })
+        let rows = family.events.map(\.row)
+        var offsets: [Int] = []
+        for row in rows {
+            let vtable = family.extensionID == nil ? Self.emptySubscriber() : family.makeVTable()
+            defer { vtable.deallocate() }
+            row.install(into: vtable)
+            #expect(rows.filter { $0.entry(in: vtable) != nil }.map(\.name) == [row.name], "\(row.name)")
+            // Exactly one pointer was written past the struct's fixed fields, and further down the
+            // struct for each row in turn: the header's order.
+            let written = Self.filledWords(vtable, size: family.vtableSize).filter { $0 >= Self.firstEntryOffset(family) }
+            #expect(written.count == 1, "\(row.name) wrote \(written)")
+            offsets += written
+        }
+        #expect(offsets == offsets.sorted() && Set(offsets).count == offsets.count)
+        let empty = family.extensionID == nil ? Self.emptySubscriber() : family.makeVTable()
+        defer { empty.deallocate() }
+        #expect(rows.allSatisfy { $0.entry(in: empty) == nil })
+    }
+
+    @Test func aTypeAdoptingTwoProtocolsHandlesThoseTwoWithTheirRowsHandlers() {
         let handlers = TwoEvents(context: .forTests).eventHandlers()
+        #expect(handlers.count == EventTable.rows.count)
         let handled = LifecycleEvent.allCases.filter { handlers[$0.index] != nil }
         #expect(handled == [.performFetch, .supportedInterfaceOrientations])
         for event in handled {
-            #expect(handlers[event.index]?.answerKind == event.row.answer, "\(event)")
+            #expect(handlers[event.index].map(event.row.fits) == true, "\(event)")
         }
+    }
+
+    @Test func aTypeInTwoFamiliesHandlesOneEventOfEach() {
+        let handlers = TwoFamilies(context: .forTests).eventHandlers()
+        let handled = LifecycleEvent.allCases.filter { handlers[$0.index] != nil }
+        #expect(handled == [.openURL, .willPresentNotification])
+        #expect(handled.map(\.row.family.name) == ["application", "notifications"])
+        for event in handled { #expect(handlers[event.index].map(event.row.fits) == true, "\(event)") }
     }
 
     @Test func aProtocolAdoptedInAnExtensionCounts() {
@@ -210,12 +152,34 @@ struct EventTableTests {
         #expect(LifecycleEvent.allCases.filter { handlers[$0.index] != nil } == [.didBecomeActive])
     }
 
-    @Test func aSubscriberTypesVTableHasAnEntryForEachHandledEvent() {
-        let instance = UnsafeMutableRawPointer(bitPattern: 0x10)!  // never dereferenced: no event is called
-        let every = SubscriberVTable.make(instance: instance, handlers: EveryEvent(context: .forTests).eventHandlers())
-        #expect(SubscriberSlots.filled(in: every) == SubscriberSlots.offsets.map(\.key))
-        let two = SubscriberVTable.make(instance: instance, handlers: TwoEvents(context: .forTests).eventHandlers())
-        #expect(SubscriberSlots.filled(in: two) == ["perform_fetch", "supported_interface_orientations"])
-        #expect(two.destroy != nil && two.struct_size == UInt32(MemoryLayout<adh_subscriber>.size))
+    @Test func everyRowsDefaultReconcilerFitsItsAnswerAndIsAmongItsFittingOnes() throws {
+        for row in EventTable.rows {
+            _ = try row.policy(nil, settings: DeliverySettings())
+            if let standard = row.defaultReconciler {
+                #expect(row.fittingReconcilers.contains(standard), "\(row.name)")
+                try row.event.check(standard)
+            } else {
+                #expect(row.fittingReconcilers.isEmpty, "\(row.name): combines nothing, so nothing can be chosen")
+            }
+        }
+    }
+
+    /// A zeroed `adh_subscriber` with its struct_size.
+    static func emptySubscriber() -> UnsafeMutableRawPointer {
+        let vtable = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<adh_subscriber>.size, alignment: 8)
+        vtable.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<adh_subscriber>.size)
+        vtable.storeBytes(of: UInt32(MemoryLayout<adh_subscriber>.size), as: UInt32.self)
+        return vtable
+    }
+
+    /// Where a family's event entries start: after `destroy` in the core, after `struct_size` (a
+    /// pointer's width) in an extension.
+    static func firstEntryOffset(_ family: EventFamily) -> Int {
+        family.extensionID == nil ? MemoryLayout<adh_subscriber>.offset(of: \.destroy)! + 8 : 8
+    }
+
+    /// The offsets of the non-zero pointer-wide words of `vtable`.
+    static func filledWords(_ vtable: UnsafeRawPointer, size: Int) -> [Int] {
+        stride(from: 0, to: size, by: 8).filter { vtable.load(fromByteOffset: $0, as: UInt.self) != 0 && $0 > 0 }
     }
 }

@@ -18,6 +18,16 @@ private final class Echo: InstantiableSubscriber, OpenURLSubscriber, Configurati
     }
 }
 
+/// Opens URLs and presents notifications: one event of each family.
+private final class Presenter: InstantiableSubscriber, OpenURLSubscriber, WillPresentNotificationSubscriber {
+    init(context: SubscriberContext) {}
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { nil }
+    func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
+                                withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {
+        completionHandler([.banner])
+    }
+}
+
 final class Other: InstantiableSubscriber {
     init(context: SubscriberContext) {}
 }
@@ -50,7 +60,8 @@ private enum TestHost {
             },
             log_event: { _, _, _ in }, log_error: { _, _, _ in },
             app_info_json: { _ in MainActor.assumeIsolated { UncheckedSendable(TestHost.appInfo.string) }.value },
-            options_json: { _ in MainActor.assumeIsolated { UncheckedSendable(TestHost.options.string) }.value }))
+            options_json: { _ in MainActor.assumeIsolated { UncheckedSendable(TestHost.options.string) }.value },
+            get_extension: { _, _ in nil }))
         return UnsafePointer(host)
     }()
 }
@@ -69,6 +80,19 @@ private func make(_ name: String, in descriptor: UnsafePointer<adh_plugin_descri
     -> UnsafePointer<adh_subscriber>?
 {
     name.withCString { descriptor.pointee.create!($0, TestHost.host) }
+}
+
+/// The entries a subscriber struct has, by the names its family's header gives them, read through
+/// the event rows as a host reads them (extensions through `get_extension`), in table order.
+enum Entries {
+    static func filled(in subscriber: UnsafePointer<adh_subscriber>) -> [String] {
+        let vtable = ABI.readCovered(subscriber)
+        return EventTable.rows.filter { row in
+            guard let id = row.family.extensionID else { return row.entry(in: subscriber) != nil }
+            guard let familyVTable = vtable.get_extension?(subscriber, id) else { return false }
+            return row.entry(in: familyVTable) != nil
+        }.map(\.cSlot)
+    }
 }
 
 @MainActor
@@ -114,17 +138,38 @@ struct ExportTests {
         let echo = try #require(make("Echo"))
         defer { echo.pointee.destroy!(echo) }
         #expect(echo.pointee.instance != nil && echo.pointee.destroy != nil)
-        #expect(SubscriberSlots.filled(in: echo) == ["open_url", "configuration_for_connecting"])
+        #expect(Entries.filled(in: echo) == ["open_url", "configuration_for_connecting"])
     }
 
     @Test func aBaseClassSubclassGetsTheEntryOfTheProtocolItDeclares() throws {
         let plugin = descriptor("com.example.export-tests.base", [BaseActive.self, Lookalike.self])
         let active = try #require(make("BaseActive", in: plugin))
         defer { active.pointee.destroy!(active) }
-        #expect(SubscriberSlots.filled(in: active) == ["did_become_active"])
+        #expect(Entries.filled(in: active) == ["did_become_active"])
         TestHost.lines = []
         active.pointee.did_become_active!(active)
         #expect(TestHost.lines == ["2 active in News"])
+    }
+
+    @Test func aTypeInTwoFamiliesGetsTheCoreEntryAndOneExtensionWithItsEntry() throws {
+        let plugin = descriptor("com.example.export-tests.families", [Presenter.self])
+        let presenter = try #require(make("Presenter", in: plugin))
+        defer { presenter.pointee.destroy!(presenter) }
+        #expect(Entries.filled(in: presenter) == ["open_url", "will_present"])
+        let vtable = presenter.pointee
+        let center = try #require(vtable.get_extension?(presenter, ADH_EXT_NOTIFICATION_CENTER))
+        #expect(center.load(as: UInt32.self) == UInt32(MemoryLayout<adh_notification_center>.size))
+        // The same pointer each time, as the host may keep it; NULL for an id it does not implement.
+        #expect(vtable.get_extension?(presenter, ADH_EXT_NOTIFICATION_CENTER) == center)
+        #expect(vtable.get_extension?(presenter, "adh.notification-center/2") == nil)
+        #expect(vtable.get_extension?(presenter, "adh.unknown/1") == nil)
+        #expect(vtable.get_extension?(presenter, nil) == nil)
+    }
+
+    @Test func aTypeInOneFamilyHasNoExtensionVTable() throws {
+        let echo = try #require(make("Echo"))
+        defer { echo.pointee.destroy!(echo) }
+        #expect(echo.pointee.get_extension?(echo, ADH_EXT_NOTIFICATION_CENTER) == nil)
     }
 
     @Test func aSameNamedMethodWithoutTheProtocolGetsNoEntry() throws {
@@ -133,7 +178,7 @@ struct ExportTests {
         let plugin = descriptor("com.example.export-tests.base", [BaseActive.self, Lookalike.self])
         let lookalike = try #require(make("Lookalike", in: plugin))
         defer { lookalike.pointee.destroy!(lookalike) }
-        #expect(SubscriberSlots.filled(in: lookalike) == [])
+        #expect(Entries.filled(in: lookalike) == [])
         #expect(Lookalike(context: SubscriberContext.forTests).eventHandlers().allSatisfy { $0 == nil })
     }
 
@@ -155,14 +200,14 @@ struct ExportTests {
             }
         }
         let serial = UInt64.max - UInt64(UInt32.random(in: 0..<UInt32.max))
-        let before = PayloadDecodeCache.shared.decodeCount
+        let before = DecodeCache.shared.decodeCount
         #expect(open("news://yes", serial: serial) == [1, 1, 1])
-        #expect(PayloadDecodeCache.shared.decodeCount == before + 1)
+        #expect(DecodeCache.shared.decodeCount == before + 1)
         #expect(open("news://no", serial: serial - 1) == [0, 0, 0])
-        #expect(PayloadDecodeCache.shared.decodeCount == before + 2)
+        #expect(DecodeCache.shared.decodeCount == before + 2)
         // Serial 0 means "not numbered": never cached.
         #expect(open("news://yes", serial: 0) == [1, 1, 1])
-        #expect(PayloadDecodeCache.shared.decodeCount == before + 5)
+        #expect(DecodeCache.shared.decodeCount == before + 5)
     }
 
     @Test func badHostJSONAndBadURLsAreReportedNotFatal() throws {
