@@ -17,7 +17,9 @@ package final class EventRow: @unchecked Sendable {
     package let name: String
     /// The event's position in ``EventTable/rows``: what dispatch arrays are indexed by. Set once,
     /// when the table is assembled.
-    package internal(set) var index = -1
+    // Unchecked: set once, when the table is assembled, before any event is dispatched; checked, every
+    // read of an event's index (several per call) would pay for exclusivity bookkeeping.
+    @exclusivity(unchecked) package internal(set) var index = -1
     /// Its family: which C vtable its entry is in, which group of Swift protocols its protocol is in.
     package let family: EventFamily
     /// The UIKit method it stands for.

@@ -3,8 +3,9 @@
 /// (docs/events.md). Each event is a static member (`.openURL`, `.willPresentNotification`); its
 /// facts are its row in the event table.
 public struct LifecycleEvent: Sendable, Hashable, CaseIterable, RawRepresentable, CustomStringConvertible {
-    /// The event's row.
-    package let row: EventRow
+    /// The event's row. Unowned: rows are the table's static constants and live as long as the
+    /// process, so an event is copied, passed and compared without reference counting.
+    package unowned(unsafe) let row: EventRow
 
     package init(row: EventRow) { self.row = row }
 

@@ -12,33 +12,40 @@ final class DecodeCache {
     static let shared = DecodeCache()
 
     /// How many payloads were decoded (not served from the cache); for tests and diagnostics.
-    private(set) var decodeCount = 0
+    // Unchecked: main thread only, one entry call at a time.
+    @exclusivity(unchecked) private(set) var decodeCount = 0
 
     /// By event index: the serial decoded last, and its value (a ``Decoded``).
-    private var serials: [UInt64] = []
-    private var decoded: [AnyObject?] = []
+    @exclusivity(unchecked) private var serials: [UInt64] = []
+    @exclusivity(unchecked) private var decoded: [AnyObject?] = []
 
     /// The value `arguments` carry for `event`; nil when it cannot be delivered.
     @inline(__always)
     func value<A: ArgumentShape>(_ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type,
                                  for instance: ExportedInstance) -> A.Value? {
         let serial = A.serial(of: arguments)
+        // Arguments without a serial (none, strings, numbers) are decoded per call, never cached.
+        guard serial != 0 else { return decode(arguments, A.self, for: instance) }
         let index = event.index
-        if serial != 0, index < serials.count, serials[index] == serial, let hit = decoded[index] {
+        if index < serials.count, serials[index] == serial, let hit = decoded[index] {
             return unsafeDowncast(hit, to: Decoded<A.Value>.self).value
         }
+        let value = decode(arguments, A.self, for: instance)
+        if index >= serials.count {
+            serials += repeatElement(0, count: EventTable.rows.count - serials.count)
+            decoded += repeatElement(nil, count: EventTable.rows.count - decoded.count)
+        }
+        serials[index] = serial
+        decoded[index] = Decoded(value)
+        return value
+    }
+
+    @inline(__always)
+    private func decode<A: ArgumentShape>(_ arguments: A.CArguments, _: A.Type, for instance: ExportedInstance) -> A.Value? {
         decodeCount += 1
         var problems: [String] = []
         let value = A.decode(arguments, problems: &problems)
-        problems.forEach(instance.warn)
-        if serial != 0 {
-            if index >= serials.count {
-                serials += repeatElement(0, count: EventTable.rows.count - serials.count)
-                decoded += repeatElement(nil, count: EventTable.rows.count - decoded.count)
-            }
-            serials[index] = serial
-            decoded[index] = Decoded(value)
-        }
+        if !problems.isEmpty { problems.forEach(instance.warn) }
         return value
     }
 }

@@ -12,6 +12,12 @@ final class ExportedInstance {
     /// Its handler of each event, by event index; nil for the events its type does not handle
     /// (their vtable entries are NULL).
     let handlers: [AnyEventHandler?]
+    /// ``handlers`` and ``subscriber`` as the entries read them: unretained (the properties above
+    /// own them), so a call retains nothing.
+    private let handlerTable: UnsafeMutablePointer<Unmanaged<AnyEventHandler>?>
+    private let unretainedSubscriber: Unmanaged<AnyObject>
+    /// This image's decode cache, held here so that a call does not go through its lazy global.
+    let decodeCache: DecodeCache
     /// The host link behind the subscriber's context.
     let link: HostLink
     /// The name the subscriber was created under.
@@ -23,19 +29,36 @@ final class ExportedInstance {
         get { applicationBox.value }
         set { applicationBox = ApplicationBox(value: newValue) }
     }
-    private(set) var applicationBox: ApplicationBox
+    // Unchecked: only the main thread touches these, one entry call at a time; checked, each call
+    // would pay for exclusivity bookkeeping twice.
+    @exclusivity(unchecked) private(set) var applicationBox: ApplicationBox
     /// Bytes an answer points to (a configuration name), kept alive for the host until the next call.
-    var kept: ABIBytes?
+    @exclusivity(unchecked) var kept: ABIBytes?
+    /// By event index: the completion receiver of the event's last call, reused when nobody holds it
+    /// (``NoReceiver/shared`` before the first, which is never uniquely referenced).
+    private let receivers: UnsafeMutablePointer<AnyObject>
     /// By family index: the vtable made for each extension family the subscriber is in; nil for the
     /// core family and for families it is not in.
     private(set) var extensions: [UnsafeMutableRawPointer?] = []
 
     private init(subscriber: any AppDelegateSubscriber, link: HostLink, name: String, application: Application) {
         self.subscriber = subscriber
-        self.handlers = subscriber.eventHandlers()
+        let handlers = subscriber.eventHandlers()
+        self.handlers = handlers
+        handlerTable = .allocate(capacity: handlers.count)
+        handlerTable.initialize(from: handlers.map { $0.map(Unmanaged.passUnretained) }, count: handlers.count)
+        unretainedSubscriber = Unmanaged.passUnretained(subscriber)
+        decodeCache = DecodeCache.shared
+        receivers = .allocate(capacity: handlers.count)
+        receivers.initialize(repeating: NoReceiver.shared, count: handlers.count)
         self.link = link
         self.name = name
         self.applicationBox = ApplicationBox(value: application)
+    }
+
+    isolated deinit {
+        handlerTable.deallocate()
+        receivers.deinitialize(count: handlers.count).deallocate()
     }
 
     /// Makes a `type` named `name` for `host` and its vtables, which own it until `destroy`: an
@@ -130,15 +153,41 @@ final class ExportedInstance {
         }
     }
 
-    /// Runs `body` with the instance behind `vtable` and its application; `fallback` for a NULL
-    /// vtable. Both are borrowed, not retained or copied: the vtable holds the instance until
-    /// `destroy`, and the host makes one call at a time, so nothing replaces the application box
-    /// while `body` runs. `body` must not set ``application``.
-    static func with<R>(_ vtable: UnsafePointer<adh_subscriber>?, fallback: R,
-                        _ body: (ExportedInstance, Application) -> R) -> R {
-        withInstance(vtable, fallback: fallback) { instance in
-            borrowing(Unmanaged.passUnretained(instance.applicationBox)) { body(instance, $0.value) }
+    /// The call of `event` with C `arguments` on the instance behind `vtable`: brings the application
+    /// up to date, decodes the arguments (once per payload serial for every instance of this image),
+    /// and runs `body` with the instance, the event's handler, the subscriber, the application and the
+    /// decoded value — all borrowed, none retained or copied: the vtable holds the instance until
+    /// `destroy`, and the host makes one call at a time, so nothing replaces them while `body` runs.
+    /// `fallback` when there is no instance, no handler (a vtable used after `destroy`) or no value.
+    @inline(__always)
+    static func call<A: ArgumentShape, R>(
+        _ vtable: UnsafePointer<adh_subscriber>?, _ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type,
+        fallback: R, _ body: (ExportedInstance, AnyEventHandler, AnyObject, Application, A.Value) -> R
+    ) -> R {
+        guard let raw = vtable?.pointee.instance else { return fallback }
+        return borrowing(Unmanaged<ExportedInstance>.fromOpaque(raw)) { instance in
+            instance.refresh(from: arguments, A.self)
+            guard let handler = instance.handlerTable[event.index],
+                  let value = instance.decodeCache.value(arguments, event, A.self, for: instance) else { return fallback }
+            return borrowing(handler) { handler in
+                borrowing(instance.unretainedSubscriber) { subscriber in
+                    borrowing(Unmanaged.passUnretained(instance.applicationBox)) { box in
+                        body(instance, handler, subscriber, box.value, value)
+                    }
+                }
+            }
         }
+    }
+
+    /// The completion receiver for a call of `event`: the last one, when nothing but this instance
+    /// references it any more (the subscriber kept no handler), else a new one from `make`, kept.
+    @inline(__always)
+    func receiver<Receiver: AnyObject>(_ event: LifecycleEvent, _: Receiver.Type, make: () -> Receiver) -> Receiver {
+        let slot = receivers + event.index
+        if isKnownUniquelyReferenced(&slot.pointee) { return unsafeDowncast(slot.pointee, to: Receiver.self) }
+        let made = make()
+        slot.pointee = made
+        return made
     }
 
     /// Runs `body` with the instance behind `vtable`, borrowed; `fallback` for a NULL vtable.
@@ -149,16 +198,14 @@ final class ExportedInstance {
     }
 }
 
+/// What an event's receiver slot holds before its first call: shared by every slot, so never
+/// uniquely referenced, so never taken for a receiver.
+private final class NoReceiver: Sendable {
+    static let shared = NoReceiver()
+}
+
 /// An application that never changes: a new value gets a new box.
 final class ApplicationBox {
     let value: Application
     init(value: Application) { self.value = value }
-}
-
-/// `object` borrowed for `body`, without a retain. A wrapper compiled in Swift 6 mode: a main-actor
-/// closure handed straight to the stdlib's `_withUnsafeGuaranteedRef` (a Swift 5 module) would
-/// check its executor on every call.
-@inline(__always)
-private func borrowing<Object: AnyObject, Result>(_ object: Unmanaged<Object>, _ body: (Object) -> Result) -> Result {
-    object._withUnsafeGuaranteedRef(body)
 }

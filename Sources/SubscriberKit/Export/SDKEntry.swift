@@ -17,11 +17,8 @@ enum SDKEntry {
     nonisolated static func notify<A: ArgumentShape>(_ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent,
                                                      _: A.Type) {
         onMain((me, arguments, event)) { call in
-            ExportedInstance.withInstance(call.0, fallback: ()) { instance in
-                instance.refresh(from: call.1, A.self)
-                guard let handler = instance.handler(call.2),
-                      let value = DecodeCache.shared.value(call.1, call.2, A.self, for: instance) else { return }
-                unsafeDowncast(handler, to: NotificationHandler<A>.self).call(instance.subscriber, instance.application, value)
+            ExportedInstance.call(call.0, call.1, call.2, A.self, fallback: ()) { _, handler, subscriber, application, value in
+                unsafeDowncast(handler, to: NotificationHandler<A>.self).call(subscriber, application, value)
             }
         }
     }
@@ -30,16 +27,12 @@ enum SDKEntry {
         _ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type, _: R.Type
     ) -> R.CReturn {
         onMain((me, arguments, event)) { call in
-            ExportedInstance.withInstance(call.0, fallback: R.encode(nil, keeping: &unused)) { instance in
-                instance.refresh(from: call.1, A.self)
-                guard let handler = instance.handler(call.2),
-                      let value = DecodeCache.shared.value(call.1, call.2, A.self, for: instance) else {
-                    return R.encode(nil, keeping: &instance.kept)
-                }
-                let answer = unsafeDowncast(handler, to: ImmediateHandler<A, R>.self)
-                    .call(instance.subscriber, instance.application, value)
-                return R.encode(answer, keeping: &instance.kept)
+            let answer: (ExportedInstance, R.Answer?)? = ExportedInstance.call(call.0, call.1, call.2, A.self, fallback: nil) {
+                instance, handler, subscriber, application, value in
+                (instance, unsafeDowncast(handler, to: ImmediateHandler<A, R>.self).call(subscriber, application, value))
             }
+            guard let (instance, answer) = answer else { return R.encode(nil, keeping: &unused) }
+            return R.encode(answer, keeping: &instance.kept)
         }
     }
 
@@ -47,13 +40,13 @@ enum SDKEntry {
         _ me: Me, _ arguments: A.CArguments, _ completion: R.CCompletion, _ event: LifecycleEvent, _: A.Type, _: R.Type
     ) -> adh_response {
         onMain((me, arguments, completion, event)) { call in
-            ExportedInstance.withInstance(call.0, fallback: ABI.declines) { instance in
-                instance.refresh(from: call.1, A.self)
-                guard let handler = instance.handler(call.3),
-                      let value = DecodeCache.shared.value(call.1, call.3, A.self, for: instance) else { return ABI.declines }
-                let receiver = SDKCompletion<R>(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+            ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: ABI.declines) {
+                instance, handler, subscriber, application, value in
+                let receiver = instance.receiver(call.3, SDKCompletion<R>.self) {
+                    SDKCompletion<R>(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                }.reuse(call.2)
                 unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
-                    .call(instance.subscriber, instance.application, value, CompletionHandler(receiver: receiver, slot: 0))
+                    .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
                 return receiver.finish()
             }
         }
@@ -65,15 +58,13 @@ enum SDKEntry {
         _ me: Me, _ arguments: A.CArguments, _ completion: adh_json_completion, _ event: LifecycleEvent, _: A.Type
     ) -> adh_tristate {
         onMain((me, arguments, completion, event)) { call in
-            ExportedInstance.withInstance(call.0, fallback: RestorationAnswer.encode(nil)) { instance in
-                instance.refresh(from: call.1, A.self)
-                guard let handler = instance.handler(call.3),
-                      let value = DecodeCache.shared.value(call.1, call.3, A.self, for: instance) else {
-                    return RestorationAnswer.encode(nil)
-                }
-                let receiver = SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+            ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: RestorationAnswer.encode(nil)) {
+                instance, handler, subscriber, application, value in
+                let receiver = instance.receiver(call.3, SDKRestoration.self) {
+                    SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                }.reuse(call.2)
                 let handled = unsafeDowncast(handler, to: RestorationHandler<A>.self)
-                    .call(instance.subscriber, instance.application, value, CompletionHandler(receiver: receiver, slot: 0))
+                    .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
                 receiver.finish(handled: handled)
                 return RestorationAnswer.encode(handled)
             }
@@ -97,10 +88,15 @@ private func onMain<Arguments, Result>(_ arguments: Arguments,
 ///
 /// `decline()` is only meaningful before the method returns and before any call; a later one cannot
 /// be honoured (the host was already told "responds", or got the answer), so it is reported to the
-/// host as a warning and ignored. One allocation per call, nothing else.
+/// host as a warning and ignored.
+///
+/// Reused: an instance keeps the last one of each event (``ExportedInstance/receiver(_:_:make:)``)
+/// and takes it again when nobody else holds it (the subscriber kept no handler), so a completion
+/// answered within its call allocates nothing.
 package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionReceiver<Answer.Answer>, @unchecked Sendable {
-    // @unchecked: the C completion is immutable and callable from any thread; the phase is atomic.
-    private let completion: Answer.CCompletion
+    // @unchecked: `completion` is set only while nothing else references this object (a new call),
+    // and read by the calls of the handler made for that call; the phase is atomic.
+    private var completion: Answer.CCompletion
     private let phase = CallPhase()
     private let link: HostLink
     private let name: String
@@ -111,6 +107,13 @@ package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionRece
         self.link = link
         self.name = name
         self.event = event
+    }
+
+    /// Ready for a new call with `completion`. Only when nothing else references it.
+    func reuse(_ completion: Answer.CCompletion) -> Self {
+        self.completion = completion
+        phase.reset()
+        return self
     }
 
     package override func complete(_ slot: Int, with value: Answer.Answer) {
@@ -128,9 +131,10 @@ package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionRece
 
 /// The plugin side of `continueUserActivity`'s restoration handler. Declining it before returning
 /// means "nothing to restore": the host's handler is called with [] at once, so it waits for nothing.
+/// Reused like ``SDKCompletion``.
 package final class SDKRestoration: CompletionReceiver<[String]>, @unchecked Sendable {
-    // @unchecked: the C completion is immutable and callable from any thread; the phase is atomic.
-    private let completion: adh_json_completion
+    // @unchecked: as SDKCompletion.
+    private var completion: adh_json_completion
     private let phase = CallPhase()
     private let link: HostLink
     private let name: String
@@ -141,6 +145,13 @@ package final class SDKRestoration: CompletionReceiver<[String]>, @unchecked Sen
         self.link = link
         self.name = name
         self.event = event
+    }
+
+    /// Ready for a new call with `completion`. Only when nothing else references it.
+    func reuse(_ completion: adh_json_completion) -> Self {
+        self.completion = completion
+        phase.reset()
+        return self
     }
 
     package override func complete(_ slot: Int, with value: [String]) {
@@ -159,12 +170,15 @@ package final class SDKRestoration: CompletionReceiver<[String]>, @unchecked Sen
 }
 
 /// Whether a completion was called, declined, and whether the method had returned: decides what a
-/// decline means.
-final class CallPhase: Sendable {
+/// decline means. Stored inline in its receiver (noncopyable: no allocation of its own).
+struct CallPhase: ~Copyable, Sendable {
     private static let calledBit: UInt8 = 1, declinedBit: UInt8 = 2, returnedBit: UInt8 = 4
     private let bits = Atomic<UInt8>(0)
 
     func called() { bits.bitwiseOr(Self.calledBit, ordering: .relaxed) }
+
+    /// A new call.
+    func reset() { bits.store(0, ordering: .relaxed) }
 
     /// Records a decline; when it comes too late, why ("after the method returned").
     func decline() -> String? {

@@ -32,14 +32,6 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         case expired
     }
 
-    /// What one responder's slot says after delivery.
-    package struct Delivered {
-        package var state: SlotState
-        package var value: Value?
-        /// When the value arrived (``MonotonicClock``), when timed; 0 otherwise.
-        package var arrivedAt: UInt64
-    }
-
     /// How the collector treats calls and waits beyond the completion rules shared by every event.
     package struct Rules {
         /// Whether a call from a released responder still counts (restoration lists from every
@@ -63,7 +55,10 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     package let count: Int
     private let states: UnsafeMutablePointer<Atomic<UInt8>>
     private let returned: UnsafeMutablePointer<Atomic<Bool>>
-    private let values: UnsafeMutablePointer<Value?>
+    /// Slot `i`'s value: initialized exactly while its state is answered (or a claim is writing it).
+    /// Not `Value?`: this class's methods run unspecialized (they are reached through the base class
+    /// and the token table), and an optional of a generic value costs a metadata lookup per call.
+    private let values: UnsafeMutablePointer<Value>
     private let arrivals: UnsafeMutablePointer<UInt64>
     private let pending: Atomic<Int>
     private let phase = Atomic<Int>(0)
@@ -72,45 +67,64 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     nonisolated(unsafe) private var continuation: UnsafeContinuation<Void, Never>?
     private let timer = Mutex<DeadlineTimer?>(nil)
     private let reports = Mutex(DispatchReportList())
+    /// Every subscriber's name, and each slot's position among them.
     private let names: [String]
+    private let subscribers: [Int]
     private let lateReports: LateReports
     private let timed: Bool
     private let rules: Rules
-    /// Reads a C completion's raw value; a problem is logged through `problem` for the slot.
-    private let decode: @Sendable (RawCompletion, inout String?) -> Value?
+    /// Reads a C completion's raw value and completes the slot with it (or reports it). Made where
+    /// `Value` is concrete (``init``, called from specialized code): this class's own methods run
+    /// unspecialized, where reading a `Value?` would cost a metadata lookup per call.
+    private let receiveRaw: @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void
     private let problem: @Sendable (Int, String) -> Void
 
-    /// A collector for responders named `names` (in call order). `decode` reads what a loaded
-    /// responder passed to its C completion; `problem` reports what it passed that the header does
-    /// not allow (slot, line).
-    package init(event: LifecycleEvent, names: [String], lateReports: LateReports, timed: Bool, rules: Rules = Rules(),
-                 decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?,
+    /// A collector for the responders at `subscribers` among subscribers named `names` (in call
+    /// order). `decode` reads what a loaded responder passed to its C completion; `problem` reports
+    /// what it passed that the header does not allow (slot, line).
+    package init(event: LifecycleEvent, names: [String], subscribers: [Int], lateReports: LateReports, timed: Bool,
+                 rules: Rules = Rules(), decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?,
                  problem: @escaping @Sendable (Int, String) -> Void) {
         self.event = event
-        count = names.count
+        let count = subscribers.count
+        self.count = count
         self.names = names
+        self.subscribers = subscribers
         self.lateReports = lateReports
         self.timed = timed
         self.rules = rules
-        self.decode = decode
         self.problem = problem
-        pending = Atomic(names.count)
-        states = .allocate(capacity: max(names.count, 1))
-        returned = .allocate(capacity: max(names.count, 1))
-        values = .allocate(capacity: max(names.count, 1))
-        arrivals = .allocate(capacity: max(names.count, 1))
-        for index in 0..<names.count {
+        receiveRaw = { collector, slot, raw in
+            var problem: String?
+            guard let value = decode(raw, &problem) else {
+                // A completion of another C type was called with this token: the plugin mixed contexts up.
+                return collector.problem(slot, "\(event): a completion of another type was called with this event's context; ignored")
+            }
+            if let problem { collector.problem(slot, "\(event): \(problem)") }
+            collector.complete(slot, with: value)
+        }
+        pending = Atomic(count)
+        states = .allocate(capacity: max(count, 1))
+        returned = .allocate(capacity: max(count, 1))
+        values = .allocate(capacity: max(count, 1))
+        arrivals = .allocate(capacity: max(count, 1))
+        for index in 0..<count {
             (states + index).initialize(to: Atomic(SlotState.waiting.rawValue))
             (returned + index).initialize(to: Atomic(false))
         }
-        values.initialize(repeating: nil, count: names.count)
-        arrivals.initialize(repeating: 0, count: names.count)
+        arrivals.initialize(repeating: 0, count: count)
     }
 
+    /// The name of slot `slot`'s subscriber.
+    private func name(_ slot: Int) -> String { names[subscribers[slot]] }
+
     deinit {
+        for slot in 0..<count where states[slot].load(ordering: .acquiring) == SlotState.answered.rawValue {
+            (values + slot).deinitialize(count: 1)
+        }
         states.deinitialize(count: count).deallocate()
         returned.deinitialize(count: count).deallocate()
-        values.deinitialize(count: count).deallocate()
+        values.deallocate()
         arrivals.deallocate()
     }
 
@@ -124,7 +138,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     package override func complete(_ slot: Int, with value: Value) {
         if states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.claiming.rawValue,
                                         ordering: .acquiring).exchanged {
-            values[slot] = value
+            (values + slot).initialize(to: value)
             if timed { arrivals[slot] = MonotonicClock.now() }
             states[slot].store(SlotState.answered.rawValue, ordering: .releasing)
             if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { wakeIfParked() }
@@ -135,7 +149,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
 
     /// A call that does not count: report it (against this outcome before delivery, the next after).
     private func misuse(_ slot: Int, calledIn state: SlotState, value: Value) {
-        let name = names[slot]
+        let name = name(slot)
         let report: DispatchReport
         if closed.load(ordering: .acquiring) { return self.report(.completionAfterShutdown(subscriber: name, event: event)) }
         switch state {
@@ -155,7 +169,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         guard phase.load(ordering: .acquiring) != Self.delivered,
               states[slot].compareExchange(expected: SlotState.released.rawValue, desired: SlotState.claiming.rawValue,
                                            ordering: .acquiring).exchanged else { return false }
-        values[slot] = value
+        (values + slot).initialize(to: value)
         if timed { arrivals[slot] = MonotonicClock.now() }
         // Answered, but it was never awaited: `pending` does not count it.
         states[slot].store(SlotState.answered.rawValue, ordering: .releasing)
@@ -167,25 +181,19 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         guard !returned[slot].load(ordering: .acquiring),
               states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.declined.rawValue,
                                            ordering: .acquiringAndReleasing).exchanged else {
-            return report(.ignoredDecline(subscriber: names[slot], event: event))
+            return report(.ignoredDecline(subscriber: name(slot), event: event))
         }
         if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { wakeIfParked() }
     }
 
     /// Responder `slot`'s subscriber called a completion with a token it was never given.
     package func forged(_ slot: Int) {
-        report(.forgedCompletion(subscriber: names[slot], event: event))
+        report(.forgedCompletion(subscriber: name(slot), event: event))
     }
 
     /// A loaded responder's C completion: its raw value, read by the answer's shape.
     package func deliverRaw(_ slot: Int, _ raw: RawCompletion) {
-        var problem: String?
-        guard let value = decode(raw, &problem) else {
-            // A completion of another C type was called with this token: the plugin mixed contexts up.
-            return self.problem(slot, "\(event): a completion of another type was called with this event's context; ignored")
-        }
-        if let problem { self.problem(slot, "\(event): \(problem)") }
-        complete(slot, with: value)
+        receiveRaw(self, slot, raw)
     }
 
     private func report(_ report: DispatchReport) {
@@ -210,8 +218,8 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
               states[slot].compareExchange(expected: SlotState.answered.rawValue, desired: SlotState.released.rawValue,
                                            ordering: .acquiringAndReleasing).exchanged else { return }
         // Its call already counted down when it answered.
-        values[slot] = nil
-        report(.unexpectedRestoration(subscriber: names[slot], event: event))
+        (values + slot).deinitialize(count: 1)
+        report(.unexpectedRestoration(subscriber: name(slot), event: event))
     }
 
     /// Delivers now when nothing is awaited any more (every awaited responder answered inside its
@@ -296,23 +304,35 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         expire()
     }
 
-    /// The frozen slots after delivery, and the reports gathered before it, for the late responders
-    /// (`reportsLate`) a `late` report each.
-    package func delivered() -> (slots: [Delivered], reports: [DispatchReport]) {
-        var slots: [Delivered] = []
-        slots.reserveCapacity(count)
+    /// After delivery: the reports gathered before it and, for the late responders (`reportsLate`),
+    /// a `late` report each. The slots are frozen now: read them with ``state(_:)``, ``value(_:)``
+    /// and ``arrival(_:)`` (from code specialized for `Value`, which costs no metadata lookups).
+    package func deliveredReports() -> [DispatchReport] {
         var late: [DispatchReport] = []
-        for slot in 0..<count {
-            var state = SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting
-            // A completion may be writing its value right now (it won its slot just before the
-            // deadline): it finishes within a few instructions.
-            while state == .claiming {
-                sched_yield()
-                state = SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting
-            }
-            if state == .expired, rules.reportsLate { late.append(.late(subscriber: names[slot], event: event)) }
-            slots.append(Delivered(state: state, value: state == .answered ? values[slot] : nil, arrivedAt: arrivals[slot]))
+        for slot in 0..<count where state(slot) == .expired && rules.reportsLate {
+            late.append(.late(subscriber: name(slot), event: event))
         }
-        return (slots, reports.withLock { $0.reports } + late)
+        return reports.withLock { $0.reports } + late
     }
+
+    /// Slot `slot`'s state after delivery.
+    @inline(__always)
+    package func state(_ slot: Int) -> SlotState {
+        var state = SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting
+        // A completion may be writing its value right now (it won its slot just before the deadline):
+        // it finishes within a few instructions.
+        while state == .claiming {
+            sched_yield()
+            state = SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting
+        }
+        return state
+    }
+
+    /// Slot `slot`'s value after delivery, when its state is answered.
+    @inline(__always)
+    package func value(_ slot: Int) -> Value? { state(slot) == .answered ? values[slot] : nil }
+
+    /// When slot `slot`'s value arrived (``MonotonicClock``), when timed; 0 otherwise.
+    @inline(__always)
+    package func arrival(_ slot: Int) -> UInt64 { arrivals[slot] }
 }

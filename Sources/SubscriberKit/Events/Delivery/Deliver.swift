@@ -7,6 +7,8 @@ import SubscriberABI
 // the answers are kept in a typed array.
 //
 // Every responder is called, in order, whatever the answers so far: no reconciler short-circuits.
+// In-process objects and handlers are borrowed with ``borrowing(_:_:)``, never with the stdlib's
+// `_withUnsafeGuaranteedRef` directly (see there).
 @MainActor
 enum Deliver {
     typealias Me = UnsafePointer<adh_subscriber>
@@ -33,8 +35,8 @@ enum Deliver {
                 case .loaded(let entry, let me):
                     call(entry, me, cArguments.unsafelyUnwrapped)
                 case .inProcess(let object, let handler):
-                    handler._withUnsafeGuaranteedRef { handler in
-                        object._withUnsafeGuaranteedRef { object in
+                    borrowing(handler) { handler in
+                        borrowing(object) { object in
                             unsafeDowncast(handler, to: NotificationHandler<A>.self).call(object, context.application, value)
                         }
                     }
@@ -43,7 +45,7 @@ enum Deliver {
             }
         }
         withExtendedLifetime(encoded) {}
-        let record = AnswerRecord(subscribers: list.responders.map(\.subscriber), nanoseconds: clock.spans)
+        let record = AnswerRecord(subscribers: list.subscribers, nanoseconds: clock.spans)
         return SettledFlight(immediate: (), result: DeliveryResult(final: (), answers: record, reports: []))
     }
 
@@ -68,8 +70,8 @@ enum Deliver {
                     answers.append(R.decode(call(entry, me, cArguments.unsafelyUnwrapped), problem: &problem))
                     if let problem { context.problem(responder.subscriber, "\(event): \(problem)") }
                 case .inProcess(let object, let handler):
-                    answers.append(handler._withUnsafeGuaranteedRef { handler in
-                        object._withUnsafeGuaranteedRef { object in
+                    answers.append(borrowing(handler) { handler in
+                        borrowing(object) { object in
                             unsafeDowncast(handler, to: ImmediateHandler<A, R>.self).call(object, context.application, value)
                         }
                     })
@@ -81,7 +83,7 @@ enum Deliver {
         let policy = unsafeDowncast(context.policy, to: TypedPolicy<A.Value, R.Answer>.self)
         let decided = policy.reconciler.reconcile(named(answers, list, context), event: event,
                                                   nobody: policy.nobody.answer(for: value, policy.settings))
-        let record = TypedAnswerRecord(subscribers: list.responders.map(\.subscriber), answers: answers, nanoseconds: clock.spans)
+        let record = TypedAnswerRecord(subscribers: list.subscribers, answers: answers, nanoseconds: clock.spans)
         return SettledFlight(immediate: decided.result,
                              result: DeliveryResult(final: decided.result, answers: record, reports: decided.reports))
     }
@@ -126,8 +128,8 @@ enum Deliver {
                     CompletionTokens.shared.setCallSite(nil)
                     if declined(response, event, responder.subscriber, problem) { collector.decline(index) }
                 case .inProcess(let object, let handler):
-                    handler._withUnsafeGuaranteedRef { handler in
-                        object._withUnsafeGuaranteedRef { object in
+                    borrowing(handler) { handler in
+                        borrowing(object) { object in
                             unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
                                 .call(object, context.application, value, collector.handler(index))
                         }
@@ -138,18 +140,21 @@ enum Deliver {
             }
         }
         withExtendedLifetime(encoded) {}
-        let subscribers = responders.map(\.subscriber)
+        let subscribers = list.subscribers
         let names = context.names
         let callStarts = clock.starts
         return CompletingFlight(immediate: (), collector: collector, start: start, deadline: context.deadline, tokens: tokens) {
-            slots, reports in
+            collector, reports in
             let deliveredAt = callStarts.isEmpty ? 0 : MonotonicClock.now()
             var rowSubscribers: [Int] = [], rowAnswers: [R.Answer?] = [], times: [UInt64] = []
             var answers: [NamedAnswer<R.Answer>] = []
-            for (index, slot) in slots.enumerated() {
+            rowSubscribers.reserveCapacity(collector.count)
+            rowAnswers.reserveCapacity(collector.count)
+            for index in 0..<collector.count {
+                let state = collector.state(index)
                 let value: R.Answer?
-                switch slot.state {
-                case .answered: value = slot.value
+                switch state {
+                case .answered: value = collector.value(index)
                 case .expired: value = policy.late
                 case .declined, .released, .waiting, .claiming: continue
                 }
@@ -157,7 +162,7 @@ enum Deliver {
                 rowAnswers.append(value)
                 if !callStarts.isEmpty {
                     // From the call to its completion; to delivery when late.
-                    times.append((slot.state == .answered ? slot.arrivedAt : deliveredAt) &- callStarts[index])
+                    times.append((state == .answered ? collector.arrival(index) : deliveredAt) &- callStarts[index])
                 }
                 if let value { answers.append(NamedAnswer(subscriber: names[subscribers[index]], answer: value)) }
             }
@@ -172,10 +177,10 @@ enum Deliver {
         _ list: ResponderList, _ context: DeliveryContext,
         rules: CompletionCollector<Value>.Rules = .init(), decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?
     ) -> (CompletionCollector<Value>, [UnsafeMutableRawPointer]) {
-        let subscribers = list.responders.map(\.subscriber)
+        let subscribers = list.subscribers
         let problem = context.problem
         let collector = CompletionCollector<Value>(
-            event: context.event, names: subscribers.map { context.names[$0] }, lateReports: context.lateReports,
+            event: context.event, names: context.names, subscribers: subscribers, lateReports: context.lateReports,
             timed: context.timed, rules: rules, decode: decode, problem: { problem(subscribers[$0], $1) })
         let tokens = list.hasLoaded ? CompletionTokens.shared.issue(subscribers.count, to: TokenBridge(collector)) : []
         return (collector, tokens)
@@ -222,8 +227,8 @@ enum Deliver {
                     answer = OptionalBoolAnswer.decode(raw, problem: &problem)
                     if let problem { context.problem(responder.subscriber, "\(event): \(problem)") }
                 case .inProcess(let object, let handler):
-                    answer = handler._withUnsafeGuaranteedRef { handler in
-                        object._withUnsafeGuaranteedRef { object in
+                    answer = borrowing(handler) { handler in
+                        borrowing(object) { object in
                             unsafeDowncast(handler, to: RestorationHandler<A>.self)
                                 .call(object, context.application, value, collector.handler(index))
                         }
@@ -236,7 +241,7 @@ enum Deliver {
         }
         withExtendedLifetime(encoded) {}
         let names = context.names
-        let subscribers = responders.map(\.subscriber)
+        let subscribers = list.subscribers
         let handledAnswers = returned
         var answers: [NamedAnswer<Bool>] = []
         for (index, answer) in returned.enumerated() {
@@ -245,11 +250,11 @@ enum Deliver {
         let handled = policy.reconciler.reconcile(answers, event: event, nobody: policy.nobody.answer(for: value, policy.settings))
         let callTimes = clock.spans
         return CompletingFlight(immediate: handled.result, collector: collector, start: start, deadline: context.deadline,
-                                tokens: tokens) { slots, reports in
+                                tokens: tokens) { collector, reports in
             var restorable: [String] = []
             var rows: [ContinueUserActivityResult?] = []
-            for (index, slot) in slots.enumerated() {
-                let lists = slot.state == .answered ? slot.value : nil
+            for index in 0..<collector.count {
+                let lists = collector.value(index)
                 if let lists { restorable += lists }
                 rows.append(handledAnswers[index].map { ContinueUserActivityResult(handled: $0, restorableObjects: lists) })
             }

@@ -52,11 +52,13 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
     private let start: UInt64
     private let deadline: UInt64
     private let tokens: [UnsafeMutableRawPointer]
-    private let result: @Sendable ([CompletionCollector<Value>.Delivered], [DispatchReport]) -> DeliveryResult
+    /// Builds the result from the frozen collector and its reports: made where `Value` is concrete,
+    /// so that reading the slots is specialized code.
+    private let result: @Sendable (CompletionCollector<Value>, [DispatchReport]) -> DeliveryResult
 
     init(immediate: any Sendable, collector: CompletionCollector<Value>, start: UInt64, deadline: UInt64,
          tokens: [UnsafeMutableRawPointer],
-         result: @escaping @Sendable ([CompletionCollector<Value>.Delivered], [DispatchReport]) -> DeliveryResult) {
+         result: @escaping @Sendable (CompletionCollector<Value>, [DispatchReport]) -> DeliveryResult) {
         self.collector = collector
         self.start = start
         self.deadline = deadline
@@ -84,10 +86,10 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
 
     private func delivered() -> DeliveryResult {
         if let built { return built }
-        let (slots, reports) = collector.delivered()
+        let reports = collector.deliveredReports()
         // Calls with these tokens from now on are late: they stay mapped a while, so they are reported.
         CompletionTokens.shared.retire(tokens)
-        let made = result(slots, reports)
+        let made = result(collector, reports)
         built = made
         return made
     }

@@ -19,9 +19,11 @@ package enum FetchResultAnswer: CompletionAnswerShape {
     static func precedence(_ order: [BackgroundFetchResult], as choice: ReconcilerChoice) -> Reconciler<BackgroundFetchResult> {
         Reconciler(choice) { answers, _, nobody in
             guard !answers.isEmpty else { return Reconciled(result: nobody) }
-            var seen: Set<BackgroundFetchResult> = []
-            for answer in answers { seen.insert(answer.answer) }
-            return Reconciled(result: order.first(where: seen.contains) ?? answers[0].answer)
+            // The results answered, one bit each: a set would hash every answer.
+            var seen: UInt32 = 0
+            for answer in answers { seen |= 1 << UInt32(answer.answer.rawValue) }
+            for result in order where seen & (1 << UInt32(result.rawValue)) != 0 { return Reconciled(result: result) }
+            return Reconciled(result: answers[0].answer)
         }
     }
 
