@@ -38,7 +38,7 @@ let brokenPlugins: [String] = [
     "RequiresOption", "ForgedVerdict", "StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ForkingPlugin",
     // Host robustness: hostile strings and tokens, log lines at destroy.
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread",
-    "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion",
+    "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion", "ZeroStructSize", "RespondsToNothing",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a
