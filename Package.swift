@@ -38,6 +38,7 @@ let brokenPlugins: [String] = [
     "RequiresOption", "ForgedVerdict", "StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ForkingPlugin",
     // Host robustness: hostile strings and tokens, log lines at destroy.
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread",
+    "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion", "ZeroStructSize", "RespondsToNothing",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a
@@ -77,10 +78,12 @@ let package = Package(
         .target(name: "SubscriberHost", dependencies: ["SubscriberKit", "SubscriberABI", "HostDynamicLinker"]),
         // dladdr1 (the entry symbol's ELF type), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "HostDynamicLinker"),
-        // Turns any executable that links the kit into a conformance child before `main` (a constructor).
-        .target(name: "ConformanceChildEntry"),
+        // Child processes (spawn, signed channel, reaper) for the kit and process isolation; its C half
+        // turns an executable that links it into a child before `main` (a constructor).
+        .target(name: "ChildProcessEntry"),
+        .target(name: "ChildProcess", dependencies: ["ChildProcessEntry"]),
         .target(name: "SubscriberConformance",
-                dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "ConformanceChildEntry"]),
+                dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "ChildProcess"]),
         .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit"]),
         .executableTarget(name: "apphost", dependencies: ["AppHostCLI"]),
 
@@ -104,6 +107,7 @@ let package = Package(
         .testTarget(name: "SubscriberHostTests",
                     dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts"]),
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit", "BuiltProducts"]),
+        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "SubscriberConformanceTests",
                     dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts"]),
     ]

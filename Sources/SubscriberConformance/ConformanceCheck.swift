@@ -31,7 +31,7 @@ enum CheckRegistry {
     static let all: [any ConformanceCheck] = [
         RTLDNowCheck(), EntrySymbolCheck(), ABIVersionCheck(), SwiftVersionCheck(), DescriptorCheck(),
         ScanTimeCheck(),
-        CreateDestroyCheck(), UnknownNameCheck(), MemoryCheck(),
+        CreateDestroyCheck(), RespondsToEventsCheck(), UnknownNameCheck(), MemoryCheck(),
         CanonicalEventsCheck(), HandlerBudgetCheck(), CompletionCheck(), DeterminismCheck(), FuzzCheck(),
         EventShapedMethodsCheck(),
     ]

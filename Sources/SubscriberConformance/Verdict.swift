@@ -18,7 +18,8 @@ public enum VerdictStatus: String, Sendable, Hashable, CaseIterable, CustomStrin
 public struct Evidence: Sendable, Hashable {
     /// What the contract asks for, e.g. "create returns NULL for a name the plugin does not declare".
     public var expected: String
-    /// What happened, e.g. "create(\"\") returned a subscriber".
+    /// What happened, e.g. "create(\"\") returned a subscriber". A check with several findings
+    /// gives one per line ("\n" between them), each naming what it is about.
     public var found: String
 
     /// Evidence with the given texts.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import SubscriberKit
 import SubscriberConformance
@@ -60,6 +63,93 @@ struct HostilePluginTests {
             #expect(comm?.hasPrefix("adh-forked") != true, "process \(pid) still running")
         }
         #expect(report.plugins[1].failures.isEmpty, "\(ConformanceKit.table(report))")
+    }
+}
+
+/// Plugins that attack the kit's channel from inside the process that loads them: what they write
+/// lacks the run's secret, so it fails their own checks and nothing else, and the kit signals only
+/// the processes it started.
+@Suite("Plugins that forge the kit's protocol fail their own checks")
+struct ForgingPluginTests {
+    /// Whether process `pid` exists and is not a zombie.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+    }
+
+    @Test("a verdict forged on every descriptor from the plugin's constructor, a crash hidden behind exit 0: no check passes, the next plugin does")
+    func forgedVerdictOnEveryDescriptor() async throws {
+        let report = await ConformanceKit.run(plugins: [Built.plugin("ForgesChannelVerdict"), Built.plugin("ExtensionGuard")],
+                                              options: kitOptions())
+        #expect(report.problem == nil, "\(report.problem ?? "")")
+        let forger = try #require(report.plugins.first)
+        #expect(forger.count(.pass) == 0, "\(ConformanceKit.table(report))")
+        #expect(!forger.failures.isEmpty)
+        for failure in forger.failures {
+            #expect(failure.verdict.evidence.found.contains("frames without the run's secret, written to the kit's channel by "
+                                                            + "other code in the check's process"), "\(failure.id): \(failure.verdict.evidence.found)")
+        }
+        let first = try #require(forger.result("load.rtld-now"))
+        #expect(first.verdict.evidence.found.contains(#"the first: '{"kind":"hello","version":2,"pid":1}'"#),
+                "\(first.verdict.evidence.found)")
+        #expect(report.plugins[1].failures.isEmpty, "\(ConformanceKit.table(report))")
+        #expect(report.exitCode == 1)
+    }
+
+    @Test("a handshake naming an unrelated process as the worker: that process is never signalled; the hang fails the check")
+    func forgedWorkerPid() async throws {
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["120"]
+        try sleeper.run()
+        defer { sleeper.terminate() }
+        let victim = sleeper.processIdentifier
+        let plugin = Built.plugin("ForgesWorkerPid")
+        let report = await ConformanceKit.run(plugins: [plugin, Built.plugin("ExtensionGuard")], options: kitOptions {
+            $0.checkTimeout = .seconds(3)
+            $0.subscriberOptionsByPlugin = [plugin: ["victimPid": .number(Double(victim))]]
+        })
+        #expect(Self.isRunning(victim), "the kit signalled the process a plugin named")
+        #expect(report.problem == nil, "\(report.problem ?? "")")
+        let forger = try #require(report.plugins.first)
+        #expect(forger.failures.map(\.id) == ["events.canonical"], "\(ConformanceKit.table(report))")
+        let found = try #require(forger.result("events.canonical")?.verdict.evidence.found)
+        #expect(found.hasPrefix("did not finish within 3.00 s (killed) during ForgesWorkerPid: didBecomeActive #1"), "\(found)")
+        #expect(found.contains("; and the kit's private channel carried 1 frame without the run's secret"), "\(found)")
+        #expect(found.contains(#"{"kind":"hello","version":2,"pid":\#(victim)}"#), "\(found)")
+        #expect(report.plugins[1].failures.isEmpty, "\(ConformanceKit.table(report))")
+    }
+
+    @Test("a handshake of another protocol version fails that plugin's check only; the run goes on and the JUnit report has every plugin")
+    func forgedProtocolVersion() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("report.xml").path
+        let plugins = [Built.plugin("ForgesProtocolVersion"), Built.plugin("ExtensionGuard")]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Built.apphost)
+        process.arguments = ["check"] + plugins + ["--junit", junit, "--seed", "7"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(text)")
+        #expect(text.contains("FAIL  events.canonical"), "\(text)")
+        #expect(text.contains(#"without the run's secret, written to the kit's channel by other code in the check's process "#
+                              + #"(the plugin, or a library it loaded), which was never given that descriptor; the first: "#), "\(text)")
+        #expect(text.contains(#"{"kind":"hello","version":99,"#), "\(text)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        for plugin in plugins { #expect(xml.contains("<testsuite name=\"\(plugin)\""), "\(plugin) missing from the JUnit report") }
+        #expect(xml.contains("failures=\"1\""), "\(xml.prefix(400))")
+
+        let report = await ConformanceKit.run(plugins: plugins, options: kitOptions())
+        #expect(report.problem == nil)
+        #expect(report.plugins[0].failures.map(\.id) == ["events.canonical"], "\(ConformanceKit.table(report))")
+        #expect(report.plugins[1].failures.isEmpty)
     }
 }
 

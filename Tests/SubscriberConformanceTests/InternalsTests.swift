@@ -119,34 +119,6 @@ struct InternalsTests {
         #expect(ChildRequest(json: ["check": "events.fuzz"]) == nil)
     }
 
-    @Test("channel frames: split anywhere, several per read, and a frame over the limit stops the stream")
-    func frames() {
-        let stream = ChildChannel.frame(Array("hello".utf8)) + ChildChannel.frame([]) + ChildChannel.frame(Array("verdict".utf8))
-        for split in 0...stream.count {
-            var decoder = ChildFrameDecoder()
-            let frames = decoder.feed(stream[..<split]) + decoder.feed(stream[split...])
-            #expect(frames == [Array("hello".utf8), [], Array("verdict".utf8)])
-        }
-        var decoder = ChildFrameDecoder(limit: 4)
-        #expect(decoder.feed(ChildChannel.frame(Array("12345".utf8))[...]).isEmpty)
-        #expect(decoder.failure == "a frame of 5 bytes, over the limit of 4")
-        #expect(decoder.feed(ChildChannel.frame([1])[...]).isEmpty)
-    }
-
-    @Test("captured output keeps the last 64 KiB and counts everything")
-    func capturedOutput() {
-        var output = CapturedOutput()
-        let block = [UInt8](repeating: UInt8(ascii: "x"), count: 50_000)
-        for _ in 0..<3 { block.withUnsafeBytes { output.append($0) } }
-        Array("end".utf8).withUnsafeBytes { output.append($0) }
-        #expect(output.total == 150_003)
-        #expect(output.kept.count == CapturedOutput.limit)
-        #expect(output.kept.suffix(4) == Array("xend".utf8))
-        var small = CapturedOutput()
-        Array("ab".utf8).withUnsafeBytes { small.append($0) }
-        #expect(small.kept == Array("ab".utf8))
-    }
-
     @Test("messages: texts cut with their length")
     func messageTexts() throws {
         #expect(ChildWire.cut("short", to: 10) == "short")
@@ -158,6 +130,7 @@ struct InternalsTests {
         }
         #expect(parsed.evidence.found.hasSuffix("… (100000 bytes)"))
         #expect(ChildWire.parse(Array("@@adh-conformance verdict {}".utf8)) == nil)
+        #expect(ChildWire.parse(ChildWire.hello()) == .hello(version: ChildWire.version))
     }
 
     @Test("XML escaping: markup, quotes, whitespace as references, forbidden characters replaced")

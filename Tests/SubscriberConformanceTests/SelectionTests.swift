@@ -8,7 +8,7 @@ struct SelectionTests {
     @Test("groups and ids select checks, --skip removes them, order stays the run order")
     func selection() throws {
         let all = ConformanceKit.checks.map(\.id)
-        #expect(all.count == 15)
+        #expect(all.count == 16)
         #expect(try ConformanceKit.selectChecks().map(\.id) == all)
         #expect(try ConformanceKit.selectChecks(only: ["load"]).map(\.id)
                 == ["load.rtld-now", "load.entry-symbol", "load.abi-version", "load.swift-version", "load.descriptor",
@@ -17,7 +17,7 @@ struct SelectionTests {
                 == ["load.rtld-now", "events.fuzz"])
         #expect(try ConformanceKit.selectChecks(skip: ["events", "subscriber.memory"]).map(\.id)
                 == ["load.rtld-now", "load.entry-symbol", "load.abi-version", "load.swift-version", "load.descriptor",
-                    "load.scan-time", "subscriber.create-destroy", "subscriber.unknown-name"])
+                    "load.scan-time", "subscriber.create-destroy", "subscriber.responds-to-events", "subscriber.unknown-name"])
         // A prefix that is not a whole group does not match.
         #expect(throws: ConformanceSetupError.self) { try ConformanceKit.selectChecks(only: ["event"]) }
     }

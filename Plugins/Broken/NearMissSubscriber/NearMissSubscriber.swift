@@ -19,10 +19,14 @@ final class NearMissSubscriber: AppDelegateSubscriberBase, InstantiableSubscribe
     }
 }
 
-/// UIKit-style methods on a subscriber that adopts no event protocol: the orientation handler with a
-/// non-optional mask (a near miss), and an exact willResignActive handler (never called: the type
-/// does not adopt WillResignActiveSubscriber).
-final class LegacyOrientationLock: AppDelegateSubscriberBase, InstantiableSubscriber {
+/// UIKit-style methods on a subscriber that adopts one event protocol properly (so it responds to an
+/// event): the orientation handler with a non-optional mask (a near miss), and an exact
+/// willResignActive handler (never called: the type does not adopt WillResignActiveSubscriber).
+final class LegacyOrientationLock: AppDelegateSubscriberBase, InstantiableSubscriber, DidEnterBackgroundSubscriber {
+    func applicationDidEnterBackground(_ application: Application) {
+        log("background")
+    }
+
     func application(_ application: Application,
                      supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask {
         .portrait
@@ -43,6 +47,16 @@ class ParentSubscriber: AppDelegateSubscriberBase, InstantiableSubscriber, DidBe
 /// the method is never called (the events were fixed at ParentSubscriber).
 final class LateAdopter: ParentSubscriber, OpenURLSubscriber {
     func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { true }
+}
+
+/// A helper that is no subscriber, with methods that look like handlers: not judged (nothing makes
+/// the SDK call a helper's methods, and nobody expects it to).
+final class DeepLinkParser {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool {
+        url.host != nil
+    }
+
+    func applicationWillResignActive(_ application: Application) {}
 }
 
 @_cdecl("adh_plugin_entry")

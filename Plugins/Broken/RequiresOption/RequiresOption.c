@@ -8,7 +8,9 @@
 
 static const adh_subscriber *create(const char *name, const adh_host *host) {
     if (adh_fixture_find_end(adh_fixture_options(host), "\"token\"") == 0) return NULL;
-    return adh_fixture_create(name, "RequiresOption", host);
+    adh_subscriber *subscriber = adh_fixture_create(name, "RequiresOption", host);
+    if (subscriber != NULL) subscriber->did_become_active = adh_fixture_harmless_event;
+    return subscriber;
 }
 
 ADH_FIXTURE_DESCRIPTOR(descriptor, "dev.appdelegatehost.fixture.requires-option", "RequiresOption", create);

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The executable the kit runs each check in: the running one (any executable that links the kit
-/// becomes a conformance child when started with ``ChildWire/channelVariable``), or an explicit one.
+/// becomes a conformance child when the child-process layer starts it in the "conformance" role),
+/// or an explicit one.
 enum ChildExecutable {
     /// The running executable, as the kernel knows it: still the same file if it was rebuilt or
     /// deleted since it started.

@@ -1,24 +1,20 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChildProcess
 import Foundation
 import SubscriberKit
 
-/// The worker side of a conformance child (see ConformanceChildEntry.h): reads the request from the
-/// private channel, runs one check on one plugin, sends the verdict, exits. Everything a plugin can
-/// do wrong (crash, hang, exit, print) happens here, in a process the parent can afford to lose.
+/// The worker side of a conformance child (the "conformance" role of ChildProcessEntry.h): reads the
+/// request from its channel, runs one check on one plugin, sends the verdict, exits. Everything a
+/// plugin can do wrong (crash, hang, exit, print, write to descriptors it finds) happens here, in a
+/// process the parent can afford to lose.
 enum ChildMain {
-    /// Runs the worker on `channel`; never returns.
-    static func enter(channel received: Int32) -> Never {
-        // Out of the way of descriptors a plugin might use, and closed in anything it executes.
-        var channel = fcntl(received, F_DUPFD_CLOEXEC, 512)
-        if channel >= 0 {
-            close(received)
-        } else {
-            channel = received
-            _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
-        }
-        guard let payload = ChildChannel.readFrame(from: channel),
+    /// Runs the worker on its channel (moved to a random number, close-on-exec, by the child entry;
+    /// every frame signed with the run's secret); never returns.
+    static func enter(channel writer: ChildEndpoint) -> Never {
+        // The request arrives before the plugin is loaded: nothing else can have read it.
+        guard let payload = writer.receive(),
               let json = try? payload.withUnsafeBytes({ try JSONValue(parsing: $0) }),
               let request = ChildRequest(json: json)
         else {
@@ -29,7 +25,6 @@ enum ChildMain {
             printError("conformance child: expected a check id, found '\(request.check)'")
             _exit(2)
         }
-        let writer = ChildChannelWriter(fd: channel)
         writer.send(ChildWire.hello())
         Task { @MainActor in
             let environment = CheckEnvironment(request: request, progress: ProgressWriter(channel: writer))
@@ -48,9 +43,10 @@ enum ChildMain {
     }
 }
 
-/// The worker's entry, called by the constructor in ConformanceChildEntry before `main` when the
-/// process was started as a conformance child. Public only so that it is never stripped; not API.
+/// The worker's entry, called by the constructor in ChildProcessEntry before `main` when the process
+/// was started as a conformance child: its channel and the run's secret. Public only so that it is
+/// never stripped; not API.
 @_cdecl("adh_conformance_child_main")
-public func _conformanceChildMain(_ channel: Int32) -> Int32 {
-    ChildMain.enter(channel: channel)
+public func _conformanceChildMain(_ channel: Int32, _ secret: UnsafePointer<UInt8>?, _ secretLength: Int) -> Int32 {
+    ChildMain.enter(channel: ChildEndpoint(channel: channel, secret: secret, length: secretLength))
 }

@@ -1,45 +1,34 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import ConformanceChildEntry
+import ChildProcess
 import SubscriberKit
 
-/// The kit's messages on a child's private channel (framed by ``ChildChannel``), each a JSON object
-/// with a `kind`: from the worker `hello` (protocol version and its process id), `progress` (what is
-/// running, so that a crash or hang can be pinned to it) and `verdict`; from the reaper (see
-/// ConformanceChildEntry.h) `ended` (how the worker ended, and the processes it left behind).
-/// The parent's one message to the child is the ``ChildRequest``.
+/// The kit's messages on a check's worker channel (framed and signed with the run's secret by
+/// ``ChildEndpoint``), each a JSON object with a `kind`: `hello` (the protocol version), `progress`
+/// (what is running, so that a crash or hang can be pinned to it) and `verdict` — exactly one hello
+/// first and exactly one verdict. How the worker ended and what it left running come from its reaper
+/// (``ReaperReport``), on a channel no plugin code holds. The parent's one message to the child is the
+/// ``ChildRequest``.
 ///
-/// Plugin code shares the worker's standard output and error, never this channel: nothing a plugin
-/// prints can pass for a verdict or break the protocol.
+/// Plugin code shares the worker's standard output and error, never this protocol: nothing a plugin
+/// prints can pass for a verdict, and what it writes to the channel itself lacks the secret and
+/// fails the check (``PluginRunner``).
 enum ChildWire {
     /// The protocol version in the handshake.
-    static let version = 2
-    /// The environment variable that makes an executable a conformance child.
-    static let channelVariable = ADH_CONFORMANCE_CHILD_VARIABLE
+    static let version = 3
+    /// The child-process role of a check's child (ChildProcessEntry.c).
+    static let role = "conformance"
     /// Texts in a message (evidence, plugin names) are cut to this many bytes, so that every
     /// message stays far below the frame limit whatever a plugin declares.
     static let textLimit = 16 << 10
 
     /// One message, as read by the parent.
     enum Message: Equatable {
-        case hello(version: Int, pid: Int32)
+        case hello(version: Int)
         case progress(String)
         case verdict(Verdict, PluginIdentity?)
-        case ended(WorkerEnding)
-    }
-
-    /// How the worker ended, as its reaper saw it, and what it left running.
-    struct WorkerEnding: Equatable {
-        var ending: ChildOutcome.Ending
-        /// How many processes were still running after the worker ended (all killed).
-        var leftovers: Int
-        /// The first of their process ids.
-        var leftoverPIDs: [Int]
     }
 
     static func hello() -> [UInt8] {
-        encode(["kind": "hello", "version": .number(Double(version)), "pid": .number(Double(getpid()))])
+        encode(["kind": "hello", "version": .number(Double(version))])
     }
 
     static func progress(_ step: String) -> [UInt8] {
@@ -69,8 +58,7 @@ enum ChildWire {
         guard let json = try? payload.withUnsafeBytes({ try JSONValue(parsing: $0) }) else { return nil }
         switch json["kind"]?.stringValue {
         case "hello":
-            guard let version = json["version"]?.intValue, let pid = json["pid"]?.intValue else { return nil }
-            return .hello(version: version, pid: Int32(clamping: pid))
+            return json["version"]?.intValue.map { .hello(version: $0) }
         case "progress":
             return json["step"]?.stringValue.map { .progress($0) }
         case "verdict":
@@ -83,17 +71,6 @@ enum ChildWire {
                 identity = PluginIdentity(id: id, name: name, version: version, subscribers: subscribers.compactMap(\.stringValue))
             }
             return .verdict(Verdict(status, expected: expected, found: found), identity)
-        case "ended":
-            let ending: ChildOutcome.Ending
-            if let signal = json["signal"]?.intValue {
-                ending = .signaled(Int32(clamping: signal))
-            } else if let status = json["exit"]?.intValue {
-                ending = .exited(Int32(clamping: status))
-            } else {
-                return nil
-            }
-            return .ended(WorkerEnding(ending: ending, leftovers: json["leftovers"]?.intValue ?? 0,
-                                       leftoverPIDs: json["pids"]?.arrayValue?.compactMap(\.intValue) ?? []))
         default:
             return nil
         }
@@ -121,7 +98,7 @@ enum ChildWire {
 
 /// Tells the parent what the child is doing, one message per step, so that a crash or a hang names it.
 struct ProgressWriter: Sendable {
-    let channel: ChildChannelWriter
+    let channel: ChildEndpoint
 
     /// Announces `step`.
     func step(_ step: String) {

@@ -1,3 +1,4 @@
+import ChildProcess
 import Dispatch
 import Foundation
 import SubscriberKit
@@ -43,48 +44,50 @@ struct PluginRunner {
 
     /// Runs the child on a thread of its own (it blocks for up to the timeout).
     private func spawn(_ request: ChildRequest) async throws(ConformanceSetupError) -> (ChildOutcome, ChildMessages) {
-        let launch = ChildLaunch(executable: executable, environment: ChildProcess.childEnvironment(),
-                                 channelVariable: ChildWire.channelVariable,
-                                 firstMessage: Array(request.json.serialized().utf8), timeout: options.checkTimeout)
+        let launch = ChildLaunch(executable: executable, environment: ChildProcess.childEnvironment(), role: ChildWire.role,
+                                 firstMessages: [Array(request.json.serialized().utf8)], timeout: options.checkTimeout)
         let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<(ChildOutcome, ChildMessages), ConformanceSetupError>, Never>) in
+            (continuation: CheckedContinuation<Result<(ChildOutcome, ChildMessages), ChildProcessError>, Never>) in
             DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(ConformanceSetupError) -> (ChildOutcome, ChildMessages) in
+                continuation.resume(returning: Result { () throws(ChildProcessError) -> (ChildOutcome, ChildMessages) in
                     var messages = ChildMessages()
                     let outcome = try ChildProcess.run(launch, receiver: &messages)
                     return (outcome, messages)
                 })
             }
         }
-        return try result.get()
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw .spawnFailed(executable: error.executable, reason: error.reason)
+        }
     }
 
-    /// The verdict a child's outcome amounts to. A child that never said hello is not ours: the kit
-    /// cannot run. A verdict is the answer (unless the worker then crashed); a crash, a timeout or an
-    /// exit without a verdict fail the check, naming what was running. Processes the plugin left
-    /// running fail the check too.
+    /// The verdict a child's outcome amounts to. A child that never said anything signed with the
+    /// run's secret is not a conformance child: the kit cannot run. Otherwise the verdict is the
+    /// answer (unless the worker then crashed); a crash, a timeout or an exit without a verdict fail
+    /// the check, naming what was running. Anything on the channel but one handshake in this
+    /// protocol and one verdict — a frame without the secret, another protocol version, a second
+    /// verdict — fails the check, as do processes the plugin left running; never the run.
     private func interpret(_ outcome: ChildOutcome, _ messages: ChildMessages, check: any ConformanceCheck)
         throws(ConformanceSetupError) -> (Verdict, PluginIdentity?)
     {
-        guard let hello = messages.hello, hello.version == ChildWire.version else {
-            let found = messages.hello.map { "protocol version \($0.version) instead of \(ChildWire.version)" }
-                ?? "\(describe(messages.ended?.ending ?? outcome.ending)) without the handshake"
-            throw .notAChild(executable: executableName, found: found + lastWords(outcome))
+        guard outcome.channel.signedFrames > 0 || outcome.channel.foreignFrames > 0 else {
+            throw .notAChild(executable: executableName,
+                             found: "\(describe(outcome.ending)) without the handshake" + lastWords(outcome))
         }
-        let ending = outcome.ending == .timedOut ? .timedOut : messages.ended?.ending ?? outcome.ending
         let doing = messages.progress.map { " during " + $0 } ?? ""
         var verdict: Verdict
         var identity: PluginIdentity?
-        if let (answer, found) = messages.verdict {
+        if let (answer, found) = messages.verdicts.first {
             verdict = answer
             identity = found
-            if case .signaled(let signal) = ending {
+            if case .signaled(let signal) = outcome.ending {
                 verdict = .fail(expected: answer.evidence.expected, found: "\(answer.evidence.found); then crashed with "
                                 + "\(ChildProcess.signalName(signal)) while exiting" + lastWords(outcome))
             }
         } else {
             let found: String
-            switch ending {
+            switch outcome.ending {
             case .signaled(let signal):
                 found = "crashed with \(ChildProcess.signalName(signal))\(doing)"
             case .timedOut:
@@ -92,18 +95,55 @@ struct PluginRunner {
             case .exited(let status):
                 found = "exited with status \(status) before a verdict\(doing)"
             }
-            var channel = ""
-            if let failure = outcome.channelFailure { channel = "; its channel broke: \(failure)" }
-            verdict = .fail(expected: check.expectation, found: found + channel + lastWords(outcome))
+            verdict = .fail(expected: check.expectation, found: found + lastWords(outcome))
         }
-        if let ended = messages.ended, ended.leftovers > 0 {
-            verdict = leftoversVerdict(verdict, ended)
+        let problems = protocolProblems(outcome.channel, messages)
+        if !problems.isEmpty {
+            verdict = protocolVerdict(verdict, problems)
+        }
+        if let report = outcome.reaper, report.leftovers > 0 {
+            verdict = leftoversVerdict(verdict, report)
         }
         return (verdict, identity)
     }
 
+    /// What the channel carried besides one handshake in this protocol and one verdict, in words.
+    private func protocolProblems(_ channel: ChannelReport, _ messages: ChildMessages) -> [String] {
+        var problems: [String] = []
+        if channel.foreignFrames > 0 {
+            let first = ControlCharacters.escaped(ChildWire.cut(String(decoding: channel.firstForeignFrame, as: UTF8.self), to: 120))
+            problems.append("\(plural(channel.foreignFrames, "frame")) without the run's secret, written to the kit's "
+                            + "channel by other code in the check's process (the plugin, or a library it loaded), "
+                            + "which was never given that descriptor; the first: '\(first)'")
+        }
+        if let failure = channel.failure { problems.append("the channel broke: \(failure)") }
+        if messages.hellos.isEmpty {
+            problems.append("no handshake")
+        } else if messages.hellos.count > 1 {
+            problems.append("\(messages.hellos.count) handshakes")
+        }
+        if let other = messages.hellos.first(where: { $0 != ChildWire.version }) {
+            problems.append("a handshake in protocol version \(other), where the kit speaks \(ChildWire.version)")
+        }
+        if messages.verdicts.count > 1 { problems.append("\(messages.verdicts.count) verdicts, where a check's child gives one") }
+        if messages.unreadable > 0 { problems.append("\(plural(messages.unreadable, "signed message")) the kit cannot read") }
+        if channel.reaperReports > 1 { problems.append("\(channel.reaperReports) reports from the reaper, where it sends one") }
+        return problems
+    }
+
+    /// `verdict`, failed for what the channel carried: the check cannot trust its child's word.
+    private func protocolVerdict(_ verdict: Verdict, _ problems: [String]) -> Verdict {
+        let carried = "the kit's private channel carried " + problems.joined(separator: "; ")
+        if verdict.status == .fail {
+            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "; and " + carried)
+        }
+        return .fail(expected: "only the kit's own messages on its private channel (protocol \(ChildWire.version): one "
+                     + "handshake, one verdict); a plugin writes to no descriptor it did not open",
+                     found: carried + "; the check itself: " + verdict.evidence.found)
+    }
+
     /// `verdict`, failed for the processes the plugin left running (which the reaper killed).
-    private func leftoversVerdict(_ verdict: Verdict, _ ended: ChildWire.WorkerEnding) -> Verdict {
+    private func leftoversVerdict(_ verdict: Verdict, _ ended: ReaperReport) -> Verdict {
         var pids = ended.leftoverPIDs.prefix(10).map(String.init).joined(separator: ", ")
         if ended.leftovers > 10 { pids += ", …" }
         let left = "left \(ended.leftovers == 1 ? "1 process" : "\(ended.leftovers) processes") behind "
@@ -145,23 +185,24 @@ struct PluginRunner {
     }
 }
 
-/// What a child said on its channel, as far as it got: the parent's view of one check.
+/// What a check's child said on its channel (signed frames only), as far as it got: the parent's
+/// view of one check. Kept whole, so that a second handshake or verdict is seen, not replaced.
 struct ChildMessages: ChildMessageReceiver {
-    var hello: (version: Int, pid: Int32)?
+    /// The protocol version of each handshake, in order.
+    var hellos: [Int] = []
     /// The last step announced.
     var progress: String?
-    var verdict: (Verdict, PluginIdentity?)?
-    var ended: ChildWire.WorkerEnding?
+    /// Every verdict, in order (one is right).
+    var verdicts: [(Verdict, PluginIdentity?)] = []
+    /// Signed messages that do not read as any of the kit's.
+    var unreadable = 0
 
     mutating func receive(_ message: [UInt8]) {
         switch ChildWire.parse(message) {
-        case .hello(let version, let pid)?: hello = (version, pid)
+        case .hello(let version)?: hellos.append(version)
         case .progress(let step)?: progress = step
-        case .verdict(let verdict, let identity)?: self.verdict = (verdict, identity)
-        case .ended(let ending)?: ended = ending
-        case nil: break
+        case .verdict(let verdict, let identity)?: verdicts.append((verdict, identity))
+        case nil: unreadable += 1
         }
     }
-
-    var workerToStop: pid_t? { hello?.pid }
 }

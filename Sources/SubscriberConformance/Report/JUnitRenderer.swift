@@ -40,7 +40,9 @@ enum JUnitRenderer {
             + "time=\"\(seconds(result.duration))\">\n"
         switch result.status {
         case .fail:
-            xml += "      <failure message=\"\(XMLText.escape(String(evidence.found.prefix(500))))\" type=\"\(XMLText.escape(result.id))\">"
+            // The message is the first finding; the body has them all, one per line.
+            let first = evidence.found.prefix { $0 != "\n" }.prefix(500)
+            xml += "      <failure message=\"\(XMLText.escape(String(first)))\" type=\"\(XMLText.escape(result.id))\">"
                 + XMLText.escape("expected: \(evidence.expected)\nfound: \(evidence.found)") + "</failure>\n"
         case .skip:
             xml += "      <skipped message=\"\(XMLText.escape(evidence.found))\"/>\n"

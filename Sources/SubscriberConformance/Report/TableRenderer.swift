@@ -1,7 +1,8 @@
 import SubscriberKit
 
 /// The report as a human table: one block per plugin, one row per check (status, id, time, what was
-/// found), the expectation under every failure and warning, counts per plugin and in total.
+/// found; evidence of several lines continues under it), the expectation under every failure and
+/// warning, counts per plugin and in total.
 /// Every text from outside (the plugin's path, its descriptor's strings, evidence quoting what the
 /// plugin did, a problem naming a file) is shown with its control characters escaped: a path such
 /// as `lib\e[2J.so` must not clear the terminal that shows the report.
@@ -16,13 +17,18 @@ enum TableRenderer {
                 header += "  (\(shown(identity.id)) \(shown(identity.version)), \"\(shown(identity.name))\")"
             }
             lines.append(header)
+            let indent = String(repeating: " ", count: 8 + idWidth + 12)
             for result in plugin.results {
                 let time = result.status == .skip && result.duration == .zero ? "" : result.duration.readable
+                // Evidence of several findings has one per line: each under the first, indented, so
+                // that no line of evidence can pass for a row.
+                let found = result.verdict.evidence.found.split(separator: "\n", omittingEmptySubsequences: false)
                 let row = "  " + result.status.rawValue.uppercased() + "  " + pad(result.id, idWidth) + pad(time, 10, left: true)
-                    + "  " + shown(result.verdict.evidence.found)
+                    + "  " + shown(String(found.first ?? ""))
                 lines.append(row)
+                lines += found.dropFirst().map { indent + shown(String($0)) }
                 if result.status == .fail || result.status == .warn {
-                    lines.append(String(repeating: " ", count: 8 + idWidth + 12) + "expected: " + shown(result.verdict.evidence.expected))
+                    lines.append(indent + "expected: " + shown(result.verdict.evidence.expected))
                 }
             }
             lines.append("  " + counts(plugin.count) + " in \(plugin.duration.readable)")

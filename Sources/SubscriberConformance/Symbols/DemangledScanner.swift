@@ -30,7 +30,10 @@ struct DemangledScanner {
             if depth == 0 && !isArrowHead && remaining[index...].hasPrefix(separator) { break }
             switch character {
             case "(", "[", "<": depth += 1
-            case ")", "]", ">" where !isArrowHead:
+            case ")", "]":
+                depth -= 1
+                if depth < 0 { return nil }
+            case ">" where !isArrowHead:
                 depth -= 1
                 if depth < 0 { return nil }
             default: break

@@ -25,6 +25,9 @@ struct ELFSymbols: Sendable, Equatable {
     /// Names of the defined data objects (`STT_OBJECT`, any binding), in table order: Swift's protocol
     /// conformance descriptors (`…Mc`) are data, not functions.
     let objects: [String]
+    /// The libraries the file needs (`DT_NEEDED` of its `.dynamic` section), in order: a Swift file
+    /// built without optimisation (`-Onone`) needs libswiftSwiftOnoneSupport.so.
+    var neededLibraries: [String] = []
 
     /// The defined function and data symbols of the shared object at `path`.
     static func read(path: String) throws(ELFSymbolsError) -> ELFSymbols {
@@ -39,6 +42,9 @@ private struct ELFFile {
     // Values from <elf.h>, spelled out: only x86-64 ELF64 little-endian files are read.
     static let headerSize = 64, sectionHeaderSize: UInt64 = 64, symbolSize: UInt64 = 24
     static let sectionTypeSymtab: UInt32 = 2, sectionTypeStrtab: UInt32 = 3, sectionTypeDynsym: UInt32 = 11
+    static let sectionTypeDynamic: UInt32 = 6, dynamicEntrySize: UInt64 = 16, dynamicTagNeeded: UInt64 = 1
+    /// At most this many DT_NEEDED names are read, each at most ``neededNameLimit`` bytes.
+    static let neededLimit = 1_024, neededNameLimit = 4_096
     static let symbolTypeObject: UInt8 = 1, symbolTypeFunction: UInt8 = 2
 
     let path: String
@@ -98,7 +104,43 @@ private struct ELFFile {
         let strtab = sections[Int(symtab.link)]
         let symbolBytes = try read(at: symtab.offset, count: symtab.size, what: what)
         let stringBytes = try read(at: strtab.offset, count: strtab.size, what: "its string table (section \(symtab.link))")
-        return try names(table: tableName, symbols: symbolBytes, strings: stringBytes)
+        var symbols = try names(table: tableName, symbols: symbolBytes, strings: stringBytes)
+        symbols.neededLibraries = try neededLibraries(sections)
+        return symbols
+    }
+
+    /// The DT_NEEDED names of the `.dynamic` section, read from the string table it links to; none
+    /// when the file has no `.dynamic` section.
+    private func neededLibraries(_ sections: [Section]) throws(ELFSymbolsError) -> [String] {
+        guard let index = sections.firstIndex(where: { $0.type == Self.sectionTypeDynamic }) else { return [] }
+        let dynamic = sections[index]
+        let what = ".dynamic (section \(index))"
+        guard dynamic.size % Self.dynamicEntrySize == 0, dynamic.link < sections.count,
+              sections[Int(dynamic.link)].type == Self.sectionTypeStrtab
+        else {
+            throw error(what, expected: "16-byte entries and a link to a string table", found: "size \(dynamic.size), link \(dynamic.link)")
+        }
+        let entries = try read(at: dynamic.offset, count: dynamic.size, what: what)
+        let strings = sections[Int(dynamic.link)]
+        let stringBytes = try read(at: strings.offset, count: strings.size, what: "its string table (section \(dynamic.link))")
+        var needed: [String] = []
+        for entry in stride(from: 0, to: entries.count, by: Int(Self.dynamicEntrySize)) where needed.count < Self.neededLimit {
+            let tag = entries.u64(entry)
+            if tag == 0 { break }  // DT_NULL ends the table
+            guard tag == Self.dynamicTagNeeded else { continue }
+            let start = entries.u64(entry + 8)
+            guard start < UInt64(stringBytes.count) else {
+                throw error(what, expected: "DT_NEEDED names inside the string table (\(stringBytes.count) bytes)",
+                            found: "name offset \(start)")
+            }
+            let limit = min(stringBytes.count, Int(start) + Self.neededNameLimit)
+            guard let end = stringBytes[Int(start)..<limit].firstIndex(of: 0) else {
+                throw error(what, expected: "DT_NEEDED names ending in NUL within \(Self.neededNameLimit) bytes",
+                            found: "none from offset \(start)")
+            }
+            needed.append(String(decoding: stringBytes[Int(start)..<end], as: UTF8.self))
+        }
+        return needed
     }
 
     /// Checks magic, class, byte order, type and machine.

@@ -14,10 +14,6 @@ enum SwiftDemangler {
         UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
     ) -> UnsafeMutablePointer<CChar>?
 
-    /// The longest name handed to the runtime: the demangler recurses on nested types, so a crafted
-    /// name of megabytes could exhaust the stack. Real method and descriptor names are a few hundred bytes.
-    static let nameLengthLimit = 8192
-
     /// `swift_demangle`, looked up once in everything loaded (`RTLD_DEFAULT`).
     private static let function: DemangleFunction? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_demangle") else { return nil }
@@ -27,11 +23,14 @@ enum SwiftDemangler {
     /// Whether the runtime's demangler was found.
     static var isAvailable: Bool { function != nil }
 
-    /// The demangled text of `mangled`; nil when it is not a Swift symbol (`$s` prefix), is longer than
-    /// ``nameLengthLimit``, the runtime cannot demangle it (it returns such a name
-    /// unchanged), or the demangler is unavailable.
+    /// The demangled text of `mangled`; nil when it is not a Swift symbol (`$s` prefix), is over one
+    /// name's budget (``DemangleBudget``: longer than its length limit, or its demangled text could be
+    /// longer than its text limit — the call cannot be interrupted), the runtime cannot demangle it
+    /// (it returns such a name unchanged), or the demangler is unavailable.
     static func demangle(_ mangled: String) -> String? {
-        guard let function, mangled.hasPrefix("$s"), mangled.utf8.count <= nameLengthLimit else { return nil }
+        guard let function, mangled.hasPrefix("$s"), mangled.utf8.count <= DemangleBudget.nameLengthLimit,
+              DemangleBudget.estimatedTextSize(of: mangled) <= DemangleBudget.textPerName
+        else { return nil }
         let text = mangled.withCString { function($0, mangled.utf8.count, nil, nil, 0) }
         guard let text else { return nil }
         defer { free(text) }

@@ -1,12 +1,19 @@
-/// A method of a plugin's class that looks like an event handler and is never called, with the reason
-/// and a message for the plugin's author.
+/// A method of a plugin's subscriber class that looks like an event handler and is never called,
+/// with the reason and a one-line message for the plugin's author: the type, the method, what is
+/// wrong and the fix.
 struct UnreachableHandler: Sendable, Hashable, CustomStringConvertible {
     /// Why the SDK never calls the method.
     enum Reason: Sendable, Hashable {
-        /// The handler's selector with another signature (types, effects or result).
-        case nearMiss
-        /// The handler's exact signature on a type that does not adopt the event's protocol.
+        /// The handler's selector with another signature (types, effects or result). `root` is the
+        /// class where the subscriber's events are fixed; `adopted`, whether it adopts the event's
+        /// protocol.
+        case nearMiss(root: String, adopted: Bool)
+        /// The handler's exact signature on the class that declares the subscriber protocol, which
+        /// does not adopt the event's protocol.
         case notAdopted
+        /// The handler's exact signature on a subclass whose events were fixed at superclass `root`,
+        /// which does not adopt the event's protocol; `typeAdopts`: the subclass adopts it itself.
+        case fixedAtSuperclass(root: String, typeAdopts: Bool)
     }
 
     /// The method found.
@@ -18,16 +25,31 @@ struct UnreachableHandler: Sendable, Hashable, CustomStringConvertible {
 
     /// One line, e.g. "NearMiss.application(_:open:options:) -> Bool is never called: openURL is
     /// delivered to func application(_ application: Application, open url: URL, options: OpenURLOptions)
-    /// -> Bool? of OpenURLSubscriber", or "Greeter.applicationDidBecomeActive(_:) is never called:
-    /// Greeter does not adopt DidBecomeActiveSubscriber".
+    /// -> Bool? of OpenURLSubscriber. Fix: declare it exactly so, and adopt OpenURLSubscriber on
+    /// NearMiss", or "Greeter.applicationDidBecomeActive(_:) is never called: Greeter does not adopt
+    /// DidBecomeActiveSubscriber. Fix: add DidBecomeActiveSubscriber to Greeter's conformances".
     var description: String {
         let type = SwiftTypeText.withoutModule(method.typeName)
+        let protocolName = expected.protocolName
         switch reason {
-        case .nearMiss:
+        case .nearMiss(let root, let adopted):
+            var fix = "declare it exactly so"
+            if !adopted {
+                let rootName = SwiftTypeText.withoutModule(root)
+                fix += root == method.typeName ? ", and adopt \(protocolName) on \(type)"
+                    : ", and adopt \(protocolName) on \(rootName), where \(type)'s events are fixed"
+            }
             return "\(type).\(shape) is never called: \(expected.event) is delivered to \(expected.signature) "
-                + "of \(expected.protocolName)"
+                + "of \(protocolName). Fix: \(fix)"
         case .notAdopted:
-            return "\(type).\(method.selector) is never called: \(type) does not adopt \(expected.protocolName)"
+            return "\(type).\(method.selector) is never called: \(type) does not adopt \(protocolName). "
+                + "Fix: add \(protocolName) to \(type)'s conformances"
+        case .fixedAtSuperclass(let root, let typeAdopts):
+            let rootName = SwiftTypeText.withoutModule(root)
+            let fixed = "its events were fixed at its superclass \(rootName), which declares the subscriber protocol "
+                + "and does not adopt \(protocolName)"
+            let why = typeAdopts ? "\(type) adopts \(protocolName), but " + fixed : fixed
+            return "\(type).\(method.selector) is never called: \(why). Fix: adopt \(protocolName) on \(rootName)"
         }
     }
 

@@ -102,6 +102,37 @@ static inline void adh_fixture_sleep_ms(long milliseconds) {
 }
 #endif
 
+#if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+/**
+ * Writes `json` as one frame (a 4-byte big-endian length, then the bytes) to every open socket of the
+ * process from descriptor 3 up, without blocking: what a plugin does to forge a message on a channel
+ * it was never given. Needs _POSIX_C_SOURCE 200809L defined before the first include.
+ */
+static inline void adh_fixture_frame_to_every_socket(const char *json) {
+    unsigned char frame[4 + 1024];
+    size_t length = strlen(json);
+    if (length > sizeof frame - 4) return;
+    frame[0] = (unsigned char)(length >> 24);
+    frame[1] = (unsigned char)(length >> 16);
+    frame[2] = (unsigned char)(length >> 8);
+    frame[3] = (unsigned char)length;
+    memcpy(frame + 4, json, length);
+    long ceiling = 65536;
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < (rlim_t)ceiling) ceiling = (long)limit.rlim_cur;
+    for (int fd = 3; fd < ceiling; fd++) {
+        struct stat info;
+        if (fstat(fd, &info) != 0 || !S_ISSOCK(info.st_mode)) continue;
+        ssize_t sent = send(fd, frame, length + 4, MSG_DONTWAIT | MSG_NOSIGNAL);
+        (void)sent;
+    }
+}
+#endif
+
 /**
  * The initializer of a valid ABI 1.0 descriptor of a C plugin (version "1.0.0", vendor
  * "AppDelegateHost", no Swift version) with the given id, name, subscriber-name array and create.

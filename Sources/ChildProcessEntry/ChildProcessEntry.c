@@ -1,10 +1,10 @@
 /*
- * ConformanceChildEntry.c — the conformance child's entry (a constructor) and its reaper. See the
- * header for the protocol. Everything here runs before `main` in a single-threaded process, or in
- * the reaper, which never returns to Swift: plain C, fixed buffers, no stdio.
+ * ChildProcessEntry.c — the child's entry (a constructor) and its reaper. See the header for the
+ * protocol. Everything here runs before `main` in a single-threaded process, or in the reaper, which
+ * never returns to Swift: plain C, fixed buffers, no stdio.
  */
 #define _GNU_SOURCE
-#include "ConformanceChildEntry.h"
+#include "ChildProcessEntry.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,16 +13,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-/* The worker's main, in SubscriberConformance (Swift, @_cdecl). Weak, so that this target links
- * into an executable without the kit; the constructor then does nothing. Never returns. */
-extern int adh_conformance_child_main(int channel) __attribute__((weak));
+/* The roles' mains (Swift, @_cdecl), weak: an executable links the ones it has. The conformance
+ * kit's lives in SubscriberConformance; the test role in this layer's own tests. */
+extern int adh_conformance_child_main(int channel, const unsigned char *secret, size_t secret_length)
+    __attribute__((weak));
+extern int adh_child_process_test_main(int channel, const unsigned char *secret, size_t secret_length)
+    __attribute__((weak));
+
+/* The main of `role`, or NULL when the role is unknown or its main is not linked in. */
+static adh_child_main role_main(const char *role) {
+    if (strcmp(role, "conformance") == 0) return adh_conformance_child_main;
+    if (strcmp(role, "child-process-test") == 0) return adh_child_process_test_main;
+    return NULL;
+}
 
 int adh_child_has_ended(pid_t pid) {
     siginfo_t info;
@@ -35,7 +48,7 @@ int adh_child_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int adh_child_socketpair(int fds[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds); }
 
-/* Writes one frame in a single buffer (the worker is gone by then: nobody else writes). */
+/* Writes one frame in a single buffer on the reaper channel (only the reaper holds it). */
 static void write_frame(int channel, const char *json) {
     size_t length = strlen(json);
     char frame[4 + 1024];
@@ -141,7 +154,7 @@ static void reap_available(void) {
 /* Kills every live descendant of this process, round after round until none is left (a process may
  * fork between the listing and the kill), and reaps them. Fills `listed` with the first pids killed;
  * returns how many distinct processes it killed. */
-static size_t kill_leftovers(pid_t listed[ADH_CONFORMANCE_LISTED_LEFTOVERS]) {
+static size_t kill_leftovers(pid_t listed[ADH_CHILD_LISTED_LEFTOVERS]) {
     /* The usual case, without reading /proc: no child left at all. Any live descendant would have a
      * child of this subreaper at the top of its branch (the worker's children re-parent here). */
     reap_available();
@@ -169,7 +182,7 @@ static size_t kill_leftovers(pid_t listed[ADH_CONFORMANCE_LISTED_LEFTOVERS]) {
                 seen = grown;
                 seen_capacity *= 2;
             }
-            if (killed < ADH_CONFORMANCE_LISTED_LEFTOVERS) listed[killed] = entries[i].pid;
+            if (killed < ADH_CHILD_LISTED_LEFTOVERS) listed[killed] = entries[i].pid;
             seen[killed++] = entries[i].pid;
         }
         free(inside);
@@ -194,21 +207,22 @@ static size_t kill_leftovers(pid_t listed[ADH_CONFORMANCE_LISTED_LEFTOVERS]) {
 /* The worker, for the SIGTERM handler. */
 static volatile pid_t reaped_worker = 0;
 
-/* The kit went away (the reaper's parent-death signal) or asked to stop: end the worker, then
- * clean up as after any ending. */
+/* The parent's timeout (SIGTERM) or its death (the reaper's parent-death signal): end the worker,
+ * then clean up as after any ending. The parent never names a process to kill: the reaper knows its
+ * worker because it forked it. */
 static void stop_worker(int signal_number) {
     (void)signal_number;
     if (reaped_worker > 0) kill(reaped_worker, SIGKILL);
 }
 
-/* The reaper: waits for `worker`, kills what it left, reports, exits. */
-static void reap(pid_t worker, int channel) {
+/* The reaper: waits for `worker`, kills what it left, reports on `report_channel`, exits. */
+static void reap(pid_t worker, int report_channel) {
     reaped_worker = worker;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = stop_worker;
     sigaction(SIGTERM, &action, NULL);
-    /* Set by the kit's thread that waits for this process until it ends, so it holds. */
+    /* Set by the parent's thread that waits for this process until it ends, so it holds. */
     prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
     int status = 0;
     for (;;) {
@@ -219,52 +233,131 @@ static void reap(pid_t worker, int channel) {
             break;
         }
     }
-    pid_t listed[ADH_CONFORMANCE_LISTED_LEFTOVERS];
+    pid_t listed[ADH_CHILD_LISTED_LEFTOVERS];
     size_t leftovers = kill_leftovers(listed);
 
     char json[1024];
     int length;
     if (status != -1 && WIFSIGNALED(status))
-        length = snprintf(json, sizeof json, "{\"kind\":\"ended\",\"signal\":%d,\"leftovers\":%zu,\"pids\":[",
-                          WTERMSIG(status), leftovers);
+        length = snprintf(json, sizeof json, "{\"signal\":%d,\"leftovers\":%zu,\"pids\":[", WTERMSIG(status), leftovers);
     else
-        length = snprintf(json, sizeof json, "{\"kind\":\"ended\",\"exit\":%d,\"leftovers\":%zu,\"pids\":[",
+        length = snprintf(json, sizeof json, "{\"exit\":%d,\"leftovers\":%zu,\"pids\":[",
                           status == -1 ? 255 : WEXITSTATUS(status), leftovers);
-    size_t shown = leftovers < ADH_CONFORMANCE_LISTED_LEFTOVERS ? leftovers : ADH_CONFORMANCE_LISTED_LEFTOVERS;
+    size_t shown = leftovers < ADH_CHILD_LISTED_LEFTOVERS ? leftovers : ADH_CHILD_LISTED_LEFTOVERS;
     for (size_t i = 0; i < shown && length > 0 && (size_t)length < sizeof json - 16; i++)
         length += snprintf(json + length, sizeof json - (size_t)length, "%s%d", i ? "," : "", (int)listed[i]);
     if (length > 0 && (size_t)length < sizeof json - 3) {
         memcpy(json + length, "]}", 3);
-        write_frame(channel, json);
+        write_frame(report_channel, json);
     }
     _exit(0);
 }
 
-__attribute__((constructor)) static void adh_conformance_child_entry(void) {
-    const char *value = getenv(ADH_CONFORMANCE_CHILD_VARIABLE);
-    if (value == NULL || adh_conformance_child_main == NULL) return;
-    char *end = NULL;
-    long channel = strtol(value, &end, 10);
-    /* Not for the plugin to see, nor for anything it starts. */
-    unsetenv(ADH_CONFORMANCE_CHILD_VARIABLE);
-    struct stat info;
-    if (end == value || *end != '\0' || channel < 0 || channel > 65535 || fstat((int)channel, &info) != 0
-        || !S_ISSOCK(info.st_mode)) {
-        static const char message[] = ADH_CONFORMANCE_CHILD_VARIABLE
-            ": expected the descriptor of the conformance kit's channel (set by the kit only), found something else\n";
-        ssize_t written = write(2, message, sizeof message - 1);
-        (void)written;
-        _exit(2);
-    }
+/* Writes `message` and a line break on standard error and exits with status 2: the parent sees a
+ * child that never answered and reports the executable as unable to serve as one. */
+static void refuse(const char *message) {
+    static const char prefix[] = "child process entry: ";
+    ssize_t written = write(2, prefix, sizeof prefix - 1);
+    written = write(2, message, strlen(message));
+    written = write(2, "\n", 1);
+    (void)written;
+    _exit(2);
+}
 
-    /* Orphans of the check re-parent to the reaper, which outlives the worker and kills them. */
+/* The descriptor number in variable `name`, checked to be a socket; -1 when it is not. */
+static int socket_variable(const char *name) {
+    const char *value = getenv(name);
+    if (value == NULL) return -1;
+    char *end = NULL;
+    long number = strtol(value, &end, 10);
+    struct stat info;
+    if (end == value || *end != '\0' || number < 0 || number > 65535 || fstat((int)number, &info) != 0
+        || !S_ISSOCK(info.st_mode))
+        return -1;
+    return (int)number;
+}
+
+/* Reads exactly `count` bytes from `fd`, waiting at most 10 s for each piece; 0 on success. */
+static int read_exactly(int fd, unsigned char *bytes, size_t count) {
+    size_t offset = 0;
+    while (offset < count) {
+        struct pollfd wait = {fd, POLLIN, 0};
+        int ready = poll(&wait, 1, 10000);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) return -1;
+        ssize_t got = read(fd, bytes + offset, count - offset);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return -1;
+        offset += (size_t)got;
+    }
+    return 0;
+}
+
+/* Moves `fd` to a random free number at or above ADH_CHILD_CHANNEL_MINIMUM (below the descriptor
+ * limit), close-on-exec; returns the new number, or `fd` itself (made close-on-exec) when there is
+ * no room. A well-known number would be one a careless plugin could hit by accident. */
+static int move_to_random_number(int fd) {
+    struct rlimit limit;
+    long ceiling = 1024;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) ceiling = (long)limit.rlim_cur;
+    if (ceiling > 65536) ceiling = 65536;
+    if (ceiling > ADH_CHILD_CHANNEL_MINIMUM + 1) {
+        unsigned int random_value = 0;
+        if (getrandom(&random_value, sizeof random_value, 0) != (ssize_t)sizeof random_value)
+            random_value = (unsigned int)getpid() * 2654435761u ^ (unsigned int)time(NULL);
+        long span = ceiling - ADH_CHILD_CHANNEL_MINIMUM;
+        int moved = fcntl(fd, F_DUPFD_CLOEXEC, (int)(ADH_CHILD_CHANNEL_MINIMUM + (long)(random_value % (unsigned long)span)));
+        if (moved < 0) moved = fcntl(fd, F_DUPFD_CLOEXEC, ADH_CHILD_CHANNEL_MINIMUM);
+        if (moved >= 0) {
+            close(fd);
+            return moved;
+        }
+    }
+    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+}
+
+__attribute__((constructor)) static void adh_child_process_entry(void) {
+    if (getenv(ADH_CHILD_CHANNEL_VARIABLE) == NULL) return;
+    int channel = socket_variable(ADH_CHILD_CHANNEL_VARIABLE);
+    int report_channel = socket_variable(ADH_CHILD_REAPER_VARIABLE);
+    const char *role = getenv(ADH_CHILD_ROLE_VARIABLE);
+    adh_child_main main_function = role != NULL ? role_main(role) : NULL;
+    /* Not for the worker's code to see, nor for anything it starts. */
+    unsetenv(ADH_CHILD_CHANNEL_VARIABLE);
+    unsetenv(ADH_CHILD_REAPER_VARIABLE);
+    unsetenv(ADH_CHILD_ROLE_VARIABLE);
+    if (channel < 0 || report_channel < 0)
+        refuse("expected " ADH_CHILD_CHANNEL_VARIABLE " and " ADH_CHILD_REAPER_VARIABLE
+               " to name the parent's sockets (set by the child-process layer only), found something else");
+    if (main_function == NULL)
+        refuse("expected " ADH_CHILD_ROLE_VARIABLE " to name a role whose main this executable links, found none");
+
+    /* The run's secret: the parent's first frame, exactly ADH_CHILD_SECRET_SIZE bytes. */
+    unsigned char header[4];
+    static unsigned char secret[ADH_CHILD_SECRET_SIZE];
+    if (read_exactly(channel, header, sizeof header) != 0
+        || ((size_t)header[0] << 24 | (size_t)header[1] << 16 | (size_t)header[2] << 8 | header[3]) != sizeof secret
+        || read_exactly(channel, secret, sizeof secret) != 0)
+        refuse("expected the run's secret as the first frame on the channel, found none");
+    channel = move_to_random_number(channel);
+    (void)fcntl(report_channel, F_SETFD, FD_CLOEXEC);
+
+    /* Orphans of the worker re-parent to the reaper, which outlives the worker and kills them. */
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     pid_t reaper = getpid();
     pid_t worker = fork();
-    if (worker < 0) _exit(2);
-    if (worker > 0) reap(worker, (int)channel);
+    if (worker < 0) refuse("fork failed");
+    if (worker > 0) {
+        /* The reaper writes only its report, on its own channel; the worker channel is the worker's. */
+        close(channel);
+        memset(secret, 0, sizeof secret);
+        reap(worker, report_channel);
+    }
+    /* Before anything else runs in the worker: its code never holds the reaper channel. */
+    close(report_channel);
     /* The worker dies with the reaper (set by the reaper's only thread, so it holds). */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != reaper) _exit(2);
-    _exit(adh_conformance_child_main((int)channel));
+    _exit(main_function(channel, secret, sizeof secret));
 }
