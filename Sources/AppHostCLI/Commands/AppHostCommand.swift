@@ -2,7 +2,8 @@ import SubscriberKit
 
 /// The `apphost` command line: parses the arguments and hands them to the command they name.
 ///
-/// `Sources/apphost/main.swift` is one line: `exit(await AppHostCommand.main(CommandLine.arguments))`.
+/// `Sources/apphost/main.swift` calls ``prepareProcess()``, then runs
+/// `exit(await AppHostCommand.main(CommandLine.arguments))` on the main thread's run loop.
 package enum AppHostCommand {
     /// The program's name in help and errors.
     package static let program = "apphost"
@@ -58,11 +59,19 @@ package enum AppHostCommand {
 
         """
 
+    /// Readies the process, before anything opens a file descriptor (the run loop does): closed
+    /// standard descriptors get placeholders (``StandardDescriptors``), and the output is made to
+    /// survive signals, crashes and a plugin's `exit()` (``Survival``). Once; later calls do nothing.
+    package static func prepareProcess() {
+        StandardDescriptors.reserve()
+        Survival.installProcessHooks()
+    }
+
     /// Runs `apphost` with `commandLine` (the program's path first, as in `CommandLine.arguments`);
     /// returns the exit status. Output goes to stdout, errors to stderr.
     @MainActor
     package static func main(_ commandLine: [String]) async -> Int32 {
-        StandardDescriptors.reserve()
+        prepareProcess()
         let status = await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
         TextOutput.flushPending()
         return status

@@ -27,6 +27,9 @@ enum RunCommand {
         var events: EventFeed
         let logFile: TextOutput?
         let host: PluginHost
+        // Output that survives a signal, a crash or a plugin's exit(): Output/Survival.swift.
+        Survival.runStarts(json: json, output: output, errors: errors)
+        defer { Survival.runEnds() }
         // Everything that can be wrong is checked before the first event: nothing half-done. (A
         // script on standard input is the exception: each line is checked when its turn comes.)
         do {
@@ -35,12 +38,14 @@ enum RunCommand {
                 ?? EventFeed(calls: DefaultScenario.calls)
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
-                                      deadlineOverride: deadline.map { .milliseconds($0) })
+                                      deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged)
             host = try PluginHost(manifestAt: arguments.value("manifest") ?? "", options: options)
+            Survival.pluginsLoaded(host)
             // Opened last, so a run that fails before its first event leaves an existing log as it was.
             logFile = try arguments.value("log-file").map { (path) throws(CommandError) in
                 try LogFile.openForWriting(path, guarded: guardedFiles(host: host, script: script, output: output, errors: errors))
             }
+            if let logFile { Survival.stageLogs(for: logFile) }
         } catch {
             errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
@@ -49,8 +54,9 @@ enum RunCommand {
         let summary = HostSummary(host)
         let renderer = HumanRenderer(style: .for(output), subscriberNames: summary.dispatchOrder)
         func writeLogs(_ records: [LogRecord], during event: LifecycleEvent?) {
-            for record in records { logFile?.write(JSONLines.log(record, during: event)) }
-            if json { for record in records { errors.singleLine(record.description) } }
+            // Through Survival: the lines it staged as they arrived are written, not rendered twice.
+            if let logFile { Survival.write(records, during: event, to: logFile) { JSONLines.log($0, during: event) } }
+            if json { Survival.write(records, during: event, to: errors) { TerminalText.line($0.description) + "\n" } }
         }
         /// Whether every write so far went through: the run stops at the first that did not.
         func outputsWritable() -> Bool { output.failure == nil && logFile?.failure == nil }
@@ -58,6 +64,7 @@ enum RunCommand {
         // Subscribers log when they are made: those lines come before the first event.
         let startupLogs = host.takeLogs()
         writeLogs(startupLogs, during: nil)
+        Survival.logsWritten(startupLogs.count)
         if json {
             for skipped in summary.skipped {
                 errors.singleLine("apphost: \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")
@@ -83,6 +90,7 @@ enum RunCommand {
                 scriptError = error
                 break
             }
+            Survival.eventStarts(call, number: eventCount + 1)
             let outcome = await host.dispatch(call)
             eventCount += 1
             reportCount += outcome.reports.count
@@ -94,12 +102,15 @@ enum RunCommand {
             } else {
                 output.write(renderer.event(outcome, call: call))
             }
+            Survival.eventWritten(call, number: eventCount, logs: outcome.logs.count)
         }
 
         // Shut down first, so that the lines subscribers write up to the end of their `destroy` are included.
+        Survival.shutdownStarts()
         let leftovers = host.shutDown()
         reportCount += leftovers.reports.count
         writeLogs(leftovers.logs, during: nil)
+        Survival.logsWritten(leftovers.logs.count)
         if json {
             if !leftovers.reports.isEmpty { output.write(JSONLines.afterLastEvent(leftovers.reports)) }
         } else {
