@@ -11,6 +11,7 @@
  *   segv            writes through NULL           segvThread      the same on a thread of its own
  *   raiseSegv       raise(SIGSEGV)                trap            a breakpoint trap (int3)
  *   overflow        a stack overflow              overflowThread  the same on a thread of its own
+ *   overflowWorker  a stack overflow on a thread it started when it was created (and that waited since)
  *   hang            sleeps forever (for a signal from outside)
  *
  * Before it does, it logs "ending the process: <do> during <on>" and, when `readyFile` is given,
@@ -68,6 +69,19 @@ static void run_on_thread(void *(*body)(void *)) {
     if (pthread_create(&thread, NULL, body, NULL) == 0) pthread_join(thread, NULL);
 }
 
+/* overflowWorker: a thread started at create that waits until the event tells it to overflow. */
+static pthread_mutex_t worker_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t worker_go = PTHREAD_COND_INITIALIZER;
+static int worker_told = 0;
+static pthread_t worker;
+
+static void *wait_then_overflow(void *argument) {
+    pthread_mutex_lock(&worker_lock);
+    while (!worker_told) pthread_cond_wait(&worker_go, &worker_lock);
+    pthread_mutex_unlock(&worker_lock);
+    return overflow_on_thread(argument);
+}
+
 /* The defect: ends the process during `event` when it is the one the options name. */
 static void maybe_die(const adh_subscriber *self, const char *event) {
     if (strcmp(event, on_event) != 0) return;
@@ -85,6 +99,13 @@ static void maybe_die(const adh_subscriber *self, const char *event) {
     if (strcmp(how, "trap") == 0) __builtin_debugtrap();
     if (strcmp(how, "overflow") == 0) (void)deeper(0);
     if (strcmp(how, "overflowThread") == 0) run_on_thread(overflow_on_thread);
+    if (strcmp(how, "overflowWorker") == 0) {
+        pthread_mutex_lock(&worker_lock);
+        worker_told = 1;
+        pthread_cond_signal(&worker_go);
+        pthread_mutex_unlock(&worker_lock);
+        pthread_join(worker, NULL);
+    }
     if (strcmp(how, "hang") == 0) for (;;) adh_fixture_sleep_ms(1000);
 }
 
@@ -102,6 +123,7 @@ static const adh_subscriber *create(const char *name, const adh_host *host) {
     option_string(options, "\"on\"", on_event, sizeof on_event);
     option_string(options, "\"do\"", how, sizeof how);
     option_string(options, "\"readyFile\"", ready_file, sizeof ready_file);
+    if (strcmp(how, "overflowWorker") == 0) pthread_create(&worker, NULL, wait_then_overflow, NULL);
     subscriber->did_become_active = did_become_active;
     subscriber->will_resign_active = will_resign_active;
     subscriber->did_enter_background = did_enter_background;
