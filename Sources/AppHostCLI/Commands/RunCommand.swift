@@ -100,7 +100,7 @@ enum RunCommand {
                 JSONLines.event(outcome, into: &line)
                 output.write(bytes: line)
             } else {
-                output.write(renderer.event(outcome, call: call))
+                output.write(renderer.event(outcome, call: call, nobodyResponds: host.dispatcher.responderNames(for: call.event).isEmpty))
             }
             Survival.eventWritten(call, number: eventCount, logs: outcome.logs.count)
         }
