@@ -61,9 +61,15 @@ package enum Survival {
                   unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else { continue }
             install(number, handler: { signal, info, context in Survival.stop(signal, info, context) })
         }
+        // Delivered, whatever mask apphost was started with (a parent's libdispatch thread passes
+        // one that blocks nearly everything): the threads made from now on inherit this one's.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        ThreadAltStacks.install()
+        for number in fatalSignals + stopSignals + [ThreadAltStacks.signalNumber] where number > 0 { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         _ = on_exit({ status, _ in Survival.exiting(status: status) }, nil)
         Backtrace.prepare()
-        ThreadAltStacks.install()
         startWriteOutThread()
     }
 

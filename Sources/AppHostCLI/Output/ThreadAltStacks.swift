@@ -39,8 +39,8 @@ enum ThreadAltStacks {
     // glibc's gettid and tgkill, found at run time: the Glibc module does not export them.
     private nonisolated(unsafe) static var gettid: GetTID?
     private nonisolated(unsafe) static var tgkill: TGKill?
-    /// The real-time signal that asks a thread to install a stack.
-    private nonisolated(unsafe) static var signalNumber: Int32 = 0
+    /// The real-time signal that asks a thread to install a stack (0 until ``install()``).
+    private(set) nonisolated(unsafe) static var signalNumber: Int32 = 0
 
     /// Installs the signal's handler and gives the calling thread a stack if it has none.
     static func install() {
