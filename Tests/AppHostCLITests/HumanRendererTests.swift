@@ -53,6 +53,15 @@ struct HumanRendererTests {
                 == "▸ supportedInterfaceOrientations pad  → [portrait, landscapeLeft]\n    (no subscriber answered)\n\n")
     }
 
+    @Test("an empty block says whether nobody was asked or nobody answered")
+    func emptyBlocks() {
+        let launch = EventOutcome(event: .willFinishLaunching, result: .bool(true), answers: [], reports: [])
+        #expect(renderer.event(launch, call: .willFinishLaunching(options: LaunchOptions()), nobodyResponds: true)
+                == "▸ willFinishLaunching  → true\n    (no subscriber responds to this event)\n\n")
+        #expect(renderer.event(launch, call: .willFinishLaunching(options: LaunchOptions()), nobodyResponds: false)
+                == "▸ willFinishLaunching  → true\n    (no subscriber answered)\n\n")
+    }
+
     @Test("the header names the app, each plugin, the skipped ones and the dispatch order")
     func header() {
         let summary = HostSummary(

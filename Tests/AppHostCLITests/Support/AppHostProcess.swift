@@ -7,9 +7,12 @@ import SubscriberKit
 enum AppHostProcess {
     /// What one run printed and how it ended.
     struct Result {
+        /// The exit status, or the signal that ended the process (see ``signal``).
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The signal that ended the process, nil when it exited.
+        var signal: Int32? = nil
 
         /// stdout's lines, without the final empty one.
         var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
@@ -90,7 +93,8 @@ enum AppHostProcess {
         if case .captured = standardOutput { stdout = try String(contentsOfFile: outPath, encoding: .utf8) } else { stdout = "" }
         return Result(status: process.terminationStatus,
                       stdout: stdout,
-                      stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+                      stderr: try String(contentsOfFile: errPath, encoding: .utf8),
+                      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
     }
 }
 
