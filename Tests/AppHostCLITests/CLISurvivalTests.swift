@@ -64,6 +64,16 @@ struct CLISurvivalTests {
             }
             usleep(useconds_t(delay * 1_000))
             if process.isRunning { kill(process.processIdentifier, signal) }
+            // A process the signal does not end is a failure, not a hung test.
+            waited = 0
+            while process.isRunning && waited < 30_000 {
+                usleep(10_000)
+                waited += 10
+            }
+            if process.isRunning {
+                Issue.record("apphost still runs 30 s after signal \(signal)")
+                kill(process.processIdentifier, SIGKILL)
+            }
             process.waitUntilExit()
             return AppHostProcess.Result(status: process.terminationStatus,
                                          stdout: try String(contentsOfFile: out, encoding: .utf8),
