@@ -52,6 +52,8 @@ enum RunCommand {
         }
 
         let summary = HostSummary(host)
+        // By event index: whether any subscriber responds to it (an empty block says which it is).
+        let nobodyResponds = LifecycleEvent.allCases.map { host.dispatcher.responderNames(for: $0).isEmpty }
         let renderer = HumanRenderer(style: .for(output), subscriberNames: summary.dispatchOrder)
         func writeLogs(_ records: [LogRecord], during event: LifecycleEvent?) {
             // Through Survival: the lines it staged as they arrived are written, not rendered twice.
@@ -100,7 +102,7 @@ enum RunCommand {
                 JSONLines.event(outcome, into: &line)
                 output.write(bytes: line)
             } else {
-                output.write(renderer.event(outcome, call: call, nobodyResponds: host.dispatcher.responderNames(for: call.event).isEmpty))
+                output.write(renderer.event(outcome, call: call, nobodyResponds: nobodyResponds[call.event.index]))
             }
             Survival.eventWritten(call, number: eventCount, logs: outcome.logs.count)
         }

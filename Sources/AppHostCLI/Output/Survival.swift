@@ -138,14 +138,14 @@ package enum Survival {
         }
         return names
     }()
-    /// Human output only: the heading of the event under way (`▸ openURL news://article/7`).
-    private static let heading = PublishedText(capacity: 4096)
+    /// Human output only: how the heading of the event under way starts and ends around its name
+    /// (`▸ ` and a newline, with the colour escapes when the output has colour).
+    private static let heading = PublishedText(capacity: 64)
+    private static let headingEnd = PublishedText(capacity: 64)
     /// Where the event under way is shown (human output's standard output), or -1 (`--json`).
     private static let humanOutput = Atomic<Int32>(-1)
     /// Where the closing `apphost:` line goes (standard error).
     private static let errorOutput = Atomic<Int32>(2)
-    /// The style of the human heading; the run's settings.
-    private static let settings = Mutex<(style: Style, json: Bool)>((.plain, true))
 
     private static var isInstalled: Bool { installed.load(ordering: .relaxed) }
 
@@ -154,7 +154,9 @@ package enum Survival {
     package static func runStarts(json: Bool, output: TextOutput, errors: TextOutput) {
         guard isInstalled else { return }
         let style = Style.for(output)
-        settings.withLock { $0 = (style, json) }
+        let marker = style.cyan("▸") + " ", bold = style.bold("\u{1}")
+        heading.publish(marker + String(bold.prefix { $0 != "\u{1}" }))
+        headingEnd.publish(String(bold.drop { $0 != "\u{1}" }.dropFirst()) + "\n")
         humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
         errorOutput.store(errors.fileDescriptor ?? 2, ordering: .releasing)
         if json {
@@ -182,16 +184,10 @@ package enum Survival {
         stage(logFile) { record, event in JSONLines.log(record, during: event) }
     }
 
-    /// Event `number` (from 1) starts: which it is (and in human output its heading) is published
-    /// for the handlers. A few atomic stores with `--json`: it runs for every event.
+    /// Event `number` (from 1) starts: which it is is published for the handlers (a few atomic
+    /// stores: it runs for every event; human output's partial heading is its name alone).
     package static func eventStarts(_ call: EventCall, number: Int) {
         guard isInstalled else { return }
-        if humanOutput.load(ordering: .relaxed) >= 0 {
-            let style = settings.withLock { $0.style }
-            var text = style.cyan("▸") + " " + style.bold(call.event.name)
-            if let arguments = call.argumentSummary { text += " " + TerminalText.escaped(arguments) }
-            heading.publish(text + "\n")
-        }
         eventIndex.store(call.event.index, ordering: .relaxed)
         eventNumber.store(number, ordering: .relaxed)
         phase.store(Phase.event.rawValue, ordering: .releasing)
@@ -235,14 +231,12 @@ package enum Survival {
     package static func eventWritten(_ call: EventCall, number: Int, logs: Int) {
         guard isInstalled else { return }
         logsWritten(logs)
-        if humanOutput.load(ordering: .relaxed) >= 0 { heading.publish("") }
         phase.store(Phase.between.rawValue, ordering: .releasing)
     }
 
     /// The subscribers are being destroyed.
     package static func shutdownStarts() {
         guard isInstalled else { return }
-        heading.publish("")
         phase.store(Phase.shuttingDown.rawValue, ordering: .releasing)
     }
 
@@ -468,7 +462,13 @@ package enum Survival {
         let errors = errorOutput.load(ordering: .acquiring)
         for index in 0..<min(stagedCount.load(ordering: .acquiring), stagedCapacity) {
             let stager = staged[index]
-            if stager.fd == human { heading.writeOut(to: human, waitingAtMost: patience) }
+            if stager.fd == human && current == .event {
+                scratch.reset()
+                scratch.append(heading)
+                eventNames[eventIndex.load(ordering: .acquiring)].withBytes { scratch.append($0) }
+                scratch.append(headingEnd)
+                scratch.writeOut(to: human, waitingAtMost: patience)
+            }
             stager.buffer.writeOut(to: stager.fd, waitingAtMost: patience)
             if stager.fd == human {
                 scratch.reset()
