@@ -49,13 +49,18 @@ package enum AppHostCommand {
         may not be the manifest, the script, a plugin file or where standard output goes, and
         must be a regular file or a device such as /dev/null (a FIFO is refused).
 
+        Without --events, the scenario's inputs are the News demo's whatever the manifest (the
+        universal link https://news.example.com/article/42, news://article/7, {"articles": [101, 102]}).
+
         Exit status:
           0  every event played without a report
           1  an event failed: it got a report (a subscriber was late, completed twice, after
-             delivery or after declining, declined too late, or answers conflicted). A fetch
-             result "failed" is an answer, not a failure of the run.
+             delivery or after declining, declined too late, or answers conflicted), or a plugin
+             called exit() during the run. A fetch result "failed" is an answer, not a failure.
           2  usage error, bad manifest or event script, a plugin that failed to load, or a
              write that failed (standard output or the log file; a closed pipe ends quietly)
+          128+N  a signal ended the run (SIGTERM, SIGINT, SIGHUP, or a plugin's crash): what
+             was played is written out first, with one line saying what ended it and when
 
         """
 
