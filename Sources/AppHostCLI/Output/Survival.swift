@@ -127,6 +127,8 @@ package enum Survival {
     /// (from 1): the handler says `during didEnterBackground (event 6)` from them.
     private static let eventIndex = Atomic<Int>(0)
     private static let eventNumber = Atomic<Int>(0)
+    /// Every event, by index (``LifecycleEvent/allCases`` once, not once per log line).
+    private static let allEvents = LifecycleEvent.allCases
     /// Every event's name, by index, for the handlers.
     private static let eventNames: [SignalSafeBuffer] = {
         var names = [SignalSafeBuffer](repeating: SignalSafeBuffer(capacity: 1), count: LifecycleEvent.allCases.count)
@@ -345,7 +347,7 @@ package enum Survival {
     @Sendable
     package static func logged(_ record: LogRecord) {
         guard isInstalled else { return }
-        let event = phase.load(ordering: .acquiring) == Phase.event.rawValue ? LifecycleEvent.allCases[eventIndex.load(ordering: .relaxed)] : nil
+        let event = phase.load(ordering: .acquiring) == Phase.event.rawValue ? allEvents[eventIndex.load(ordering: .relaxed)] : nil
         staging.withLock { state in for stager in state.stagers { stager.stage(record, during: event) } }
     }
 
