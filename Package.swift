@@ -37,7 +37,7 @@ let brokenPlugins: [String] = [
     // Conformance-kit fixtures: a plugin that needs an option, and hostile ones the kit must survive.
     "RequiresOption", "ForgedVerdict", "StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ForkingPlugin",
     // Host robustness: hostile strings and tokens, log lines at destroy.
-    "HostileLengths", "LogsAtDestroy", "ForgesFromThread",
+    "HostileLengths", "LogsAtDestroy", "ForgesFromThread", "DiesOnEvent", "HoldsDescriptors",
     "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion", "ZeroStructSize", "RespondsToNothing",
 ]
 

@@ -59,6 +59,16 @@ struct HumanRendererTests {
                 == "▸ supportedInterfaceOrientations pad  → [portrait, landscapeLeft]\n    (no subscriber answered)\n\n")
     }
 
+    @Test("an empty block says whether nobody was asked or nobody answered")
+    func emptyBlocks() {
+        let launch = outcome(.willFinishLaunching, true, answers: [], reports: [])
+        let call = EventCall.willFinishLaunching(options: LaunchOptions()).erased
+        #expect(renderer.event(launch, call: call, nobodyResponds: true)
+                == "▸ willFinishLaunching  → true\n    (no subscriber responds to this event)\n\n")
+        #expect(renderer.event(launch, call: call, nobodyResponds: false)
+                == "▸ willFinishLaunching  → true\n    (no subscriber answered)\n\n")
+    }
+
     @Test("the header names the app, each plugin, the skipped ones and the dispatch order")
     func header() {
         let summary = HostSummary(

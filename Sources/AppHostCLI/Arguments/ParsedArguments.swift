@@ -67,7 +67,7 @@ package struct ParsedArguments: Sendable, Equatable {
         if let unit { expected += " of \(unit)" }
         if let minimum { expected += ", at least \(minimum)" }
         guard let number = Int(text), number >= (minimum ?? .min) else {
-            throw UsageError("\(expected), found '\(text)'")
+            throw UsageError("\(expected), found '\(ErrorLine.value(text))'")
         }
         return number
     }

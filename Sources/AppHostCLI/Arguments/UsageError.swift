@@ -17,13 +17,13 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension UsageError {
     static func unknownOption(_ shown: String, command: String, suggestion: String?) -> UsageError {
-        var text = "unknown option '\(shown)' for '\(command)'"
+        var text = "unknown option '\(ErrorLine.value(shown))' for '\(command)'"
         if let suggestion { text += " (did you mean '\(suggestion)'?)" }
         return UsageError(text)
     }
 
     static func unknownCommand(_ found: String, program: String, suggestion: String?) -> UsageError {
-        var text = "unknown command '\(found)' for '\(program)'"
+        var text = "unknown command '\(ErrorLine.value(found))' for '\(program)'"
         if let suggestion { text += " (did you mean '\(suggestion)'?)" }
         return UsageError(text)
     }
@@ -33,12 +33,12 @@ extension UsageError {
     }
 
     static func takesNoValue(_ option: OptionSpec, found: String) -> UsageError {
-        UsageError("option '\(option.displayName)' takes no value, found '\(found)'")
+        UsageError("option '\(option.displayName)' takes no value, found '\(ErrorLine.value(found))'")
     }
 
     static func givenTwice(_ option: OptionSpec, secondValue: String?) -> UsageError {
         if let secondValue {
-            return UsageError("option '\(option.displayName)' may be given only once, found a second value '\(secondValue)'")
+            return UsageError("option '\(option.displayName)' may be given only once, found a second value '\(ErrorLine.value(secondValue))'")
         }
         return UsageError("option '\(option.displayName)' may be given only once")
     }
@@ -53,8 +53,8 @@ extension UsageError {
     }
 
     static func unexpectedArgument(_ found: String, limit: PositionalSpec?, command: String) -> UsageError {
-        guard let limit, let max = limit.maxCount else { return UsageError("unexpected argument '\(found)'") }
+        guard let limit, let max = limit.maxCount else { return UsageError("unexpected argument '\(ErrorLine.value(found))'") }
         let count = max == 1 ? "one" : String(max)
-        return UsageError("unexpected argument '\(found)' ('\(command)' takes at most \(count) \(limit.name))")
+        return UsageError("unexpected argument '\(ErrorLine.value(found))' ('\(command)' takes at most \(count) \(limit.name))")
     }
 }

@@ -2,7 +2,8 @@ import SubscriberKit
 
 /// The `apphost` command line: parses the arguments and hands them to the command they name.
 ///
-/// `Sources/apphost/main.swift` is one line: `exit(await AppHostCommand.main(CommandLine.arguments))`.
+/// `Sources/apphost/main.swift` calls ``prepareProcess()``, then runs
+/// `exit(await AppHostCommand.main(CommandLine.arguments))` on the main thread's run loop.
 package enum AppHostCommand {
     /// The program's name in help and errors.
     package static let program = "apphost"
@@ -48,21 +49,34 @@ package enum AppHostCommand {
         may not be the manifest, the script, a plugin file or where standard output goes, and
         must be a regular file or a device such as /dev/null (a FIFO is refused).
 
+        Without --events, the scenario's inputs are the News demo's whatever the manifest (the
+        universal link https://news.example.com/article/42, news://article/7, {"articles": [101, 102]}).
+
         Exit status:
           0  every event played without a report
           1  an event failed: it got a report (a subscriber was late, completed twice, after
-             delivery or after declining, declined too late, or answers conflicted). A fetch
-             result "failed" is an answer, not a failure of the run.
+             delivery or after declining, declined too late, or answers conflicted), or a plugin
+             called exit() during the run. A fetch result "failed" is an answer, not a failure.
           2  usage error, bad manifest or event script, a plugin that failed to load, or a
              write that failed (standard output or the log file; a closed pipe ends quietly)
+          128+N  a signal ended the run (SIGTERM, SIGINT, SIGHUP, or a plugin's crash): what
+             was played is written out first, with one line saying what ended it and when
 
         """
+
+    /// Readies the process, before anything opens a file descriptor (the run loop does): closed
+    /// standard descriptors get placeholders (``StandardDescriptors``), and the output is made to
+    /// survive signals, crashes and a plugin's `exit()` (``Survival``). Once; later calls do nothing.
+    package static func prepareProcess() {
+        StandardDescriptors.reserve()
+        Survival.installProcessHooks()
+    }
 
     /// Runs `apphost` with `commandLine` (the program's path first, as in `CommandLine.arguments`);
     /// returns the exit status. Output goes to stdout, errors to stderr.
     @MainActor
     package static func main(_ commandLine: [String]) async -> Int32 {
-        StandardDescriptors.reserve()
+        prepareProcess()
         let status = await run(Array(commandLine.dropFirst()), output: .standardOutput, errors: .standardError)
         TextOutput.flushPending()
         return status

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import SubscriberConformance
 import SubscriberKit
@@ -49,7 +52,7 @@ package enum CheckCommand {
             options = try conformanceOptions(parsed)
             // A path that names nothing is a typo, not a plugin that fails a check.
             if let missing = parsed.positionals.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
-                throw UsageError("PLUGIN.so '\(missing)': expected a plugin file, found nothing there")
+                throw UsageError("PLUGIN.so '\(ErrorLine.path(missing))': expected a plugin file, found nothing there")
             }
             if let file = parsed.value("junit") { try checkReportPath(file, inputs: inputs(of: parsed)) }
         } catch {
@@ -66,7 +69,7 @@ package enum CheckCommand {
         output.write(parsed.flag("json") ? ConformanceKit.json(report) : ConformanceKit.table(report))
         if let file = parsed.value("junit") {
             if let failure = writeReport(ConformanceKit.junit(report), to: file) {
-                errors.singleLine("apphost check: --junit '\(file)': expected a writable file, found \(failure)")
+                errors.singleLine("apphost check: --junit '\(ErrorLine.path(file))': expected a writable file, found \(failure)")
                 return 2
             }
         }
@@ -85,7 +88,7 @@ package enum CheckCommand {
         }
         if let text = parsed.value("seed") {
             guard let seed = UInt64(text) else {
-                throw UsageError("--seed expects a whole number from 0 to \(UInt64.max), found '\(text)'")
+                throw UsageError("--seed expects a whole number from 0 to \(UInt64.max), found '\(ErrorLine.value(text))'")
             }
             options.seed = seed
         }
@@ -94,7 +97,7 @@ package enum CheckCommand {
             let maximum = Int(ConformanceOptions.maximumCheckTimeout.milliseconds)
             guard let timeout = Int(text), (minimum...maximum).contains(timeout) else {
                 throw UsageError("--timeout expects a whole number of milliseconds from \(minimum) to \(maximum) "
-                                 + "(a check may wait \(Int(options.completionDeadline.milliseconds)) ms for a completion), found '\(text)'")
+                                 + "(a check may wait \(Int(options.completionDeadline.milliseconds)) ms for a completion), found '\(ErrorLine.value(text))'")
             }
             options.checkTimeout = .milliseconds(timeout)
         }
@@ -105,9 +108,9 @@ package enum CheckCommand {
         for value in parsed.values("plugin-options") {
             guard let (plugin, text) = pluginOptions(value, plugins: parsed.positionals) else {
                 throw UsageError("--plugin-options expects PLUGIN.so=JSON|@FILE naming one of the PLUGIN.so arguments, "
-                                 + "found '\(value.prefix(200))'")
+                                 + "found '\(ErrorLine.value(value))'")
             }
-            let option = "--plugin-options \(plugin)"
+            let option = "--plugin-options \(ErrorLine.path(plugin))"
             guard options.subscriberOptionsByPlugin[plugin] == nil else {
                 throw UsageError("\(option): expected once, found twice")
             }
@@ -129,12 +132,12 @@ package enum CheckCommand {
         var optionFiles = [parsed.value("options")].compactMap { $0 }.map { ("--options", $0) }
         for value in parsed.values("plugin-options") {
             if let (plugin, text) = pluginOptions(value, plugins: parsed.positionals) {
-                optionFiles.append(("--plugin-options \(plugin)", text))
+                optionFiles.append(("--plugin-options \(ErrorLine.path(plugin))", text))
             }
         }
-        let plugins = parsed.positionals.compactMap { LogFile.Guarded(role: "the plugin '\($0)'", path: $0) }
+        let plugins = parsed.positionals.compactMap { LogFile.Guarded(role: "the plugin '\(ErrorLine.path($0))'", path: $0) }
         let files = optionFiles.filter { $0.1.hasPrefix("@") }.compactMap { option, text in
-            LogFile.Guarded(role: "the \(option) file '\(text.dropFirst())'", path: String(text.dropFirst()))
+            LogFile.Guarded(role: "the \(option) file '\(ErrorLine.path(String(text.dropFirst())))'", path: String(text.dropFirst()))
         }
         return plugins + files
     }
@@ -148,7 +151,7 @@ package enum CheckCommand {
         var source = ""
         if text.hasPrefix("@") {
             let path = String(text.dropFirst())
-            source = " in '\(path)'"
+            source = " in '\(ErrorLine.path(path))'"
             json = try readOptionsFile(path, option: option)
         } else if text.utf8.count > optionsSizeLimit {
             throw UsageError("\(option): expected at most \(optionsSizeLimit) bytes of JSON, found \(text.utf8.count)")
@@ -165,19 +168,32 @@ package enum CheckCommand {
         return object
     }
 
-    private static func readOptionsFile(_ path: String, option: String) throws(UsageError) -> String {
+    /// The text of the options file at `path`: opened once, without waiting (`O_NONBLOCK`: a FIFO
+    /// put at the path cannot make open block), and checked on that descriptor — a regular file of
+    /// at most ``optionsSizeLimit`` bytes — so that the file checked is the file read.
+    static func readOptionsFile(_ path: String, option: String) throws(UsageError) -> String {
         func failure(_ found: String) -> UsageError {
-            UsageError("\(option): expected a readable JSON file at '\(path)', found \(found)")
+            UsageError("\(option): expected a readable JSON file at '\(ErrorLine.path(path))', found \(found)")
         }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(errno == ENOENT ? "nothing there" : String(cString: strerror(errno))) }
+        defer { close(fd) }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw failure(errno == ENOENT ? "nothing there" : String(cString: strerror(errno))) }
+        guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw failure("something that is not a regular file") }
         guard info.st_size <= optionsSizeLimit else { throw failure("a file of \(info.st_size) bytes (at most \(optionsSizeLimit))") }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw failure("a file it cannot open") }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: optionsSizeLimit + 1)) ?? Data()
-        guard data.count <= optionsSizeLimit else { throw failure("a file larger than \(optionsSizeLimit) bytes") }
-        return String(decoding: data, as: UTF8.self)
+        // One byte more than the limit: a file that grew since fstat is caught too.
+        var bytes = [UInt8](repeating: 0, count: optionsSizeLimit + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { throw failure(String(cString: strerror(errno))) }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= optionsSizeLimit else { throw failure("a file larger than \(optionsSizeLimit) bytes") }
+        return String(decoding: bytes[0..<count], as: UTF8.self)
     }
 
     /// Writes `text` to `path` whole or not at all: a new temporary file in the same folder, made by
@@ -232,7 +248,7 @@ package enum CheckCommand {
     /// none of `inputs` (the report would replace a plugin or an options file).
     static func checkReportPath(_ path: String, inputs: [LogFile.Guarded]) throws(UsageError) {
         func failure(_ expected: String, _ found: String) -> UsageError {
-            UsageError("--junit '\(path)': expected \(expected), found \(found)")
+            UsageError("--junit '\(ErrorLine.path(path))': expected \(expected), found \(found)")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var info = stat()
@@ -245,10 +261,10 @@ package enum CheckCommand {
             if access(path, W_OK) != 0 { throw failure("a writable file", "a file it may not write") }
         }
         guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw failure("a file in an existing folder", "no folder '\(folder)'")
+            throw failure("a file in an existing folder", "no folder '\(ErrorLine.path(folder))'")
         }
         // The report is written atomically: a temporary file in the folder, then renamed.
-        if access(folder, W_OK) != 0 { throw failure("a file in a writable folder", "folder '\(folder)' not writable") }
+        if access(folder, W_OK) != 0 { throw failure("a file in a writable folder", "folder '\(ErrorLine.path(folder))' not writable") }
     }
 
     /// Every check: id, what it verifies, what it needs.

@@ -27,6 +27,9 @@ enum RunCommand {
         var events: EventFeed
         let logFile: TextOutput?
         let host: PluginHost
+        // Output that survives a signal, a crash or a plugin's exit(): Output/Survival.swift.
+        Survival.runStarts(json: json, output: output, errors: errors)
+        defer { Survival.runEnds() }
         // Everything that can be wrong is checked before the first event: nothing half-done. (A
         // script on standard input is the exception: each line is checked when its turn comes.)
         do {
@@ -35,22 +38,28 @@ enum RunCommand {
                 ?? EventFeed(calls: DefaultScenario.calls)
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
-                                      deadlineOverride: deadline.map { .milliseconds($0) }, measuresSubscribers: true)
+                                      deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged,
+                                      measuresSubscribers: true)
             host = try PluginHost(manifestAt: arguments.value("manifest") ?? "", options: options)
+            Survival.pluginsLoaded(host)
             // Opened last, so a run that fails before its first event leaves an existing log as it was.
             logFile = try arguments.value("log-file").map { (path) throws(CommandError) in
                 try LogFile.openForWriting(path, guarded: guardedFiles(host: host, script: script, output: output, errors: errors))
             }
+            if let logFile { Survival.stageLogs(for: logFile) }
         } catch {
             errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
         }
 
         let summary = HostSummary(host)
+        // By event index: whether any subscriber responds to it (an empty block says which it is).
+        let nobodyResponds = LifecycleEvent.allCases.map { host.dispatcher.responderNames(for: $0).isEmpty }
         let renderer = HumanRenderer(style: .for(output), subscriberNames: summary.dispatchOrder)
         func writeLogs(_ records: [LogRecord], during event: LifecycleEvent?) {
-            for record in records { logFile?.write(JSONLines.log(record, during: event)) }
-            if json { for record in records { errors.singleLine(record.description) } }
+            // Through Survival: the lines it staged as they arrived are written, not rendered twice.
+            if let logFile { Survival.write(records, during: event, to: logFile) { JSONLines.log($0, during: event) } }
+            if json { Survival.write(records, during: event, to: errors) { TerminalText.line($0.description) + "\n" } }
         }
         /// Whether every write so far went through: the run stops at the first that did not.
         func outputsWritable() -> Bool { output.failure == nil && logFile?.failure == nil }
@@ -58,6 +67,7 @@ enum RunCommand {
         // Subscribers log when they are made: those lines come before the first event.
         let startupLogs = host.takeLogs()
         writeLogs(startupLogs, during: nil)
+        Survival.logsWritten(startupLogs.count)
         if json {
             for skipped in summary.skipped {
                 errors.singleLine("apphost: \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")
@@ -93,11 +103,13 @@ enum RunCommand {
                 JSONLines.event(outcome, into: &line)
                 output.write(bytes: line)
             } else {
-                output.write(renderer.event(outcome, call: call))
+                output.write(renderer.event(outcome, call: call, nobodyResponds: nobodyResponds[call.event.index]))
             }
+            Survival.eventWritten(call, number: eventCount, logs: outcome.logs.count)
         }
         func play(_ call: AnyEventCall) async {
             if let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
+            Survival.eventStarts(call, number: eventCount + 1)
             guard call.event.row.timing == .restoration else { return write(await host.dispatch(call), call: call) }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
@@ -130,6 +142,7 @@ enum RunCommand {
         }
 
         // Shut down first, so that the lines subscribers write up to the end of their `destroy` are included.
+        Survival.shutdownStarts()
         let leftovers = host.shutDown()
         // Shutting down delivered what was still waiting, with what arrived.
         for (call, stream) in later {
@@ -137,6 +150,7 @@ enum RunCommand {
         }
         reportCount += leftovers.reports.count
         writeLogs(leftovers.logs, during: nil)
+        Survival.logsWritten(leftovers.logs.count)
         if json {
             if !leftovers.reports.isEmpty { output.write(JSONLines.afterLastEvent(leftovers.reports)) }
         } else {

@@ -48,7 +48,7 @@ package struct HostSummary: Sendable {
         self.init(manifestFile: host.manifest.file, app: host.manifest.app,
                   plugins: host.plugins.plugins.map(PluginSummary.init),
                   skipped: host.plugins.skipped.map {
-                      Skipped(keyPath: $0.entry.keyPath, source: $0.entry.source.description, reason: $0.error.description)
+                      Skipped(keyPath: $0.entry.keyPath, source: ErrorLine.source($0.entry.source), reason: ErrorLine.cut($0.error).description)
                   },
                   dispatchOrder: host.dispatcher.subscribers.map(\.name))
     }

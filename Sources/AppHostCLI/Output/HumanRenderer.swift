@@ -51,8 +51,9 @@ package struct HumanRenderer: Sendable {
     }
 
     /// One event's block: heading with `call`'s arguments, the result and invocation, one row per
-    /// answering subscriber, then the outcome's log lines and reports.
-    package func event(_ outcome: AnyEventOutcome, call: AnyEventCall) -> String {
+    /// answering subscriber, then the outcome's log lines, requests and reports. `nobodyResponds`: no
+    /// subscriber responds to the event at all (none was asked), which an empty block says.
+    package func event(_ outcome: AnyEventOutcome, call: AnyEventCall, nobodyResponds: Bool = false) -> String {
         var heading = style.cyan("▸") + " " + style.bold(outcome.event.name)
         if let arguments = call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
         let row = outcome.event.row
@@ -75,7 +76,9 @@ package struct HumanRenderer: Sendable {
                 + (row.answer == nil ? style.dim(answer) : answer) + "  "
                 + style.dim(DisplayText.rightAligned(times[index], timeWidth)))
         }
-        if outcome.answers.isEmpty { lines.append("    " + style.dim("(no subscriber answered)")) }
+        if outcome.answers.isEmpty {
+            lines.append("    " + style.dim(nobodyResponds ? "(no subscriber responds to this event)" : "(no subscriber answered)"))
+        }
         lines += outcome.logs.map(logLine)
         lines += outcome.requests.map(requestLine)
         lines += outcome.reports.map(reportLine)

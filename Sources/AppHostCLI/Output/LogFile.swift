@@ -46,7 +46,7 @@ enum LogFile {
     /// file, what was expected and what was found.
     static func openForWriting(_ path: String, guarded: [Guarded]) throws(CommandError) -> TextOutput {
         func refuse(_ found: String, expected: String = "a regular file or a device such as /dev/null") -> CommandError {
-            CommandError("--log-file \(TerminalText.escaped(path, limit: TerminalText.pathLimit)): expected \(expected), found \(found)")
+            CommandError("--log-file \(ErrorLine.path(path)): expected \(expected), found \(found)")
         }
         // Look first, so that a FIFO is refused without even trying to open it.
         var status = stat()
@@ -76,7 +76,7 @@ enum LogFile {
             throw error
         }
         // Left open until the process exits, which closes it.
-        return TextOutput(fileDescriptor: fd, name: "--log-file \(TerminalText.escaped(path, limit: TerminalText.pathLimit))")
+        return TextOutput(fileDescriptor: fd, name: "--log-file \(ErrorLine.path(path))")
     }
 
     /// `a FIFO`, `a directory`, … for a file type a log cannot be; nil for a regular file or a

@@ -19,7 +19,7 @@ package struct PluginListRenderer: Sendable {
                      "\(verdicts.count) plugin\(verdicts.count == 1 ? "" : "s"): \(verdicts.count - failed) loaded, \(failed) failed"]
         for verdict in verdicts {
             let entry = verdict.entry
-            var title = "\(entry.keyPath)  \(TerminalText.escaped(entry.source.description))"
+            var title = "\(entry.keyPath)  \(ErrorLine.source(entry.source))"
             if entry.priority != 0 { title += "  priority \(entry.priority)" }
             lines.append("")
             switch verdict.outcome {
@@ -42,7 +42,7 @@ package struct PluginListRenderer: Sendable {
             case .failed(let error):
                 if entry.optional { title += "  optional (a run skips it)" }
                 lines.append((entry.optional ? style.yellow("✗") : style.red("✗")) + " " + style.bold(title))
-                let text = TerminalText.line("check \(error.check) failed: \(error)")
+                let text = TerminalText.line("check \(error.check) failed: \(ErrorLine.cut(error))")
                 lines.append(row("error", entry.optional ? style.yellow(text) : style.red(text)))
             }
         }

@@ -10,8 +10,9 @@ import Synchronization
 /// Writes to a file descriptor that is not a terminal are buffered: one write(2) per line cost
 /// `apphost --json` about 12 % of its time in the kernel. The buffer is written out once it passes
 /// ``bufferLimit``, before a streamed event script blocks waiting for its next line
-/// (``flushPending()``: a reader of the output sees each event as soon as it is played), and when
-/// the command finishes. Outputs that go to the same file (`2>&1`: the same device and inode) keep
+/// (``flushPending()``: a reader of the output sees each event as soon as it is played), during a
+/// run at least every ``Survival/writeOutInterval`` (so a run killed without warning loses at most
+/// that much), and when the command finishes. Outputs that go to the same file (`2>&1`: the same device and inode) keep
 /// the order they were written in, as if unbuffered: a write to one first writes out what the
 /// others hold. The null device has no reader to see an order. A terminal gets every write at once.
 ///
@@ -19,8 +20,9 @@ import Synchronization
 /// checks it and turns it into one line and exit status 2, never silence (a closed pipe excepted,
 /// see ``WriteFailure``). A buffered write's failure shows once its bytes are written out (the run
 /// writes everything out before its first event, so an unwritable output stops it before anything
-/// is played). A plugin that crashes the process does not take the events played before it with
-/// it: ``CrashFlush`` writes out what the outputs hold on the way down.
+/// is played). A plugin that ends the process (a crash, `exit()`) or a signal that stops it does
+/// not take the events played before it along: ``Survival`` writes out what the outputs hold on
+/// the way down. A full non-blocking output is waited for (``OutputWrite``), not a failure.
 package struct TextOutput: Sendable {
     /// How errors name this output: `standard output`, `--log-file run.jsonl`.
     package let name: String
@@ -74,6 +76,12 @@ package struct TextOutput: Sendable {
         bytes.withUnsafeBufferPointer { destination.write($0) }
     }
 
+    /// Writes the UTF-8 `bytes` as they are (nothing once a write has failed).
+    package func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        destination.write(bytes)
+    }
+
     /// Writes `text` and a newline.
     package func line(_ text: String = "") {
         write(text + "\n")
@@ -114,15 +122,15 @@ private final class Destination: Sendable {
     let file: File?
     let state = Mutex(State())
     /// What a buffered descriptor holds: ``TextOutput/bufferLimit`` bytes, allocated once and kept
-    /// for the life of the process, so that ``CrashFlush`` can read it from a signal handler.
-    private let held: CrashFlush.Slot?
+    /// for the life of the process, so that ``Survival`` can write it out from a signal handler.
+    private let held: SignalSafeBuffer?
     /// The outputs holding unwritten bytes (at most one per output: standard output, standard
     /// error, the log file).
     static let pending = Mutex<[Destination]>([])
 
     init(_ kind: Kind) {
         self.kind = kind
-        if case .descriptor(let fd, true) = kind { held = CrashFlush.register(fd) } else { held = nil }
+        if case .descriptor(let fd, true) = kind { held = Survival.registerBuffer(for: fd) } else { held = nil }
         guard case .descriptor(let fd, _) = kind else {
             file = nil
             return
@@ -151,12 +159,12 @@ private final class Destination: Sendable {
             }
             state.withLock { state in
                 guard state.failure == nil else { return }
-                if buffered, let held, held.count + bytes.count <= TextOutput.bufferLimit {
+                if buffered, let held, held.count + bytes.count <= held.capacity {
                     if held.count == 0 { pending.append(self) }
                     held.append(bytes)
                     return
                 }
-                state.failure = held.flatMap { writeAll($0.bytes, to: fd) } ?? writeAll(bytes, to: fd)
+                state.failure = held?.writeOut(to: fd) ?? OutputWrite.all(bytes, to: fd)
                 held?.empty()
                 pending.removeAll { $0 === self }
             }
@@ -168,7 +176,7 @@ private final class Destination: Sendable {
         guard case .descriptor(let fd, _) = kind else { return }
         state.withLock { state in
             guard let held, held.count > 0 else { return }
-            if state.failure == nil { state.failure = writeAll(held.bytes, to: fd) }
+            if state.failure == nil { state.failure = held.writeOut(to: fd) }
             held.empty()
         }
     }
@@ -190,101 +198,4 @@ package struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible
 
     /// `standard output: write failed: No space left on device`.
     package var description: String { "\(output): write failed: \(String(cString: strerror(code)))" }
-}
-
-/// Writes every byte of `bytes` to `fd`, retrying after interruptions and short writes; returns the
-/// `errno` of a write that failed, nil when everything was written. Async-signal-safe.
-private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Int32? {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written > 0 {
-            offset += written
-        } else if written < 0 && errno == EINTR {
-            continue
-        } else {
-            // A write of 0 bytes to a non-empty request makes no progress: treat it as full.
-            return written < 0 ? errno : ENOSPC
-        }
-    }
-    return nil
-}
-
-/// Writes out what the buffered outputs hold when the process is killed by a fatal signal (a
-/// plugin's crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT), then hands the signal on to
-/// whatever handled it before (the Swift runtime's backtracer, or the default). The handler touches
-/// only plain memory and write(2): each output's bytes live in a fixed block (``Slot``) registered
-/// once. The main thread fills the blocks; a plugin crashing on its own thread while the main thread
-/// is in the middle of a write may show that write's bytes twice or cut — better than losing them.
-enum CrashFlush {
-    /// One buffered output's bytes: a fixed block and how much of it is used.
-    struct Slot: @unchecked Sendable {  // its bytes are changed under the output's lock only
-        let fd: Int32
-        let base: UnsafeMutablePointer<UInt8>
-        let used: UnsafeMutablePointer<Int>
-
-        var count: Int { used.pointee }
-        var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: used.pointee) }
-
-        func append(_ more: UnsafeBufferPointer<UInt8>) {
-            guard let source = more.baseAddress else { return }
-            (base + used.pointee).update(from: source, count: more.count)
-            used.pointee += more.count
-        }
-
-        func empty() { used.pointee = 0 }
-    }
-
-    /// At most this many buffered outputs (standard output, standard error, the log file, spares).
-    private static let capacity = 8
-    private nonisolated(unsafe) static let table = UnsafeMutablePointer<Slot?>.allocate(capacity: capacity)
-    private nonisolated(unsafe) static var registered = 0
-    private static let lock = Mutex(())
-
-    /// A block for `fd`'s output, and the signal handlers installed on first use; nil when the table
-    /// is full (the output then writes unbuffered).
-    static func register(_ fd: Int32) -> Slot? {
-        lock.withLock { _ in
-            guard registered < capacity else { return nil }
-            if registered == 0 { installHandlers() }
-            let slot = Slot(fd: fd, base: .allocate(capacity: TextOutput.bufferLimit),
-                            used: { let used = UnsafeMutablePointer<Int>.allocate(capacity: 1); used.initialize(to: 0); return used }())
-            (table + registered).initialize(to: slot)
-            registered += 1
-            return slot
-        }
-    }
-
-    /// The actions in place before ours (the Swift runtime's backtracer, or the default), by signal
-    /// number: ours hands each signal on to them.
-    private nonisolated(unsafe) static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 64)
-
-    private static func installHandlers() {
-        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in
-                // The previous action first: a fault while writing out goes to it, not back here.
-                sigaction(signal, CrashFlush.previous + Int(signal), nil)
-                CrashFlush.writeOut()
-                // A fault returns to the faulting instruction, which faults again into the previous
-                // handler with its own address and context (the backtrace stays the plugin's);
-                // abort(3) and a trap do not fault again, so they are raised anew.
-                if signal == SIGABRT || signal == SIGTRAP { raise(signal) }
-            }
-            sigemptyset(&action.sa_mask)
-            // On the alternate stack when there is one (the Swift runtime's backtracer sets one up):
-            // a stack overflow leaves no stack to run on.
-            action.sa_flags = Int32(truncatingIfNeeded: SA_ONSTACK)
-            sigaction(signal, &action, previous + Int(signal))
-        }
-    }
-
-    /// Writes every registered block's bytes to its descriptor. Async-signal-safe.
-    private static func writeOut() {
-        for index in 0..<min(registered, capacity) {
-            guard let slot = table[index], slot.count > 0 else { continue }
-            _ = writeAll(slot.bytes, to: slot.fd)
-            slot.empty()
-        }
-    }
 }

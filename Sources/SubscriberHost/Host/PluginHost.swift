@@ -42,6 +42,7 @@ public final class PluginHost {
     /// Loads `manifest`'s plugins, and registers `inProcess` subscribers beside them.
     public convenience init(manifest: Manifest, inProcess: [InProcessSubscriber] = [],
                             options: HostOptions = HostOptions()) throws(HostError) {
+        DispatchWarmUp.prepareTimers()  // before any plugin code runs: Environment/DispatchWarmUp.swift
         let configuration = try Self.configuration(for: manifest, options: options)
         let loaded: PluginSet
         do {

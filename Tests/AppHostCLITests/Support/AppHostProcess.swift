@@ -7,9 +7,12 @@ import SubscriberKit
 enum AppHostProcess {
     /// What one run printed and how it ended.
     struct Result {
+        /// The exit status, or the signal that ended the process (see ``signal``).
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The signal that ended the process, nil when it exited.
+        var signal: Int32? = nil
 
         /// stdout's lines, without the final empty one.
         var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
@@ -90,7 +93,37 @@ enum AppHostProcess {
         if case .captured = standardOutput { stdout = try String(contentsOfFile: outPath, encoding: .utf8) } else { stdout = "" }
         return Result(status: process.terminationStatus,
                       stdout: stdout,
-                      stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+                      stderr: try String(contentsOfFile: errPath, encoding: .utf8),
+                      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+    }
+}
+
+extension AppHostProcess {
+    /// Runs `/bin/sh -c command` with the arguments that follow, as a shell would start it: every
+    /// signal at its default action and none blocked (a child of this test process would inherit
+    /// the mask of the test's thread, which blocks nearly every signal). `environment` adds to the
+    /// current one. The command redirects what it needs; returns the exit status, or the signal.
+    static func runInShell(_ command: String, _ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, signal: Int32?) {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { $1 }
+        let argv = (["/bin/sh", "-c", command] + arguments).map { strdup($0) } + [nil]
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        guard posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp) == 0 else { return (-1, nil) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? ((status >> 8) & 0xFF, nil) : (signal, signal)
     }
 }
 

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Where each loaded plugin's code lies in memory, to name the plugin a crash happened in (from the
+/// faulting address) or that called `exit()` (from the return addresses on the stack).
+///
+/// Read from `/proc/self/maps` once the plugins are loaded: every mapping of a plugin's file (same
+/// path and inode). A signal handler asks it lock-free: the ranges and names live in plain memory
+/// allocated beforehand, published by one atomic count.
+final class PluginMap: @unchecked Sendable {  // written once, before the count that publishes it
+    private struct Range {
+        var start: UInt
+        var end: UInt
+        var plugin: Int
+    }
+
+    private nonisolated(unsafe) var ranges = UnsafeMutablePointer<Range>.allocate(capacity: 1)
+    private nonisolated(unsafe) var names = UnsafeMutablePointer<SignalSafeBuffer>.allocate(capacity: 1)
+    private let rangeCount = Atomic<Int>(0)
+
+    /// How many address ranges are known.
+    var count: Int { rangeCount.load(ordering: .acquiring) }
+
+    /// Learns where `plugins` (a name to show, and the canonical path of the file loaded) lie.
+    func load(_ plugins: [(name: String, path: String)]) {
+        var found: [Range] = []
+        for line in Self.mappings() {
+            // start-end perms offset dev inode path
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6, let dash = fields[0].firstIndex(of: "-"),
+                  let start = UInt(fields[0][..<dash], radix: 16),
+                  let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16),
+                  let inode = UInt64(fields[4]), inode != 0 else { continue }
+            let path = fields[5].trimmingPrefix(while: { $0 == " " })
+            for (index, plugin) in plugins.enumerated() where path == plugin.path && Self.inode(of: plugin.path) == inode {
+                found.append(Range(start: start, end: end, plugin: index))
+            }
+        }
+        let newNames = UnsafeMutablePointer<SignalSafeBuffer>.allocate(capacity: max(1, plugins.count))
+        for (index, plugin) in plugins.enumerated() {
+            let buffer = SignalSafeBuffer(capacity: 512)
+            var text = plugin.name
+            text.withUTF8 { bytes in _ = buffer.append(UnsafeBufferPointer(rebasing: bytes.prefix(512))) }
+            (newNames + index).initialize(to: buffer)
+        }
+        let newRanges = UnsafeMutablePointer<Range>.allocate(capacity: max(1, found.count))
+        newRanges.initialize(from: found, count: found.count)
+        // Unpublished while replaced; the old blocks are kept (a handler may still be reading them).
+        rangeCount.store(0, ordering: .releasing)
+        names = newNames
+        ranges = newRanges
+        rangeCount.store(found.count, ordering: .releasing)
+    }
+
+    /// The plugin `address` lies in, as an index into the names given to ``load(_:)``; -1 for none.
+    /// Async-signal-safe.
+    func index(of address: UInt) -> Int {
+        let count = rangeCount.load(ordering: .acquiring)
+        for index in 0..<count where ranges[index].start <= address && address < ranges[index].end {
+            return ranges[index].plugin
+        }
+        return -1
+    }
+
+    /// The plugin the first of `addresses` that lies in one belongs to; -1 for none.
+    func index(ofAny addresses: [UInt]) -> Int {
+        addresses.lazy.map { self.index(of: $0) }.first { $0 >= 0 } ?? -1
+    }
+
+    /// Appends plugin `index`'s name to `line`. Async-signal-safe.
+    func appendName(_ index: Int, to line: PublishedText.Scratch) {
+        names[index].withBytes { line.append($0) }
+    }
+
+    /// The lines of `/proc/self/maps` (empty when it cannot be read).
+    private static func mappings() -> [Substring] {
+        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    }
+
+    private static func inode(of path: String) -> UInt64? {
+        var status = stat()
+        return stat(path, &status) == 0 ? UInt64(status.st_ino) : nil
+    }
+}
+
+/// The return addresses on the calling thread's stack (glibc's `backtrace`, found at run time: the
+/// Glibc module does not export it).
+enum Backtrace {
+    private typealias Function = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
+    private static let function: Function? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "backtrace")
+        .map { unsafeBitCast($0, to: Function.self) }
+
+    /// Calls `backtrace` once, so that its first call (which loads the unwinder) is not made in an exit hook.
+    static func prepare() { _ = callers() }
+
+    /// The calling thread's return addresses, innermost first (at most 128).
+    static func callers() -> [UInt] {
+        guard let function else { return [] }
+        var frames = [UnsafeMutableRawPointer?](repeating: nil, count: 128)
+        let count = Int(function(&frames, Int32(frames.count)))
+        return frames.prefix(max(0, count)).map { UInt(bitPattern: $0) }
+    }
+}

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A fixed block of bytes that a signal handler or an exit hook may write out: allocated once, never
+/// freed, its bounds published through atomics, so that a handler on any thread reads a consistent
+/// run of bytes without taking a lock.
+///
+/// One writer at a time (its owner serialises them) copies bytes past the end, then publishes the
+/// new end. ``writeOut(to:waitingAtMost:)`` writes the held bytes and moves the start past each
+/// write(2) as it returns, so a handler that interrupts a write-out writes only what is left (at
+/// worst the bytes of the one write(2) in flight twice).
+struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through atomics or by its one writer
+    /// The most bytes it holds.
+    let capacity: Int
+    private let base: UnsafeMutablePointer<UInt8>
+    /// `[0]`: the first byte held; `[1]`: one past the last.
+    private let bounds: UnsafeMutablePointer<Atomic<Int>>
+
+    /// An empty buffer of `capacity` bytes, for the life of the process.
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+        bounds = .allocate(capacity: 2)
+        (bounds + 0).initialize(to: Atomic(0))
+        (bounds + 1).initialize(to: Atomic(0))
+    }
+
+    /// Where the held bytes start.
+    var start: Int { bounds[0].load(ordering: .acquiring) }
+    /// One past the last byte held (what ``append(_:)`` returns).
+    var end: Int { bounds[1].load(ordering: .acquiring) }
+    /// How many bytes it holds.
+    var count: Int { max(0, end - start) }
+
+    /// Appends `bytes` and returns the new end; nil, appending nothing, when they do not fit.
+    @discardableResult
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = self.end
+        guard end + bytes.count <= capacity else { return nil }
+        if let source = bytes.baseAddress { (base + end).update(from: source, count: bytes.count) }
+        // Published after the copy: a reader on another thread sees the bytes it is told about.
+        bounds[1].store(end + bytes.count, ordering: .releasing)
+        return end + bytes.count
+    }
+
+    /// Forgets every byte held.
+    func empty() {
+        // The end first: a reader between the two stores sees no bytes rather than a stale run.
+        bounds[1].store(0, ordering: .releasing)
+        bounds[0].store(0, ordering: .releasing)
+    }
+
+    /// Forgets the bytes before `offset` (an end ``append(_:)`` returned); empties the buffer when
+    /// nothing is left.
+    func drop(before offset: Int) {
+        if offset >= end { empty() } else { bounds[0].store(offset, ordering: .releasing) }
+    }
+
+    /// Moves the held bytes to the front of the block, making room at the end; returns how far they
+    /// moved (offsets ``append(_:)`` returned are that much smaller now). A handler reading during
+    /// the move may write garbled bytes: callers do it rarely, and say so (``Survival``).
+    func compact() -> Int {
+        let start = self.start, end = self.end
+        guard start > 0 else { return 0 }
+        bounds[1].store(0, ordering: .releasing)
+        bounds[0].store(0, ordering: .releasing)
+        (base).update(from: base + start, count: end - start)
+        bounds[1].store(end - start, ordering: .releasing)
+        return start
+    }
+
+    /// Calls `body` with the held bytes, without forgetting them. Async-signal-safe.
+    func withBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let start = self.start, end = self.end
+        body(UnsafeBufferPointer(start: base + start, count: max(0, end - start)))
+    }
+
+    /// Calls `body` with the bytes from offset `from` to `to` (offsets ``append(_:)`` returned).
+    func withBytes(from: Int, to: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        body(UnsafeBufferPointer(start: base + from, count: max(0, min(to, capacity) - from)))
+    }
+
+    /// Writes the held bytes to `fd` and empties the buffer; the `errno` of a write that failed (the
+    /// bytes not written stay held), nil when everything was written. A full non-blocking output
+    /// is waited for (poll), at most `milliseconds` at a time (-1: as long as it takes).
+    /// Async-signal-safe.
+    @discardableResult
+    func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32 = -1) -> Int32? {
+        while true {
+            let start = self.start, end = self.end
+            guard start < end else { break }
+            let written = write(fd, base + start, end - start)
+            if written > 0 {
+                bounds[0].store(start + written, ordering: .releasing)
+            } else if let failure = OutputWrite.retry(written: written, fd: fd, waitingAtMost: milliseconds) {
+                return failure
+            }
+        }
+        empty()
+        return nil
+    }
+}
+
+/// How the outputs write: every byte, through interruptions, short writes and full non-blocking
+/// outputs. Async-signal-safe (write, poll and errno only).
+enum OutputWrite {
+    /// Writes every byte of `bytes` to `fd`; the `errno` of a write that failed, nil when everything
+    /// was written. A non-blocking output that is full (`EAGAIN`: a pipe whose reader pauses, as
+    /// Node.js and some supervisors hand out) is waited for with poll(2), at most `milliseconds` at
+    /// a time (-1: as long as it takes, like a blocking write).
+    static func all(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32, waitingAtMost milliseconds: Int32 = -1) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written > 0 {
+                offset += written
+            } else if let failure = retry(written: written, fd: fd, waitingAtMost: milliseconds) {
+                return failure
+            }
+        }
+        return nil
+    }
+
+    /// After a write(2) that wrote nothing: nil to try again (interrupted, or a full non-blocking
+    /// output now writable), else the `errno` to give up with.
+    static func retry(written: Int, fd: Int32, waitingAtMost milliseconds: Int32) -> Int32? {
+        // A write of 0 bytes to a non-empty request makes no progress: treat it as full.
+        guard written < 0 else { return ENOSPC }
+        let code = errno
+        if code == EINTR { return nil }
+        guard code == EAGAIN || code == EWOULDBLOCK else { return code }
+        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let ready = poll(&poller, 1, milliseconds)
+            if ready > 0 { return nil }  // writable, or an error the next write reports
+            if ready == 0 { return EAGAIN }  // waited as long as allowed
+            if errno != EINTR { return errno }
+        }
+    }
+}

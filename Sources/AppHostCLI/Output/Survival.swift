@@ -1,0 +1,684 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import SubscriberHost
+import SubscriberKit
+import Synchronization
+
+/// Output that survives the end of the process: whatever ends a run, every event played is written
+/// out, and what was under way is said (docs/cli.md, "When a run is cut short").
+///
+/// - **Signals that stop** (SIGTERM, SIGINT, SIGHUP, unless ignored when apphost started): the
+///   outputs' buffers are written out, then the event under way (its heading in human output, the
+///   lines logged so far) and one `apphost:` line on stderr naming the signal and the event; then
+///   the signal is raised again with its default action, so the status is the conventional
+///   128 + signal.
+/// - **Crashes** (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS), on any thread: the
+///   same, naming the plugin the crash happened in when the faulting address lies in one. A fault
+///   returns to the faulting instruction, which faults again into the handler that was there before
+///   (the Swift runtime's backtracer, or the default action); a signal that would not fault again
+///   (a breakpoint trap, `raise`, `kill -SEGV` from outside) is handed to that handler, then raised
+///   with its default action: the process always ends with it.
+/// - **`exit()` called by a plugin** (an exit hook): the same, naming the plugin when one of its
+///   functions is on the stack, and status 1 (2 while the plugins are loaded).
+///
+/// Lines a plugin logs are also rendered as they arrive into a fixed staging block per output
+/// (``logged(_:)``), and dropped once the event they belong to was written the ordinary way: so the
+/// lines of the event that ends the process are kept. Everything a handler touches is plain memory
+/// allocated beforehand (``SignalSafeBuffer``, ``PublishedText``) and write(2): no lock, no
+/// allocation. Where the kernel leaves no hook (`_exit`, SIGKILL, a stack overflow on a thread
+/// without an alternate signal stack), a background thread writes buffered output out every
+/// ``writeOutInterval``, so at most the events of that last moment are lost.
+///
+/// A thread that crashes while another is writing to the same output may show that write's bytes
+/// twice or cut — better than losing them. Nothing here runs unless ``installProcessHooks()`` was
+/// called (the `apphost` executable does; tests running commands in process do not).
+package enum Survival {
+    /// How often, at most, buffered output waits during a run before it is written out (20 ms).
+    package static let writeOutInterval: Duration = .milliseconds(20)
+
+    // MARK: - Set up once per process
+
+    /// Installs the signal handlers and the exit hook, gives this thread an alternate signal stack
+    /// when it has none, starts the write-out thread and ignores SIGXFSZ (a file past `ulimit -f`
+    /// is then a failed write, `EFBIG`, reported as any other). Call once, first thing in `main`.
+    package static func installProcessHooks() {
+        guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Touch every global a handler reads, so none is first initialized inside a handler.
+        _ = (bufferCount.load(ordering: .relaxed), stagedCount.load(ordering: .relaxed), phase.load(ordering: .relaxed),
+             ending.load(ordering: .relaxed), heading.capacity, scratch.capacity, pluginMap.count, eventNames.count,
+             eventIndex.load(ordering: .relaxed), eventNumber.load(ordering: .relaxed),
+             humanOutput.load(ordering: .relaxed), errorOutput.load(ordering: .relaxed))
+        signal(SIGXFSZ, SIG_IGN)
+        for number in fatalSignals { install(number, handler: { signal, info, context in Survival.fatal(signal, info, context) }) }
+        for number in stopSignals {
+            var current = sigaction()
+            // A signal ignored when apphost started (nohup, a background job) stays ignored.
+            guard sigaction(number, nil, &current) == 0,
+                  unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else { continue }
+            install(number, handler: { signal, info, context in Survival.stop(signal, info, context) })
+        }
+        // Delivered, whatever mask apphost was started with (a parent's libdispatch thread passes
+        // one that blocks nearly everything): the threads made from now on inherit this one's.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        ThreadAltStacks.install()
+        for number in fatalSignals + stopSignals + [ThreadAltStacks.signalNumber] where number > 0 { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        _ = on_exit({ status, _ in Survival.exiting(status: status) }, nil)
+        Backtrace.prepare()
+        startWriteOutThread()
+    }
+
+    private static let installed = Atomic<Bool>(false)
+    private static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS]
+    private static let stopSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    /// The actions in place before ours, by signal number.
+    private nonisolated(unsafe) static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+
+    private static func install(_ number: Int32,
+                                handler: @escaping @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_sigaction = handler
+        sigemptyset(&action.sa_mask)
+        // On the thread's alternate stack when it has one: a stack overflow leaves no stack to run on.
+        action.sa_flags = Int32(truncatingIfNeeded: SA_SIGINFO | SA_ONSTACK | SA_RESTART)
+        sigaction(number, &action, previous + Int(number))
+    }
+
+    // MARK: - Buffers the handlers write out
+
+    /// A block of bytes a handler writes out, and where to.
+    private struct Registered {
+        let fd: Int32
+        let buffer: SignalSafeBuffer
+    }
+
+    private static let bufferCapacity = 8
+    private nonisolated(unsafe) static let buffers = UnsafeMutablePointer<Registered>.allocate(capacity: bufferCapacity)
+    private static let bufferCount = Atomic<Int>(0)
+    private static let registration = Mutex(())
+
+    /// A buffer of ``TextOutput/bufferLimit`` bytes for the buffered output at `fd`, which a handler
+    /// writes out; nil when all ``bufferCapacity`` are taken (the output then writes unbuffered).
+    static func registerBuffer(for fd: Int32) -> SignalSafeBuffer? {
+        registration.withLock { _ in
+            let count = bufferCount.load(ordering: .relaxed)
+            guard count < bufferCapacity else { return nil }
+            let buffer = SignalSafeBuffer(capacity: TextOutput.bufferLimit)
+            (buffers + count).initialize(to: Registered(fd: fd, buffer: buffer))
+            bufferCount.store(count + 1, ordering: .releasing)
+            return buffer
+        }
+    }
+
+    // MARK: - Where the run is
+
+    private enum Phase: Int {
+        /// Not in a run (or the run is over): an `exit()` is the command's own.
+        case none = 0, loading, event, between, shuttingDown
+    }
+
+    private static let phase = Atomic<Int>(Phase.none.rawValue)
+    /// The event under way or last played (its ``LifecycleEvent`` index), and its number in the run
+    /// (from 1): the handler says `during didEnterBackground (event 6)` from them.
+    private static let eventIndex = Atomic<Int>(0)
+    private static let eventNumber = Atomic<Int>(0)
+    /// Every event, by index (``LifecycleEvent/allCases`` once, not once per log line).
+    private static let allEvents = LifecycleEvent.allCases
+    /// Every event's name, by index, for the handlers.
+    private static let eventNames: [SignalSafeBuffer] = {
+        var names = [SignalSafeBuffer](repeating: SignalSafeBuffer(capacity: 1), count: LifecycleEvent.allCases.count)
+        for event in LifecycleEvent.allCases {
+            let name = SignalSafeBuffer(capacity: event.name.utf8.count)
+            var text = event.name
+            text.withUTF8 { _ = name.append($0) }
+            names[event.index] = name
+        }
+        return names
+    }()
+    /// Human output only: how the heading of the event under way starts and ends around its name
+    /// (`▸ ` and a newline, with the colour escapes when the output has colour).
+    private static let heading = PublishedText(capacity: 64)
+    private static let headingEnd = PublishedText(capacity: 64)
+    /// Where the event under way is shown (human output's standard output), or -1 (`--json`).
+    private static let humanOutput = Atomic<Int32>(-1)
+    /// Where the closing `apphost:` line goes (standard error).
+    private static let errorOutput = Atomic<Int32>(2)
+
+    private static var isInstalled: Bool { installed.load(ordering: .relaxed) }
+
+    /// A run starts loading its plugins: logs are staged for `output` (human) or `errors`
+    /// (`--json`), as the run will print them.
+    package static func runStarts(json: Bool, output: TextOutput, errors: TextOutput) {
+        guard isInstalled else { return }
+        let style = Style.for(output)
+        let marker = style.cyan("▸") + " ", bold = style.bold("\u{1}")
+        heading.publish(marker + String(bold.prefix { $0 != "\u{1}" }))
+        headingEnd.publish(String(bold.drop { $0 != "\u{1}" }.dropFirst()) + "\n")
+        humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
+        errorOutput.store(errors.fileDescriptor ?? 2, ordering: .releasing)
+        if json {
+            stage(errors) { record, _ in TerminalText.line(record.description) + "\n" }
+        } else {
+            let renderer = HumanRenderer(style: style, subscriberNames: [])
+            stage(output) { record, _ in renderer.logLine(record) + "\n" }
+        }
+        phase.store(Phase.loading.rawValue, ordering: .releasing)
+    }
+
+    /// The plugins are loaded: remembers where each one's code lies, to name it in a crash or an exit.
+    @MainActor
+    package static func pluginsLoaded(_ host: PluginHost) {
+        guard isInstalled else { return }
+        pluginMap.load(host.plugins.plugins.map { ("\($0.entry.keyPath) \(TerminalText.escaped($0.image.name))", $0.image.realPath) })
+        // Threads the plugins started while they were made get their stacks before the first event;
+        // later ones within a tick of the write-out thread.
+        ThreadAltStacks.coverNewThreads()
+    }
+
+    /// Also stages every log line for `logFile`, rendered as it will be written there.
+    package static func stageLogs(for logFile: TextOutput) {
+        guard isInstalled else { return }
+        stage(logFile) { record, event in JSONLines.log(record, during: event) }
+    }
+
+    /// Event `number` (from 1) starts: which it is is published for the handlers (a few atomic
+    /// stores: it runs for every event; human output's partial heading is its name alone).
+    package static func eventStarts(_ call: AnyEventCall, number: Int) {
+        guard isInstalled else { return }
+        eventIndex.store(call.event.index, ordering: .relaxed)
+        eventNumber.store(number, ordering: .relaxed)
+        phase.store(Phase.event.rawValue, ordering: .releasing)
+    }
+
+    /// The `count` log lines rendered the ordinary way (an event's, or those before the first event
+    /// or after the last) are no longer held for a handler.
+    package static func logsWritten(_ count: Int) {
+        guard isInstalled, count > 0 else { return }
+        staging.withLock { state in for stager in state.stagers where !stager.shared { stager.drop(count) } }
+    }
+
+    /// Writes `records` (the lines of an event, or those before the first or after the last) to
+    /// `output` as `render` renders them: with the bytes staged for them as they arrived, when
+    /// `output` stages lines, so that each line is rendered once (a record not found staged is
+    /// rendered here). Staging then costs a run nothing more than writing its lines did.
+    package static func write(_ records: [LogRecord], during event: LifecycleEvent?, to output: TextOutput,
+                              render: (LogRecord) -> String) {
+        guard isInstalled, !records.isEmpty, let fd = output.fileDescriptor else {
+            for record in records { output.write(render(record)) }
+            return
+        }
+        staging.withLock { state in
+            guard let stager = state.stagers.first(where: { $0.fd == fd }) else {
+                for record in records { output.write(render(record)) }
+                return
+            }
+            stager.shared = true
+            for record in records where !stager.write(record, during: event, to: output) { output.write(render(record)) }
+            // Staged lines not written from here (a thread's line staged as "between events" and
+            // drained with the next one) are not held any longer than the lines written with them.
+            if let last = records.last?.time {
+                var stale = 0
+                while stale < stager.count && stager.entries[stager.head + stale].time <= last { stale += 1 }
+                stager.drop(stale)
+            }
+        }
+    }
+
+    /// Event `number` was written the ordinary way, with its `logs` lines.
+    package static func eventWritten(_ call: AnyEventCall, number: Int, logs: Int) {
+        guard isInstalled else { return }
+        logsWritten(logs)
+        phase.store(Phase.between.rawValue, ordering: .releasing)
+    }
+
+    /// The subscribers are being destroyed.
+    package static func shutdownStarts() {
+        guard isInstalled else { return }
+        phase.store(Phase.shuttingDown.rawValue, ordering: .releasing)
+    }
+
+    /// The run is over (whichever way it returns): from now on an `exit()` is the command's own, and
+    /// a signal only writes out what is buffered.
+    package static func runEnds() {
+        guard isInstalled else { return }
+        phase.store(Phase.none.rawValue, ordering: .releasing)
+    }
+
+    // MARK: - Log lines staged for the handlers
+
+    /// One output's staged lines: each record rendered as that output shows it, oldest first.
+    private final class Stager: @unchecked Sendable {  // changed under `staging`'s lock only
+        /// One staged record: where its bytes end in `buffer`, and what it was, to tell it when it
+        /// is written the ordinary way.
+        struct Entry {
+            var end: Int
+            var time: Date
+            var event: LifecycleEvent?
+        }
+
+        let fd: Int32
+        let buffer = SignalSafeBuffer(capacity: 64 << 10)
+        let render: @Sendable (LogRecord, LifecycleEvent?) -> String
+        /// The staged records from `head` on, oldest first (one that did not fit ends where the one
+        /// before did); those before `head` are forgotten (kept to spare the array a shift each time).
+        var entries: [Entry] = []
+        var head = 0
+        /// Whether the run writes this output's lines from here (``Survival/write(_:during:to:render:)``),
+        /// rather than rendering them again and calling ``Survival/logsWritten(_:)``.
+        var shared = false
+
+        init(fd: Int32, render: @escaping @Sendable (LogRecord, LifecycleEvent?) -> String) {
+            self.fd = fd
+            self.render = render
+        }
+
+        func stage(_ record: LogRecord, during event: LifecycleEvent?) {
+            var text = render(record, event)
+            text.withUTF8 { bytes in
+                if let end = buffer.append(bytes) { return entries.append(Entry(end: end, time: record.time, event: event)) }
+                // Full: make room by moving what is held to the front (rare: lines that were never
+                // written the ordinary way pile up), then try once more; else the line is not kept.
+                let moved = buffer.compact()
+                for index in head..<entries.count { entries[index].end -= moved }
+                entries.append(Entry(end: buffer.append(bytes) ?? buffer.end, time: record.time, event: event))
+            }
+        }
+
+        /// How many records are staged.
+        var count: Int { entries.count - head }
+
+        /// Where staged record `index` (from `head`) starts.
+        func start(of index: Int) -> Int { index == head ? buffer.start : entries[index - 1].end }
+
+        func drop(_ count: Int) {
+            guard count > 0, head < entries.count else { return }
+            head = min(head + count, entries.count)
+            buffer.drop(before: entries[head - 1].end)
+            if head == entries.count || buffer.count == 0 {
+                entries.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 256 && head * 2 > entries.count {
+                entries.removeFirst(head)
+                head = 0
+            }
+        }
+
+        /// Writes `record` to `output` as staged, and forgets it; false when it is not among the
+        /// first few staged (then it must be rendered). Staged records before it are forgotten.
+        func write(_ record: LogRecord, during event: LifecycleEvent?, to output: TextOutput) -> Bool {
+            var position = head
+            while position < min(entries.count, head + 4), entries[position].time != record.time || entries[position].event != event {
+                position += 1
+            }
+            guard position < min(entries.count, head + 4), entries[position].end > start(of: position) else { return false }
+            buffer.withBytes(from: start(of: position), to: entries[position].end) { output.write($0) }
+            drop(position - head + 1)
+            return true
+        }
+    }
+
+    private struct Staging {
+        var stagers: [Stager] = []
+    }
+
+    private static let staging = Mutex(Staging())
+    private static let stagedCapacity = 4
+    private nonisolated(unsafe) static let staged = UnsafeMutablePointer<Registered>.allocate(capacity: stagedCapacity)
+    private static let stagedCount = Atomic<Int>(0)
+
+    private static func stage(_ output: TextOutput, render: @escaping @Sendable (LogRecord, LifecycleEvent?) -> String) {
+        guard let fd = output.fileDescriptor else { return }
+        staging.withLock { state in
+            let count = stagedCount.load(ordering: .relaxed)
+            guard count < stagedCapacity else { return }
+            let stager = Stager(fd: fd, render: render)
+            state.stagers.append(stager)
+            (staged + count).initialize(to: Registered(fd: fd, buffer: stager.buffer))
+            stagedCount.store(count + 1, ordering: .releasing)
+        }
+    }
+
+    /// Stages `record` for every output that will show it: the host's log handler. [any-thread]
+    @Sendable
+    package static func logged(_ record: LogRecord) {
+        guard isInstalled else { return }
+        let event = phase.load(ordering: .acquiring) == Phase.event.rawValue ? allEvents[eventIndex.load(ordering: .relaxed)] : nil
+        staging.withLock { state in for stager in state.stagers { stager.stage(record, during: event) } }
+    }
+
+    // MARK: - The handlers
+
+    /// 0 running, 1 a handler or the exit hook is writing out, 2 written out.
+    private static let ending = Atomic<Int>(0)
+
+    /// Whether the caller is the first to end the process: it writes out; any other waits for it.
+    private static func claimEnding() -> Bool {
+        if ending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged { return true }
+        // Another thread is writing out: let it finish (a few seconds at most) before going on.
+        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        for _ in 0..<5_000 where ending.load(ordering: .acquiring) == 1 { nanosleep(&pause, nil) }
+        return false
+    }
+
+    /// What ended the process, for the closing lines.
+    private enum Cause {
+        /// A crash signal; `code` is `si_code` (> 0: the CPU's or the kernel's), `sender` the sending
+        /// process for a signal sent, `address` the faulting instruction (0 when unknown).
+        case crash(signal: Int32, code: Int32, sender: pid_t, address: UInt)
+        /// A signal that stops the command.
+        case stop(signal: Int32)
+        /// `exit(status)`, called from `plugin` (an index into ``pluginMap``, -1 when unknown).
+        case exit(status: Int32, plugin: Int)
+    }
+
+    private static func fatal(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+        let code = info?.pointee.si_code ?? 0
+        if claimEnding() {
+            let sender = code <= 0 ? (info?.pointee._sifields._kill.si_pid ?? 0) : 0
+            writeEverything(.crash(signal: number, code: code, sender: sender, address: faultingAddress(context)))
+            ending.store(2, ordering: .releasing)
+        }
+        // A fault (SIGSEGV, SIGBUS, SIGILL, SIGFPE from the CPU) returns to the faulting instruction:
+        // it faults again, into the previous handler, with its own address and context (the
+        // backtrace stays the plugin's). Anything else would return into the code that raised it.
+        let refaults = code > 0 && (number == SIGSEGV || number == SIGBUS || number == SIGILL || number == SIGFPE)
+        if refaults {
+            sigaction(number, previous + Int(number), nil)
+            return
+        }
+        callPrevious(number, info, context)
+        raiseWithDefaultAction(number)
+    }
+
+    private static func stop(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+        if claimEnding() {
+            writeEverything(.stop(signal: number))
+            ending.store(2, ordering: .releasing)
+        }
+        raiseWithDefaultAction(number)
+    }
+
+    /// The exit hook (on_exit): an `exit()` during a run is not the command's.
+    private static func exiting(status: Int32) {
+        let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
+        guard current != .none, claimEnding() else { return }
+        writeEverything(.exit(status: status, plugin: pluginMap.index(ofAny: Backtrace.callers())))
+        ending.store(2, ordering: .releasing)
+        _exit(current == .loading ? ExitStatus.usage : ExitStatus.failure)
+    }
+
+    /// Hands the signal to the handler that was there before ours (the Swift runtime's backtracer
+    /// prints its report), unless that is the default action or ignoring it.
+    private static func callPrevious(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+        let action = previous[Int(number)]
+        if action.sa_flags & Int32(truncatingIfNeeded: SA_SIGINFO) != 0 {
+            action.__sigaction_handler.sa_sigaction?(number, info, context)
+        } else if let handler = action.__sigaction_handler.sa_handler {
+            let raw = unsafeBitCast(handler, to: Int.self)
+            if raw != unsafeBitCast(SIG_IGN, to: Int.self) && raw != 0 { handler(number) }
+        }
+    }
+
+    /// Ends the process with `number` and its default action (a crash signal's core dump, 128 +
+    /// signal for the shell).
+    private static func raiseWithDefaultAction(_ number: Int32) -> Never {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&action.sa_mask)
+        sigaction(number, &action, nil)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, number)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        raise(number)
+        _exit(128 + number)  // not reached: the default action of every signal handled here ends the process
+    }
+
+    /// The instruction that faulted, from the handler's context; 0 when unknown.
+    private static func faultingAddress(_ context: UnsafeMutableRawPointer?) -> UInt {
+        #if arch(x86_64) && canImport(Glibc)
+        guard let context else { return 0 }
+        return UInt(bitPattern: Int(context.assumingMemoryBound(to: ucontext_t.self).pointee.uc_mcontext.gregs.16))  // REG_RIP
+        #else
+        return 0
+        #endif
+    }
+
+    // MARK: - Writing out
+
+    /// Writes out every buffer, then what was under way, then the closing line. Async-signal-safe.
+    private static func writeEverything(_ cause: Cause) {
+        // A reader that stopped reading gets a few seconds per write, not forever: the process is ending.
+        let patience: Int32 = 2_000
+        for index in 0..<min(bufferCount.load(ordering: .acquiring), bufferCapacity) {
+            buffers[index].buffer.writeOut(to: buffers[index].fd, waitingAtMost: patience)
+        }
+        let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
+        guard current != .none else { return }
+        let human = humanOutput.load(ordering: .acquiring)
+        let errors = errorOutput.load(ordering: .acquiring)
+        for index in 0..<min(stagedCount.load(ordering: .acquiring), stagedCapacity) {
+            let stager = staged[index]
+            if stager.fd == human && current == .event {
+                scratch.reset()
+                scratch.append(heading)
+                eventNames[eventIndex.load(ordering: .acquiring)].withBytes { scratch.append($0) }
+                scratch.append(headingEnd)
+                scratch.writeOut(to: human, waitingAtMost: patience)
+            }
+            stager.buffer.writeOut(to: stager.fd, waitingAtMost: patience)
+            if stager.fd == human {
+                scratch.reset()
+                scratch.append("    ⚠ ")
+                describe(cause)
+                describe(current)
+                scratch.append("\n\n")
+                scratch.writeOut(to: human, waitingAtMost: patience)
+            }
+        }
+        scratch.reset()
+        scratch.append("apphost: ")
+        describe(cause)
+        describe(current)
+        if case .exit = cause {
+            scratch.append("; exit status ")
+            scratch.append(number: Int(current == .loading ? ExitStatus.usage : ExitStatus.failure))
+        }
+        scratch.append("\n")
+        scratch.writeOut(to: errors, waitingAtMost: patience)
+    }
+
+    /// `crashed: SIGSEGV in plugins[1] DiesOnEvent`, `stopped by SIGTERM`, `plugins[1] DiesOnEvent
+    /// called exit(0)`, into ``scratch``.
+    private static func describe(_ cause: Cause) {
+        switch cause {
+        case .crash(let number, let code, let sender, let address):
+            scratch.append("crashed: ")
+            scratch.append(signalName(number))
+            let plugin = pluginMap.index(of: address)
+            if code > 0 {
+                if plugin >= 0 {
+                    scratch.append(" in ")
+                    pluginMap.appendName(plugin, to: scratch)
+                }
+            } else if sender == getpid() {
+                scratch.append(" (raised by the process itself)")
+            } else if sender > 0 {
+                scratch.append(" (sent by process ")
+                scratch.append(number: Int(sender))
+                scratch.append(")")
+            }
+        case .stop(let number):
+            scratch.append("stopped by ")
+            scratch.append(signalName(number))
+        case .exit(let status, let plugin):
+            if plugin >= 0 {
+                pluginMap.appendName(plugin, to: scratch)
+                scratch.append(" called exit(")
+            } else {
+                scratch.append("exit(")
+            }
+            scratch.append(number: Int(status))
+            scratch.append(plugin >= 0 ? ")" : ") was called, not by apphost")
+        }
+    }
+
+    /// ` during didEnterBackground (event 6)`, ` while the plugins were loaded`, …, into ``scratch``.
+    private static func describe(_ phase: Phase) {
+        switch phase {
+        case .none: break
+        case .loading: scratch.append(" while the plugins were loaded")
+        case .event, .between:
+            scratch.append(phase == .event ? " during " : " after ")
+            let index = eventIndex.load(ordering: .acquiring)
+            if index >= 0 && index < eventNames.count { eventNames[index].withBytes { scratch.append($0) } }
+            scratch.append(" (event ")
+            scratch.append(number: eventNumber.load(ordering: .acquiring))
+            scratch.append(")")
+        case .shuttingDown: scratch.append(" while the subscribers were destroyed")
+        }
+    }
+
+    private static func signalName(_ number: Int32) -> StaticString {
+        switch number {
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGILL: "SIGILL"
+        case SIGFPE: "SIGFPE"
+        case SIGTRAP: "SIGTRAP"
+        case SIGABRT: "SIGABRT"
+        case SIGSYS: "SIGSYS"
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        default: "a signal"
+        }
+    }
+
+    /// Where the closing lines are composed (one handler at a time: ``claimEnding()``).
+    private static let scratch = PublishedText.Scratch(capacity: 8192)
+
+    // MARK: - Which plugin
+
+    /// Where each loaded plugin's code lies, to name the plugin an address belongs to.
+    private static let pluginMap = PluginMap()
+
+    // MARK: - Writing out during a run
+
+    /// A thread that, every ``writeOutInterval`` while a run plays, writes buffered output out (so
+    /// that an end without a hook, `_exit` or SIGKILL, loses at most that moment's events) and gives
+    /// threads that appeared since an alternate signal stack (``ThreadAltStacks``) — off the main
+    /// thread, so that neither costs the events anything.
+    private static func startWriteOutThread() {
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { _ in
+            let interval = Survival.writeOutInterval.components
+            var pause = timespec(tv_sec: Int(interval.seconds), tv_nsec: Int(interval.attoseconds / 1_000_000_000))
+            while true {
+                nanosleep(&pause, nil)
+                guard Survival.phase.load(ordering: .relaxed) != Phase.none.rawValue else { continue }
+                TextOutput.flushPending()
+                ThreadAltStacks.coverNewThreads()
+            }
+        }, nil)
+        if started == 0 { pthread_detach(thread) }
+    }
+}
+
+/// A text the main thread replaces now and then and a signal handler may write out at any moment:
+/// two blocks, the one published chosen by an atomic, so a reader never sees one half-written.
+final class PublishedText: Sendable {
+    private let blocks: [SignalSafeBuffer]
+    private let current = Atomic<Int>(0)
+    /// The most bytes it holds; a longer text is cut.
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        blocks = [SignalSafeBuffer(capacity: capacity), SignalSafeBuffer(capacity: capacity)]
+    }
+
+    /// Replaces the text (from one thread at a time).
+    func publish(_ text: String) {
+        let next = 1 - current.load(ordering: .relaxed)
+        blocks[next].empty()
+        var text = text
+        text.withUTF8 { bytes in
+            // Cut at a character boundary: a UTF-8 continuation byte never starts the cut-off part.
+            var count = min(bytes.count, capacity)
+            while count < bytes.count && count > 0 && bytes[count] & 0xC0 == 0x80 { count -= 1 }
+            blocks[next].append(UnsafeBufferPointer(rebasing: bytes[0..<count]))
+        }
+        current.store(next, ordering: .releasing)
+    }
+
+    /// Writes the published text to `fd`, without forgetting it. Async-signal-safe.
+    func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32) {
+        blocks[current.load(ordering: .acquiring)].withBytes { _ = OutputWrite.all($0, to: fd, waitingAtMost: milliseconds) }
+    }
+
+    /// Calls `body` with the published bytes. Async-signal-safe.
+    func withBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        blocks[current.load(ordering: .acquiring)].withBytes(body)
+    }
+
+    /// A line composed in a signal handler: a fixed block appended to without allocating.
+    final class Scratch: @unchecked Sendable {  // used by one handler at a time
+        private let base: UnsafeMutablePointer<UInt8>
+        private var count = 0
+        /// The most bytes a line holds; more is cut.
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        func reset() { count = 0 }
+
+        func append(_ text: StaticString) {
+            append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress else { return }
+            let taken = min(bytes.count, capacity - count)
+            (base + count).update(from: source, count: taken)
+            count += taken
+        }
+
+        func append(_ text: PublishedText) {
+            text.withBytes { append($0) }
+        }
+
+        /// `number` in decimal, without allocating.
+        func append(number: Int) {
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { digits in
+                var value = number.magnitude
+                var first = digits.count
+                repeat {
+                    first -= 1
+                    digits[first] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                } while value > 0 && first > 1
+                if number < 0 {
+                    first -= 1
+                    digits[first] = UInt8(ascii: "-")
+                }
+                append(UnsafeBufferPointer(rebasing: digits.bindMemory(to: UInt8.self)[first...]))
+            }
+        }
+
+        func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32) {
+            _ = OutputWrite.all(UnsafeBufferPointer(start: base, count: count), to: fd, waitingAtMost: milliseconds)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import SubscriberKit
+
+/// Output that survives: whatever ends a run — a signal, a plugin's crash on any thread, a plugin's
+/// `exit()` — every event played before it is written out, with the lines logged during the event
+/// under way and one line naming what happened, and the process ends the conventional way.
+///
+/// Each run plays five harmless events, then `didEnterBackground`, during which DiesOnEvent ends the
+/// process as told, then one more event that is never played.
+@Suite("apphost: output survives signals, crashes and exit()", .serialized)
+struct CLISurvivalTests {
+    /// The five events played before the one during which the process ends.
+    static let playedBefore = 5
+
+    /// A run of the script with DiesOnEvent told to `how` during didEnterBackground.
+    struct Fixture {
+        let directory: TemporaryDirectory
+        let manifest: String
+        let script: String
+        let readyFile: String
+
+        init(_ how: String) throws {
+            directory = try TemporaryDirectory()
+            readyFile = directory.path + "/ready"
+            manifest = try directory.write("m.json", """
+                {"app": {"name": "Survival", "bundleIdentifier": "dev.example.survival", "version": "1"},
+                 "plugins": [{"path": "\(AppHostProcess.plugin("AppLifecycleDelegate"))"},
+                             {"path": "\(AppHostProcess.plugin("DiesOnEvent"))",
+                              "options": {"on": "didEnterBackground", "do": "\(how)", "readyFile": "\(readyFile)"}}]}
+                """)
+            let played = (0..<CLISurvivalTests.playedBefore).map { $0 % 2 == 0 ? "didBecomeActive" : "willResignActive" }
+            script = try directory.write("events.jsonl", (played + ["didEnterBackground", "willEnterForeground"])
+                .map { #"{"event": "\#($0)"}"# }.joined(separator: "\n") + "\n")
+        }
+
+        /// `apphost --manifest … --events … --allow-writable` plus `extra`, without the Swift
+        /// runtime's backtrace (it takes seconds) unless `backtrace`.
+        func run(_ extra: [String] = ["--json"], backtrace: Bool = false) throws -> AppHostProcess.Result {
+            try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable"] + extra,
+                                   environment: backtrace ? [:] : ["SWIFT_BACKTRACE": "enable=no"])
+        }
+
+        /// The same run, sent `signal` once DiesOnEvent hangs in didEnterBackground (plus `delay` ms).
+        func run(sending signal: Int32, after delay: Int = 0, _ extra: [String] = ["--json"]) throws -> AppHostProcess.Result {
+            let out = try directory.write("stdout", ""), err = try directory.write("stderr", "")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: AppHostProcess.executable)
+            process.arguments = ["--manifest", manifest, "--events", script, "--allow-writable"] + extra
+            process.currentDirectoryURL = URL(fileURLWithPath: AppHostProcess.packageRoot)
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            process.environment = environment
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+            try process.run()
+            var waited = 0
+            while access(readyFile, F_OK) != 0 && process.isRunning && waited < 60_000 {
+                usleep(10_000)
+                waited += 10
+            }
+            usleep(useconds_t(delay * 1_000))
+            if process.isRunning { kill(process.processIdentifier, signal) }
+            // A process the signal does not end is a failure, not a hung test.
+            waited = 0
+            while process.isRunning && waited < 30_000 {
+                usleep(10_000)
+                waited += 10
+            }
+            if process.isRunning {
+                Issue.record("apphost still runs 30 s after signal \(signal)")
+                kill(process.processIdentifier, SIGKILL)
+            }
+            process.waitUntilExit()
+            return AppHostProcess.Result(status: process.terminationStatus,
+                                         stdout: try String(contentsOfFile: out, encoding: .utf8),
+                                         stderr: try String(contentsOfFile: err, encoding: .utf8),
+                                         signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+        }
+    }
+
+    /// The events the JSON lines on stdout name, in order.
+    static func events(_ run: AppHostProcess.Result) throws -> [String] {
+        try run.stdoutLines.map { try $0.parsedJSON()["event"]?.stringValue ?? "?" }
+    }
+
+    /// What the five events before didEnterBackground are, as JSON lines name them.
+    static let expectedEvents = (0..<playedBefore).map { $0 % 2 == 0 ? "didBecomeActive" : "willResignActive" }
+
+    /// The `apphost:` lines on stderr.
+    static func errorLines(_ run: AppHostProcess.Result) -> [String] {
+        run.stderrLines.filter { $0.hasPrefix("apphost:") }
+    }
+
+    @Test("SIGTERM, SIGINT and SIGHUP while a plugin hangs: every event written, the event's lines, status 128 + signal",
+          arguments: [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP")])
+    func stopSignals(_ signal: Int32, _ name: String) throws {
+        let fixture = try Fixture("hang")
+        defer { fixture.directory.remove() }
+        let run = try fixture.run(sending: signal)
+        #expect(run.signal == signal, "ended by \(name), as a shell reports 128 + \(signal)")
+        #expect(try Self.events(run) == Self.expectedEvents)
+        #expect(run.stderrLines.contains("[DiesOnEvent] info: ending the process: hang during didEnterBackground"))
+        #expect(Self.errorLines(run) == ["apphost: stopped by \(name) during didEnterBackground (event 6)"])
+    }
+
+    @Test("a plugin's exit(0) during an event: every event written, the plugin and the event named, status 1")
+    func pluginExit() throws {
+        let fixture = try Fixture("exit0")
+        defer { fixture.directory.remove() }
+        let run = try fixture.run()
+        #expect(run.signal == nil && run.status == 1)
+        #expect(try Self.events(run) == Self.expectedEvents)
+        #expect(run.stderrLines.contains("[DiesOnEvent] info: ending the process: exit0 during didEnterBackground"))
+        #expect(Self.errorLines(run) == ["apphost: plugins[1] DiesOnEvent called exit(0) during didEnterBackground (event 6); exit status 1"])
+    }
+
+    @Test("a crash on the main thread, on a plugin's thread, by a stack overflow on either, by a trap or raise(): every event written, the signal kept",
+          arguments: [("segv", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
+                      ("segvThread", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
+                      ("overflow", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
+                      ("overflowWorker", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
+                      ("trap", SIGTRAP, "crashed: SIGTRAP in plugins[1] DiesOnEvent"),
+                      ("raiseSegv", SIGSEGV, "crashed: SIGSEGV (raised by the process itself)")])
+    func crashes(_ how: String, _ signal: Int32, _ cause: String) throws {
+        let fixture = try Fixture(how)
+        defer { fixture.directory.remove() }
+        let run = try fixture.run()
+        // A trap or raise() returns into the plugin: it must still end the process, with its signal.
+        #expect(run.signal == signal, "\(how): \(run.status)")
+        #expect(try Self.events(run) == Self.expectedEvents, "\(how)")
+        #expect(run.stderrLines.contains("[DiesOnEvent] info: ending the process: \(how) during didEnterBackground"), "\(how)")
+        #expect(Self.errorLines(run) == ["apphost: \(cause) during didEnterBackground (event 6)"], "\(how)")
+    }
+
+    @Test("kill -SEGV from outside while a plugin hangs: written out, and the process ends with SIGSEGV instead of going on")
+    func segvSentFromOutside() throws {
+        let fixture = try Fixture("hang")
+        defer { fixture.directory.remove() }
+        let run = try fixture.run(sending: SIGSEGV)
+        #expect(run.signal == SIGSEGV)
+        #expect(try Self.events(run) == Self.expectedEvents)
+        #expect(Self.errorLines(run).count == 1)
+        #expect(Self.errorLines(run).first?.hasPrefix("apphost: crashed: SIGSEGV (sent by process ") == true)
+    }
+
+    @Test("with the Swift runtime's backtracer on, a crash is still written out first and still ends with its signal")
+    func crashWithBacktracer() throws {
+        let fixture = try Fixture("segv")
+        defer { fixture.directory.remove() }
+        let run = try fixture.run(backtrace: true)
+        #expect(run.signal == SIGSEGV)
+        #expect(try Self.events(run) == Self.expectedEvents)
+        #expect(Self.errorLines(run) == ["apphost: crashed: SIGSEGV in plugins[1] DiesOnEvent during didEnterBackground (event 6)"])
+    }
+
+    @Test("human output and --log-file: the event under way shows its heading, its lines and what ended it; the log file keeps them too")
+    func humanAndLogFile() throws {
+        let fixture = try Fixture("segvThread")
+        defer { fixture.directory.remove() }
+        let log = fixture.directory.path + "/run.jsonl"
+        let run = try fixture.run(["--log-file", log])
+        #expect(run.signal == SIGSEGV)
+        let headings = run.stdoutLines.filter { $0.hasPrefix("▸ ") }
+        #expect(headings == Self.expectedEvents.map { "▸ " + $0 } + ["▸ didEnterBackground"])
+        let tail = Array(run.stdoutLines.drop { $0 != "▸ didEnterBackground" })
+        #expect(tail == ["▸ didEnterBackground",
+                         "    log   AppLifecycleDelegate: The app is now in the background.",
+                         "    log   DiesOnEvent: ending the process: segvThread during didEnterBackground",
+                         "    ⚠ crashed: SIGSEGV in plugins[1] DiesOnEvent during didEnterBackground (event 6)",
+                         ""])
+        let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { try String($0).parsedJSON() }
+        #expect(records.last?["message"] == "ending the process: segvThread during didEnterBackground")
+        #expect(records.last?["event"] == "didEnterBackground")
+        #expect(records.filter { $0["event"] == "didEnterBackground" }.count == 2)
+    }
+
+    @Test("no hook (_exit, SIGKILL): what was played more than a moment before the end is written all the same")
+    func noHook() throws {
+        // SIGKILL a moment after the plugin started hanging: the write-out thread had time to run.
+        let fixture = try Fixture("hang")
+        defer { fixture.directory.remove() }
+        let killed = try fixture.run(sending: SIGKILL, after: 200)
+        #expect(killed.signal == SIGKILL)
+        #expect(try Self.events(killed) == Self.expectedEvents)
+
+        // _exit(0) in the event after one that took 300 ms (SlowHandler sleeps in didEnterBackground).
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "Survival", "bundleIdentifier": "dev.example.survival", "version": "1"},
+             "plugins": [{"path": "\(AppHostProcess.plugin("SlowHandler"))"},
+                         {"path": "\(AppHostProcess.plugin("DiesOnEvent"))", "options": {"on": "willEnterForeground", "do": "_exit0"}}]}
+            """)
+        let script = try directory.write("events.jsonl", """
+            {"event": "didBecomeActive"}
+            {"event": "willResignActive"}
+            {"event": "didEnterBackground"}
+            {"event": "willEnterForeground"}
+
+            """)
+        let exited = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable", "--json"])
+        #expect(exited.signal == nil && exited.status == 0, "_exit(0) leaves no hook: its status is what the plugin said")
+        #expect(try Self.events(exited).prefix(2) == ["didBecomeActive", "willResignActive"])
+    }
+}
