@@ -23,6 +23,7 @@ let swiftPlugins: [String] = [
 let cPlugins: [String] = [
     "ExtensionGuard",
     "GreeterC",  // the README's C example, verbatim
+    "QuietHours",  // the notification-center extension (ABI 1.1)
 ]
 
 /// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in
