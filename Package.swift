@@ -47,6 +47,13 @@ let swiftFixturePlugins: [String] = [
     "NearMissSubscriber",  // event-shaped methods the SDK never calls (events.shaped-methods)
 ]
 
+/// C plugins built against a frozen copy of an older ABI's headers, never against SubscriberABI, so the
+/// host is tested against what older plugins really are (Plugins/Fixtures/README.md):
+/// Plugins/Fixtures/<Name>/, product lib<Name>.so, headers from Plugins/Fixtures/<ABI-x.y>/include.
+let frozenABIPlugins: [(name: String, headers: String)] = [
+    ("LegacyABI10", "ABI-1.0"),
+]
+
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
 /// otherwise, so a plugin exports its entry symbol and nothing else. Unsafe flags are fine here: no
 /// other package ever depends on a plugin product.
@@ -71,7 +78,7 @@ let package = Package(
         .executable(name: "subscriber-bench", targets: ["subscriber-bench"]),
         .library(name: "BenchSubscribers", type: .dynamic, targets: ["BenchSubscribers"]),
     ]
-    + (swiftPlugins + cPlugins + brokenPlugins + swiftFixturePlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + (swiftPlugins + cPlugins + brokenPlugins + swiftFixturePlugins + frozenABIPlugins.map(\.name)).map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
@@ -112,4 +119,8 @@ let package = Package(
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
     + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)", extraDependencies: ["FixtureSupport"]) }
     + swiftFixturePlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/Broken/\($0)") }
+    + frozenABIPlugins.map { plugin in
+        .target(name: plugin.name, path: "Plugins/Fixtures/\(plugin.name)", publicHeadersPath: ".",
+                cSettings: cPluginSettings + [.headerSearchPath("../\(plugin.headers)/include")])
+    }
 )
