@@ -23,6 +23,7 @@ let swiftPlugins: [String] = [
 let cPlugins: [String] = [
     "ExtensionGuard",
     "GreeterC",  // the README's C example, verbatim
+    "QuietHours",  // the notification-center extension (ABI 1.1)
 ]
 
 /// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in
@@ -45,6 +46,13 @@ let brokenPlugins: [String] = [
 /// Swift plugin's symbols (listed in Plugins/Broken/README.md): Plugins/Broken/<Name>/, product lib<Name>.so.
 let swiftFixturePlugins: [String] = [
     "NearMissSubscriber",  // event-shaped methods the SDK never calls (events.shaped-methods)
+]
+
+/// C plugins built against a frozen copy of an older ABI's headers, never against SubscriberABI, so the
+/// host is tested against what older plugins really are (Plugins/Fixtures/README.md):
+/// Plugins/Fixtures/<Name>/, product lib<Name>.so, headers from Plugins/Fixtures/<ABI-x.y>/include.
+let frozenABIPlugins: [(name: String, headers: String)] = [
+    ("LegacyABI10", "ABI-1.0"),
 ]
 
 /// Every C plugin is C99 and must compile clean under -Wall -Wextra. Symbols are hidden unless marked
@@ -71,7 +79,7 @@ let package = Package(
         .executable(name: "subscriber-bench", targets: ["subscriber-bench"]),
         .library(name: "BenchSubscribers", type: .dynamic, targets: ["BenchSubscribers"]),
     ]
-    + (swiftPlugins + cPlugins + brokenPlugins + swiftFixturePlugins).map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + (swiftPlugins + cPlugins + brokenPlugins + swiftFixturePlugins + frozenABIPlugins.map(\.name)).map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
@@ -115,4 +123,8 @@ let package = Package(
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
     + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)", extraDependencies: ["FixtureSupport"]) }
     + swiftFixturePlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/Broken/\($0)") }
+    + frozenABIPlugins.map { plugin in
+        .target(name: plugin.name, path: "Plugins/Fixtures/\(plugin.name)", publicHeadersPath: ".",
+                cSettings: cPluginSettings + [.headerSearchPath("../\(plugin.headers)/include")])
+    }
 )

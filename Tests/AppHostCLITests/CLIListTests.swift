@@ -68,6 +68,34 @@ struct CLIListTests {
         #expect(document["plugins"]?.arrayValue?.map { $0["error"]?["check"] ?? .null } == [6, 5, .null, 10])
     }
 
+    @Test("a plugin built for ABI 1.0 is listed as 1.0 beside plugins of the current ABI, in text and JSON")
+    func abiVersions() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "A", "bundleIdentifier": "a"},
+             "plugins": [{"library": "LegacyABI10"}, {"library": "QuietHours"}, {"library": "Greeter"}]}
+            """)
+        let arguments = ["list", "--manifest", manifest, "--plugin-dir", AppHostProcess.buildDirectory]
+        let current = "\(ABI.major).\(ABI.minor)"
+        let run = try AppHostProcess.run(arguments)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("3 plugins: 3 loaded, 0 failed"))
+        // Each entry's "built for" row, in manifest order.
+        let builtFor = run.stdoutLines.filter { $0.hasPrefix("      built for    ") }
+        #expect(builtFor == [
+            "      built for    ABI 1.0 · C",
+            "      built for    ABI \(current) · C",
+            "      built for    ABI \(current) · Swift \(SubscriberPlugin.swiftCompilerVersion)",
+        ])
+
+        let json = try AppHostProcess.run(arguments + ["--json"])
+        #expect(json.status == 0, "stderr: \(json.stderr)")
+        let plugins = try #require(try json.stdout.parsedJSON()["plugins"]?.arrayValue)
+        #expect(plugins.map { $0["subscribers"] } == [["LegacyABI10"], ["QuietHours"], ["Greeter"]])
+        #expect(plugins.map { $0["abi"] } == ["1.0", .string(current), .string(current)])
+    }
+
     @Test("list with a bad manifest: exit 2, the key path on stderr")
     func badManifest() throws {
         let directory = try TemporaryDirectory()

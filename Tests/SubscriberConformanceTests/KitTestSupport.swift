@@ -16,10 +16,10 @@ enum Built {
 
 /// The example plugins of Plugins/, all of which must pass.
 let examplePlugins = ["AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
-                      "OrientationLock", "ExtensionGuard"]
+                      "OrientationLock", "ExtensionGuard", "QuietHours"]
 
 /// The example plugins written in C.
-let cExamplePlugins: Set<String> = ["ExtensionGuard"]
+let cExamplePlugins: Set<String> = ["ExtensionGuard", "QuietHours"]
 
 /// What a C plugin skips: the checks that read Swift symbols (it has none).
 let cPluginSkips = ["events.shaped-methods"]

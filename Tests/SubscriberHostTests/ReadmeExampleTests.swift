@@ -48,6 +48,7 @@ struct ReadmeExampleTests {
         "Examples/Embedding/EmbeddedNewsApp.swift",
         "Examples/ThirdPartyPlugin/Tests/AcmeWelcomeTests/AcmeWelcomeConformanceTests.swift",
         "Examples/CPlugin/acme_fetch.c", "Examples/CPlugin/manifest.json",
+        "Plugins/QuietHours/QuietHours.c",
     ]
 
     @Test func everyMarkedSampleIsItsFileVerbatim() throws {
