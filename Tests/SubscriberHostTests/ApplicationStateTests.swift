@@ -1,7 +1,49 @@
 import Foundation
+import SubscriberABI
 import SubscriberKit
 import Testing
 @testable import SubscriberHost
+
+/// Logs the application's state it sees during each event of ``ApplicationStateTests/day``:
+/// exported through C, it reads it from `adh.host.state/1`.
+final class StateRecorder: InstantiableSubscriber, WillFinishLaunchingSubscriber, DidFinishLaunchingSubscriber,
+    DidBecomeActiveSubscriber, WillResignActiveSubscriber, DidEnterBackgroundSubscriber, WillEnterForegroundSubscriber,
+    WillTerminateSubscriber, DidReceiveMemoryWarningSubscriber, OpenURLSubscriber, PerformFetchSubscriber,
+    WillPresentNotificationSubscriber {
+    let context: SubscriberContext
+    init(context: SubscriberContext) { self.context = context }
+    private func saw(_ event: LifecycleEvent, _ application: Application) {
+        context.log("\(event) while \(application.applicationState)")
+    }
+    func application(_ application: Application, willFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? {
+        saw(.willFinishLaunching, application)
+        return nil
+    }
+    func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? {
+        saw(.didFinishLaunching, application)
+        return nil
+    }
+    func applicationDidBecomeActive(_ application: Application) { saw(.didBecomeActive, application) }
+    func applicationWillResignActive(_ application: Application) { saw(.willResignActive, application) }
+    func applicationDidEnterBackground(_ application: Application) { saw(.didEnterBackground, application) }
+    func applicationWillEnterForeground(_ application: Application) { saw(.willEnterForeground, application) }
+    func applicationWillTerminate(_ application: Application) { saw(.willTerminate, application) }
+    func applicationDidReceiveMemoryWarning(_ application: Application) { saw(.didReceiveMemoryWarning, application) }
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+        saw(.openURL, application)
+        return nil
+    }
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+        saw(.performFetch, application)
+        completionHandler(.noData)
+    }
+    func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
+                                withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {
+        saw(.willPresentNotification, application)
+        completionHandler([])
+    }
+}
 
 /// The application's state machine (UIApplication.State): an event UIKit would never deliver in the
 /// current state is not delivered, its outcome carries exactly one `stateViolation` naming the state
@@ -148,6 +190,24 @@ struct ApplicationStateTests {
             #expect(dispatcher.applicationState == after, "\(call.event): dispatcher")
             #expect(dispatcher.stateCell.state == after, "\(call.event): what C plugins read")
         }
+    }
+
+    @Test("the legal path through C: a plugin reads the same states from adh.host.state/1 during each event")
+    func legalPathThroughC() async throws {
+        let descriptor = SubscriberPlugin.export(id: "com.example.state-tests", name: "State tests", version: "1.0",
+                                                 subscribers: [StateRecorder.self])
+            .assumingMemoryBound(to: adh_plugin_descriptor.self)
+        let sink = RecordingSink()
+        let state = ApplicationStateCell()
+        let adapter = try CSubscriber(creating: StateRecorder.subscriberName, from: descriptor,
+                                      context: bridgeContext("StateRecorder", sink: sink), state: state)
+        defer { adapter.destroy() }
+        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(adapter)],
+                                             configuration: DispatchConfiguration(application: testApplication), state: state)
+        for (call, _, _) in Self.day {
+            #expect(await dispatcher.dispatch(call).reports.isEmpty, "\(call.event)")
+        }
+        #expect(sink.lines == Self.day.map { "[StateRecorder] info: \($0.call.event) while \($0.during)" })
     }
 
     @Test("willTerminate from active or inactive is delivered in that state and leaves the app terminated")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SubscriberABI
 import SubscriberKit
 import Testing
 @testable import SubscriberHost
@@ -33,6 +34,18 @@ final class Registrar: InstantiableSubscriber, DidBecomeActiveSubscriber, DidEnt
             context.registerForRemoteNotifications()
             completionHandler(.newData)
         }
+    }
+}
+
+/// A sink that keeps the requests it is handed (and ignores log lines), from any thread.
+final class RequestSink: SubscriberLogSink {
+    private let kept = Mutex<[HostRequest]>([])
+    var requests: [HostRequest] { kept.withLock { $0 } }
+    func log(subscriber: String, level: LogLevel, message: String) {}
+    func logEvent(subscriber: String, name: String, attributes: JSONObject) {}
+    func logError(subscriber: String, message: String, attributes: JSONObject) {}
+    func request(_ request: SubscriberRequest, from subscriber: String) {
+        kept.withLock { $0.append(HostRequest(subscriber: subscriber, request: request)) }
     }
 }
 
@@ -148,5 +161,30 @@ struct HostRequestTests {
             taken = host.takeRequests()
         }
         #expect(taken == [Self.register("RequestAsker")])
+    }
+
+    @Test("a Swift subscriber exported through C: its context's requests cross adh.host.requests/1, named as the host knows it")
+    func swiftThroughC() async throws {
+        let descriptor = SubscriberPlugin.export(id: "com.example.request-tests", name: "Request tests", version: "1.0",
+                                                 subscribers: [Registrar.self])
+            .assumingMemoryBound(to: adh_plugin_descriptor.self)
+        let sink = RequestSink()
+        let state = ApplicationStateCell()
+        let context = sink.context(for: "BridgedPusher", application: testApplication)
+        let adapter = try CSubscriber(creating: Registrar.subscriberName, from: descriptor, context: context, state: state)
+        defer { adapter.destroy() }
+        // The plugin side made its own instance, with the context the SDK gives it.
+        let pluginSide = try #require(Registrar.made[Registrar.subscriberName])
+        let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(adapter, name: "BridgedPusher")],
+                                             configuration: DispatchConfiguration(application: testApplication), state: state)
+        dispatcher.launch()
+        #expect(sink.requests == [Self.register("BridgedPusher")])
+        _ = await dispatcher.dispatch(.performFetch)
+        #expect(sink.requests == [Self.register("BridgedPusher"), Self.register("BridgedPusher")])
+        // Later, from another thread, through the plugin side's own context.
+        let pluginContext = pluginSide.context
+        await onAnotherThread { pluginContext.setNeedsUpdateOfSupportedInterfaceOrientations() }
+        #expect(sink.requests.last == Self.orientations("BridgedPusher"))
+        #expect(sink.requests.count == 3)
     }
 }
