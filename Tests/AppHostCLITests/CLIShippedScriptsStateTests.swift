@@ -57,4 +57,20 @@ struct CLIShippedScriptsStateTests {
     func scriptsExist() {
         #expect(!Self.scripts.isEmpty)
     }
+
+    @Test("a script that breaks the machine shows it: the refused event's line has one stateViolation, and the run fails")
+    func violationShows() throws {
+        // Guards the checks above against passing vacuously: this is what they look for.
+        let run = try AppHostProcess.run(["--manifest", AppHostProcess.manifest("news.json"), "--json", "--events", "-"],
+                                         stdin: #"{"event": "didBecomeActive"}"# + "\n" + #"{"event": "didFinishLaunching"}"# + "\n")
+        #expect(run.status == 1, "stderr: \(run.stderr)")
+        let objects = try run.stdoutLines.map { try $0.parsedJSON() }
+        #expect(objects.map { $0["event"]?.stringValue ?? "?" } == ["didBecomeActive", "didFinishLaunching"])
+        let reports = objects.first?["reports"]?.arrayValue ?? []
+        #expect(reports.count == 1)
+        #expect(reports.first?["kind"] == "stateViolation")
+        #expect(reports.first?["state"] == "notRunning")
+        #expect(objects.first?["answers"] == [])
+        #expect(objects.last?["reports"] == [])
+    }
 }

@@ -123,6 +123,11 @@ struct NotificationCenterBridgeTests {
         let presented = await dispatcher.dispatch(.willPresentNotification(Self.notification))
         let responded = await dispatcher.dispatch(.didReceiveNotificationResponse(
             NotificationResponse(notification: Self.notification, actionIdentifier: "reply", userText: "Merci")))
+        // A response without typed text, and one with empty text, a notification without userInfo or category.
+        let bare = UserNotification(identifier: "quiet")
+        _ = await dispatcher.dispatch(.didReceiveNotificationResponse(NotificationResponse(notification: bare)))
+        _ = await dispatcher.dispatch(.didReceiveNotificationResponse(
+            NotificationResponse(notification: bare, actionIdentifier: NotificationResponse.dismissActionIdentifier, userText: "")))
         let settings = [await dispatcher.dispatch(.openNotificationSettings(for: Self.notification)),
                         await dispatcher.dispatch(.openNotificationSettings(for: nil))]
         return Run(presented: presented, responded: responded, settings: settings,
@@ -157,6 +162,8 @@ struct NotificationCenterBridgeTests {
         let userInfo = JSONValue.object(Self.notification.userInfo).serialized()
         #expect(direct.lines == names.map { "[\($0)] info: willPresent breaking-42 category article \(userInfo) while active" }
                     + names.map { "[\($0)] info: didReceive breaking-42 reply Merci while active" }
+                    + names.map { "[\($0)] info: didReceive quiet \(NotificationResponse.defaultActionIdentifier) (no text) while active" }
+                    + names.map { "[\($0)] info: didReceive quiet \(NotificationResponse.dismissActionIdentifier)  while active" }
                     + names.map { "[\($0)] info: openSettings breaking-42 while active" }
                     + names.map { "[\($0)] info: openSettings (none) while active" })
     }
