@@ -25,6 +25,7 @@ struct CLIEnvironmentFaultTests {
                          {"path": "\(AppHostProcess.plugin("HoldsDescriptors"))"}]}
             """)
         let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
             {"event": "didBecomeActive"}
             {"event": "performFetch"}
             {"event": "performFetch"}
@@ -38,13 +39,13 @@ struct CLIEnvironmentFaultTests {
         #expect(run.signal == nil, "killed by signal \(run.status): \(run.stderr)")
         #expect(run.status == 1, "NeverCompletes is late twice: exit 1")
         let lines = try run.stdoutLines.map { try $0.parsedJSON() }
-        #expect(lines.map { $0["event"] } == ["didBecomeActive", "performFetch", "performFetch"])
+        #expect(lines.map { $0["event"] } == ["didFinishLaunching", "didBecomeActive", "performFetch", "performFetch"])
         // NotificationFetcher's answer arrived through the run loop; NeverCompletes was counted as failed at the deadline.
-        for line in lines.dropFirst() {
+        for line in lines.dropFirst(2) {
             #expect(line["answers"]?.arrayValue?.map { "\($0["subscriber"]?.stringValue ?? "?")=\($0["answer"]?.stringValue ?? "?")" }
                     == ["NotificationFetcher=newData", "NeverCompletes=failed"])
         }
-        #expect(lines.dropFirst().allSatisfy { $0["reports"]?.arrayValue?.first?["kind"] == "late" })
+        #expect(lines.dropFirst(2).allSatisfy { $0["reports"]?.arrayValue?.first?["kind"] == "late" })
         #expect(run.stderrLines.contains { $0.hasPrefix("[HoldsDescriptors] info: holding ") })
     }
 
@@ -53,7 +54,8 @@ struct CLIEnvironmentFaultTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let eventCount = 20_000
-        let script = try directory.write("events.jsonl", String(repeating: "{\"event\": \"didEnterBackground\"}\n", count: eventCount))
+        let script = try directory.write("events.jsonl", "{\"event\": \"didFinishLaunching\"}\n"
+            + String(repeating: "{\"event\": \"didReceiveMemoryWarning\"}\n", count: eventCount - 1))
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         // As Node.js and some supervisors hand out: O_NONBLOCK on the pipe apphost writes to.
@@ -83,7 +85,7 @@ struct CLIEnvironmentFaultTests {
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let lines = bytes.split(separator: UInt8(ascii: "\n"))
         #expect(lines.count == eventCount)
-        #expect(lines.last.map { String(decoding: $0, as: UTF8.self).hasPrefix(#"{"event":"didEnterBackground""#) } == true)
+        #expect(lines.last.map { String(decoding: $0, as: UTF8.self).hasPrefix(#"{"event":"didReceiveMemoryWarning""#) } == true)
     }
 
     @Test("the file-size limit: no death by SIGXFSZ; one line naming the output, exit 2", arguments: [false, true])

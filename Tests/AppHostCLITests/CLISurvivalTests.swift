@@ -32,8 +32,7 @@ struct CLISurvivalTests {
                              {"path": "\(AppHostProcess.plugin("DiesOnEvent"))",
                               "options": {"on": "didEnterBackground", "do": "\(how)", "readyFile": "\(readyFile)"}}]}
                 """)
-            let played = (0..<CLISurvivalTests.playedBefore).map { $0 % 2 == 0 ? "didBecomeActive" : "willResignActive" }
-            script = try directory.write("events.jsonl", (played + ["didEnterBackground", "willEnterForeground"])
+            script = try directory.write("events.jsonl", (CLISurvivalTests.expectedEvents + ["didEnterBackground", "willEnterForeground"])
                 .map { #"{"event": "\#($0)"}"# }.joined(separator: "\n") + "\n")
         }
 
@@ -88,7 +87,9 @@ struct CLISurvivalTests {
     }
 
     /// What the five events before didEnterBackground are, as JSON lines name them.
-    static let expectedEvents = (0..<playedBefore).map { $0 % 2 == 0 ? "didBecomeActive" : "willResignActive" }
+    /// A launch, then active and inactive in turn: the app is inactive when didEnterBackground comes.
+    static let expectedEvents = ["didFinishLaunching"]
+        + (1..<playedBefore).map { $0 % 2 == 1 ? "didBecomeActive" : "willResignActive" }
 
     /// The `apphost:` lines on stderr.
     static func errorLines(_ run: AppHostProcess.Result) -> [String] {
@@ -164,8 +165,9 @@ struct CLISurvivalTests {
         let log = fixture.directory.path + "/run.jsonl"
         let run = try fixture.run(["--log-file", log])
         #expect(run.signal == SIGSEGV)
-        let headings = run.stdoutLines.filter { $0.hasPrefix("▸ ") }
-        #expect(headings == Self.expectedEvents.map { "▸ " + $0 } + ["▸ didEnterBackground"])
+        // Each heading's event name (the launch's heading goes on with its result and invocation).
+        let headings = run.stdoutLines.filter { $0.hasPrefix("▸ ") }.map { $0.split(separator: " ")[1] }
+        #expect(headings == Self.expectedEvents.map { Substring($0) } + ["didEnterBackground"])
         let tail = Array(run.stdoutLines.drop { $0 != "▸ didEnterBackground" })
         #expect(tail == ["▸ didEnterBackground",
                          "    log   AppLifecycleDelegate: The app is now in the background.",
@@ -196,6 +198,7 @@ struct CLISurvivalTests {
                          {"path": "\(AppHostProcess.plugin("DiesOnEvent"))", "options": {"on": "willEnterForeground", "do": "_exit0"}}]}
             """)
         let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
             {"event": "didBecomeActive"}
             {"event": "willResignActive"}
             {"event": "didEnterBackground"}
@@ -204,6 +207,6 @@ struct CLISurvivalTests {
             """)
         let exited = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable", "--json"])
         #expect(exited.signal == nil && exited.status == 0, "_exit(0) leaves no hook: its status is what the plugin said")
-        #expect(try Self.events(exited).prefix(2) == ["didBecomeActive", "willResignActive"])
+        #expect(try Self.events(exited).prefix(3) == ["didFinishLaunching", "didBecomeActive", "willResignActive"])
     }
 }

@@ -233,16 +233,10 @@ struct ApplicationStateTests {
         let fetchState = subscribers[0].applications.map(\.applicationState)
         log.entries = []
         let forward = dispatcher.dispatchAtOnce(.willEnterForeground)
-        withKnownIssue("""
-            a background launch (launch options location, bluetooth or backgroundFetch; invocation background(reason)) \
-            leaves the app inactive instead of background: subscribers see inactive during it and the events after it, \
-            and willEnterForeground, which UIKit sends when the user then opens the app, is refused as a stateViolation
-            """) {
-            #expect(launched.applicationState == .background)
-            #expect(fetchState == [.background])
-            #expect(forward.reports.isEmpty)
-            #expect(log.callers(of: .willEnterForeground) == ["A", "B"])
-        }
+        #expect(launched.applicationState == .background)
+        #expect(fetchState == [.background])
+        #expect(forward.reports.isEmpty)
+        #expect(log.callers(of: .willEnterForeground) == ["A", "B"])
     }
 
     // MARK: Every row's rule

@@ -137,12 +137,6 @@ struct DispatchOverlapTests {
         pending.complete(BackgroundFetchResult.newData)
         let delivered = try #require(await fetch.first())
         #expect(delivered.result == .newData)
-        withKnownIssue("""
-            an outcome delivered after later events moved the state carries the state at the time of its \
-            delivery (background), not the state its own event was delivered in and left (active): \
-            LifecycleDispatcher.outcome(of:_:) reads machine.state when the completions arrive
-            """) {
-            #expect(delivered.applicationState == .active)
-        }
+        #expect(delivered.applicationState == .active)
     }
 }

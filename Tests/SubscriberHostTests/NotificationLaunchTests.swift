@@ -44,16 +44,10 @@ struct NotificationLaunchTests {
         let active = dispatcher.dispatchAtOnce(.didBecomeActive)
         #expect(active.reports.isEmpty)
 
-        withKnownIssue("""
-            a notification response delivered after didFinishLaunching and before didBecomeActive does not \
-            reclassify the launch: Application.launchInvocation stays appIconClick (it is set only from launch \
-            options, by the launch events); it should become notification(userInfo of the response's notification)
-            """) {
-            #expect(dispatcher.application.launchInvocation == .notification(Self.userInfo))
-            // What subscribers see from then on.
-            #expect(subscribers.map { $0.applications.map(\.launchInvocation) }
-                        == [[.notification(Self.userInfo)], [.notification(Self.userInfo)]])
-        }
+        #expect(dispatcher.application.launchInvocation == .notification(Self.userInfo))
+        // What subscribers see from then on.
+        #expect(subscribers.map { $0.applications.map(\.launchInvocation) }
+                    == [[.notification(Self.userInfo)], [.notification(Self.userInfo)]])
     }
 
     @Test("a response once the app is running (after didBecomeActive) is no launch: the invocation stays")

@@ -152,9 +152,11 @@ enum RunCommand {
         writeLogs(leftovers.logs, during: nil)
         Survival.logsWritten(leftovers.logs.count)
         if json {
-            if !leftovers.reports.isEmpty { output.write(JSONLines.afterLastEvent(leftovers.reports)) }
+            if !leftovers.reports.isEmpty || !leftovers.requests.isEmpty {
+                output.write(JSONLines.afterLastEvent(leftovers.reports, requests: leftovers.requests))
+            }
         } else {
-            output.write(renderer.afterLastEvent(reports: leftovers.reports, logs: leftovers.logs))
+            output.write(renderer.afterLastEvent(reports: leftovers.reports, logs: leftovers.logs, requests: leftovers.requests))
             output.write(renderer.footer(events: eventCount, reports: reportCount))
         }
         TextOutput.flushPending()

@@ -91,9 +91,10 @@ package struct HumanRenderer: Sendable {
     }
 
     /// What arrived after the last event was delivered; empty when nothing did.
-    package func afterLastEvent(reports: [DispatchReport], logs: [LogRecord]) -> String {
-        guard !reports.isEmpty || !logs.isEmpty else { return "" }
-        let lines = [style.cyan("▸") + " " + style.bold("after the last event")] + logs.map(logLine) + reports.map(reportLine)
+    package func afterLastEvent(reports: [DispatchReport], logs: [LogRecord], requests: [HostRequest] = []) -> String {
+        guard !reports.isEmpty || !logs.isEmpty || !requests.isEmpty else { return "" }
+        let lines = [style.cyan("▸") + " " + style.bold("after the last event")] + logs.map(logLine)
+            + requests.map(requestLine) + reports.map(reportLine)
         return lines.joined(separator: "\n") + "\n\n"
     }
 

@@ -64,10 +64,17 @@ enum JSONLines {
     }
 
     /// Reports that arrived after the last event, in the shape of an event with `"event": null`.
-    static func afterLastEvent(_ reports: [DispatchReport]) -> String {
-        let object: JSONObject = ["event": .null, "result": .null, "answers": [],
-                                  "reports": .array(reports.map { .object($0.json) })]
+    /// Requests made after it are listed under `"requests"`, as an event's are.
+    static func afterLastEvent(_ reports: [DispatchReport], requests: [HostRequest] = []) -> String {
+        var object: JSONObject = ["event": .null, "result": .null, "answers": []]
+        if !requests.isEmpty { object["requests"] = .array(requests.map(requestJSON)) }
+        object["reports"] = .array(reports.map { .object($0.json) })
         return JSONValue.object(object).serialized() + "\n"
+    }
+
+    /// `{"subscriber", "request"}`, as ``event(_:into:)`` writes it.
+    private static func requestJSON(_ request: HostRequest) -> JSONValue {
+        ["subscriber": .string(request.subscriber), "request": .string(request.request.name)]
     }
 
     /// One log record with the event it was written during (`null` before the first event or after

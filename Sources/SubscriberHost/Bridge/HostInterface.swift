@@ -85,6 +85,9 @@ final class HostInterface: Sendable {
     /// The application's state, for `adh.host.state/1`. [any-thread]
     fileprivate var currentState: adh_application_state { applicationState.state.rawValue }
 
+    /// The launch invocation, for `adh.host.state/1`. [main-thread]
+    fileprivate var currentInvocation: (adh_invocation_kind, ABIBytes?) { applicationState.invocation }
+
     /// A request from the plugin (`adh.host.requests/1`): to the subscriber's sink, unless destroyed.
     fileprivate func request(_ request: SubscriberRequest, during call: String) {
         live(during: call)?.context.request(request)
@@ -163,7 +166,12 @@ enum HostServices {
         let vtable = UnsafeMutablePointer<adh_host_state>.allocate(capacity: 1)
         vtable.initialize(to: adh_host_state(
             struct_size: UInt32(MemoryLayout<adh_host_state>.size),
-            application_state: { host in HostInterface.from(host)?.currentState ?? ApplicationState.notRunning.rawValue }))
+            application_state: { host in HostInterface.from(host)?.currentState ?? ApplicationState.notRunning.rawValue },
+            launch_invocation: { host, detail in
+                let (kind, bytes) = HostInterface.from(host)?.currentInvocation ?? (adh_invocation_kind(ADH_INVOCATION_UNKNOWN), nil)
+                detail?.pointee = bytes?.string ?? .absent
+                return kind
+            }))
         return vtable
     }()
 
@@ -200,6 +208,17 @@ package final class ApplicationStateCell: Sendable {
     package var state: ApplicationState {
         get { ApplicationState(rawValue: raw.load(ordering: .acquiring)) ?? .notRunning }
         set { raw.store(newValue.rawValue, ordering: .releasing) }
+    }
+
+    /// How the app was launched, as C reads it: the kind and the bytes of its detail. Written and read
+    /// on the main thread only (`launch_invocation` is [main-thread]); the bytes stay until the next
+    /// change, which only an event makes.
+    nonisolated(unsafe) private(set) var invocation: (adh_invocation_kind, ABIBytes?) = (adh_invocation_kind(ADH_INVOCATION_UNKNOWN), nil)
+
+    /// Records how the app was launched. [main-thread]
+    package func setInvocation(_ launch: LaunchInvocation?) {
+        guard let launch else { return invocation = (adh_invocation_kind(ADH_INVOCATION_UNKNOWN), nil) }
+        invocation = (ABI.invocationKind(launch), ABI.invocationDetail(launch).map { ABIBytes($0) })
     }
 }
 

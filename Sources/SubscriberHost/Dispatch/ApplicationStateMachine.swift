@@ -10,7 +10,7 @@ struct ApplicationStateMachine {
     /// The launch events delivered so far (at most once each per process).
     private var launches: Set<LifecycleEvent> = []
     /// Whether only launch events were delivered yet (the app is launching).
-    private var launching = false
+    private(set) var launching = false
     /// Whether an event that breaks the machine is refused; when not (a host driving one subscriber
     /// through any event, the conformance kit), it is delivered in the state as it is.
     let enforcing: Bool
@@ -49,7 +49,8 @@ struct ApplicationStateMachine {
             }
         case .launch:
             guard !launches.contains(event) else { return .refuse(expected: "\(event) at most once per process") }
-            guard state == .notRunning || (state == .inactive && launching) else {
+            // A background launch (UIKit launches it in the background) is launching too.
+            guard state == .notRunning || launching else {
                 return .refuse(expected: "\(event) while the app launches, before any other event")
             }
             if event == .willFinishLaunching, launches.contains(.didFinishLaunching) {

@@ -130,29 +130,40 @@ public final class LifecycleDispatcher {
         var event: LifecycleEvent
         var invocation: LaunchInvocation?
         var reports: [DispatchReport]
+        /// The state once its responders were called: what its outcome says, even when its
+        /// completions arrive after later events moved the state on.
+        var state: ApplicationState
     }
 
     /// Admits `call` by the state machine, and calls its responders (none when refused).
     private func start(_ call: AnyEventCall) -> (InFlight, Started) {
         let event = call.event
         let row = event.row
-        var started = Started(event: event, invocation: nil, reports: [])
+        var started = Started(event: event, invocation: nil, reports: [], state: machine.state)
         let list: ResponderList
-        let after: ApplicationState
+        var after: ApplicationState
+        let launching = machine.launching
         switch machine.admit(event) {
         case .refuse(let expected):
             started.reports.append(.stateViolation(event: event, state: machine.state, expected: expected))
             list = .empty
             after = machine.state
-        case .deliver(let during, let next):
-            setState(during)
+        case .deliver(var during, let next):
+            after = next
             if row.state == .launch {
                 // Classified before any subscriber is called, for this and every later event.
-                application.launchInvocation = row.launchInvocation(of: call) ?? application.launchInvocation
+                classify(as: row.launchInvocation(of: call) ?? application.launchInvocation)
                 started.invocation = application.launchInvocation
+                // UIKit launches an app for a background task in the background, not inactive.
+                if case .background? = application.launchInvocation { (during, after) = (.background, .background) }
+            } else if launching, let implied = row.launchInvocation(of: call),
+                      implied.precedence < (application.launchInvocation?.precedence ?? .max) {
+                // A notification response while the app launches: the user tapped it to launch the app.
+                classify(as: implied)
+                started.invocation = implied
             }
+            setState(during)
             list = lists[event.index]
-            after = next
         }
         let context = DeliveryContext(
             event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
@@ -162,6 +173,7 @@ public final class LifecycleDispatcher {
         let flight = row.deliver(call, to: list, context)
         machine.delivered(after: after)
         setState(after)
+        started.state = after
         if flight.settled == nil { waiting[ObjectIdentifier(flight)] = flight }
         return (flight, started)
     }
@@ -171,7 +183,13 @@ public final class LifecycleDispatcher {
         let late = drainLateReports()
         return EventOutcome(event: started.event, result: result.final, record: result.answers, names: names,
                             reports: started.reports + result.reports + late, invocation: started.invocation,
-                            applicationState: machine.state)
+                            applicationState: started.state)
+    }
+
+    /// How the app was launched, for subscribers in-process and through C.
+    private func classify(as invocation: LaunchInvocation?) {
+        application.launchInvocation = invocation
+        stateCell.setInvocation(invocation)
     }
 
     private func setState(_ state: ApplicationState) {

@@ -145,10 +145,11 @@ final class ExportedInstance {
     @inline(__always)
     func refresh<A: ArgumentShape>(from arguments: A.CArguments, _: A.Type) {
         let state = link.applicationState()
-        if A.updatesApplication || (state != nil && state != applicationBox.value.applicationState) {
+        if A.updatesApplication || A.readsLaunchInvocation || (state != nil && state != applicationBox.value.applicationState) {
             var application = applicationBox.value
             if let state { application.applicationState = state }
             A.update(&application, from: arguments)
+            if A.readsLaunchInvocation, let invocation = link.launchInvocation() { application.launchInvocation = invocation }
             self.application = application
         }
     }

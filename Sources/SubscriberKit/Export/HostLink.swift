@@ -23,6 +23,8 @@ final class HostLink: SubscriberLogSink {
         /// `adh.host.state/1`'s `application_state`, when the host offers it. Called without the lock:
         /// only on the main thread inside an entry call, while the host is necessarily alive.
         var applicationState: (@convention(c) (UnsafePointer<adh_host>?) -> adh_application_state)?
+        /// `adh.host.state/1`'s `launch_invocation`, when the host's struct has it. Same rules.
+        var launchInvocation: (@convention(c) (UnsafePointer<adh_host>?, UnsafeMutablePointer<adh_string>?) -> adh_invocation_kind)?
         var host: UnsafePointer<adh_host>
     }
 
@@ -36,13 +38,24 @@ final class HostLink: SubscriberLogSink {
             .map { ABI.readCovered($0.assumingMemoryBound(to: adh_host_state.self)) }
         let requests = functions.get_extension.flatMap { $0(host, ADH_EXT_HOST_REQUESTS) }
             .map { ABI.readCovered($0.assumingMemoryBound(to: adh_host_requests.self)) }
-        services = Services(requests: requests, applicationState: state?.application_state, host: host)
+        // Read as far as the host's struct_size covers: a field it does not have reads as NULL.
+        services = Services(requests: requests, applicationState: state?.application_state,
+                            launchInvocation: state?.launch_invocation, host: host)
     }
 
     /// The application's state as the host tracks it; nil when the host does not say (a 1.0 host).
     /// [main-thread] Inside an entry call.
     func applicationState() -> ApplicationState? {
         services.applicationState.flatMap { ApplicationState(rawValue: $0(services.host)) }
+    }
+
+    /// How the app was launched as the host classifies it now; nil when the host does not say.
+    /// [main-thread] Inside an entry call.
+    func launchInvocation() -> LaunchInvocation? {
+        guard let read = services.launchInvocation else { return nil }
+        var detail = adh_string.absent
+        let kind = read(services.host, &detail)
+        return ABI.invocation(kind: kind, detail: detail)
     }
 
     func request(_ request: SubscriberRequest, from subscriber: String) {

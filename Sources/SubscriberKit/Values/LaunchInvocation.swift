@@ -47,6 +47,20 @@ public enum LaunchInvocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Its place in the classification order (user activity, notification, URL, shortcut, background,
+    /// icon): lower wins. A notification response while the app launches replaces a launch
+    /// classified after notifications.
+    package var precedence: Int {
+        switch self {
+        case .deepLink, .unknown: 0
+        case .notification: 1
+        case .urlScheme: 2
+        case .shortcut: 3
+        case .background: 4
+        case .appIconClick: 5
+        }
+    }
+
     /// The case's name as it appears in output: "deepLink", "urlScheme", "notification", …
     public var kind: String {
         switch self {

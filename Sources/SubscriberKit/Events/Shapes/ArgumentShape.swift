@@ -46,8 +46,12 @@ package protocol ArgumentShape: Sendable {
     static func update(_ application: inout Application, from arguments: CArguments)
     /// Whether ``update(_:from:)`` does anything (only then does the SDK call it).
     static var updatesApplication: Bool { get }
-    /// How the app was launched, for arguments that say (launch options); nil for the others.
+    /// How the app was launched, for arguments that say: launch options always; a notification
+    /// response while the app launches (the host applies it only then). Nil for the others.
     static func launchInvocation(of value: Value) -> LaunchInvocation?
+    /// Whether a call with these arguments may have changed how the host classifies the launch, so
+    /// that the SDK asks the host again (a notification response).
+    static var readsLaunchInvocation: Bool { get }
 
     // MARK: The conformance kit's inputs
 
@@ -62,6 +66,7 @@ extension ArgumentShape {
     package static func update(_ application: inout Application, from arguments: CArguments) {}
     package static var updatesApplication: Bool { false }
     package static func launchInvocation(of value: Value) -> LaunchInvocation? { nil }
+    package static var readsLaunchInvocation: Bool { false }
     package static func summary(_ value: Value) -> String? { nil }
 }
 

@@ -43,6 +43,15 @@ typedef struct adh_host_state {
      * transition event such as didBecomeActive, the state it leaves). [any-thread]
      */
     adh_application_state (*application_state)(const struct adh_host *host);
+
+    /**
+     * How the app was launched, as the host classified it (adh/types.h): what the launch events
+     * carried, or `ADH_INVOCATION_NOTIFICATION` once a notification response arrived while the app
+     * was launching (before it first became active). `*detail` receives what the kind carries (see
+     * adh_invocation_kind), `data == NULL` when nothing; the bytes are the host's, valid until the
+     * next event. `ADH_INVOCATION_UNKNOWN` before any launch event. [main-thread]
+     */
+    adh_invocation_kind (*launch_invocation)(const struct adh_host *host, adh_string *detail);
 } adh_host_state;
 
 #ifdef __cplusplus

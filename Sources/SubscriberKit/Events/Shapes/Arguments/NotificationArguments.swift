@@ -66,6 +66,13 @@ package enum NotificationResponseArguments: ArgumentShape {
         for (key, member) in value.json.members { object[key] = member }
     }
 
+    /// A response while the app launches is what launched it (the host decides whether it launches).
+    package static func launchInvocation(of value: NotificationResponse) -> LaunchInvocation? {
+        .notification(value.notification.userInfo)
+    }
+
+    package static var readsLaunchInvocation: Bool { true }
+
     package static func summary(_ value: NotificationResponse) -> String? {
         "\(value.notification.identifier) \(value.actionIdentifier)"
     }
