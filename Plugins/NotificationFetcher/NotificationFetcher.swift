@@ -3,7 +3,9 @@
 //
 // A notification's payload decides the result: {"error": …} → failed, {"articles": [non-empty]} →
 // newData, {"articles": []} → noData; a notification without "articles" or "error" is not ours
-// (declined). performFetch answers the `fetchResult` option ("newData" unless set).
+// (declined). performFetch answers the `fetchResult` option ("newData" unless set). In the notification
+// center's family: a notification about articles arriving in the foreground is shown as a banner with a
+// sound, others are not its business; a tap on one is logged with the articles it opens.
 // Options: {"fetchResult": "newData", "delayMs": 20}.
 import Dispatch
 import Foundation
@@ -13,7 +15,8 @@ import SubscriberKit
 final class NotificationFetcher: AppDelegateSubscriberBase, InstantiableSubscriber,
                                  DidRegisterForRemoteNotificationsSubscriber,
                                  DidFailToRegisterForRemoteNotificationsSubscriber,
-                                 DidReceiveRemoteNotificationSubscriber, PerformFetchSubscriber {
+                                 DidReceiveRemoteNotificationSubscriber, PerformFetchSubscriber,
+                                 WillPresentNotificationSubscriber, DidReceiveNotificationResponseSubscriber {
     private let fetchResult: BackgroundFetchResult
     private let delay: DispatchTimeInterval
 
@@ -58,6 +61,21 @@ final class NotificationFetcher: AppDelegateSubscriberBase, InstantiableSubscrib
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             completionHandler(result)
         }
+    }
+}
+
+extension NotificationFetcher {
+    func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
+                                withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {
+        guard notification.userInfo["articles"] != nil else { return completionHandler.decline() }
+        completionHandler([.banner, .sound])
+    }
+
+    func userNotificationCenter(_ application: Application, didReceive response: NotificationResponse,
+                                withCompletionHandler completionHandler: CompletionHandler<Void>) {
+        guard let articles = response.notification.userInfo["articles"] else { return completionHandler.decline() }
+        log("opening articles \(articles) from notification \(response.notification.identifier)")
+        completionHandler()
     }
 }
 

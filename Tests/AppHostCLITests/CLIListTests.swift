@@ -11,7 +11,7 @@ struct CLIListTests {
         let run = try AppHostProcess.run(["list", "--manifest", AppHostProcess.manifest("news.json")])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.isEmpty)
-        #expect(run.stdout.contains("6 plugins: 6 loaded, 0 failed"))
+        #expect(run.stdout.contains("7 plugins: 7 loaded, 0 failed"))
         for name in ["AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
                      "OrientationLock", "ExtensionGuard"] {
             #expect(run.stdout.contains("lib\(name).so"), "no path for \(name)")
@@ -21,7 +21,7 @@ struct CLIListTests {
         let abi = "\(ABI.major).\(ABI.minor)"
         #expect(run.stdout.contains("      built for    ABI \(abi) · Swift \(SubscriberPlugin.swiftCompilerVersion)"))
         #expect(run.stdout.contains("      built for    ABI \(abi) · C"))
-        #expect(run.stdout.components(separatedBy: "      loaded in    ").count == 7, "a load time per plugin")
+        #expect(run.stdout.components(separatedBy: "      loaded in    ").count == 8, "a load time per plugin")
         #expect(!run.stdout.contains("\u{1B}["))
     }
 

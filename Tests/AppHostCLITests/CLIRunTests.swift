@@ -26,7 +26,7 @@ struct CLIRunTests {
         #expect(notification.first?.contains("→ newData") == true)
         // The fetcher logs from another thread before completing: still inside this event's block.
         #expect(notification.contains("    log   NotificationFetcher: notification fetch finished: newData"))
-        #expect(run.stdoutLines.last == "12 events played, no reports")
+        #expect(run.stdoutLines.last == "\(DefaultScenario.calls.count) events played, no reports")
     }
 
     @Test("the tour script with --json: one parseable object per event, with the right results")

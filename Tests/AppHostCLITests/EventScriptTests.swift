@@ -156,7 +156,7 @@ struct EventScriptTests {
     func defaultScenario() {
         #expect(DefaultScenario.calls.map(\.event) == [
             .willFinishLaunching, .didFinishLaunching, .didBecomeActive, .openURL, .didReceiveRemoteNotification,
-            .willResignActive, .didEnterBackground, .performFetch, .willEnterForeground, .didBecomeActive,
+            .willPresentNotification, .didReceiveNotificationResponse, .willResignActive, .didEnterBackground, .performFetch, .willEnterForeground, .didBecomeActive,
             .didReceiveMemoryWarning, .willTerminate,
         ])
         guard let options = DefaultScenario.calls[1].arguments(as: LaunchOptions.self) else { return #expect(Bool(false)) }

@@ -102,7 +102,7 @@ struct ForgingPluginTests {
     func forgedWorkerPid() async throws {
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["120"]
+        sleeper.arguments = ["3600"]  // outlives any run of the kit here, however loaded the machine
         try sleeper.run()
         defer { sleeper.terminate() }
         let victim = sleeper.processIdentifier

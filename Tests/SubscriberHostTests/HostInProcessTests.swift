@@ -37,10 +37,10 @@ struct HostInProcessTests {
             InProcessSubscriber(InProcessRouter.self, name: "Last", priority: -1),
         ], options: Self.options)
         defer { host.shutDown() }
-        // news.json: DeepLinkRouter has priority 10, the other five 0.
+        // news.json: DeepLinkRouter has priority 10, the others 0.
         #expect(host.dispatcher.subscribers.map(\.name) == [
             "First", "DeepLinkRouter", "Tied10", "AppLifecycleDelegate", "SessionAnalytics", "NotificationFetcher",
-            "OrientationLock", "ExtensionGuard", "Tied0", "Last",
+            "OrientationLock", "ExtensionGuard", "QuietHours", "Tied0", "Last",
         ])
         #expect(host.subscribers.map(\.name).contains("Tied10") == false)  // only the plugins' CSubscribers
         #expect(host.dispatcher.subscribers.first { $0.name == "First" }?.respondingEvents == [.openURL])

@@ -19,24 +19,24 @@ struct IntegrationTests {
         return host
     }
 
-    @Test("the host, five Swift plugins and the C plugin load into one process, in manifest and priority order")
+    @Test("the host, five Swift plugins and two C plugins load into one process, in manifest and priority order")
     func loads() throws {
         let host = try loadNews()
         #expect(host.plugins.plugins.map(\.image.id) == [
             "dev.appdelegatehost.app-lifecycle-delegate", "dev.appdelegatehost.session-analytics",
             "dev.appdelegatehost.deep-link-router", "dev.appdelegatehost.notification-fetcher",
-            "dev.appdelegatehost.orientation-lock", "dev.appdelegatehost.extension-guard",
+            "dev.appdelegatehost.orientation-lock", "dev.appdelegatehost.extension-guard", "dev.appdelegatehost.quiet-hours",
         ])
-        #expect(host.plugins.plugins.filter(\.image.isCPlugin).map(\.image.name) == ["ExtensionGuard"])
+        #expect(host.plugins.plugins.filter(\.image.isCPlugin).map(\.image.name) == ["ExtensionGuard", "QuietHours"])
         // host.subscribers keeps manifest order; the dispatcher puts DeepLinkRouter (priority 10)
         // first and keeps manifest order for the rest.
         #expect(host.subscribers.map(\.name) == [
             "AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
-            "OrientationLock", "ExtensionGuard",
+            "OrientationLock", "ExtensionGuard", "QuietHours",
         ])
         #expect(host.dispatcher.subscribers.map(\.name) == [
             "DeepLinkRouter", "AppLifecycleDelegate", "SessionAnalytics", "NotificationFetcher",
-            "OrientationLock", "ExtensionGuard",
+            "OrientationLock", "ExtensionGuard", "QuietHours",
         ])
         // The C plugin leaves NULL what it does not handle; Swift plugins respond to the events whose
         // protocols they adopt.

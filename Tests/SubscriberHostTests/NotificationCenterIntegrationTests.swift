@@ -37,11 +37,11 @@ struct NotificationCenterIntegrationTests {
         return (host, logs)
     }
 
-    @Test("QuietHours responds to the notification-center family and nothing else; NotificationFetcher to none of it")
+    @Test("QuietHours responds to the notification-center family and nothing else")
     func loads() throws {
         let (host, logs) = try loadShipped()
         defer { host.shutDown() }
-        #expect(host.plugins.plugins.map(\.image.name) == ["QuietHours", "Notification Fetcher"])
+        #expect(host.plugins.plugins.map(\.image.name) == ["QuietHours"])
         let quiet = try #require(host.subscribers.first { $0.name == "QuietHours" })
         #expect(quiet.speaksExtensions)
         #expect(quiet.respondingEvents == EventFamily.notificationCenter.events)
