@@ -111,13 +111,16 @@ let package = Package(
 
         // For the test targets only: where the products under test are (beside the test binary).
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
+        // For the test targets only: a plugin written from the event table and compiled at test time.
+        .target(name: "GeneratedPlugin", dependencies: ["SubscriberKit", "BuiltProducts"], path: "Tests/GeneratedPlugin"),
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
         .testTarget(name: "SubscriberHostTests",
-                    dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts"]),
+                    dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts",
+                                   "GeneratedPlugin"]),
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit", "BuiltProducts"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "SubscriberConformanceTests",
-                    dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts"]),
+                    dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts", "GeneratedPlugin"]),
     ]
     + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }

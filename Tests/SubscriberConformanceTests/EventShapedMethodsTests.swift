@@ -1,73 +1,8 @@
 import Foundation
 import Testing
+import GeneratedPlugin
 @testable import SubscriberConformance
 @testable import SubscriberKit
-
-/// A subscriber adopting every event protocol, each method exactly as its requirement says (the
-/// compiler checks that): its symbols in this test binary are the reference the derivation of the
-/// expected handlers from the event table is checked against.
-@MainActor
-final class EveryEventSubscriber: InstantiableSubscriber, WillFinishLaunchingSubscriber, DidFinishLaunchingSubscriber,
-    DidBecomeActiveSubscriber, WillResignActiveSubscriber, DidEnterBackgroundSubscriber, WillEnterForegroundSubscriber,
-    WillTerminateSubscriber, DidReceiveMemoryWarningSubscriber, SignificantTimeChangeSubscriber,
-    ProtectedDataWillBecomeUnavailableSubscriber, ProtectedDataDidBecomeAvailableSubscriber,
-    DidRegisterForRemoteNotificationsSubscriber, DidFailToRegisterForRemoteNotificationsSubscriber,
-    DidReceiveRemoteNotificationSubscriber, PerformFetchSubscriber, HandleEventsForBackgroundURLSessionSubscriber,
-    OpenURLSubscriber, WillContinueUserActivitySubscriber, ContinueUserActivitySubscriber,
-    DidUpdateUserActivitySubscriber, DidFailToContinueUserActivitySubscriber, PerformActionForShortcutItemSubscriber,
-    SupportedInterfaceOrientationsSubscriber, ShouldAllowExtensionPointIdentifierSubscriber,
-    ShouldSaveSecureApplicationStateSubscriber, ShouldRestoreSecureApplicationStateSubscriber,
-    ConfigurationForConnectingSubscriber, DidDiscardSceneSessionsSubscriber, HandleWatchKitExtensionRequestSubscriber,
-    WillPresentNotificationSubscriber, DidReceiveNotificationResponseSubscriber, OpenNotificationSettingsSubscriber {
-    init(context: SubscriberContext) {}
-
-    func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
-                                withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {
-        completionHandler([])
-    }
-    func userNotificationCenter(_ application: Application, didReceive response: NotificationResponse,
-                                withCompletionHandler completionHandler: CompletionHandler<Void>) { completionHandler() }
-    func userNotificationCenter(_ application: Application, openSettingsFor notification: UserNotification?) {}
-
-    func application(_ application: Application, willFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
-    func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
-    func applicationDidBecomeActive(_ application: Application) {}
-    func applicationWillResignActive(_ application: Application) {}
-    func applicationDidEnterBackground(_ application: Application) {}
-    func applicationWillEnterForeground(_ application: Application) {}
-    func applicationWillTerminate(_ application: Application) {}
-    func applicationDidReceiveMemoryWarning(_ application: Application) {}
-    func applicationSignificantTimeChange(_ application: Application) {}
-    func applicationProtectedDataWillBecomeUnavailable(_ application: Application) {}
-    func applicationProtectedDataDidBecomeAvailable(_ application: Application) {}
-    func application(_ application: Application, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {}
-    func application(_ application: Application, didFailToRegisterForRemoteNotificationsWithError error: LifecycleError) {}
-    func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
-                     fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) { completionHandler(.noData) }
-    func application(_ application: Application,
-                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) { completionHandler(.noData) }
-    func application(_ application: Application, handleEventsForBackgroundURLSession identifier: String,
-                     completionHandler: CompletionHandler<Void>) { completionHandler() }
-    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { nil }
-    func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool? { nil }
-    func application(_ application: Application, continue userActivity: UserActivity,
-                     restorationHandler: CompletionHandler<[String]>) -> Bool? { nil }
-    func application(_ application: Application, didUpdate userActivity: UserActivity) {}
-    func application(_ application: Application, didFailToContinueUserActivityWithType userActivityType: String,
-                     error: LifecycleError) {}
-    func application(_ application: Application, performActionFor shortcutItem: ShortcutItem,
-                     completionHandler: CompletionHandler<Bool>) { completionHandler(false) }
-    func application(_ application: Application,
-                     supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask? { nil }
-    func application(_ application: Application,
-                     shouldAllowExtensionPointIdentifier extensionPointIdentifier: String) -> Bool? { nil }
-    func applicationShouldSaveSecureApplicationState(_ application: Application) -> Bool? { nil }
-    func applicationShouldRestoreSecureApplicationState(_ application: Application) -> Bool? { nil }
-    func application(_ application: Application, configurationForConnecting sceneRole: String) -> String? { nil }
-    func application(_ application: Application, didDiscardSceneSessions count: Int) {}
-    func application(_ application: Application, handleWatchKitExtensionRequest userInfo: JSONObject,
-                     reply: CompletionHandler<JSONObject>) { reply([:]) }
-}
 
 @Suite("events.shaped-methods: event-shaped methods the SDK never calls")
 struct EventShapedMethodsTests {
@@ -89,15 +24,18 @@ struct EventShapedMethodsTests {
         #expect(ExpectedHandler.all.map(\.event) == LifecycleEvent.allCases.map(\.name))
     }
 
+    /// The reference: a plugin written from the table (one type adopting every event protocol, each
+    /// method exactly as its requirement says, which the compiler checks), its symbols read back.
     @Test("every row's derived handler matches the compiler's symbol of a method satisfying its requirement")
+    @MainActor
     func derivationMatchesEveryRow() throws {
-        let scan = try PluginSymbolScan.scan(path: "/proc/self/exe", expected: ExpectedHandler.all)
-        let methods = scan.methods.filter { $0.typeName.hasSuffix(".EveryEventSubscriber") }
+        let scan = try PluginSymbolScan.scan(path: GeneratedPlugin.library(), expected: ExpectedHandler.all)
+        let methods = scan.methods.filter { $0.typeName.hasSuffix(".EveryEvent") }
         #expect(methods.map(\.event).sorted() == LifecycleEvent.allCases.map(\.name).sorted())
         for method in methods {
             #expect(method.matchesExpected, "\(method.event): \(method.demangledSignature)")
         }
-        #expect(!scan.findings().contains { $0.method.typeName.hasSuffix(".EveryEventSubscriber") },
+        #expect(!scan.findings().contains { $0.method.typeName.hasSuffix(".EveryEvent") },
                 "\(scan.findings().map(\.description))")
     }
 
