@@ -24,6 +24,7 @@ let cPlugins: [String] = [
     "ExtensionGuard",
     "GreeterC",  // the README's C example, verbatim
     "QuietHours",  // the notification-center extension (ABI 1.1)
+    "BenchSubscribersC",  // the benchmark's C subscriber: the host's own overhead per C subscriber
 ]
 
 /// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in

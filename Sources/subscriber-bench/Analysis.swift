@@ -95,12 +95,18 @@ extension BenchResults {
         func figure(_ scenario: DispatchScenario, _ count: Int) -> DispatchFigure? {
             dispatch.first { $0.scenario == scenario && $0.subscribers == count }
         }
-        // The dispatch targets: loaded / in-process at 100 subscribers.
-        for (scenario, limit) in [(DispatchScenario.voidEvent, 1.2), (.openURL, 1.5), (.fetchSync, 2.0)] {
+        // The dispatch targets: loaded / in-process at 100 subscribers (the instruction counts that go
+        // with them are callgrind's, in docs/performance.md: wall time here is too noisy for them).
+        for (scenario, limit) in [(DispatchScenario.voidEvent, 1.2), (.openURL, 1.3), (.fetchSync, 1.6)] {
             guard let found = figure(scenario, 100) else { continue }
             result.append(Target(name: "\(scenario.label), loaded / in-process at 100 subscribers",
                                  limit: "≤ \(String(format: "%.1f", limit))",
                                  measured: String(format: "%.2f", found.ratio.median), met: found.ratio.median <= limit))
+        }
+        if let void = figure(.voidEvent, 100) {
+            let perSubscriber = void.loaded.median / 100
+            result.append(Target(name: "\(DispatchScenario.voidEvent.label), loaded, per subscriber at 100",
+                                 limit: "≤ 60 ns", measured: String(format: "%.1f ns", perSubscriber), met: perSubscriber <= 60))
         }
         // Subscribers that do not implement an event are not called for it: its cost does not grow with N.
         let counts = dispatch.filter { $0.scenario == .unimplemented }.map(\.subscribers)
@@ -123,12 +129,12 @@ extension BenchResults {
             result.append(Target(name: "  (host's share) \(figure.plugins) plugins, pins off / dlopen+dlsym+entry+create",
                                  limit: "≤ 1.2", measured: String(format: "%.2f", hostShare), met: hostShare <= 1.2))
         }
-        if let cli {
-            let rate = cli.wall.cliEventsPerSecond.median
-            result.append(Target(name: "CLI plays ≥ 100,000 events/s (demo manifest, --json > /dev/null)",
-                                 limit: "≥ 100,000/s",
+        if let cli, let cpu = cli.times[.cpu] {
+            let rate = cpu.cliEventsPerSecond.median
+            result.append(Target(name: "CLI plays ≥ 150,000 events/s of CPU time (demo manifest, --json > /dev/null)",
+                                 limit: "≥ 150,000/s",
                                  measured: "\(Format.number(rate))/s (\(Format.number(Double(cli.events))) events)",
-                                 met: rate >= 100_000))
+                                 met: rate >= 150_000))
         }
         let loadedThousand = load.contains { $0.plugins == 1000 }
         result.append(Target(name: "1,000 plugins load", limit: "yes",
