@@ -16,7 +16,10 @@ struct BridgeAdapterTests {
     @Test func exportedSubscribersRespondToTheEventsTheirTypesAdopt() throws {
         let oracle = try bridged(Oracle.self, sink: RecordingSink())
         defer { oracle.destroy() }
-        #expect(oracle.respondingEvents == LifecycleEvent.allCases.filter { $0.row.family === EventFamily.application })
+        // Exactly the events Oracle's type adopts, as the same type in process responds to.
+        let direct = SubscriberRegistration(name: "Oracle", subscriber: Oracle(context: bridgeContext("Oracle", sink: RecordingSink())))
+        #expect(oracle.respondingEvents == direct.respondingEvents)
+        #expect(oracle.respondingEvents.contains(.handleWatchKitExtensionRequest))
         let fetcher = try bridged(LateDecliner.self, sink: RecordingSink())
         defer { fetcher.destroy() }
         #expect(fetcher.respondingEvents == [.performFetch])
