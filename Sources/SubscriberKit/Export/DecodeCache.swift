@@ -19,16 +19,22 @@ final class DecodeCache {
     @exclusivity(unchecked) private var serials: [UInt64] = []
     @exclusivity(unchecked) private var decoded: [AnyObject?] = []
 
-    /// The value `arguments` carry for `event`; nil when it cannot be delivered.
+    /// Runs `body` with the value `arguments` carry for `event`, borrowed from the cache (no copy of
+    /// its URL, strings or JSON per subscriber); `fallback` when it cannot be delivered.
     @inline(__always)
-    func value<A: ArgumentShape>(_ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type,
-                                 for instance: ExportedInstance) -> A.Value? {
+    func withValue<A: ArgumentShape, R>(_ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type,
+                                        for instance: ExportedInstance, fallback: R, _ body: (A.Value) -> R) -> R {
         let serial = A.serial(of: arguments)
         // Arguments without a serial (none, strings, numbers) are decoded per call, never cached.
-        guard serial != 0 else { return decode(arguments, A.self, for: instance) }
+        guard serial != 0 else {
+            guard let value = decode(arguments, A.self, for: instance) else { return fallback }
+            return body(value)
+        }
         let index = event.index
-        if index < serials.count, serials[index] == serial, let hit = decoded[index] {
-            return unsafeDowncast(hit, to: Decoded<A.Value>.self).value
+        if index < serials.count, serials[index] == serial {
+            // Decoded before for this serial: nil in the cache means it could not be delivered.
+            guard let hit = decoded[index] else { return fallback }
+            return borrowing(Unmanaged.passUnretained(unsafeDowncast(hit, to: Decoded<A.Value>.self))) { body($0.value) }
         }
         let value = decode(arguments, A.self, for: instance)
         if index >= serials.count {
@@ -36,8 +42,9 @@ final class DecodeCache {
             decoded += repeatElement(nil, count: EventTable.rows.count - decoded.count)
         }
         serials[index] = serial
-        decoded[index] = Decoded(value)
-        return value
+        decoded[index] = value.map { Decoded($0) }
+        guard let value else { return fallback }
+        return body(value)
     }
 
     @inline(__always)
@@ -50,8 +57,8 @@ final class DecodeCache {
     }
 }
 
-/// One decoded value (or nil: not deliverable), shared by the subscribers that receive it.
+/// One decoded value, shared by the subscribers that receive it (borrowed, never copied out).
 final class Decoded<Value> {
-    let value: Value?
-    init(_ value: Value?) { self.value = value }
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

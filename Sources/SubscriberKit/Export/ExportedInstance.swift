@@ -168,12 +168,13 @@ final class ExportedInstance {
         guard let raw = vtable?.pointee.instance else { return fallback }
         return borrowing(Unmanaged<ExportedInstance>.fromOpaque(raw)) { instance in
             instance.refresh(from: arguments, A.self)
-            guard let handler = instance.handlerTable[event.index],
-                  let value = instance.decodeCache.value(arguments, event, A.self, for: instance) else { return fallback }
-            return borrowing(handler) { handler in
-                borrowing(instance.unretainedSubscriber) { subscriber in
-                    borrowing(Unmanaged.passUnretained(instance.applicationBox)) { box in
-                        body(instance, handler, subscriber, box.value, value)
+            guard let handler = instance.handlerTable[event.index] else { return fallback }
+            return instance.decodeCache.withValue(arguments, event, A.self, for: instance, fallback: fallback) { value in
+                borrowing(handler) { handler in
+                    borrowing(instance.unretainedSubscriber) { subscriber in
+                        borrowing(Unmanaged.passUnretained(instance.applicationBox)) { box in
+                            body(instance, handler, subscriber, box.value, value)
+                        }
                     }
                 }
             }
