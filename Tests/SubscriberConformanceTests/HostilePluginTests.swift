@@ -102,7 +102,10 @@ struct ForgingPluginTests {
     func forgedWorkerPid() async throws {
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["3600"]  // outlives any run of the kit here, however loaded the machine
+        sleeper.arguments = ["600"]  // outlives any run of the kit here, however loaded the machine
+        // Not the test process's outputs: should it die before its defer, `swift test` would wait for them.
+        sleeper.standardOutput = FileHandle.nullDevice
+        sleeper.standardError = FileHandle.nullDevice
         try sleeper.run()
         defer { sleeper.terminate() }
         let victim = sleeper.processIdentifier
