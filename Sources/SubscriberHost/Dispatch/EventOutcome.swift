@@ -24,6 +24,12 @@ public struct EventOutcome<Result: Sendable>: Sendable {
     public var logs: [LogRecord]
     /// The requests subscribers made while this event was dispatched (``PluginHost`` fills them).
     public var requests: [HostRequest]
+    /// The scene a scene event names (its session's persistent identifier); nil for other events.
+    public var scene: String?
+    /// The app-level events the scene bridge replayed for this scene event, in order, each with its
+    /// own result, answers and reports (``DispatchConfiguration/sceneBridge``); empty when none was.
+    /// A scene event's `Bool` result is true when a replay was handled.
+    public var bridged: [AnyEventOutcome] = []
 
     private var rows: Rows
 
@@ -80,6 +86,8 @@ public struct EventOutcome<Result: Sendable>: Sendable {
         var outcome = EventOutcome<T>(event: event, result: result as! T, answers: [], reports: reports,
                                       invocation: invocation, applicationState: applicationState, logs: logs,
                                       requests: requests)
+        outcome.scene = scene
+        outcome.bridged = bridged
         switch rows {
         case .list(let answers): outcome.answers = answers
         case .record(let record, let names): outcome.rows = .record(record, names: names)
