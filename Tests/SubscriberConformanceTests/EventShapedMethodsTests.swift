@@ -18,8 +18,30 @@ final class EveryEventSubscriber: InstantiableSubscriber, WillFinishLaunchingSub
     SupportedInterfaceOrientationsSubscriber, ShouldAllowExtensionPointIdentifierSubscriber,
     ShouldSaveSecureApplicationStateSubscriber, ShouldRestoreSecureApplicationStateSubscriber,
     ConfigurationForConnectingSubscriber, DidDiscardSceneSessionsSubscriber, HandleWatchKitExtensionRequestSubscriber,
-    WillPresentNotificationSubscriber, DidReceiveNotificationResponseSubscriber, OpenNotificationSettingsSubscriber {
+    WillPresentNotificationSubscriber, DidReceiveNotificationResponseSubscriber, OpenNotificationSettingsSubscriber,
+    SceneWillConnectSubscriber, SceneDidDisconnectSubscriber, SceneDidBecomeActiveSubscriber, SceneWillResignActiveSubscriber,
+    SceneWillEnterForegroundSubscriber, SceneDidEnterBackgroundSubscriber, SceneOpenURLContextsSubscriber,
+    SceneWillContinueUserActivitySubscriber, SceneContinueUserActivitySubscriber, SceneDidFailToContinueUserActivitySubscriber,
+    SceneDidUpdateUserActivitySubscriber, ScenePerformActionForShortcutItemSubscriber, SceneStateRestorationActivitySubscriber,
+    SceneDidUpdateGeometrySubscriber {
     init(context: SubscriberContext) {}
+
+    func scene(_ scene: Scene, willConnectTo session: SceneSession, options connectionOptions: SceneConnectionOptions) {}
+    func sceneDidDisconnect(_ scene: Scene) {}
+    func sceneDidBecomeActive(_ scene: Scene) {}
+    func sceneWillResignActive(_ scene: Scene) {}
+    func sceneWillEnterForeground(_ scene: Scene) {}
+    func sceneDidEnterBackground(_ scene: Scene) {}
+    func scene(_ scene: Scene, openURLContexts urlContexts: [OpenURLContext]) -> Bool? { nil }
+    func scene(_ scene: Scene, willContinueUserActivityWithType userActivityType: String) -> Bool? { nil }
+    func scene(_ scene: Scene, continue userActivity: UserActivity) -> Bool? { nil }
+    func scene(_ scene: Scene, didFailToContinueUserActivityWithType userActivityType: String, error: LifecycleError) {}
+    func scene(_ scene: Scene, didUpdate userActivity: UserActivity) {}
+    func windowScene(_ windowScene: Scene, performActionFor shortcutItem: ShortcutItem, completionHandler: CompletionHandler<Bool>) {
+        completionHandler(false)
+    }
+    func stateRestorationActivity(for scene: Scene) -> UserActivity? { nil }
+    func windowScene(_ windowScene: Scene, didUpdate geometry: SceneGeometry) {}
 
     func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
                                 withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {

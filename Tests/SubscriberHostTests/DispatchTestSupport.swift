@@ -192,6 +192,7 @@ extension LifecycleDispatcher {
         case .launch: return applicationState == .notRunning
         case .running: allowed = [.inactive, .active, .background]
         case .transition(let from, _, _): allowed = from
+        case .sceneConnect, .sceneTransition, .scene: return prepareScene(for: event)
         }
         if applicationState == .notRunning { dispatchAtOnce(.didFinishLaunching()) }
         // inactive → active → inactive → background → inactive …: at most three steps reach any state.
@@ -204,6 +205,44 @@ extension LifecycleDispatcher {
             }
         }
         return allowed.contains(applicationState)
+    }
+
+    /// The scene every event's canonical call names.
+    static let canonicalScene = "main"
+
+    /// Brings the canonical scene into a state scene event `event` may be delivered in (connected,
+    /// or not for a connection), by the transitions UIKit makes; false when it cannot be.
+    @discardableResult
+    func prepareScene(for event: LifecycleEvent) -> Bool {
+        let scene = Self.canonicalScene
+        if applicationState == .notRunning { dispatchAtOnce(.didFinishLaunching()) }
+        guard [.inactive, .active, .background].contains(applicationState) else { return false }
+        let allowed: [SceneState]
+        switch event.row.state {
+        case .sceneConnect:
+            // A connected scene must leave first: to the background, then disconnected.
+            if sceneState(of: scene) != nil, prepareScene(for: .sceneDidDisconnect) {
+                dispatchAtOnce(.sceneDidDisconnect(scene: scene))
+            }
+            return sceneState(of: scene) == nil
+        case .scene: allowed = [.unattached, .foregroundInactive, .foregroundActive, .background]
+        case .sceneTransition(let from, _, _): allowed = from
+        default: return false
+        }
+        if sceneState(of: scene) == nil { dispatchAtOnce(.sceneWillConnect(scene: scene)) }
+        // unattached → foregroundInactive → foregroundActive → foregroundInactive → background …
+        for _ in 0..<5 {
+            guard let state = sceneState(of: scene), !allowed.contains(state) else { break }
+            switch state {
+            case .unattached:
+                dispatchAtOnce(allowed.contains(.background) ? .sceneDidEnterBackground(scene: scene) : .sceneWillEnterForeground(scene: scene))
+            case .foregroundInactive:
+                dispatchAtOnce(allowed.contains(.background) ? .sceneDidEnterBackground(scene: scene) : .sceneDidBecomeActive(scene: scene))
+            case .foregroundActive: dispatchAtOnce(.sceneWillResignActive(scene: scene))
+            case .background: dispatchAtOnce(.sceneWillEnterForeground(scene: scene))
+            }
+        }
+        return sceneState(of: scene).map(allowed.contains) ?? false
     }
 }
 

@@ -37,6 +37,10 @@ public final class LifecycleDispatcher {
     /// The same, where C plugins read it (`adh.host.state/1`).
     package let stateCell: ApplicationStateCell
 
+    /// The activation state of scene `identifier` (its session's persistent identifier); nil when it
+    /// is not connected (it never was, or it disconnected).
+    public func sceneState(of identifier: String) -> SceneState? { machine.scenes[identifier]?.state }
+
     private var machine: ApplicationStateMachine
     /// The responders of each event, by event index, in dispatch order.
     private var lists: [ResponderList] = []
