@@ -56,6 +56,8 @@ final class TestSubscriber {
     var answers: [LifecycleEvent: Bool] = [:]
     var orientations: InterfaceOrientationMask?
     var sceneConfiguration: String?
+    /// The answer of scene.stateRestorationActivity (nil: no opinion).
+    var restorationActivity: UserActivity?
     /// How completions are treated, by the value they take.
     var fetch: Completion<BackgroundFetchResult> = .decline
     var session: Completion<Void> = .decline
@@ -67,6 +69,8 @@ final class TestSubscriber {
     var applications: [Application] = []
     /// The arguments of each call that carries some, in a few words (the row's summary).
     var arguments: [String] = []
+    /// The scene each scene event's call named, as delivered (role and activation state filled in).
+    var scenes: [SceneReference] = []
     let threads = ThreadRecord()
     /// The last completion handed to it for each event, erased.
     var completions: [LifecycleEvent: ErasedCompletion] = [:]
@@ -89,6 +93,7 @@ final class TestSubscriber {
         log.entries.append("\(name):\(call.event.name)")
         applications.append(invocation.application)
         if let summary = row.summary(of: call) { arguments.append(summary) }
+        if let scene = row.scene(of: call) { scenes.append(scene) }
         completions[call.event] = invocation.completion
         switch row.answerShape {
         case "FetchResultAnswer": run(fetch, invocation.completion)
@@ -101,6 +106,8 @@ final class TestSubscriber {
             return answers[call.event]
         case "OrientationMaskAnswer": return orientations
         case "ConfigurationNameAnswer": return sceneConfiguration
+        // The answer type is UserActivity? (none is a result); nil here is no opinion.
+        case "UserActivityAnswer": return restorationActivity.map { UserActivity?.some($0) }
         case "OptionalBoolAnswer": return answers[call.event]
         default: break
         }
@@ -169,6 +176,7 @@ func makeDispatcher(_ names: [String], configuration: DispatchConfiguration = Di
         for subscriber in subscribers {
             subscriber.applications = []
             subscriber.arguments = []
+            subscriber.scenes = []
         }
     }
     return (dispatcher, subscribers, log)
