@@ -80,10 +80,10 @@ final class TestSubscriber {
         self.log = log
     }
 
-    /// Registers it under its name: a handler for every event.
-    func registration(priority: Int = 0) -> SubscriberRegistration {
+    /// Registers it under its name: a handler for every event (of those `responds` accepts).
+    func registration(priority: Int = 0, responds: (LifecycleEvent) -> Bool = { _ in true }) -> SubscriberRegistration {
         SubscriberRegistration(name: name, subscriber: self, handlers: EventTable.rows.map { row in
-            row.erasedHandler { [unowned self] invocation in self.handle(invocation) }
+            responds(row.event) ? row.erasedHandler { [unowned self] invocation in self.handle(invocation) } : nil
         }, priority: priority)
     }
 

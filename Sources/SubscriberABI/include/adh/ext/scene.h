@@ -90,6 +90,8 @@ typedef struct adh_scene_connection_options {
 /** A window scene's geometry after a change (windowScene(_:didUpdate:interfaceOrientation:traitCollection:)). */
 typedef struct adh_scene_geometry {
     uint32_t struct_size;
+    /** Host-private cache key (see adh/payloads.h); ignore it. */
+    uint64_t serial;
     /** The interface orientation now. */
     adh_interface_orientation interface_orientation;
     /** The user-interface idiom of the scene's trait collection now. */

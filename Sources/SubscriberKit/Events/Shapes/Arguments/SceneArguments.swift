@@ -339,7 +339,7 @@ package enum GeometryArgument: ArgumentShape {
 
     package static func encode(_ value: SceneGeometry, _ context: EncodingContext) -> EncodedPayload<adh_scene_geometry> {
         EncodedPayload { _ in
-            adh_scene_geometry(struct_size: UInt32(MemoryLayout<adh_scene_geometry>.size),
+            adh_scene_geometry(struct_size: UInt32(MemoryLayout<adh_scene_geometry>.size), serial: context.serial,
                                interface_orientation: value.interfaceOrientation.rawValue, idiom: value.idiom.rawValue)
         }
     }
@@ -371,7 +371,7 @@ package enum GeometryArgument: ArgumentShape {
         let orientation = draw.raw32("orientation", known: InterfaceOrientation.allCases.map(\.rawValue))
         let idiom = draw.raw32("idiom", known: UserInterfaceIdiom.allCases.map(\.rawValue))
         return EncodedPayload { _ in
-            adh_scene_geometry(struct_size: UInt32(MemoryLayout<adh_scene_geometry>.size),
+            adh_scene_geometry(struct_size: UInt32(MemoryLayout<adh_scene_geometry>.size), serial: serial,
                                interface_orientation: orientation, idiom: idiom)
         }
     }
