@@ -44,26 +44,33 @@ struct ApplicationStateMachine {
         case refuse(DispatchReport)
     }
 
-    /// Decides about `event` (naming `scene` when it is a scene event), and moves the states when it
-    /// is delivered. Call ``delivered(after:)`` once its subscribers were called.
-    mutating func admit(_ event: LifecycleEvent, scene: SceneReference? = nil) -> Admission {
+    /// Decides about `event`, an event that names no scene, and moves the state when it is
+    /// delivered. Call ``delivered(after:)`` once its subscribers were called.
+    mutating func admit(_ event: LifecycleEvent) -> Admission {
+        if admittedScene != nil { admittedScene = nil }
+        let admission = decide(event)
+        if case .refuse = admission, !enforcing { return .deliver(during: state, after: state) }
+        return admission
+    }
+
+    /// Decides about scene event `event` naming `scene`, and moves the states when it is delivered
+    /// (``admittedScene`` says how). Call ``delivered(after:)`` once its subscribers were called.
+    mutating func admit(_ event: LifecycleEvent, scene: SceneReference) -> Admission {
         admittedScene = nil
-        let admission = decide(event, scene: scene)
+        let admission = decideScene(event, scene)
         if case .refuse = admission, !enforcing {
-            if let scene {
-                // Delivered as named: the role it connected with when known, its state as it is.
-                let record = scenes[scene.identifier]
-                let named = SceneReference(identifier: scene.identifier, role: scene.role ?? record?.role,
-                                           state: record?.state ?? scene.state)
-                admittedScene = SceneAdmission(scene: named, after: record?.state ?? scene.state,
-                                               applicationBefore: state, applicationAfter: state)
-            }
+            // Delivered as named: the role it connected with when known, its state as it is.
+            let record = scenes[scene.identifier]
+            let named = SceneReference(identifier: scene.identifier, role: scene.role ?? record?.role,
+                                       state: record?.state ?? scene.state)
+            admittedScene = SceneAdmission(scene: named, after: record?.state ?? scene.state,
+                                           applicationBefore: state, applicationAfter: state)
             return .deliver(during: state, after: state)
         }
         return admission
     }
 
-    private mutating func decide(_ event: LifecycleEvent, scene: SceneReference?) -> Admission {
+    private mutating func decide(_ event: LifecycleEvent) -> Admission {
         switch event.row.state {
         case .running:
             switch state {
@@ -106,7 +113,8 @@ struct ApplicationStateMachine {
             state = during
             return .deliver(during: during, after: to)
         case .sceneConnect, .sceneTransition, .scene:
-            return decideScene(event, scene ?? SceneReference(identifier: ""))
+            // A scene event's call names its scene (admit(_:scene:)); one without is not a scene's.
+            return refuse(event, "a scene event naming its scene")
         }
     }
 

@@ -130,7 +130,7 @@ public final class LifecycleDispatcher {
         }
         var pending = EventOutcome(event: call.event, result: flight.immediate as! Immediate, answers: [], reports: started.reports,
                                    invocation: started.invocation, applicationState: machine.state)
-        pending.scene = started.scene
+        pending.scene = started.scene?.identifier
         return pending
     }
 
@@ -142,23 +142,31 @@ public final class LifecycleDispatcher {
         /// The state once its responders were called: what its outcome says, even when its
         /// completions arrive after later events moved the state on.
         var state: ApplicationState
-        /// The scene a scene event names.
-        var scene: String?
+        /// For a scene event, its scene and what the bridge replayed; nil for every other event
+        /// (one reference, so that an app event's start copies nothing more).
+        var scene: SceneStart?
+    }
+
+    /// What a scene event's start knew about its scene.
+    private final class SceneStart {
+        /// The scene the event names.
+        let identifier: String
         /// The app-level events the scene bridge replayed for it.
         var bridged: BridgedFlight?
+        init(_ identifier: String) { self.identifier = identifier }
     }
 
     /// Admits `call` by the state machine, and calls its responders (none when refused).
     private func start(_ call: AnyEventCall) -> (InFlight, Started) {
         let event = call.event
         let row = event.row
-        let named = row.scene(of: call)
-        var started = Started(event: event, invocation: nil, reports: [], state: machine.state, scene: named?.identifier)
+        let named = row.namesScene ? row.scene(of: call) : nil
+        var started = Started(event: event, invocation: nil, reports: [], state: machine.state, scene: named.map { SceneStart($0.identifier) })
         var call = call
         let list: ResponderList
         var after: ApplicationState
         let launching = machine.launchInProgress
-        switch machine.admit(event, scene: named) {
+        switch named.map({ machine.admit(event, scene: $0) }) ?? machine.admit(event) {
         case .refuse(let report):
             started.reports.append(report)
             list = .empty
@@ -167,7 +175,7 @@ public final class LifecycleDispatcher {
             after = next
             // The scene as the host knows it: the role it connected with, its state during the call.
             if let admitted = machine.admittedScene { call = row.call(call, naming: admitted.scene) }
-            if row.state == .launch {
+            if case .launch = row.state {
                 // Classified before any subscriber is called, for this and every later event.
                 classify(as: row.launchInvocation(of: call) ?? application.launchInvocation)
                 started.invocation = application.launchInvocation
@@ -188,7 +196,7 @@ public final class LifecycleDispatcher {
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists) { replay, responders in
                 replay.event.row.deliver(replay, to: responders, self.context(for: replay.event))
             }
-            started.bridged = bridged
+            started.scene?.bridged = bridged
             flight = bridged ?? flight
         }
         machine.delivered(after: after)
@@ -199,6 +207,7 @@ public final class LifecycleDispatcher {
     }
 
     /// How `event` is delivered now: to the application as it is, with its policy and deadline.
+    @inline(__always)
     private func context(for event: LifecycleEvent) -> DeliveryContext {
         DeliveryContext(
             event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
@@ -213,8 +222,10 @@ public final class LifecycleDispatcher {
         var outcome = EventOutcome(event: started.event, result: result.final, record: result.answers, names: names,
                                    reports: started.reports + result.reports + late, invocation: started.invocation,
                                    applicationState: started.state)
-        outcome.scene = started.scene
-        if let bridged = started.bridged { outcome.bridged = bridged.outcomes(names: names, state: started.state) }
+        if let scene = started.scene {
+            outcome.scene = scene.identifier
+            if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: names, state: started.state) }
+        }
         return outcome
     }
 

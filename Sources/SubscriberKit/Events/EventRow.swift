@@ -22,6 +22,9 @@ package final class EventRow: @unchecked Sendable {
     @exclusivity(unchecked) package internal(set) var index = -1
     /// Its family: which C vtable its entry is in, which group of Swift protocols its protocol is in.
     package let family: EventFamily
+    /// Whether it is a scene event, whose calls name a scene (``scene(of:)``): read on every dispatch,
+    /// so a stored flag rather than a comparison of families.
+    package let namesScene: Bool
     /// The UIKit method it stands for.
     package let uikit: String
     /// The protocol a Swift subscriber adopts to receive it, and that protocol's one requirement.
@@ -76,6 +79,7 @@ package final class EventRow: @unchecked Sendable {
          nobodyAnswers: String, lateCountsAs: String?, argumentShape: String, answerShape: String, operations: Operations) {
         self.name = name
         self.family = family
+        namesScene = family === EventFamily.scene
         self.uikit = uikit
         (swiftProtocol, swiftRequirement) = swift
         self.state = state
