@@ -17,6 +17,7 @@ import PackageDescription
 let swiftPlugins: [String] = [
     "AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher", "OrientationLock",
     "Greeter",  // the README's "write your first plugin" example, verbatim
+    "SceneGreeter",  // the scene section's example (docs/writing-plugins-swift.md), verbatim
 ]
 
 /// Plugins written in plain C against the header alone: Plugins/<Name>/, product lib<Name>.so.
@@ -25,6 +26,7 @@ let cPlugins: [String] = [
     "GreeterC",  // the README's C example, verbatim
     "QuietHours",  // the notification-center extension (ABI 1.1)
     "BenchSubscribersC",  // the benchmark's C subscriber: the host's own overhead per C subscriber
+    "SceneGreeterC",  // the scene extension (docs/writing-plugins-c.md), verbatim
 ]
 
 /// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in

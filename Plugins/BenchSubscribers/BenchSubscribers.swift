@@ -36,6 +36,19 @@ final class URLMatcher: InstantiableSubscriber, OpenURLSubscriber {
     }
 }
 
+/// Answers `scene.openURLContexts` like ``URLMatcher``: true when a URL is of its own host.
+final class SceneURLMatcher: InstantiableSubscriber, SceneOpenURLContextsSubscriber {
+    private let host: String
+
+    init(context: SubscriberContext) {
+        host = context.options["host"]?.stringValue ?? "bench.example.com"
+    }
+
+    func scene(_ scene: Scene, openURLContexts urlContexts: [OpenURLContext]) -> Bool? {
+        urlContexts.contains { $0.url.host == host }
+    }
+}
+
 /// Answers `performFetch` inside the call: the completion aggregation without any thread hop.
 final class SyncFetcher: InstantiableSubscriber, PerformFetchSubscriber {
     init(context: SubscriberContext) {}
@@ -97,6 +110,8 @@ public enum BenchSubscriberTypes {
     public static var voidCounter: any InstantiableSubscriber.Type { VoidCounter.self }
     /// Answers `openURL` from the URL's host.
     public static var urlMatcher: any InstantiableSubscriber.Type { URLMatcher.self }
+    /// Answers `scene.openURLContexts` from the URLs' host.
+    public static var sceneURLMatcher: any InstantiableSubscriber.Type { SceneURLMatcher.self }
     /// Completes `performFetch` synchronously.
     public static var syncFetcher: any InstantiableSubscriber.Type { SyncFetcher.self }
     /// Completes `performFetch` from DispatchQueue.global.
@@ -112,5 +127,5 @@ public func pluginEntry() -> UnsafeRawPointer {
     SubscriberPlugin.export(
         id: BenchSubscriberTypes.pluginID, name: "Bench Subscribers", version: "1.0.0",
         vendor: "AppDelegateHost benchmark",
-        subscribers: [VoidCounter.self, URLMatcher.self, SyncFetcher.self, AsyncFetcher.self, LoadProbe.self])
+        subscribers: [VoidCounter.self, URLMatcher.self, SyncFetcher.self, AsyncFetcher.self, SceneURLMatcher.self, LoadProbe.self])
 }

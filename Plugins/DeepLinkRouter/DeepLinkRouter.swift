@@ -1,6 +1,9 @@
 // DeepLinkRouter — the news app of "Simplifying iOS App Invocation Handling": routes universal links
 // `https://<host>/article/<id>` (launch and continueUserActivity) and custom-scheme URLs
-// `news://article/<id>` (launch and openURL), and answers false for URLs it does not own.
+// `news://article/<id>` (launch and openURL), and answers false for URLs it does not own. In a
+// scene-based app it routes what each scene receives — its connection options, the URLs it opens,
+// the activities it continues — and names the scene; its app-delegate methods stay for apps without
+// scenes.
 //
 // Options: {"hosts": ["news.example.com"], "scheme": "news"} (these are the defaults).
 import Foundation
@@ -36,7 +39,8 @@ struct Router<Route> {
 /// Routes article links; owns only its hosts and its scheme.
 final class DeepLinkRouter: AppDelegateSubscriberBase, InstantiableSubscriber, DidFinishLaunchingSubscriber,
                             OpenURLSubscriber, WillContinueUserActivitySubscriber,
-                            ContinueUserActivitySubscriber {
+                            ContinueUserActivitySubscriber, SceneWillConnectSubscriber, SceneOpenURLContextsSubscriber,
+                            SceneWillContinueUserActivitySubscriber, SceneContinueUserActivitySubscriber {
     private var router = Router<NewsRoute>()
     private(set) var lastRoute: NewsRoute?
 
@@ -85,20 +89,57 @@ final class DeepLinkRouter: AppDelegateSubscriberBase, InstantiableSubscriber, D
         return true
     }
 
-    /// Shows the route for `url` and answers true, or answers false for a URL this router does not own.
-    private func open(_ url: URL) -> Bool {
+    // MARK: Scenes
+
+    /// A scene connecting with a URL or a universal link (a cold launch, a new window): routed in it.
+    func scene(_ scene: Scene, willConnectTo session: SceneSession, options connectionOptions: SceneConnectionOptions) {
+        let urls = connectionOptions.urlContexts.map(\.url) + [connectionOptions.userActivity].compactMap(universalLink)
+        for url in urls { _ = open(url, in: scene) }
+    }
+
+    func scene(_ scene: Scene, openURLContexts urlContexts: [OpenURLContext]) -> Bool? {
+        // Every URL is tried: no early return, so a second URL of ours is routed too.
+        urlContexts.map { open($0.url, in: scene) }.contains(true)
+    }
+
+    func scene(_ scene: Scene, willContinueUserActivityWithType userActivityType: String) -> Bool? {
+        userActivityType == UserActivity.browsingWeb ? true : nil
+    }
+
+    func scene(_ scene: Scene, continue userActivity: UserActivity) -> Bool? {
+        guard let url = universalLink(userActivity) else { return false }
+        return open(url, in: scene)
+    }
+
+    /// The web page URL of a universal link (a browsing-web activity); nil for any other activity.
+    private func universalLink(_ activity: UserActivity?) -> URL? {
+        guard let activity, activity.activityType == UserActivity.browsingWeb else { return nil }
+        return activity.webpageURL
+    }
+
+    // MARK: Routing
+
+    /// Shows the route for `url` (in `scene`, when a scene opened it) and answers true, or answers
+    /// false for a URL this router does not own.
+    private func open(_ url: URL, in scene: Scene? = nil) -> Bool {
         guard let route = router.route(url) else {
             log("not ours: \(url.absoluteString)", level: .debug)
             return false
         }
-        show(route)
+        show(route, in: scene)
         return true
     }
 
-    private func show(_ route: NewsRoute) {
+    private func show(_ route: NewsRoute, in scene: Scene? = nil) {
         lastRoute = route
-        log("routing to \(route)")
-        logEvent("deep_link_routed", attributes: ["route": .string(route.description)])
+        var attributes: JSONObject = ["route": .string(route.description)]
+        if let scene {
+            attributes["scene"] = .string(scene.identifier)
+            log("routing to \(route) in scene \(scene.identifier)")
+        } else {
+            log("routing to \(route)")
+        }
+        logEvent("deep_link_routed", attributes: attributes)
     }
 }
 

@@ -20,5 +20,13 @@ _Static_assert(offsetof(adh_launch, struct_size) == 0, "struct_size comes first"
 _Static_assert(offsetof(adh_subscriber, get_extension) == 256, "subscriber 1.1: get_extension follows the 1.0 entries");
 _Static_assert(offsetof(adh_host, get_extension) == sizeof(void *) * 8, "host 1.1: get_extension follows options_json");
 _Static_assert(offsetof(adh_notification_center, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(adh_scene_delegate, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(adh_scene, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(adh_scene_connection_options, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(adh_scene_geometry, struct_size) == 0, "struct_size comes first");
+/* The host and the SDK read a payload in whole 8-byte words (ABI.readCovered): every payload's size is a multiple of 8. */
+_Static_assert(sizeof(adh_scene) % 8 == 0, "adh_scene is read in whole words");
+_Static_assert(sizeof(adh_scene_connection_options) % 8 == 0, "adh_scene_connection_options is read in whole words");
+_Static_assert(sizeof(adh_scene_geometry) % 8 == 0, "adh_scene_geometry is read in whole words");
 _Static_assert(offsetof(adh_host_state, struct_size) == 0, "struct_size comes first");
 _Static_assert(offsetof(adh_host_requests, struct_size) == 0, "struct_size comes first");

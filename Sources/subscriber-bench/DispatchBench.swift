@@ -5,7 +5,7 @@ import SubscriberKit
 
 /// One event the dispatch benchmark sends, and the subscriber type that answers it.
 enum DispatchScenario: String, CaseIterable, Sendable {
-    case voidEvent, openURL, fetchSync, fetchAsync, unimplemented
+    case voidEvent, openURL, fetchSync, fetchAsync, unimplemented, sceneURL
 
     /// The row label.
     var label: String {
@@ -15,6 +15,7 @@ enum DispatchScenario: String, CaseIterable, Sendable {
         case .fetchSync: "performFetch, sync completion"
         case .fetchAsync: "performFetch, other-thread completion"
         case .unimplemented: "an event none implements"
+        case .sceneURL: "scene.openURLContexts (one URL)"
         }
     }
 
@@ -27,6 +28,7 @@ enum DispatchScenario: String, CaseIterable, Sendable {
         case .fetchAsync: BenchSubscriberTypes.asyncFetcher
         // VoidCounter implements didReceiveMemoryWarning only; the scenario sends significantTimeChange.
         case .unimplemented: BenchSubscriberTypes.voidCounter
+        case .sceneURL: BenchSubscriberTypes.sceneURLMatcher
         }
     }
 }
@@ -79,11 +81,11 @@ final class DispatchBench {
 
     private func measure(_ scenario: DispatchScenario, subscribers count: Int) async throws -> DispatchFigure {
         let inProcess = launched(LifecycleDispatcher(subscribers: inProcessRegistrations(scenario, count),
-                                                     configuration: DispatchConfiguration(application: application)))
+                                                     configuration: DispatchConfiguration(application: application)), scenario)
         let (registrations, made) = try loadedRegistrations(scenario, count)
         defer { made.forEach { $0.destroy() } }
         let loaded = launched(LifecycleDispatcher(subscribers: registrations,
-                                                  configuration: DispatchConfiguration(application: application)))
+                                                  configuration: DispatchConfiguration(application: application)), scenario)
         try await check(scenario, inProcess: inProcess, loaded: loaded, count: count)
         let (direct, bridged) = await sampler.comparePair(batch(scenario, inProcess), batch(scenario, loaded))
         return DispatchFigure(scenario: scenario, subscribers: count, inProcess: direct, loaded: bridged,
@@ -96,7 +98,7 @@ final class DispatchBench {
         let registrations = loaded ? try loadedRegistrations(scenario, count) : (inProcessRegistrations(scenario, count), [])
         defer { registrations.1.forEach { $0.destroy() } }
         let dispatcher = launched(LifecycleDispatcher(subscribers: registrations.0,
-                                                      configuration: DispatchConfiguration(application: application)))
+                                                      configuration: DispatchConfiguration(application: application)), scenario)
         await batch(scenario, dispatcher)(events)
     }
 
@@ -127,10 +129,17 @@ final class DispatchBench {
     }
 
     /// `dispatcher` once the app launched and became active: the measured events are ones UIKit
-    /// delivers to a running app, any number of times.
-    private func launched(_ dispatcher: LifecycleDispatcher) -> LifecycleDispatcher {
+    /// delivers to a running app, any number of times. A scene scenario's app launches the scene way:
+    /// its scene `main` connects and becomes active.
+    private func launched(_ dispatcher: LifecycleDispatcher, _ scenario: DispatchScenario) -> LifecycleDispatcher {
         dispatcher.dispatchAtOnce(.didFinishLaunching())
-        dispatcher.dispatchAtOnce(.didBecomeActive)
+        guard scenario == .sceneURL else {
+            dispatcher.dispatchAtOnce(.didBecomeActive)
+            return dispatcher
+        }
+        dispatcher.dispatchAtOnce(.sceneWillConnect(scene: "main"))
+        dispatcher.dispatchAtOnce(.sceneWillEnterForeground(scene: "main"))
+        dispatcher.dispatchAtOnce(.sceneDidBecomeActive(scene: "main"))
         return dispatcher
     }
 
@@ -147,6 +156,12 @@ final class DispatchBench {
             return { count in for _ in 0..<count { _ = await dispatcher.dispatch(.performFetch) } }
         case .unimplemented:
             return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.significantTimeChange) } }
+        case .sceneURL:
+            return { [self] count in
+                for _ in 0..<count {
+                    _ = dispatcher.dispatchAtOnce(.sceneOpenURLContexts(scene: "main", urlContexts: [OpenURLContext(url: takeURL(), options: urlOptions)]))
+                }
+            }
         }
     }
 
@@ -164,6 +179,7 @@ final class DispatchBench {
         case .openURL: EventCall.openURL(url: urls[nextURL], options: urlOptions).erased
         case .fetchSync, .fetchAsync: EventCall.performFetch.erased
         case .unimplemented: NotificationCall.significantTimeChange.erased
+        case .sceneURL: EventCall.sceneOpenURLContexts(scene: "main", urlContexts: [OpenURLContext(url: urls[nextURL], options: urlOptions)]).erased
         }
         let rows = scenario == .unimplemented ? 0 : count
         var results: [(String, Int)] = []

@@ -5,7 +5,8 @@ import SubscriberKit
 /// The default scenario and every event script shipped in manifests/events/ are legal for the
 /// application's state machine: played with `--json`, no event is refused (no report of kind
 /// "stateViolation") and the run exits 0. The scripts are read from the folder, so a script added
-/// there is checked with no edit here.
+/// there is checked with no edit here. A script is played with manifests/news.json, unless its first
+/// line names its manifest: `# manifest: scenes.json` (a file of manifests/).
 @Suite("CLI: the shipped scenario and scripts break no state rule", .serialized)
 struct CLIShippedScriptsStateTests {
     /// Every `.jsonl` file in manifests/events/, sorted.
@@ -15,11 +16,18 @@ struct CLIShippedScriptsStateTests {
         return names.filter { $0.hasSuffix(".jsonl") }.sorted().map { folder + "/" + $0 }
     }
 
-    /// Runs `apphost --manifest news.json --json` with `extra` arguments and checks it: exit 0, one
+    /// The manifest `script` is played with: the one its first line names (`# manifest: NAME`), else news.json.
+    static func manifest(for script: String) throws -> String {
+        let first = try String(contentsOfFile: script, encoding: .utf8).prefix { $0 != "\n" }
+        let hint = "# manifest: "
+        return first.hasPrefix(hint) ? String(first.dropFirst(hint.count)).trimmingCharacters(in: .whitespaces) : "news.json"
+    }
+
+    /// Runs `apphost --manifest MANIFEST --json` with `extra` arguments and checks it: exit 0, one
     /// object per line, none with a stateViolation report; returns the events played, in order.
     @discardableResult
-    func expectLegal(_ extra: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
-        let run = try AppHostProcess.run(["--manifest", AppHostProcess.manifest("news.json"), "--json"] + extra)
+    func expectLegal(_ extra: [String], manifest: String = "news.json", sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let run = try AppHostProcess.run(["--manifest", AppHostProcess.manifest(manifest), "--json"] + extra)
         #expect(run.status == 0, "\(extra): stderr: \(run.stderr)", sourceLocation: sourceLocation)
         var events: [String] = []
         for line in run.stdoutLines {
@@ -43,7 +51,7 @@ struct CLIShippedScriptsStateTests {
 
     @Test("every script in manifests/events/", arguments: scripts)
     func shippedScript(_ script: String) throws {
-        let events = try expectLegal(["--events", script])
+        let events = try expectLegal(["--events", script], manifest: try Self.manifest(for: script))
         let scripted = try String(contentsOfFile: script, encoding: .utf8).split(separator: "\n")
             .map { $0.drop { $0.isWhitespace } }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("//") }  // comments (docs/cli.md)
@@ -53,9 +61,14 @@ struct CLIShippedScriptsStateTests {
                     == scripted.filter { $0 != "supportedInterfaceOrientations" })
     }
 
-    @Test("the folder has scripts to check")
-    func scriptsExist() {
+    @Test("the folder has scripts to check; each names an existing manifest, news.json or its own")
+    func scriptsExist() throws {
         #expect(!Self.scripts.isEmpty)
+        for script in Self.scripts {
+            let manifest = try Self.manifest(for: script)
+            #expect(FileManager.default.fileExists(atPath: AppHostProcess.manifest(manifest)), "\(script): \(manifest)")
+        }
+        #expect(try Self.scripts.map(Self.manifest(for:)).contains("scenes.json"), "the scene demo is played with its manifest")
     }
 
     @Test("a script that breaks the machine shows it: the refused event's line has one stateViolation, and the run fails")

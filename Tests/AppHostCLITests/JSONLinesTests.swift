@@ -9,8 +9,15 @@ struct JSONLinesTests {
     /// The line as the generic serializer writes it: what `apphost --json` printed before event lines
     /// were written as bytes, and what they must still read.
     static func serialized(_ outcome: AnyEventOutcome) -> String {
+        JSONValue.object(object(outcome)).serialized() + "\n"
+    }
+
+    /// The object of ``serialized(_:)``: a replay of the scene bridge is one too.
+    static func object(_ outcome: AnyEventOutcome) -> JSONObject {
         let row = outcome.event.row
-        var object: JSONObject = ["event": .string(outcome.event.name), "result": row.json(result: outcome.result)]
+        var object: JSONObject = ["event": .string(outcome.event.name)]
+        if let scene = outcome.scene { object["scene"] = .string(scene) }
+        object["result"] = row.json(result: outcome.result)
         if let invocation = outcome.invocation { object["invocation"] = .object(invocation.json) }
         object["answers"] = .array(outcome.answers.map { answer in
             .object(["subscriber": .string(answer.subscriber), "answer": answer.answer.map { row.json(answer: $0) } ?? .null,
@@ -21,8 +28,9 @@ struct JSONLinesTests {
                 .object(["subscriber": .string($0.subscriber), "request": .string($0.request.name)])
             })
         }
+        if !outcome.bridged.isEmpty { object["bridged"] = .array(outcome.bridged.map { .object(Self.object($0)) }) }
         object["reports"] = .array(outcome.reports.map { .object($0.json) })
-        return JSONValue.object(object).serialized() + "\n"
+        return object
     }
 
     static func outcome(_ event: LifecycleEvent, _ result: any Sendable, answers: [SubscriberAnswer] = [],
@@ -43,6 +51,27 @@ struct JSONLinesTests {
         #expect(try line.parsedJSON()["answers"] == [["subscriber": "A", "answer": "failed", "ms": 100]])
         #expect(try line.parsedJSON()["reports"]?.arrayValue?.first?["kind"] == "late")
         #expect(try line.parsedJSON()["requests"] == nil)
+    }
+
+    @Test("a scene event names its scene; the bridge's replays are event objects of their own under \"bridged\"")
+    func sceneAndBridged() throws {
+        var outcome = Self.outcome(.sceneOpenURLContexts, true,
+                                   answers: [SubscriberAnswer(subscriber: "Router", answer: false, duration: .microseconds(40))],
+                                   reports: [.sceneStateViolation(event: .sceneOpenURLContexts, scene: "x\"y", sceneState: .background,
+                                                                  expected: "something")])
+        outcome.scene = "x\"y"
+        outcome.bridged = [Self.outcome(.openURL, true, answers: [SubscriberAnswer(subscriber: "App", answer: true, duration: .zero)]),
+                           Self.outcome(.openURL, false, reports: [.late(subscriber: "Slow", event: .openURL)])]
+        let line = JSONLines.event(outcome)
+        #expect(line == Self.serialized(outcome))
+        let parsed = try line.parsedJSON()
+        #expect(parsed["scene"] == "x\"y")
+        #expect(parsed["bridged"]?.arrayValue?.map { $0["event"] } == ["openURL", "openURL"])
+        #expect(parsed["bridged"]?.arrayValue?.last?["reports"]?.arrayValue?.first?["kind"] == "late")
+        #expect(parsed["reports"]?.arrayValue?.first?["sceneState"] == "background")
+        // An app event has neither key.
+        let plain = try JSONLines.event(Self.outcome(.openURL, true)).parsedJSON()
+        #expect(plain["scene"] == nil && plain["bridged"] == nil)
     }
 
     @Test("requests subscribers made are listed under the event they were made in")

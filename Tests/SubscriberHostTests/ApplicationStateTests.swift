@@ -274,9 +274,21 @@ struct ApplicationStateTests {
                 expected = [.inactive, .active, .background].contains(place.state) ? (place.state, place.state) : nil
             case .transition(let from, let to, let deliveredIn):
                 expected = from.contains(place.state) ? (deliveredIn == .leaving ? place.state : to, to) : nil
+            case .sceneConnect:
+                // A scene connects unattached: the app's state stays what it was.
+                expected = [.inactive, .active, .background].contains(place.state) ? (place.state, place.state) : nil
+            case .sceneTransition, .scene:
+                // No scene is connected at any of these places: refused, naming the scene.
+                expected = nil
             }
             let outcome = dispatcher.dispatchAtOnce(call)
-            if let expected {
+            if expected == nil, event.row.family === EventFamily.scene, [.inactive, .active, .background].contains(place.state) {
+                #expect(outcome.reports == [.sceneStateViolation(event: event, scene: "main", sceneState: nil,
+                                                                 expected: "scene.willConnect of \"main\" first (no scene of that identifier connected)")],
+                        "\(event) \(place.name)")
+                #expect(log.entries.isEmpty, "\(event) \(place.name)")
+                #expect(dispatcher.applicationState == place.state, "\(event) \(place.name)")
+            } else if let expected {
                 #expect(outcome.reports.isEmpty, "\(event) \(place.name)")
                 #expect(log.callers(of: event) == ["A", "B"], "\(event) \(place.name)")
                 #expect(subscribers[0].applications.map(\.applicationState) == [expected.during], "\(event) \(place.name)")

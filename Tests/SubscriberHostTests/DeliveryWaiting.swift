@@ -53,8 +53,6 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) async {
 }
 
 extension DispatchReport {
-    /// Whether this is a `stateViolation`.
-    var isStateViolation: Bool {
-        if case .stateViolation = self { true } else { false }
-    }
+    /// Whether this is a `stateViolation` (of the app's state or a scene's).
+    var isStateViolation: Bool { kind == "stateViolation" }
 }

@@ -150,6 +150,7 @@ struct DispatchReconcilerTests {
         "FetchResultAnswer": [.precedence([.newData, .failed, .noData]), .firstAnswer],
         "OrientationMaskAnswer": [.intersection, .intersectionAllowingEmpty, .firstAnswer],
         "ConfigurationNameAnswer": [.firstAnswer],
+        "UserActivityAnswer": [.firstAnswer],
         "DictionaryAnswer": [.merge, .firstAnswer],
         "PresentationOptionsAnswer": [.union, .firstAnswer],
         "NoAnswer": [],

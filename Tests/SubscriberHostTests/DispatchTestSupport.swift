@@ -56,6 +56,8 @@ final class TestSubscriber {
     var answers: [LifecycleEvent: Bool] = [:]
     var orientations: InterfaceOrientationMask?
     var sceneConfiguration: String?
+    /// The answer of scene.stateRestorationActivity (nil: no opinion).
+    var restorationActivity: UserActivity?
     /// How completions are treated, by the value they take.
     var fetch: Completion<BackgroundFetchResult> = .decline
     var session: Completion<Void> = .decline
@@ -67,6 +69,8 @@ final class TestSubscriber {
     var applications: [Application] = []
     /// The arguments of each call that carries some, in a few words (the row's summary).
     var arguments: [String] = []
+    /// The scene each scene event's call named, as delivered (role and activation state filled in).
+    var scenes: [SceneReference] = []
     let threads = ThreadRecord()
     /// The last completion handed to it for each event, erased.
     var completions: [LifecycleEvent: ErasedCompletion] = [:]
@@ -76,10 +80,10 @@ final class TestSubscriber {
         self.log = log
     }
 
-    /// Registers it under its name: a handler for every event.
-    func registration(priority: Int = 0) -> SubscriberRegistration {
+    /// Registers it under its name: a handler for every event (of those `responds` accepts).
+    func registration(priority: Int = 0, responds: (LifecycleEvent) -> Bool = { _ in true }) -> SubscriberRegistration {
         SubscriberRegistration(name: name, subscriber: self, handlers: EventTable.rows.map { row in
-            row.erasedHandler { [unowned self] invocation in self.handle(invocation) }
+            responds(row.event) ? row.erasedHandler { [unowned self] invocation in self.handle(invocation) } : nil
         }, priority: priority)
     }
 
@@ -89,6 +93,7 @@ final class TestSubscriber {
         log.entries.append("\(name):\(call.event.name)")
         applications.append(invocation.application)
         if let summary = row.summary(of: call) { arguments.append(summary) }
+        if let scene = row.scene(of: call) { scenes.append(scene) }
         completions[call.event] = invocation.completion
         switch row.answerShape {
         case "FetchResultAnswer": run(fetch, invocation.completion)
@@ -101,6 +106,8 @@ final class TestSubscriber {
             return answers[call.event]
         case "OrientationMaskAnswer": return orientations
         case "ConfigurationNameAnswer": return sceneConfiguration
+        // The answer type is UserActivity? (none is a result); nil here is no opinion.
+        case "UserActivityAnswer": return restorationActivity.map { UserActivity?.some($0) }
         case "OptionalBoolAnswer": return answers[call.event]
         default: break
         }
@@ -169,6 +176,7 @@ func makeDispatcher(_ names: [String], configuration: DispatchConfiguration = Di
         for subscriber in subscribers {
             subscriber.applications = []
             subscriber.arguments = []
+            subscriber.scenes = []
         }
     }
     return (dispatcher, subscribers, log)
@@ -192,6 +200,7 @@ extension LifecycleDispatcher {
         case .launch: return applicationState == .notRunning
         case .running: allowed = [.inactive, .active, .background]
         case .transition(let from, _, _): allowed = from
+        case .sceneConnect, .sceneTransition, .scene: return prepareScene(for: event)
         }
         if applicationState == .notRunning { dispatchAtOnce(.didFinishLaunching()) }
         // inactive → active → inactive → background → inactive …: at most three steps reach any state.
@@ -204,6 +213,44 @@ extension LifecycleDispatcher {
             }
         }
         return allowed.contains(applicationState)
+    }
+
+    /// The scene every event's canonical call names.
+    static let canonicalScene = "main"
+
+    /// Brings the canonical scene into a state scene event `event` may be delivered in (connected,
+    /// or not for a connection), by the transitions UIKit makes; false when it cannot be.
+    @discardableResult
+    func prepareScene(for event: LifecycleEvent) -> Bool {
+        let scene = Self.canonicalScene
+        if applicationState == .notRunning { dispatchAtOnce(.didFinishLaunching()) }
+        guard [.inactive, .active, .background].contains(applicationState) else { return false }
+        let allowed: [SceneState]
+        switch event.row.state {
+        case .sceneConnect:
+            // A connected scene must leave first: to the background, then disconnected.
+            if sceneState(of: scene) != nil, prepareScene(for: .sceneDidDisconnect) {
+                dispatchAtOnce(.sceneDidDisconnect(scene: scene))
+            }
+            return sceneState(of: scene) == nil
+        case .scene: allowed = [.unattached, .foregroundInactive, .foregroundActive, .background]
+        case .sceneTransition(let from, _, _): allowed = from
+        default: return false
+        }
+        if sceneState(of: scene) == nil { dispatchAtOnce(.sceneWillConnect(scene: scene)) }
+        // unattached → foregroundInactive → foregroundActive → foregroundInactive → background …
+        for _ in 0..<5 {
+            guard let state = sceneState(of: scene), !allowed.contains(state) else { break }
+            switch state {
+            case .unattached:
+                dispatchAtOnce(allowed.contains(.background) ? .sceneDidEnterBackground(scene: scene) : .sceneWillEnterForeground(scene: scene))
+            case .foregroundInactive:
+                dispatchAtOnce(allowed.contains(.background) ? .sceneDidEnterBackground(scene: scene) : .sceneDidBecomeActive(scene: scene))
+            case .foregroundActive: dispatchAtOnce(.sceneWillResignActive(scene: scene))
+            case .background: dispatchAtOnce(.sceneWillEnterForeground(scene: scene))
+            }
+        }
+        return sceneState(of: scene).map(allowed.contains) ?? false
     }
 }
 

@@ -49,6 +49,7 @@ struct ReadmeExampleTests {
         "Examples/ThirdPartyPlugin/Tests/AcmeWelcomeTests/AcmeWelcomeConformanceTests.swift",
         "Examples/CPlugin/acme_fetch.c", "Examples/CPlugin/manifest.json",
         "Plugins/QuietHours/QuietHours.c",
+        "Plugins/SceneGreeter/SceneGreeter.swift", "Plugins/SceneGreeterC/scene_greeter.c",
     ]
 
     @Test func everyMarkedSampleIsItsFileVerbatim() throws {

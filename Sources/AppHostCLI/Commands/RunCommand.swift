@@ -96,7 +96,7 @@ enum RunCommand {
                 orientationsRequested = true
             }
             eventCount += 1
-            reportCount += outcome.reports.count
+            reportCount += outcome.reports.count + outcome.bridged.reduce(0) { $0 + $1.reports.count }
             writeLogs(outcome.logs, during: outcome.event)
             if json {
                 line.removeAll(keepingCapacity: true)

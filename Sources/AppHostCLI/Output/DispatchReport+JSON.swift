@@ -27,6 +27,10 @@ extension DispatchReport {
         case .stateViolation(_, let state, let expected):
             object["state"] = .string(state.name)
             object["expected"] = .string(expected)
+        case .sceneStateViolation(_, let scene, let sceneState, let expected):
+            object["scene"] = .string(scene)
+            object["sceneState"] = sceneState.map { .string($0.name) } ?? .null
+            object["expected"] = .string(expected)
         }
         object["message"] = .string(description)
         return object

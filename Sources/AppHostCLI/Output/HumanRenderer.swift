@@ -50,18 +50,33 @@ package struct HumanRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n\n"
     }
 
-    /// One event's block: heading with `call`'s arguments, the result and invocation, one row per
-    /// answering subscriber, then the outcome's log lines, requests and reports. `nobodyResponds`: no
-    /// subscriber responds to the event at all (none was asked), which an empty block says.
+    /// One event's block: heading with `call`'s arguments (a scene event's start with its scene), the
+    /// result and invocation, one row per answering subscriber, the app-level events the scene
+    /// bridge replayed for it (each a block of its own, indented), then the outcome's log lines,
+    /// requests and reports. `nobodyResponds`: no subscriber responds to the event at all (none was
+    /// asked), which an empty block says.
     package func event(_ outcome: AnyEventOutcome, call: AnyEventCall, nobodyResponds: Bool = false) -> String {
-        var heading = style.cyan("▸") + " " + style.bold(outcome.event.name)
+        var lines = block(outcome, call: call, nobodyResponds: nobodyResponds, marker: style.cyan("▸") + " ", indent: "")
+        // The replays follow the calls the bridge makes from this one, in order (one per URL, …).
+        for (replay, replayed) in zip(outcome.bridged, call.event.row.bridgedCalls(of: call)) {
+            lines += block(replay, call: replayed, nobodyResponds: false, marker: style.cyan("↳ bridged") + " ", indent: "    ")
+        }
+        lines += outcome.logs.map(logLine)
+        lines += outcome.requests.map(requestLine)
+        lines += outcome.reports.map(reportLine)
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    /// The heading and answer rows of `outcome`, and, when nested (`indent`), its reports.
+    private func block(_ outcome: AnyEventOutcome, call: AnyEventCall, nobodyResponds: Bool, marker: String,
+                       indent: String) -> [String] {
+        var heading = indent + marker + style.bold(outcome.event.name)
         if let arguments = call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
         let row = outcome.event.row
         let result = row.json(result: outcome.result)
         if result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(result)) }
         if let invocation = outcome.invocation { heading += "   invocation: " + TerminalText.escaped(invocation.description) }
         var lines = [heading]
-
         // Notifications have nothing to answer: their rows say the subscriber was called.
         let isNotification = row.timing == .notification
         let answers = outcome.answers.map { answer in
@@ -72,17 +87,15 @@ package struct HumanRenderer: Sendable {
         let timeWidth = times.map(\.count).max() ?? 0
         for (index, row) in outcome.answers.enumerated() {
             let answer = DisplayText.padded(answers[index], answerWidth)
-            lines.append("    " + DisplayText.padded(TerminalText.escaped(row.subscriber), nameWidth) + "  "
+            lines.append(indent + "    " + DisplayText.padded(TerminalText.escaped(row.subscriber), nameWidth) + "  "
                 + (row.answer == nil ? style.dim(answer) : answer) + "  "
                 + style.dim(DisplayText.rightAligned(times[index], timeWidth)))
         }
         if outcome.answers.isEmpty {
-            lines.append("    " + style.dim(nobodyResponds ? "(no subscriber responds to this event)" : "(no subscriber answered)"))
+            lines.append(indent + "    " + style.dim(nobodyResponds ? "(no subscriber responds to this event)" : "(no subscriber answered)"))
         }
-        lines += outcome.logs.map(logLine)
-        lines += outcome.requests.map(requestLine)
-        lines += outcome.reports.map(reportLine)
-        return lines.joined(separator: "\n") + "\n\n"
+        if !indent.isEmpty { lines += outcome.reports.map { indent + reportLine($0) } }
+        return lines
     }
 
     /// `    asks  OrientationLock: updateSupportedInterfaceOrientations`.

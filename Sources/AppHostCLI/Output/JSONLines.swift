@@ -11,8 +11,10 @@ import SubscriberKit
 /// all (623 M → 468 M). The text is exactly what the generic serializer writes for
 /// `{"event", "result", "invocation"?, "answers", "reports"}`; the tests compare the two.
 enum JSONLines {
-    /// One event: `{"event", "result", "invocation"?, "answers": [{"subscriber", "answer", "ms"}],
-    /// "requests"?: [{"subscriber", "request"}], "reports"}`.
+    /// One event: `{"event", "scene"?, "result", "invocation"?, "answers": [{"subscriber", "answer", "ms"}],
+    /// "requests"?: [{"subscriber", "request"}], "bridged"?: [{"event", "result", "answers", "reports"}],
+    /// "reports"}`. A scene event names its scene; `bridged` lists the app-level events the scene
+    /// bridge replayed for it, each an event object of its own.
     static func event(_ outcome: AnyEventOutcome) -> String {
         var bytes: [UInt8] = []
         event(outcome, into: &bytes)
@@ -21,8 +23,18 @@ enum JSONLines {
 
     /// Appends the line of ``event(_:)`` to `bytes`.
     static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8]) {
+        object(outcome, into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends `outcome`'s object, without a newline.
+    private static func object(_ outcome: AnyEventOutcome, into bytes: inout [UInt8]) {
         append(#"{"event":"#, to: &bytes)
         appendString(outcome.event.name, to: &bytes)
+        if let scene = outcome.scene {
+            append(#","scene":"#, to: &bytes)
+            appendString(scene, to: &bytes)
+        }
         let row = outcome.event.row
         append(#","result":"#, to: &bytes)
         appendJSON(row.json(result: outcome.result), to: &bytes)
@@ -54,13 +66,21 @@ enum JSONLines {
             }
             bytes.append(UInt8(ascii: "]"))
         }
+        if !outcome.bridged.isEmpty {
+            append(#","bridged":["#, to: &bytes)
+            for (index, replay) in outcome.bridged.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                object(replay, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
         append(#","reports":"#, to: &bytes)
         if outcome.reports.isEmpty {
             append("[]", to: &bytes)
         } else {
             bytes.append(contentsOf: JSONValue.array(outcome.reports.map { .object($0.json) }).serializedBytes())
         }
-        append("}\n", to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// Reports that arrived after the last event, in the shape of an event with `"event": null`.

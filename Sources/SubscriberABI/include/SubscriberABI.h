@@ -11,6 +11,7 @@
  *   adh/plugin.h      the descriptor and the entry function
  * Extensions (ABI 1.1), one header each, asked for by versioned id through `get_extension`:
  *   adh/ext/notification_center.h  the notification-center family (UNUserNotificationCenterDelegate)
+ *   adh/ext/scene.h                the scene family (UIWindowSceneDelegate)
  *   adh/ext/host_state.h           host service: the application's state
  *   adh/ext/host_requests.h        host service: requests from plugins (remote notifications, orientations)
  */
@@ -25,6 +26,7 @@
 #include "adh/subscriber.h"
 #include "adh/plugin.h"
 #include "adh/ext/notification_center.h"
+#include "adh/ext/scene.h"
 #include "adh/ext/host_state.h"
 #include "adh/ext/host_requests.h"
 

@@ -21,6 +21,11 @@ public struct DispatchConfiguration: Sendable {
     public var measuresSubscribers = false
     /// What nobody answering reads, and how the restoration handler gathers its lists.
     package var settings = DeliverySettings()
+    /// Whether a scene event that no scene subscriber handled is replayed to app-level subscribers
+    /// (`openURLContexts` as `openURL` per URL, the user activities, the quick action, the
+    /// transitions that change the app's state): the manifest's `sceneBridge`, off by default. See
+    /// docs/events.md for what "handled" means per event and which peer each rule reproduces.
+    public var sceneBridge = false
 
     /// A configuration with every event's default reconciler for `application`.
     public init(application: Application) {

@@ -15,9 +15,12 @@ import SubscriberKit
 /// - Events are delivered in the order they are dispatched; each event's calls all return before
 ///   the next event's begin. An event dispatched while an earlier one waits for completions is
 ///   delivered at once, as UIKit does: the earlier one's completions may arrive after it.
-/// - The dispatcher keeps the application's state (``applicationState``): an event UIKit would
-///   never deliver in it (`didBecomeActive` before launch, a second launch, anything after
-///   `willTerminate`) is not delivered, and its outcome carries a `stateViolation` report.
+/// - The dispatcher keeps the application's state (``applicationState``) and each scene's: an event
+///   UIKit would never deliver in them (`didBecomeActive` before launch, a second launch, anything
+///   after `willTerminate`, a scene event for an unknown scene) is not delivered, and its outcome
+///   carries a `stateViolation` report. Once scenes exist, the app's state follows them.
+/// - With ``DispatchConfiguration/sceneBridge``, a scene event no scene subscriber handled is replayed
+///   to app-level subscribers (SceneBridge.swift); the outcome lists the replays (``EventOutcome/bridged``).
 /// - Calls that arrive after their event was delivered are ignored and reported: in the reports of
 ///   the next outcome, or through ``takeLateReports()``.
 @MainActor
@@ -33,6 +36,10 @@ public final class LifecycleDispatcher {
     public var applicationState: ApplicationState { machine.state }
     /// The same, where C plugins read it (`adh.host.state/1`).
     package let stateCell: ApplicationStateCell
+
+    /// The activation state of scene `identifier` (its session's persistent identifier); nil when it
+    /// is not connected (it never was, or it disconnected).
+    public func sceneState(of identifier: String) -> SceneState? { machine.scenes[identifier]?.state }
 
     private var machine: ApplicationStateMachine
     /// The responders of each event, by event index, in dispatch order.
@@ -121,8 +128,10 @@ public final class LifecycleDispatcher {
             self.waiting[ObjectIdentifier(flight)] = nil
             whenDelivered?(self.outcome(of: result, started).withResult(as: Final.self))
         }
-        return EventOutcome(event: call.event, result: flight.immediate as! Immediate, answers: [], reports: started.reports,
-                            invocation: started.invocation, applicationState: machine.state)
+        var pending = EventOutcome(event: call.event, result: flight.immediate as! Immediate, answers: [], reports: started.reports,
+                                   invocation: started.invocation, applicationState: machine.state)
+        pending.scene = started.scene?.identifier
+        return pending
     }
 
     /// What ``start(_:)`` knew before the result: the state it delivered in, the invocation, reports.
@@ -133,24 +142,40 @@ public final class LifecycleDispatcher {
         /// The state once its responders were called: what its outcome says, even when its
         /// completions arrive after later events moved the state on.
         var state: ApplicationState
+        /// For a scene event, its scene and what the bridge replayed; nil for every other event
+        /// (one reference, so that an app event's start copies nothing more).
+        var scene: SceneStart?
+    }
+
+    /// What a scene event's start knew about its scene.
+    private final class SceneStart {
+        /// The scene the event names.
+        let identifier: String
+        /// The app-level events the scene bridge replayed for it.
+        var bridged: BridgedFlight?
+        init(_ identifier: String) { self.identifier = identifier }
     }
 
     /// Admits `call` by the state machine, and calls its responders (none when refused).
     private func start(_ call: AnyEventCall) -> (InFlight, Started) {
         let event = call.event
         let row = event.row
-        var started = Started(event: event, invocation: nil, reports: [], state: machine.state)
+        let named = row.namesScene ? row.scene(of: call) : nil
+        var started = Started(event: event, invocation: nil, reports: [], state: machine.state, scene: named.map { SceneStart($0.identifier) })
+        var call = call
         let list: ResponderList
         var after: ApplicationState
-        let launching = machine.launching
-        switch machine.admit(event) {
-        case .refuse(let expected):
-            started.reports.append(.stateViolation(event: event, state: machine.state, expected: expected))
+        let launching = machine.launchInProgress
+        switch named.map({ machine.admit(event, scene: $0) }) ?? machine.admit(event) {
+        case .refuse(let report):
+            started.reports.append(report)
             list = .empty
             after = machine.state
         case .deliver(var during, let next):
             after = next
-            if row.state == .launch {
+            // The scene as the host knows it: the role it connected with, its state during the call.
+            if let admitted = machine.admittedScene { call = row.call(call, naming: admitted.scene) }
+            if case .launch = row.state {
                 // Classified before any subscriber is called, for this and every later event.
                 classify(as: row.launchInvocation(of: call) ?? application.launchInvocation)
                 started.invocation = application.launchInvocation
@@ -158,19 +183,22 @@ public final class LifecycleDispatcher {
                 if case .background? = application.launchInvocation { (during, after) = (.background, .background) }
             } else if launching, let implied = row.launchInvocation(of: call),
                       implied.precedence < (application.launchInvocation?.precedence ?? .max) {
-                // A notification response while the app launches: the user tapped it to launch the app.
+                // What launched the app, learned while it launches: a notification response the user
+                // tapped, a scene's connection options (its URL, activity, quick action).
                 classify(as: implied)
                 started.invocation = implied
             }
             setState(during)
             list = lists[event.index]
         }
-        let context = DeliveryContext(
-            event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
-            names: names, policy: policies[event.index],
-            deadline: configuration.deadline(for: event).nanosecondsSaturating, lateReports: lateReports,
-            problem: reportProblem)
-        let flight = row.deliver(call, to: list, context)
+        var flight = row.deliver(call, to: list, context(for: event))
+        if configuration.sceneBridge, let admitted = machine.admittedScene, row.bridge != nil {
+            let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists) { replay, responders in
+                replay.event.row.deliver(replay, to: responders, self.context(for: replay.event))
+            }
+            started.scene?.bridged = bridged
+            flight = bridged ?? flight
+        }
         machine.delivered(after: after)
         setState(after)
         started.state = after
@@ -178,12 +206,27 @@ public final class LifecycleDispatcher {
         return (flight, started)
     }
 
+    /// How `event` is delivered now: to the application as it is, with its policy and deadline.
+    @inline(__always)
+    private func context(for event: LifecycleEvent) -> DeliveryContext {
+        DeliveryContext(
+            event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
+            names: names, policy: policies[event.index],
+            deadline: configuration.deadline(for: event).nanosecondsSaturating, lateReports: lateReports,
+            problem: reportProblem)
+    }
+
     /// Builds the outcome and attaches the late reports gathered since the previous one.
     private func outcome(of result: DeliveryResult, _ started: Started) -> EventOutcome<any Sendable> {
         let late = drainLateReports()
-        return EventOutcome(event: started.event, result: result.final, record: result.answers, names: names,
-                            reports: started.reports + result.reports + late, invocation: started.invocation,
-                            applicationState: started.state)
+        var outcome = EventOutcome(event: started.event, result: result.final, record: result.answers, names: names,
+                                   reports: started.reports + result.reports + late, invocation: started.invocation,
+                                   applicationState: started.state)
+        if let scene = started.scene {
+            outcome.scene = scene.identifier
+            if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: names, state: started.state) }
+        }
+        return outcome
     }
 
     /// How the app was launched, for subscribers in-process and through C.

@@ -189,6 +189,7 @@ public final class PluginHost {
         // As listed: idioms without an entry follow DispatchConfiguration.defaultOrientation(for:).
         configuration.defaultOrientations = manifest.supportedInterfaceOrientations
         configuration.measuresSubscribers = options.measuresSubscribers
+        configuration.sceneBridge = manifest.sceneBridge
         return configuration
     }
 }

@@ -26,6 +26,9 @@ public struct Manifest: Sendable, Hashable {
     public var pluginSearchPaths: [String]
     /// `plugins`, in manifest order (which is dispatch order before priorities).
     public var plugins: [ManifestPlugin]
+    /// `sceneBridge`: replay scene events no scene subscriber handled to app-level subscribers
+    /// (``DispatchConfiguration/sceneBridge``); default false.
+    public var sceneBridge = false
 
     /// A manifest built in code. `directory` must be absolute.
     public init(file: String, directory: String, app: Application,

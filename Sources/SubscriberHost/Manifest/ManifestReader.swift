@@ -11,10 +11,13 @@ enum ManifestReader {
         let reconcilers = try readReconcilers(root.value("reconcilers"))
         let searchPaths = try readSearchPaths(root.strings("pluginSearchPaths") ?? [])
         let plugins = try readPlugins(root.array("plugins") ?? [])
+        let sceneBridge = try root.bool("sceneBridge") ?? false
         try root.rejectUnknownKeys()
-        return Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
-                        deadlines: deadlines, defaultDeadline: defaultDeadline, reconcilers: reconcilers,
-                        pluginSearchPaths: searchPaths, plugins: plugins)
+        var manifest = Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
+                                deadlines: deadlines, defaultDeadline: defaultDeadline, reconcilers: reconcilers,
+                                pluginSearchPaths: searchPaths, plugins: plugins)
+        manifest.sceneBridge = sceneBridge
+        return manifest
     }
 
     // MARK: app

@@ -2,12 +2,12 @@ import SubscriberABI
 
 /// A family of events, with one C vtable and one group of Swift protocols: the app delegate's
 /// events (the core, `adh_subscriber` itself, frozen at ABI 1.0), the notification center's
-/// (`adh.notification-center/1`), … Every other family than the core is an extension, CLAP style: a
+/// (`adh.notification-center/1`), the scenes' (`adh.scene/1`). Every other family than the core is an extension, CLAP style: a
 /// subscriber hands out its vtable from `get_extension(self, id)`; the host asks once, right after
 /// `create`, and a NULL answer means the subscriber is not in the family.
 package class EventFamily: @unchecked Sendable {
     // @unchecked: immutable.
-    /// The family's name in output and docs: "application", "notifications".
+    /// The family's name in output and docs: "application", "notifications", "scene".
     package let name: String
     /// The extension id the vtable is asked for by; nil for the core family (`adh_subscriber`).
     package let extensionID: String?
@@ -42,8 +42,12 @@ package class EventFamily: @unchecked Sendable {
         name: "notifications", extensionID: ADH_EXT_NOTIFICATION_CENTER, vtableName: "adh_notification_center",
         header: "adh/ext/notification_center.h", index: 1)
 
+    /// UIWindowSceneDelegate's events: adh/ext/scene.h.
+    package static let scene = TypedEventFamily<adh_scene_delegate>(
+        name: "scene", extensionID: ADH_EXT_SCENE, vtableName: "adh_scene_delegate", header: "adh/ext/scene.h", index: 2)
+
     /// Every family, the core first.
-    package static let all: [EventFamily] = [application, notificationCenter]
+    package static let all: [EventFamily] = [application, notificationCenter, scene]
 
     /// The events of this family, in table order.
     package var events: [LifecycleEvent] { LifecycleEvent.allCases.filter { $0.row.family === self } }

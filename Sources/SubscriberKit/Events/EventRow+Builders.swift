@@ -167,6 +167,8 @@ extension EventRow {
             write: { box, object in A.write(value(box, A.self), spec: spec, into: &object) },
             summary: { A.summary(value($0, A.self)) },
             launchInvocation: { A.launchInvocation(of: value($0, A.self)) },
+            scene: { A.scene(of: value($0, A.self)) },
+            naming: { box, scene in TypedArgumentBox(A.value(value(box, A.self), naming: scene)) },
             canonical: { A.canonical(spec: spec).map { TypedArgumentBox($0) } },
             policy: { _, _ throws(ReconcilerMismatch) in fatalError("set by the timing's builder") },
             answerJSON: { _ in .null },

@@ -22,6 +22,9 @@ package final class EventRow: @unchecked Sendable {
     @exclusivity(unchecked) package internal(set) var index = -1
     /// Its family: which C vtable its entry is in, which group of Swift protocols its protocol is in.
     package let family: EventFamily
+    /// Whether it is a scene event, whose calls name a scene (``scene(of:)``): read on every dispatch,
+    /// so a stored flag rather than a comparison of families.
+    package let namesScene: Bool
     /// The UIKit method it stands for.
     package let uikit: String
     /// The protocol a Swift subscriber adopts to receive it, and that protocol's one requirement.
@@ -47,12 +50,18 @@ package final class EventRow: @unchecked Sendable {
 
     let operations: Operations
 
+    /// For a scene event, what the scene bridge replays to app-level subscribers (docs/events.md);
+    /// nil for every other event. Set once, when the table's row is made (``bridging(_:to:followsApplicationState:_:)``).
+    package private(set) var bridge: SceneBridgeRule?
+
     /// What a row does with its shapes, as closures made by its builder.
     struct Operations {
         var read: (inout JSONObjectReader) throws(JSONShapeError) -> ArgumentBox
         var write: (ArgumentBox, inout JSONObject) -> Void
         var summary: (ArgumentBox) -> String?
         var launchInvocation: (ArgumentBox) -> LaunchInvocation?
+        var scene: (ArgumentBox) -> SceneReference?
+        var naming: (ArgumentBox, SceneReference) -> ArgumentBox
         var canonical: () -> [ArgumentBox]
         var policy: (ReconcilerChoice?, DeliverySettings) throws(ReconcilerMismatch) -> EventPolicy
         var answerJSON: (any Sendable) -> JSONValue
@@ -70,6 +79,7 @@ package final class EventRow: @unchecked Sendable {
          nobodyAnswers: String, lateCountsAs: String?, argumentShape: String, answerShape: String, operations: Operations) {
         self.name = name
         self.family = family
+        namesScene = family === EventFamily.scene
         self.uikit = uikit
         (swiftProtocol, swiftRequirement) = swift
         self.state = state
@@ -109,6 +119,22 @@ package final class EventRow: @unchecked Sendable {
 
     /// How the app was launched, as `call`'s arguments say (launch options); nil when they do not.
     package func launchInvocation(of call: AnyEventCall) -> LaunchInvocation? { operations.launchInvocation(call.arguments) }
+
+    /// The scene `call` names; nil for an event that is not a scene event.
+    package func scene(of call: AnyEventCall) -> SceneReference? { operations.scene(call.arguments) }
+
+    /// `call` naming `scene` instead (with the role and activation state the host keeps); `call`
+    /// itself for an event that is not a scene event.
+    package func call(_ call: AnyEventCall, naming scene: SceneReference) -> AnyEventCall {
+        AnyEventCall(event, operations.naming(call.arguments, scene))
+    }
+
+    /// The app-level calls the scene bridge replays for `call` (``bridge``'s event, one call per
+    /// URL for `scene.openURLContexts`); empty for an event without a bridge.
+    package func bridgedCalls(of call: AnyEventCall) -> [AnyEventCall] {
+        guard let bridge else { return [] }
+        return bridge.arguments(call.arguments).map { AnyEventCall(bridge.event, $0) }
+    }
 
     /// Ordinary calls of this event, one per variant a real app sends (the conformance kit's).
     package var canonicalCalls: [AnyEventCall] { operations.canonical().map { AnyEventCall(event, $0) } }
@@ -158,6 +184,33 @@ package final class EventRow: @unchecked Sendable {
     /// Hostile C arguments for this event's entry, drawn from `draw`: a call of an entry with them
     /// (completions that ignore their calls).
     package func fuzzedCall(_ draw: inout any FuzzDraw, serial: UInt64) -> FuzzedCall { operations.fuzz(&draw, serial) }
+}
+
+/// What the scene bridge replays for a scene event that no scene subscriber handled: an app-level
+/// event, with arguments made from the scene event's (docs/events.md).
+package struct SceneBridgeRule: Sendable {
+    /// The app-level event replayed.
+    package let event: LifecycleEvent
+    /// Whether it is replayed when the application's state (derived from its scenes) changes — the
+    /// transitions — rather than when no scene subscriber handled the scene event.
+    package let followsApplicationState: Bool
+    /// The arguments of each replayed call, from the scene event's.
+    let arguments: @Sendable (ArgumentBox) -> [ArgumentBox]
+}
+
+extension EventRow {
+    /// This row, bridged to `target`: the scene bridge replays `target` with the arguments `arguments`
+    /// makes from this row's (of `target`'s shape), one call each. Used once, where the table makes the row.
+    func bridging<A: ArgumentShape, V: Sendable & Hashable>(
+        _: A.Type, to target: EventRow, followsApplicationState: Bool = false,
+        _ arguments: @escaping @Sendable (A.Value) -> [V]
+    ) -> EventRow {
+        let event = target.event
+        bridge = SceneBridgeRule(event: event, followsApplicationState: followsApplicationState) { box in
+            arguments(unsafeDowncast(box, to: TypedArgumentBox<A.Value>.self).value).map { TypedArgumentBox($0) }
+        }
+        return self
+    }
 }
 
 /// How subscribers answer an event.
@@ -213,8 +266,9 @@ final class TypedArgumentBox<Value: Sendable & Hashable>: ArgumentBox, @unchecke
     override func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
-/// When an event may be delivered, and how it moves the application's state (UIApplication.State):
-/// the state machine the host keeps reads these from the rows.
+/// When an event may be delivered, and how it moves the application's state (UIApplication.State)
+/// and, for scene events, its scene's (UIScene.ActivationState): the state machine the host keeps
+/// reads these from the rows.
 package enum StateRule: Sendable, Equatable {
     /// Delivered while the app runs: after launch, before it terminates.
     case running
@@ -224,6 +278,14 @@ package enum StateRule: Sendable, Equatable {
     /// A transition from one of `from` to `to`, delivered in the state it leaves (`will…`) or the
     /// one it enters (`did…`).
     case transition(from: [ApplicationState], to: ApplicationState, deliveredIn: DeliveredIn)
+    /// A scene connects (`scene.willConnect`) while the app runs: a scene not connected yet, or
+    /// disconnected (a session UIKit connects again). It is unattached during the call and after.
+    case sceneConnect
+    /// A scene's transition from one of `from` to `to` (nil: it disconnects), delivered in the scene
+    /// state it leaves or the one it enters; the application's state follows its scenes.
+    case sceneTransition(from: [SceneState], to: SceneState?, deliveredIn: DeliveredIn)
+    /// Delivered to a connected scene, in any of its states, while the app runs.
+    case scene
 
     /// Which side of a transition an event is delivered on.
     package enum DeliveredIn: Sendable, Equatable {

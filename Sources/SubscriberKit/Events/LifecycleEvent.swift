@@ -27,7 +27,7 @@ public struct LifecycleEvent: Sendable, Hashable, CaseIterable, RawRepresentable
     public var description: String { row.name }
     /// Whether subscribers answer this event through a completion handler (so it has a deadline).
     public var answersThroughCompletion: Bool { row.timing.completes }
-    /// The event's family: "application", "notifications", …
+    /// The event's family: "application", "notifications", "scene".
     public var family: String { row.family.name }
     /// The reconciler this event uses unless another is chosen; nil for events without answers.
     public var defaultReconciler: ReconcilerChoice? { row.defaultReconciler }
@@ -57,7 +57,7 @@ public struct LifecycleEvent: Sendable, Hashable, CaseIterable, RawRepresentable
 package enum EventTable {
     /// Every row; a row's position is its event's ``LifecycleEvent/index``.
     package static let rows: [EventRow] = {
-        let rows = ApplicationEvents.rows + NotificationCenterEvents.rows
+        let rows = ApplicationEvents.rows + NotificationCenterEvents.rows + SceneEvents.rows
         for (index, row) in rows.enumerated() { row.index = index }
         return rows
     }()

@@ -33,7 +33,7 @@ final class ExportedInstance {
     // would pay for exclusivity bookkeeping twice.
     @exclusivity(unchecked) private(set) var applicationBox: ApplicationBox
     /// Bytes an answer points to (a configuration name), kept alive for the host until the next call.
-    @exclusivity(unchecked) var kept: ABIBytes?
+    @exclusivity(unchecked) var kept: AnyObject?
     /// By event index: the completion receiver of the event's last call, reused when nobody holds it
     /// (``NoReceiver/shared`` before the first, which is never uniquely referenced).
     private let receivers: UnsafeMutablePointer<AnyObject>

@@ -73,7 +73,7 @@ enum SDKEntry {
 }
 
 /// Where an answer with nothing to keep points (no instance to keep it in).
-nonisolated(unsafe) private var unused: ABIBytes?
+nonisolated(unsafe) private var unused: AnyObject?
 
 /// Runs `body(arguments)` on the main actor. A file-level function: a closure that called a static
 /// method would capture the metatype, and `body` must capture nothing (``MainActorEntry``).

@@ -25,7 +25,7 @@ import Foundation
 /// The host calls every method on its main thread, one at a time; hence `@MainActor`.
 /// Completion handlers may be called from any thread.
 @MainActor
-public protocol AppDelegateSubscriber: AnyObject, _EventWitnesses, _NotificationCenterEventWitnesses {}
+public protocol AppDelegateSubscriber: AnyObject, _EventWitnesses, _NotificationCenterEventWitnesses, _SceneEventWitnesses {}
 
 /// A subscriber type that a plugin exports, or a host registers in-process, by name: it can be made
 /// from a ``SubscriberContext`` alone.
@@ -50,11 +50,12 @@ extension AppDelegateSubscriber {
     /// Why witnesses rather than `as?`: a dynamic cast to a protocol scans the conformance records
     /// of every loaded image (tens of microseconds each, and growing with every plugin loaded), and
     /// a subscriber type would need one per event. The compiler instead picks, for each requirement of
-    /// a family's witness protocol (``_EventWitnesses``, ``_NotificationCenterEventWitnesses``), the
+    /// a family's witness protocol (``_EventWitnesses``, ``_NotificationCenterEventWitnesses``,
+    /// ``_SceneEventWitnesses``), the
     /// implementation constrained to the event protocol when the type adopts it — once, when it
     /// compiles the conformance.
     package func eventHandlers() -> [AnyEventHandler?] {
-        (Self._applicationWitnesses + Self._notificationCenterWitnesses).map { $0?.handler }
+        (Self._applicationWitnesses + Self._notificationCenterWitnesses + Self._sceneWitnesses).map { $0?.handler }
     }
 }
 

@@ -36,6 +36,10 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     /// `event` would break the application's state machine (UIKit never delivers it in `state`):
     /// it was not delivered. `expected` says when it may come.
     case stateViolation(event: LifecycleEvent, state: ApplicationState, expected: String)
+    /// Scene event `event` names scene `scene`, which is in `sceneState` (nil: not connected — never
+    /// connected, or disconnected), where UIKit never delivers it: it was not delivered. `expected` says
+    /// when it may come. Its kind is "stateViolation" too.
+    case sceneStateViolation(event: LifecycleEvent, scene: String, sceneState: SceneState?, expected: String)
     /// `subscriber` called a completion of `event` after the host shut down (its subscribers were
     /// destroyed); the `count` calls were ignored.
     case completionAfterShutdown(subscriber: String, event: LifecycleEvent, count: Int = 1)
@@ -48,7 +52,8 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .late(_, let event), .duplicateCompletion(_, let event, _), .completionAfterDelivery(_, let event, _),
              .completionAfterDecline(_, let event, _), .unexpectedRestoration(_, let event, _),
              .forgedCompletion(_, let event, _), .ignoredDecline(_, let event), .orientationConflict(let event, _, _),
-             .duplicateKey(_, _, _, let event), .stateViolation(let event, _, _), .completionAfterShutdown(_, let event, _):
+             .duplicateKey(_, _, _, let event), .stateViolation(let event, _, _), .completionAfterShutdown(_, let event, _),
+             .sceneStateViolation(let event, _, _, _):
             event
         }
     }
@@ -65,7 +70,7 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .ignoredDecline: "ignoredDecline"
         case .orientationConflict: "orientationConflict"
         case .duplicateKey: "duplicateKey"
-        case .stateViolation: "stateViolation"
+        case .stateViolation, .sceneStateViolation: "stateViolation"
         case .completionAfterShutdown: "completionAfterShutdown"
         }
     }
@@ -103,6 +108,9 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
             "duplicate key: \(subscriber) replied \"\(key)\" to \(event), already replied by \(keptFrom); kept \(keptFrom)'s"
         case .stateViolation(let event, let state, let expected):
             "state violation: \(event) while the app is \(state); expected \(expected); not delivered"
+        case .sceneStateViolation(let event, let scene, let sceneState, let expected):
+            "state violation: \(event) for scene \"\(scene)\", which is \(sceneState.map(\.name) ?? "not connected"); "
+                + "expected \(expected); not delivered"
         case .completionAfterShutdown(let subscriber, let event, let count):
             "completion after shutdown: \(subscriber) completed \(event) after the host shut down\(Self.repeated(count)); ignored"
         }

@@ -94,3 +94,58 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
         return made
     }
 }
+
+/// A scene event's flight and the flights of the app-level events the scene bridge replayed for it
+/// (docs/events.md): settled when all are, finished when all are. Its result is the scene event's,
+/// handled (`true`) when a replay was handled; each replay's own result is kept for its outcome.
+package final class BridgedFlight: InFlight, @unchecked Sendable {
+    // @unchecked: the results are only read and written on the dispatcher's actor.
+    /// The scene event's own flight.
+    package let original: InFlight
+    /// The app-level events replayed, in order, with their flights.
+    package let replays: [(event: LifecycleEvent, flight: InFlight)]
+    /// Each replay's result, once known (after ``settled`` answered or ``finish(isolation:)`` returned).
+    package private(set) var replayResults: [DeliveryResult] = []
+
+    package init(original: InFlight, replays: [(event: LifecycleEvent, flight: InFlight)]) {
+        self.original = original
+        self.replays = replays
+        super.init(immediate: Self.combine(original.immediate, replays.map(\.flight.immediate)))
+    }
+
+    override package var settled: DeliveryResult? {
+        guard let own = original.settled else { return nil }
+        var results: [DeliveryResult] = []
+        for replay in replays {
+            guard let result = replay.flight.settled else { return nil }
+            results.append(result)
+        }
+        return combined(own, results)
+    }
+
+    override package func finish(isolation: isolated (any Actor)? = #isolation) async -> DeliveryResult {
+        let own = await original.finish(isolation: isolation)
+        var results: [DeliveryResult] = []
+        for replay in replays { results.append(await replay.flight.finish(isolation: isolation)) }
+        return combined(own, results)
+    }
+
+    override package func deliverNow() {
+        original.deliverNow()
+        replays.forEach { $0.flight.deliverNow() }
+    }
+
+    private func combined(_ own: DeliveryResult, _ results: [DeliveryResult]) -> DeliveryResult {
+        replayResults = results
+        var result = own
+        result.final = Self.combine(own.final, results.map(\.final))
+        return result
+    }
+
+    /// A Bool result, true when a replay was handled (its Bool, or continueUserActivity's handled);
+    /// any other result as it is.
+    private static func combine(_ own: any Sendable, _ replays: [any Sendable]) -> any Sendable {
+        guard let handled = own as? Bool else { return own }
+        return handled || replays.contains { ($0 as? Bool) ?? ($0 as? ContinueUserActivityResult)?.handled ?? false }
+    }
+}

@@ -79,9 +79,9 @@ package protocol NotificationAnswerShape: AnswerShape where Answer == Void, Imme
 package protocol ImmediateAnswerShape: AnswerShape where Immediate == Answer, Final == Answer {
     /// What the vtable entry returns.
     associatedtype CReturn
-    /// A subscriber's answer as the SDK returns it. Bytes the answer points to are put in `kept`, which
-    /// the SDK keeps until the subscriber's next call (as the header promises the host).
-    static func encode(_ answer: Answer?, keeping kept: inout ABIBytes?) -> CReturn
+    /// A subscriber's answer as the SDK returns it. What the answer points to (bytes, a payload) is put
+    /// in `kept`, which the SDK keeps until the subscriber's next call (as the header promises the host).
+    static func encode(_ answer: Answer?, keeping kept: inout AnyObject?) -> CReturn
     /// The answer a plugin returned; a value the header does not allow is described in `problem` and
     /// read as no opinion.
     static func decode(_ raw: CReturn, problem: inout String?) -> Answer?

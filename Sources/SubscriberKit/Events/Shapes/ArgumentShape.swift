@@ -53,6 +53,14 @@ package protocol ArgumentShape: Sendable {
     /// that the SDK asks the host again (a notification response).
     static var readsLaunchInvocation: Bool { get }
 
+    // MARK: Scenes
+
+    /// The scene a call of a scene event names; nil for every other shape.
+    static func scene(of value: Value) -> SceneReference?
+    /// `value` naming `scene` instead: the host completes what a call leaves out (the role it
+    /// connected with, the activation state during the call).
+    static func value(_ value: Value, naming scene: SceneReference) -> Value
+
     // MARK: The conformance kit's inputs
 
     /// Ordinary arguments, one per variant a real app sends.
@@ -68,6 +76,8 @@ extension ArgumentShape {
     package static func launchInvocation(of value: Value) -> LaunchInvocation? { nil }
     package static var readsLaunchInvocation: Bool { false }
     package static func summary(_ value: Value) -> String? { nil }
+    package static func scene(of value: Value) -> SceneReference? { nil }
+    package static func value(_ value: Value, naming scene: SceneReference) -> Value { value }
 }
 
 /// What encoding a value may need besides it: the serial its payload gets, and the application

@@ -18,9 +18,10 @@ package enum ConfigurationNameAnswer: ImmediateAnswerShape {
         return name
     }
 
-    package static func encode(_ answer: String?, keeping kept: inout ABIBytes?) -> adh_string {
-        kept = answer.map { ABIBytes($0) }
-        return kept?.string ?? .absent
+    package static func encode(_ answer: String?, keeping kept: inout AnyObject?) -> adh_string {
+        let bytes = answer.map { ABIBytes($0) }
+        kept = bytes
+        return bytes?.string ?? .absent
     }
 
     package static func decode(_ raw: adh_string, problem: inout String?) -> String? {

@@ -12,7 +12,7 @@ package enum OptionalBoolAnswer: ImmediateAnswerShape {
     package static func json(final: Bool) -> JSONValue { .bool(final) }
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> Bool { try json.bool(at: path) }
 
-    package static func encode(_ answer: Bool?, keeping kept: inout ABIBytes?) -> adh_tristate { ABI.tristate(answer) }
+    package static func encode(_ answer: Bool?, keeping kept: inout AnyObject?) -> adh_tristate { ABI.tristate(answer) }
 
     package static func decode(_ raw: adh_tristate, problem: inout String?) -> Bool? {
         if !ABI.isValidTristate(raw) {

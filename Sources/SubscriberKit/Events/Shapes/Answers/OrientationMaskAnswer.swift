@@ -47,7 +47,7 @@ package enum OrientationMaskAnswer: ImmediateAnswerShape {
         return mask
     }
 
-    package static func encode(_ answer: InterfaceOrientationMask?, keeping kept: inout ABIBytes?) -> Int64 {
+    package static func encode(_ answer: InterfaceOrientationMask?, keeping kept: inout AnyObject?) -> Int64 {
         ABI.orientationAnswer(answer)
     }
 

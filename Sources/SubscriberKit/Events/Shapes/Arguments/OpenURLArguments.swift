@@ -47,10 +47,14 @@ package enum OpenURLArguments: ArgumentShape {
     /// A payload whose URL is not an absolute URL cannot reach the handler (no opinion).
     package static func decode(_ arguments: UnsafePointer<adh_open_url>?, problems: inout [String]) -> Value? {
         guard let arguments else { return nil }
-        let payload = ABI.readCovered(arguments)
+        return decode(ABI.readCovered(arguments), what: "openURL", problems: &problems)
+    }
+
+    /// The URL and options `payload` carries (`what` names it in problems); nil without an absolute URL.
+    package static func decode(_ payload: adh_open_url, what: String, problems: inout [String]) -> Value? {
         guard let url = ABI.absoluteURL(payload.url.string) else {
             let found = payload.url.string.map { "\"\($0)\"" } ?? "nothing"
-            problems.append("openURL: expected an absolute URL, found \(found); not delivered (no opinion)")
+            problems.append("\(what): expected an absolute URL, found \(found); not delivered (no opinion)")
             return nil
         }
         var options = OpenURLOptions()
@@ -59,7 +63,7 @@ package enum OpenURLArguments: ArgumentShape {
         do {
             options.annotation = try ABI.parseJSON(payload.annotation_json)
         } catch {
-            problems.append("openURL annotation: expected JSON, found invalid JSON (\(error)); read as absent")
+            problems.append("\(what) annotation: expected JSON, found invalid JSON (\(error)); read as absent")
         }
         return Value(url: url, options: options)
     }
