@@ -291,6 +291,16 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         deliverNow()
     }
 
+    /// The subscriber named `name` was removed: its slots still waiting are expired now (counted as
+    /// missed at the deadline, reported late when late is reported) and no longer awaited.
+    package func abandon(named name: String) {
+        for slot in 0..<count where self.name(slot) == name {
+            guard states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.expired.rawValue,
+                                               ordering: .acquiringAndReleasing).exchanged else { continue }
+            if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { wakeIfParked() }
+        }
+    }
+
     /// Delivers now, with what arrived, without waiting: the slots still waiting are expired.
     /// Nothing when already delivered.
     package func deliverNow() {
