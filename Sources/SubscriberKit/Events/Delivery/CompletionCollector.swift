@@ -238,7 +238,13 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         if pending.load(ordering: .acquiring) == 0 { return phase.store(Self.delivered, ordering: .releasing) }
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             self.continuation = continuation
-            phase.store(Self.parked, ordering: .releasing)
+            // Delivered before it waited (the host shut down first): nothing to wait for, and parking
+            // would overwrite that and wait for the deadline.
+            guard phase.compareExchange(expected: Self.calling, desired: Self.parked, ordering: .acquiringAndReleasing).exchanged
+            else {
+                self.continuation = nil
+                return continuation.resume()
+            }
             // The last completion may have counted down before the phase said parked: then it did not
             // wake anyone, and it is this side's to deliver.
             if pending.load(ordering: .acquiring) == 0 {
