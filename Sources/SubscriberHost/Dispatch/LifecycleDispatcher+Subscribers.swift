@@ -63,8 +63,12 @@ final class LiveSubscribers {
     /// Whether something waits for the current event's calls to be over.
     var hasDeferredWork: Bool { !removed.isEmpty || !offers.isEmpty }
 
+    /// The event whose unhandled deliveries are kept, by index (read once: a static's accessor per
+    /// event would cost more than the comparison).
+    private let watched = LifecycleEvent.didReceiveNotificationResponse.index
+
     /// Whether a delivery of `event` is looked at after its calls: only unhandled notification responses are kept.
-    func watches(_ event: LifecycleEvent) -> Bool { event == .didReceiveNotificationResponse }
+    func watches(_ event: LifecycleEvent) -> Bool { event.index == watched }
 
     func shutDown() {
         isShutDown = true
