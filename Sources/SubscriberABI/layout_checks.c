@@ -18,6 +18,7 @@ _Static_assert(offsetof(adh_launch, struct_size) == 0, "struct_size comes first"
 
 /* ABI 1.1: appended, so every 1.0 offset above still holds. */
 _Static_assert(offsetof(adh_subscriber, get_extension) == 256, "subscriber 1.1: get_extension follows the 1.0 entries");
+_Static_assert(offsetof(adh_open_url, event_attribution_json) == 72, "open_url 1.1: event_attribution_json follows the 1.0 fields");
 _Static_assert(offsetof(adh_host, get_extension) == sizeof(void *) * 8, "host 1.1: get_extension follows options_json");
 _Static_assert(offsetof(adh_notification_center, struct_size) == 0, "struct_size comes first");
 _Static_assert(offsetof(adh_scene_delegate, struct_size) == 0, "struct_size comes first");

@@ -12,7 +12,8 @@ struct InternalsTests {
         #expect(Set(calls.map(\.event)) == Set(LifecycleEvent.allCases))
         #expect(Set(calls.map(\.label)).count == calls.count)
         #expect(calls.first?.label == "willFinishLaunching #1")
-        #expect(CanonicalInput.calls(for: [.openURL]).map(\.label) == ["openURL #1", "openURL #2"])
+        #expect(CanonicalInput.calls(for: [.openURL]).map(\.label)
+                == LifecycleEvent.openURL.row.canonicalCalls.indices.map { "openURL #\($0 + 1)" })
     }
 
     @Test("SplitMix64 gives the reference sequence, and named streams differ")

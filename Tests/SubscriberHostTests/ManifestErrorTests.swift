@@ -16,8 +16,8 @@ struct BadManifest: Sendable, CustomTestStringConvertible {
 /// `plugins: [<entry>]` after a valid app.
 private func plugin(_ entry: String) -> String { withApp(#""plugins": [\#(entry)]"#) }
 
-private let rootKeys = "app, deadlines, pluginSearchPaths, plugins, reconcilers, sceneBridge, supportedInterfaceOrientations"
-private let pluginKeys = "apple, ios, library, optional, options, path, priority, sha256, subscribers"
+private let rootKeys = "app, deadlines, pluginSearchPaths, plugins, reconcilers, restorationFromEveryCaller, sceneBridge, supportedInterfaceOrientations"
+private let pluginKeys = "after, apple, before, ios, library, optional, options, path, priority, sha256, subscribers"
 /// The events with a deadline, as the table says.
 private let completionEvents = LifecycleEvent.allCases.filter(\.answersThroughCompletion).map(\.name).joined(separator: ", ")
 

@@ -7,7 +7,8 @@ import Testing
 struct ABIConversionTests {
     @Test func readCoveredCopiesOnlyWhatStructSizeCovers() {
         var full = adh_open_url(struct_size: 0, serial: 77, url: ABIBytes.emptyString,
-                                source_application: ABIBytes.emptyString, annotation_json: .absent, open_in_place: 1)
+                                source_application: ABIBytes.emptyString, annotation_json: .absent, open_in_place: 1,
+                                event_attribution_json: .absent)
         let urlEnd = MemoryLayout<adh_open_url>.offset(of: \.url)! + MemoryLayout<adh_string>.size
         full.struct_size = UInt32(urlEnd)
         let older = ABI.readCovered(&full)

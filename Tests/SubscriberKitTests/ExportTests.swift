@@ -195,7 +195,7 @@ struct ExportTests {
         func open(_ url: String, serial: UInt64) -> [adh_tristate] {
             withABIString(url) { url in
                 var request = adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial, url: url,
-                                           source_application: .absent, annotation_json: .absent, open_in_place: 0)
+                                           source_application: .absent, annotation_json: .absent, open_in_place: 0, event_attribution_json: .absent)
                 return subscribers.map { $0.pointee.open_url!($0, &request) }
             }
         }
@@ -218,7 +218,7 @@ struct ExportTests {
         defer { echo.pointee.destroy!(echo) }
         let answer = withABIString("not a url") { url in
             var request = adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: 0, url: url,
-                                       source_application: .absent, annotation_json: .absent, open_in_place: 0)
+                                       source_application: .absent, annotation_json: .absent, open_in_place: 0, event_attribution_json: .absent)
             return echo.pointee.open_url!(echo, &request)
         }
         #expect(answer == -1)

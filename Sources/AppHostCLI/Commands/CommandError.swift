@@ -45,6 +45,8 @@ enum ErrorLine {
                 return HostError.duplicateInProcessName(name: value(name), index: index).description
             case .invalidInProcessName(let index, let expected, let found):
                 return HostError.invalidInProcessName(index: index, expected: expected, found: value(found)).description
+            case .invalidInProcessOrder(let index, let key, let expected, let found):
+                return HostError.invalidInProcessOrder(index: index, key: key, expected: expected, found: value(found)).description
             }
         case let error as ManifestError:
             return ManifestError(file: path(error.file), location: value(error.location),

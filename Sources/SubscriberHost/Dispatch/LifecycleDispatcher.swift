@@ -25,8 +25,10 @@ import SubscriberKit
 ///   the next outcome, or through ``takeLateReports()``.
 @MainActor
 public final class LifecycleDispatcher {
-    /// The subscribers in dispatch order (registration order, then priority, higher first).
-    public private(set) var subscribers: [SubscriberRegistration]
+    /// The subscribers in dispatch order: their `after`/`before` constraints, then priority (higher
+    /// first), then registration order. ``add(_:whenResponseDelivered:)`` and ``remove(named:)``
+    /// change them while the host runs, from the next event on.
+    public internal(set) var subscribers: [SubscriberRegistration]
     /// Reconcilers, deadlines, default orientations.
     public let configuration: DispatchConfiguration
     /// The application handed to subscribers: its launch invocation and state are kept up to date.
@@ -45,23 +47,38 @@ public final class LifecycleDispatcher {
     /// The responders of each event, by event index, in dispatch order.
     private var lists: [ResponderList] = []
     /// The subscribers' names, by position in ``subscribers``.
-    private var names: [String] = []
+    private(set) var names: [String] = []
     /// Reports a loaded subscriber's answer that breaks the header, by position in ``subscribers``.
     private var reportProblem: @Sendable (Int, String) -> Void = { _, _ in }
     /// Each event's policy, by event index.
     private let policies: [EventPolicy]
     private let lateReports = LateReports()
     /// Events still waiting for completions, so that shutting down delivers them.
-    private var waiting: [ObjectIdentifier: InFlight] = [:]
+    var waiting: [ObjectIdentifier: InFlight] = [:]
+    /// Subscribers added and removed while the host runs, and the notification responses nobody
+    /// handled (LifecycleDispatcher+Subscribers.swift).
+    let live = LiveSubscribers()
     /// Whether a subscriber is a C plugin's: only those are handed completion tokens, so only then
     /// are the process's calls with a token the host never gave this dispatcher's to report.
     private var reportsUnattributedForgeries = false
     /// ``CompletionTokens/unattributedForgedCount`` when this dispatcher last reported it.
     private var unattributedForgeriesSeen = 0
 
-    /// A dispatcher over `subscribers` (ordered here by priority, stably).
+    /// A dispatcher over `subscribers`, put in dispatch order here (their `after`/`before`
+    /// constraints, then priority, then the order given). Constraints that form a cycle are a
+    /// programming error: use ``init(checking:configuration:)`` for registrations made elsewhere.
     public convenience init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration) {
         self.init(subscribers: subscribers, configuration: configuration, state: ApplicationStateCell())
+    }
+
+    /// A dispatcher over `subscribers`, each checked as ``add(_:whenResponseDelivered:)`` checks it:
+    /// throws when two share a name, the same object is registered twice, a name is not one a
+    /// manifest could give, or the `after`/`before` constraints form a cycle.
+    public convenience init(checking subscribers: [SubscriberRegistration], configuration: DispatchConfiguration)
+        throws(SubscriberChangeError)
+    {
+        try Self.check(subscribers)
+        self.init(subscribers: subscribers, configuration: configuration)
     }
 
     /// A dispatcher that keeps the application's state in `state` (the cell the C subscribers' host
@@ -70,13 +87,14 @@ public final class LifecycleDispatcher {
     package init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration, state: ApplicationStateCell,
                  enforcesApplicationState: Bool = true) {
         machine = ApplicationStateMachine(enforcing: enforcesApplicationState)
-        self.subscribers = SubscriberRegistration.ordered(subscribers)
+        self.subscribers = Self.ordered(numbering: subscribers)
         self.configuration = configuration
         self.application = configuration.application
         self.stateCell = state
         policies = configuration.policies()
         state.state = .notRunning
         application.applicationState = .notRunning
+        live.nextSequence = self.subscribers.count
         rebuild()
     }
 
@@ -135,7 +153,7 @@ public final class LifecycleDispatcher {
     }
 
     /// What ``start(_:)`` knew before the result: the state it delivered in, the invocation, reports.
-    private struct Started {
+    struct Started {
         var event: LifecycleEvent
         var invocation: LaunchInvocation?
         var reports: [DispatchReport]
@@ -145,10 +163,13 @@ public final class LifecycleDispatcher {
         /// For a scene event, its scene and what the bridge replayed; nil for every other event
         /// (one reference, so that an app event's start copies nothing more).
         var scene: SceneStart?
+        /// The subscribers' names when it was delivered (its rows name them by position), whatever
+        /// was added or removed since.
+        var names: [String]
     }
 
     /// What a scene event's start knew about its scene.
-    private final class SceneStart {
+    final class SceneStart {
         /// The scene the event names.
         let identifier: String
         /// The app-level events the scene bridge replayed for it.
@@ -161,7 +182,8 @@ public final class LifecycleDispatcher {
         let event = call.event
         let row = event.row
         let named = row.namesScene ? row.scene(of: call) : nil
-        var started = Started(event: event, invocation: nil, reports: [], state: machine.state, scene: named.map { SceneStart($0.identifier) })
+        var started = Started(event: event, invocation: nil, reports: [], state: machine.state,
+                              scene: named.map { SceneStart($0.identifier) }, names: names)
         var call = call
         let list: ResponderList
         var after: ApplicationState
@@ -191,24 +213,29 @@ public final class LifecycleDispatcher {
             setState(during)
             list = lists[event.index]
         }
-        var flight = row.deliver(call, to: list, context(for: event))
+        live.depth += 1
+        var flight = row.deliver(call, to: list, deliveryContext(for: event))
         if configuration.sceneBridge, let admitted = machine.admittedScene, row.bridge != nil {
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists) { replay, responders in
-                replay.event.row.deliver(replay, to: responders, self.context(for: replay.event))
+                replay.event.row.deliver(replay, to: responders, self.deliveryContext(for: replay.event))
             }
             started.scene?.bridged = bridged
             flight = bridged ?? flight
         }
+        live.depth -= 1
         machine.delivered(after: after)
         setState(after)
         started.state = after
+        // A refused event carries its stateViolation report, and nothing else yet.
+        if live.watches(event), started.reports.isEmpty { keepIfUnhandled(call, list: list, flight: flight) }
         if flight.settled == nil { waiting[ObjectIdentifier(flight)] = flight }
+        if live.hasDeferredWork, live.depth == 0 { runDeferredChanges() }
         return (flight, started)
     }
 
-    /// How `event` is delivered now: to the application as it is, with its policy and deadline.
+    /// What a delivery of `event` needs besides its responders, made for the subscribers as they are now.
     @inline(__always)
-    private func context(for event: LifecycleEvent) -> DeliveryContext {
+    func deliveryContext(for event: LifecycleEvent) -> DeliveryContext {
         DeliveryContext(
             event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
             names: names, policy: policies[event.index],
@@ -217,14 +244,14 @@ public final class LifecycleDispatcher {
     }
 
     /// Builds the outcome and attaches the late reports gathered since the previous one.
-    private func outcome(of result: DeliveryResult, _ started: Started) -> EventOutcome<any Sendable> {
+    func outcome(of result: DeliveryResult, _ started: Started) -> EventOutcome<any Sendable> {
         let late = drainLateReports()
-        var outcome = EventOutcome(event: started.event, result: result.final, record: result.answers, names: names,
+        var outcome = EventOutcome(event: started.event, result: result.final, record: result.answers, names: started.names,
                                    reports: started.reports + result.reports + late, invocation: started.invocation,
                                    applicationState: started.state)
         if let scene = started.scene {
             outcome.scene = scene.identifier
-            if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: names, state: started.state) }
+            if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: started.names, state: started.state) }
         }
         return outcome
     }
@@ -253,7 +280,7 @@ public final class LifecycleDispatcher {
     // MARK: Subscribers
 
     /// Rebuilds each event's responder list from ``subscribers``.
-    private func rebuild() {
+    func rebuild() {
         names = subscribers.map(\.name)
         reportProblem = Self.problemReporter(subscribers)
         lists = LifecycleEvent.allCases.map { event in
@@ -261,14 +288,17 @@ public final class LifecycleDispatcher {
                 registration.target(for: event).map { Responder($0, subscriber: index) }
             })
         }
+        let reported = reportsUnattributedForgeries
         reportsUnattributedForgeries = subscribers.contains { if case .loaded = $0.kind { true } else { false } }
-        if reportsUnattributedForgeries { unattributedForgeriesSeen = CompletionTokens.shared.unattributedForgedCount }
+        // Counted from the first loaded subscriber on: a rebuild while the host runs loses no count.
+        if reportsUnattributedForgeries, !reported { unattributedForgeriesSeen = CompletionTokens.shared.unattributedForgedCount }
     }
 
     /// The host shut down, its loaded subscribers destroyed: events still waiting for completions are
     /// delivered with what arrived (later calls are reported as after shutdown), and from now on no
     /// event goes to a loaded subscriber.
     package func shutDown() {
+        live.shutDown()
         for flight in waiting.values { flight.deliverNow() }
         subscribers.removeAll { if case .loaded = $0.kind { true } else { false } }
         rebuild()

@@ -8,6 +8,15 @@ public struct SubscriberRegistration {
     public var name: String
     /// Higher goes first; equal priorities keep registration order. Default 0.
     public var priority: Int
+    /// The subscribers it is called after, by name: each of them comes first, whatever the
+    /// priorities (``ordered(_:)``). A name no subscriber has constrains nothing once the host runs
+    /// (a subscriber added later, or removed); a host refuses one when it is made.
+    public var after: [String] = []
+    /// The subscribers it is called before, by name (the same rules as ``after``).
+    public var before: [String] = []
+    /// Its place in registration order, the last tie-break of dispatch order (the dispatcher's
+    /// count of registrations when it was registered).
+    package var sequence = 0
     /// The subscriber object (an in-process subscriber, or a loaded ``CSubscriber``); kept alive
     /// while registered.
     public let subscriber: AnyObject
@@ -76,15 +85,24 @@ public struct SubscriberRegistration {
     /// Whether it responds to `event`.
     public func responds(to event: LifecycleEvent) -> Bool { target(for: event) != nil }
 
-    /// `registrations` in dispatch order: as given, then a stable sort by priority, higher first.
-    public static func ordered(_ registrations: [SubscriberRegistration]) -> [SubscriberRegistration] {
-        // Array.sort is not documented as stable; the index breaks ties explicitly.
-        registrations.enumerated()
-            .sorted { lhs, rhs in
-                lhs.element.priority != rhs.element.priority
-                    ? lhs.element.priority > rhs.element.priority
-                    : lhs.offset < rhs.offset
-            }
-            .map(\.element)
+    /// `registrations` in dispatch order: each `after`/`before` constraint kept, then priority
+    /// (higher first), then the order given (``DispatchOrder``). Throws when a constraint names no
+    /// subscriber of the list, a list is too long, two share a name while constraints are used, or
+    /// the constraints go round in a circle (the error names it).
+    public static func ordered(_ registrations: [SubscriberRegistration]) throws(DispatchOrderError)
+        -> [SubscriberRegistration]
+    {
+        try ordered(registrations) { _, _ in true }
+    }
+
+    /// `registrations` in dispatch order, a constraint naming no subscriber of the list an error
+    /// only when `unknownIsError(position, name)`.
+    package static func ordered(_ registrations: [SubscriberRegistration], unknownIsError: (Int, String) -> Bool)
+        throws(DispatchOrderError) -> [SubscriberRegistration]
+    {
+        let nodes = registrations.map {
+            DispatchOrder.Node(name: $0.name, priority: $0.priority, after: $0.after, before: $0.before)
+        }
+        return try DispatchOrder.order(nodes, unknownIsError: unknownIsError).map { registrations[$0] }
     }
 }

@@ -13,6 +13,9 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
     /// An in-process subscriber (at `index` of the list given) has a name a manifest could not give
     /// (empty, control characters, too long).
     case invalidInProcessName(index: Int, expected: String, found: String)
+    /// An in-process subscriber's (at `index` of the list given) `after`/`before` constraint cannot be
+    /// met: `key` says which (`after[0]`, `before`): a name no subscriber has, a cycle, a list too long.
+    case invalidInProcessOrder(index: Int, key: String, expected: String, found: String)
 
     public var description: String {
         switch self {
@@ -23,6 +26,8 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
             "in-process subscribers[\(index)]: expected a subscriber name no other subscriber has, found \"\(name)\" again"
         case .invalidInProcessName(let index, let expected, let found):
             "in-process subscribers[\(index)]: expected \(expected), found \(found)"
+        case .invalidInProcessOrder(let index, let key, let expected, let found):
+            "in-process subscribers[\(index)].\(key): expected \(expected), found \(found)"
         }
     }
 }

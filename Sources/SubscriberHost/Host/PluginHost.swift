@@ -76,8 +76,13 @@ public final class PluginHost {
             }
             plugins.append(plugin)
             made += subscribers
-            registrations += subscribers.map { SubscriberRegistration($0, priority: plugin.entry.priority) }
+            registrations += subscribers.map { subscriber in
+                var registration = SubscriberRegistration(subscriber, priority: plugin.entry.priority)
+                (registration.after, registration.before) = (plugin.entry.after, plugin.entry.before)
+                return registration
+            }
         }
+        let loadedCount = registrations.count
         // In-process subscribers follow the manifest's, in the order given; then one stable sort by
         // priority orders them all. A name already taken is refused like two plugins sharing one.
         var taken = Set(registrations.map(\.name))
@@ -91,8 +96,13 @@ public final class PluginHost {
                 made.reversed().forEach { $0.destroy() }
                 throw .duplicateInProcessName(name: name, index: index)
             }
-            let registration = SubscriberRegistration(subscriber.type, name: name, application: manifest.app,
+            if let problem = Self.orderListProblem(subscriber) {
+                made.reversed().forEach { $0.destroy() }
+                throw .invalidInProcessOrder(index: index, key: problem.key, expected: problem.expected, found: problem.found)
+            }
+            var registration = SubscriberRegistration(subscriber.type, name: name, application: manifest.app,
                                                       options: subscriber.options, sink: log, priority: subscriber.priority)
+            (registration.after, registration.before) = (subscriber.after, subscriber.before)
             // An in-process subscriber that adopts no event protocol compiles and receives nothing: the
             // typical mistake of a port from Expo. Say so where its logs go.
             if registration.respondingEvents.isEmpty {
@@ -103,11 +113,97 @@ public final class PluginHost {
             registrations.append(registration)
         }
         skipped.sort { $0.pluginIndex < $1.pluginIndex }  // manifest order, whichever step refused them
+        do throws(HostError) {
+            try Self.checkOrder(registrations, loadedCount: loadedCount, entries: plugins.flatMap { plugin in
+                plugin.subscriberNames.map { _ in plugin.entry }
+            }, skipped: skipped, manifest: manifest)
+        } catch {
+            made.reversed().forEach { $0.destroy() }
+            throw error
+        }
         self.manifest = manifest
         self.plugins = PluginSet(plugins: plugins, skipped: skipped)
         self.log = log
         self.dispatcher = LifecycleDispatcher(subscribers: registrations, configuration: configuration, state: state)
         self.subscribers = made
+    }
+
+    /// Checks the `after`/`before` constraints of every subscriber, the loaded ones first (made from
+    /// `entries`, one per registration), then the in-process ones: a name no subscriber has, or a
+    /// cycle, is an error placed where it was written (a manifest entry, an in-process subscriber).
+    /// A name an optional plugin that was skipped would have made constrains nothing; so does any
+    /// name when a skipped one did not list its subscribers (which names it would make is unknown).
+    private static func checkOrder(_ registrations: [SubscriberRegistration], loadedCount: Int,
+                                   entries: [ManifestPlugin], skipped: [PluginSet.Skipped], manifest: Manifest)
+        throws(HostError)
+    {
+        let absent = Set(skipped.flatMap { manifest.plugins[$0.pluginIndex].subscribers })
+        let unknownNamesAbsent = skipped.contains { manifest.plugins[$0.pluginIndex].subscribers.isEmpty }
+        do {
+            _ = try SubscriberRegistration.ordered(registrations) { _, name in !unknownNamesAbsent && !absent.contains(name) }
+        } catch {
+            guard error.index < loadedCount else {
+                throw .invalidInProcessOrder(index: error.index - loadedCount, key: error.key, expected: error.expected,
+                                             found: error.found)
+            }
+            throw .manifest(ManifestError(file: manifest.file, location: "\(entries[error.index].keyPath).\(error.key)",
+                                          expected: error.expected, found: error.found))
+        }
+    }
+
+    /// What is wrong with `subscriber`'s own `after`/`before` lists (too long, an empty or repeated
+    /// name), as a manifest entry's would be; nil when they are fine.
+    private static func orderListProblem(_ subscriber: InProcessSubscriber) -> (key: String, expected: String, found: String)? {
+        for list in [OrderConstraint.after, .before] {
+            let names = list == .after ? subscriber.after : subscriber.before
+            if names.count > DispatchOrder.maximumConstraintCount {
+                return (list.rawValue, "at most \(DispatchOrder.maximumConstraintCount) subscriber names", "\(names.count)")
+            }
+            var seen: Set<String> = []
+            for (position, name) in names.enumerated() {
+                if let problem = SubscriberName.problem(name) { return ("\(list)[\(position)]", problem.expected, problem.found) }
+                if !seen.insert(name).inserted {
+                    return ("\(list)[\(position)]", "a subscriber name not listed before", ManifestText.quoted(name) + " again")
+                }
+            }
+        }
+        return nil
+    }
+
+    // MARK: Subscribers added and removed while the host runs
+
+    /// Makes `subscriber` and adds it while the host runs, as the manifest's would be made (the
+    /// manifest's app info, its options, logging beside the plugins'): it receives events from the
+    /// next one on, also when added from inside an event (``LifecycleDispatcher/add(_:whenResponseDelivered:)``:
+    /// order, pending notification responses). Checked before it is made: a name already taken (one
+    /// clear error, as the same subscriber registered twice), a bad name, or constraints that form a
+    /// cycle throw, and nothing is made or changed.
+    public func add(_ subscriber: InProcessSubscriber,
+                    whenResponseDelivered: (@MainActor (EventOutcome<Void>) -> Void)? = nil) throws(SubscriberChangeError) {
+        if let problem = Self.orderListProblem(subscriber) {
+            throw .order(subscriber: subscriber.name, key: problem.key, expected: problem.expected, found: problem.found)
+        }
+        // Checked with a stand-in, so that a refused subscriber is never made.
+        var standIn = SubscriberRegistration(name: subscriber.name, subscriber: PlaceholderSubscriber(),
+                                             handlers: [AnyEventHandler?](repeating: nil, count: EventTable.rows.count),
+                                             priority: subscriber.priority)
+        (standIn.after, standIn.before) = (subscriber.after, subscriber.before)
+        _ = try dispatcher.checkAddition(of: standIn)
+        var registration = SubscriberRegistration(subscriber.type, name: subscriber.name, application: manifest.app,
+                                                  options: subscriber.options, sink: log, priority: subscriber.priority)
+        (registration.after, registration.before) = (subscriber.after, subscriber.before)
+        let delivered = whenResponseDelivered.map { whenDelivered in { @MainActor (outcome: EventOutcome<Void>) in
+            whenDelivered(self.attach(outcome))
+        } }
+        try dispatcher.add(registration, whenResponseDelivered: delivered)
+    }
+
+    /// Removes the subscriber named `name` while the host runs, a plugin's or an in-process one: it
+    /// receives nothing from the next event on; a plugin's is destroyed once the current event's
+    /// calls are over (at once outside an event), its owed completions settled as at shutdown
+    /// (``LifecycleDispatcher/remove(named:)``). Throws when no subscriber has that name.
+    public func remove(named name: String) throws(SubscriberChangeError) {
+        try dispatcher.remove(named: name)
     }
 
     /// Takes the records logged since the last take (at first: what subscribers logged when made).
@@ -188,6 +284,7 @@ public final class PluginHost {
         }
         // As listed: idioms without an entry follow DispatchConfiguration.defaultOrientation(for:).
         configuration.defaultOrientations = manifest.supportedInterfaceOrientations
+        configuration.restorationFromEveryCaller = manifest.restorationFromEveryCaller
         configuration.measuresSubscribers = options.measuresSubscribers
         configuration.sceneBridge = manifest.sceneBridge
         return configuration
@@ -207,15 +304,26 @@ public struct InProcessSubscriber {
     public let options: JSONValue
     /// Higher goes first; equal priorities keep order (the manifest's plugins first).
     public let priority: Int
+    /// The subscribers it is called after, by name, whatever the priorities (a manifest entry's `after`).
+    public let after: [String]
+    /// The subscribers it is called before, by name (a manifest entry's `before`).
+    public let before: [String]
 
     /// A subscriber of `type`, named `name` (default: the type's `subscriberName`). The name follows a
-    /// manifest's rules (not empty, no control characters, unique among the host's subscribers),
-    /// checked when the host is made.
+    /// manifest's rules (not empty, no control characters, unique among the host's subscribers), and
+    /// `after`/`before` a manifest entry's (names of the host's subscribers, without cycles), checked
+    /// when the host is made (or when it is added).
     @MainActor
-    public init(_ type: any InstantiableSubscriber.Type, name: String? = nil, options: JSONValue = [:], priority: Int = 0) {
+    public init(_ type: any InstantiableSubscriber.Type, name: String? = nil, options: JSONValue = [:], priority: Int = 0,
+                after: [String] = [], before: [String] = []) {
         self.type = type
         self.name = name ?? type.subscriberName
         self.options = options
         self.priority = priority
+        self.after = after
+        self.before = before
     }
 }
+
+/// Stands in for a subscriber while its addition is checked (responds to nothing, never called).
+private final class PlaceholderSubscriber {}

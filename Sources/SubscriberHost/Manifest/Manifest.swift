@@ -24,18 +24,22 @@ public struct Manifest: Sendable, Hashable {
     public var reconcilers: [LifecycleEvent: ReconcilerChoice]
     /// `pluginSearchPaths` as written (relative to ``directory`` unless absolute).
     public var pluginSearchPaths: [String]
-    /// `plugins`, in manifest order (which is dispatch order before priorities).
+    /// `plugins`, in manifest order (which is dispatch order before constraints and priorities).
     public var plugins: [ManifestPlugin]
     /// `sceneBridge`: replay scene events no scene subscriber handled to app-level subscribers
     /// (``DispatchConfiguration/sceneBridge``); default false.
-    public var sceneBridge = false
+    public var sceneBridge: Bool
+    /// `restorationFromEveryCaller`: `continueUserActivity`'s restoration lists come from every
+    /// subscriber that calls the restoration handler (Expo, GoogleUtilities), not only from those
+    /// that returned true (the default, UIKit's contract). ``DispatchConfiguration/restorationFromEveryCaller``.
+    public var restorationFromEveryCaller: Bool
 
     /// A manifest built in code. `directory` must be absolute.
     public init(file: String, directory: String, app: Application,
                 supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [:],
                 deadlines: [LifecycleEvent: Int] = [:], defaultDeadline: Int? = nil,
                 reconcilers: [LifecycleEvent: ReconcilerChoice] = [:], pluginSearchPaths: [String] = [],
-                plugins: [ManifestPlugin] = []) {
+                plugins: [ManifestPlugin] = [], sceneBridge: Bool = false, restorationFromEveryCaller: Bool = false) {
         self.file = file
         self.directory = directory
         self.app = app
@@ -45,6 +49,8 @@ public struct Manifest: Sendable, Hashable {
         self.reconcilers = reconcilers
         self.pluginSearchPaths = pluginSearchPaths
         self.plugins = plugins
+        self.sceneBridge = sceneBridge
+        self.restorationFromEveryCaller = restorationFromEveryCaller
     }
 
     /// Reads and validates the manifest at `path` (relative to the current directory unless absolute).

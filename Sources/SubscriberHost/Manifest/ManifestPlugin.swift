@@ -33,12 +33,18 @@ public struct ManifestPlugin: Sendable, Hashable {
     public var priority: Int
     /// Whether a load failure skips this plugin (reported) instead of stopping the host.
     public var optional: Bool
+    /// `after`: subscriber names this entry's subscribers are called after, whatever the priorities
+    /// (``DispatchOrder``). Each must name a subscriber of the host; at most 64.
+    public var after: [String] = []
+    /// `before`: subscriber names this entry's subscribers are called before (the same rules).
+    public var before: [String] = []
     /// Key path of the subscriber list as written (`plugins[1].ios.appDelegateSubscribers`), for errors.
     var subscriberListPath: String
 
     /// A plugin entry. Defaults are the manifest's.
     public init(index: Int, source: Source, subscribers: [String] = [], sha256: SHA256Digest? = nil,
-                options: JSONValue = .object(JSONObject()), priority: Int = 0, optional: Bool = false) {
+                options: JSONValue = .object(JSONObject()), priority: Int = 0, optional: Bool = false,
+                after: [String] = [], before: [String] = []) {
         self.index = index
         self.source = source
         self.subscribers = subscribers
@@ -46,6 +52,8 @@ public struct ManifestPlugin: Sendable, Hashable {
         self.options = options
         self.priority = priority
         self.optional = optional
+        self.after = after
+        self.before = before
         self.subscriberListPath = "plugins[\(index)].subscribers"
     }
 
@@ -91,10 +99,44 @@ extension ManifestPlugin {
         let options = JSONValue.object(try reader.object("options") ?? JSONObject())
         let priority = try reader.int("priority") ?? 0
         let optional = try reader.bool("optional") ?? false
+        let after = try Self.readOrderNames(&reader, .after)
+        let before = try Self.readOrderNames(&reader, .before)
         try reader.rejectUnknownKeys()
         self.init(index: index, source: source, subscribers: subscribers, sha256: pin, options: options,
-                  priority: priority, optional: optional)
+                  priority: priority, optional: optional, after: after, before: before)
         subscriberListPath = listPath
+    }
+
+    /// `after` or `before`: subscriber names, each once, at most ``DispatchOrder/maximumConstraintCount``.
+    /// Whether each names a subscriber of the host is known once the plugins are loaded (``PluginHost``).
+    private static func readOrderNames(_ reader: inout JSONObjectReader, _ list: OrderConstraint) throws(JSONShapeError)
+        -> [String]
+    {
+        let path = reader.path(of: list.rawValue)
+        guard let value = reader.value(list.rawValue) else { return [] }
+        guard case .array(let elements) = value else {
+            throw JSONShapeError(path: path, expected: "an array of subscriber names", found: value.shapeDescription)
+        }
+        // Checked before reading the names: a long list costs nothing but this count.
+        if elements.count > DispatchOrder.maximumConstraintCount {
+            throw JSONShapeError(path: path, expected: "at most \(DispatchOrder.maximumConstraintCount) subscriber names",
+                                 found: "\(elements.count)")
+        }
+        var names: [String] = []
+        for (position, element) in elements.enumerated() {
+            let here = "\(path)[\(position)]"
+            guard case .string(let name) = element else {
+                throw JSONShapeError(path: here, expected: "a subscriber name", found: element.shapeDescription)
+            }
+            if name.isEmpty { throw JSONShapeError(path: here, expected: "a subscriber name", found: "an empty string") }
+            try ManifestText.checkPlain(name, as: "a subscriber name", at: here)
+            if let first = names.firstIndex(of: name) {
+                throw JSONShapeError(path: here, expected: "a subscriber name not listed before",
+                                     found: "\(ManifestText.quoted(name)) again (first at \(path)[\(first)])")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// A library name is the X of libX.so: not a path, not a file name.

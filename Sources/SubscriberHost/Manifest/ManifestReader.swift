@@ -10,14 +10,15 @@ enum ManifestReader {
         let (deadlines, defaultDeadline) = try readDeadlines(root.value("deadlines"))
         let reconcilers = try readReconcilers(root.value("reconcilers"))
         let searchPaths = try readSearchPaths(root.strings("pluginSearchPaths") ?? [])
+        let restorationFromEveryCaller = try root.bool("restorationFromEveryCaller") ?? false
         let plugins = try readPlugins(root.array("plugins") ?? [])
         let sceneBridge = try root.bool("sceneBridge") ?? false
+        try checkOrder(plugins)
         try root.rejectUnknownKeys()
-        var manifest = Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
-                                deadlines: deadlines, defaultDeadline: defaultDeadline, reconcilers: reconcilers,
-                                pluginSearchPaths: searchPaths, plugins: plugins)
-        manifest.sceneBridge = sceneBridge
-        return manifest
+        return Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
+                        deadlines: deadlines, defaultDeadline: defaultDeadline, reconcilers: reconcilers,
+                        pluginSearchPaths: searchPaths, plugins: plugins, sceneBridge: sceneBridge,
+                        restorationFromEveryCaller: restorationFromEveryCaller)
     }
 
     // MARK: app
@@ -182,6 +183,26 @@ enum ManifestReader {
             plugins.append(plugin)
         }
         return plugins
+    }
+
+    /// A cycle among the `after`/`before` constraints of the subscribers the entries list by name:
+    /// a manifest error, found before anything is loaded. Names the manifest does not list (a
+    /// plugin's undeclared subscribers, the app's in-process ones) are checked once loaded (``PluginHost``).
+    private static func checkOrder(_ plugins: [ManifestPlugin]) throws(JSONShapeError) {
+        var nodes: [DispatchOrder.Node] = []
+        var entries: [Int] = []  // each node's entry
+        for (entry, plugin) in plugins.enumerated() {
+            for name in plugin.subscribers {
+                nodes.append(DispatchOrder.Node(name: name, priority: plugin.priority, after: plugin.after, before: plugin.before))
+                entries.append(entry)
+            }
+        }
+        do {
+            _ = try DispatchOrder.order(nodes) { _, _ in false }
+        } catch {
+            throw JSONShapeError(path: "\(plugins[entries[error.index]].keyPath).\(error.key)", expected: error.expected,
+                                 found: error.found)
+        }
     }
 
     /// The error for `name`, at `position` in `plugin`'s list, already listed before: in the same

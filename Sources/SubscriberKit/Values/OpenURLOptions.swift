@@ -6,20 +6,25 @@ public struct OpenURLOptions: Sendable, Hashable {
     public var annotation: JSONValue?
     /// Whether the file must be opened in place rather than copied.
     public var openInPlace: Bool
+    /// The ad the user tapped to open the URL, when it came from one (UIApplication.OpenURLOptionsKey.eventAttribution).
+    public var eventAttribution: EventAttribution?
 
     /// Options with the given values.
-    public init(sourceApplication: String? = nil, annotation: JSONValue? = nil, openInPlace: Bool = false) {
+    public init(sourceApplication: String? = nil, annotation: JSONValue? = nil, openInPlace: Bool = false,
+                eventAttribution: EventAttribution? = nil) {
         self.sourceApplication = sourceApplication
         self.annotation = annotation
         self.openInPlace = openInPlace
+        self.eventAttribution = eventAttribution
     }
 
-    /// As JSON: {"sourceApplication"?, "annotation"?, "openInPlace"?}.
+    /// As JSON: {"sourceApplication"?, "annotation"?, "openInPlace"?, "eventAttribution"?}.
     public var json: JSONObject {
         var object: JSONObject = [:]
         if let sourceApplication { object["sourceApplication"] = .string(sourceApplication) }
         if let annotation { object["annotation"] = annotation }
         if openInPlace { object["openInPlace"] = true }
+        if let eventAttribution { object["eventAttribution"] = .object(eventAttribution.json) }
         return object
     }
 
@@ -29,6 +34,9 @@ public struct OpenURLOptions: Sendable, Hashable {
         sourceApplication = try reader.string("sourceApplication")
         annotation = reader.value("annotation")
         openInPlace = try reader.bool("openInPlace") ?? false
+        eventAttribution = try reader.value("eventAttribution").map { (value) throws(JSONShapeError) in
+            try EventAttribution(json: value, path: reader.path(of: "eventAttribution"))
+        }
         try reader.rejectUnknownKeys()
     }
 }

@@ -54,6 +54,13 @@ typedef struct adh_open_url {
     adh_string annotation_json;
     /** ADH_TRUE when the file must be opened in place. */
     adh_tristate open_in_place;
+    /**
+     * Since ABI 1.1 (read it only when ADH_STRUCT_HAS(request, adh_open_url, event_attribution_json)):
+     * UIApplication.OpenURLOptionsKey.eventAttribution, the ad the user tapped, as a JSON object
+     * {"sourceIdentifier": 0-255, "destinationURL", "reportEndpoint"?, "sourceDescription",
+     * "purchaser"}; `data == NULL` when the URL did not come from an ad.
+     */
+    adh_string event_attribution_json;
 } adh_open_url;
 
 /** An NSUserActivity: continueUserActivity, didUpdateUserActivity. */

@@ -101,9 +101,11 @@ struct adh_subscriber {
     adh_tristate (*will_continue_user_activity)(const adh_subscriber *self, adh_string activity_type);
     /**
      * application(_:continue:restorationHandler:). Reconciled: any true; nobody: false.
-     * A subscriber that returns ADH_TRUE calls `restoration` once with a JSON array of
+     * A subscriber that returns ADH_TRUE may call `restoration` once with a JSON array of
      * restorable-object identifiers (`[]` for none); the host calls the app's handler once, with the
      * lists concatenated in subscriber order. A subscriber that returns anything else must not call it.
+     * The handler is optional, as UIKit's: one never called is not reported and stalls nothing (the
+     * host's handler gets what arrived by the event's deadline).
      * [main-thread]
      */
     adh_tristate (*continue_user_activity)(const adh_subscriber *self,

@@ -27,7 +27,8 @@ extern "C" {
  * Minor version of this contract. A host accepts plugins of any minor of its major.
  * 1.0: the descriptor, the host interface, the 29 app-delegate events of adh_subscriber.
  * 1.1: `get_extension` appended to adh_subscriber and adh_host: event families and host services
- *      come as extensions (adh/ext/), one header each, asked for by a versioned id.
+ *      come as extensions (adh/ext/), one header each, asked for by a versioned id;
+ *      `event_attribution_json` appended to adh_open_url.
  */
 #define ADH_ABI_MINOR 1
 

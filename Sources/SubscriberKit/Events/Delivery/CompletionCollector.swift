@@ -238,7 +238,13 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         if pending.load(ordering: .acquiring) == 0 { return phase.store(Self.delivered, ordering: .releasing) }
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             self.continuation = continuation
-            phase.store(Self.parked, ordering: .releasing)
+            // Delivered before it waited (the host shut down first): nothing to wait for, and parking
+            // would overwrite that and wait for the deadline.
+            guard phase.compareExchange(expected: Self.calling, desired: Self.parked, ordering: .acquiringAndReleasing).exchanged
+            else {
+                self.continuation = nil
+                return continuation.resume()
+            }
             // The last completion may have counted down before the phase said parked: then it did not
             // wake anyone, and it is this side's to deliver.
             if pending.load(ordering: .acquiring) == 0 {
@@ -289,6 +295,16 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     package func close() {
         closed.store(true, ordering: .releasing)
         deliverNow()
+    }
+
+    /// The subscriber named `name` was removed: its slots still waiting are expired now (counted as
+    /// missed at the deadline, reported late when late is reported) and no longer awaited.
+    package func abandon(named name: String) {
+        for slot in 0..<count where self.name(slot) == name {
+            guard states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.expired.rawValue,
+                                               ordering: .acquiringAndReleasing).exchanged else { continue }
+            if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { wakeIfParked() }
+        }
     }
 
     /// Delivers now, with what arrived, without waiting: the slots still waiting are expired.

@@ -254,7 +254,10 @@ enum Deliver {
             var restorable: [String] = []
             var rows: [ContinueUserActivityResult?] = []
             for index in 0..<collector.count {
+                // Declined before returning true: "nothing to restore", [] as a loaded Swift
+                // subscriber's SDK sends it (SDKRestoration), so both read the same.
                 let lists = collector.value(index)
+                    ?? (handledAnswers[index] == true && collector.state(index) == .declined ? [] : nil)
                 if let lists { restorable += lists }
                 rows.append(handledAnswers[index].map { ContinueUserActivityResult(handled: $0, restorableObjects: lists) })
             }

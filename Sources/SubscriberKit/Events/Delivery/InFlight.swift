@@ -30,6 +30,10 @@ package class InFlight: @unchecked Sendable {
     /// Stops waiting now, the host shutting down: ``finish(isolation:)`` returns with what arrived,
     /// and later calls are reported as made after shutdown.
     package func deliverNow() {}
+
+    /// Stops waiting for the subscriber named `name` (it was removed): its owed completion counts as
+    /// missed at the deadline (late), as at shutdown; the others are still waited for.
+    package func abandon(named name: String) {}
 }
 
 /// An event with nothing to wait for.
@@ -83,6 +87,8 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
     }
 
     override func deliverNow() { collector.close() }
+
+    override func abandon(named name: String) { collector.abandon(named: name) }
 
     private func delivered() -> DeliveryResult {
         if let built { return built }

@@ -2,7 +2,8 @@ import Foundation
 import SubscriberABI
 
 /// The shape of `openURL`: an absolute URL (required) and its options {sourceApplication,
-/// annotation, openInPlace}; in C an `adh_open_url`.
+/// annotation, openInPlace, eventAttribution}; in C an `adh_open_url` (`event_attribution_json`
+/// since ABI 1.1, read only when its `struct_size` covers it).
 package enum OpenURLArguments: ArgumentShape {
     /// The URL and how it is opened.
     package struct Value: Sendable, Hashable {
@@ -38,7 +39,8 @@ package enum OpenURLArguments: ArgumentShape {
                          url: storage.string(value.url.absoluteString),
                          source_application: storage.string(value.options.sourceApplication),
                          annotation_json: storage.json(value.options.annotation),
-                         open_in_place: ABI.tristate(value.options.openInPlace))
+                         open_in_place: ABI.tristate(value.options.openInPlace),
+                         event_attribution_json: storage.json(value.options.eventAttribution.map { .object($0.json) }))
         }
     }
 
@@ -65,6 +67,14 @@ package enum OpenURLArguments: ArgumentShape {
         } catch {
             problems.append("\(what) annotation: expected JSON, found invalid JSON (\(error)); read as absent")
         }
+        // A 1.0 host's smaller payload reads as zeroes past its struct_size (ABI.readCovered): absent.
+        do {
+            options.eventAttribution = try ABI.parseJSON(payload.event_attribution_json).map { (json) throws in
+                try EventAttribution(json: json, path: "eventAttribution")
+            }
+        } catch {
+            problems.append("openURL eventAttribution: \(error); read as absent")
+        }
         return Value(url: url, options: options)
     }
 
@@ -75,7 +85,14 @@ package enum OpenURLArguments: ArgumentShape {
     package static func canonical(spec: Void) -> [Value] {
         [Value(url: URL(string: "news://article/42")!, options: OpenURLOptions()),
          Value(url: URL(string: "https://news.example.com/article/42")!,
-               options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari", openInPlace: false))]
+               options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari", openInPlace: false)),
+         // Opened from an ad (privacy-preserving ad attribution).
+         Value(url: URL(string: "https://news.example.com/article/42?campaign=7")!,
+               options: OpenURLOptions(sourceApplication: "com.example.game",
+                                       eventAttribution: EventAttribution(
+                                           sourceIdentifier: 7, destinationURL: URL(string: "https://news.example.com")!,
+                                           reportEndpoint: URL(string: "https://ads.example.com"),
+                                           sourceDescription: "Breaking news, every morning", purchaser: "Example Ads")))]
     }
 
     package static func fuzzed(_ draw: inout some FuzzDraw, spec: Void, serial: UInt64) -> EncodedPayload<adh_open_url> {
@@ -83,10 +100,11 @@ package enum OpenURLArguments: ArgumentShape {
         let source = draw.optionalText("sourceApplication", url: false)
         let annotation = draw.jsonValue("annotation")
         let inPlace = draw.pick("openInPlace", [ADH_FALSE, ADH_TRUE, ADH_NO_OPINION].map { adh_tristate($0) })
+        let attribution = draw.optionalJSONObject("eventAttribution")
         return EncodedPayload { storage in
             adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial, url: storage.raw(url),
                          source_application: storage.raw(source), annotation_json: storage.raw(annotation),
-                         open_in_place: inPlace)
+                         open_in_place: inPlace, event_attribution_json: storage.raw(attribution))
         }
     }
 }
