@@ -117,7 +117,9 @@ struct PendingNotificationResponseTests {
 
     @Test("through PluginHost: the pending response's outcome carries the logs of the subscriber added")
     func throughPluginHost() async throws {
-        let host = try PluginHost(manifestAt: HostInProcessTests.newsManifest, options: HostInProcessTests.options)
+        // The greeters answer no notification response (the News demo's NotificationFetcher does).
+        let host = try PluginHost(manifestAt: IntegrationTests.packageRoot + "/manifests/greeters.json",
+                                  options: HostInProcessTests.options)
         defer { host.shutDown() }
         host.launch()
         _ = await host.dispatch(.didReceiveNotificationResponse(Self.response("breaking-42")))

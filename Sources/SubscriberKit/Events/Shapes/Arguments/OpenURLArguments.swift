@@ -34,14 +34,7 @@ package enum OpenURLArguments: ArgumentShape {
     package static func summary(_ value: Value) -> String? { value.url.absoluteString }
 
     package static func encode(_ value: Value, _ context: EncodingContext) -> EncodedPayload<adh_open_url> {
-        EncodedPayload { storage in
-            adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: context.serial,
-                         url: storage.string(value.url.absoluteString),
-                         source_application: storage.string(value.options.sourceApplication),
-                         annotation_json: storage.json(value.options.annotation),
-                         open_in_place: ABI.tristate(value.options.openInPlace),
-                         event_attribution_json: storage.json(value.options.eventAttribution.map { .object($0.json) }))
-        }
+        EncodedPayload { $0.openURL(url: value.url, options: value.options, serial: context.serial) }
     }
 
     package static func cArguments(_ encoded: EncodedPayload<adh_open_url>) -> UnsafePointer<adh_open_url>? { encoded.pointer }
@@ -73,7 +66,7 @@ package enum OpenURLArguments: ArgumentShape {
                 try EventAttribution(json: json, path: "eventAttribution")
             }
         } catch {
-            problems.append("openURL eventAttribution: \(error); read as absent")
+            problems.append("\(what) eventAttribution: \(error); read as absent")
         }
         return Value(url: url, options: options)
     }
@@ -106,5 +99,16 @@ package enum OpenURLArguments: ArgumentShape {
                          source_application: storage.raw(source), annotation_json: storage.raw(annotation),
                          open_in_place: inPlace, event_attribution_json: storage.raw(attribution))
         }
+    }
+}
+
+extension PayloadStorage {
+    /// An `adh_open_url` for `url` and `options` whose strings live in this storage: `openURL`'s
+    /// payload, and each of `scene.openURLContexts`' contexts.
+    package mutating func openURL(url: URL, options: OpenURLOptions, serial: UInt64) -> adh_open_url {
+        adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial,
+                     url: string(url.absoluteString), source_application: string(options.sourceApplication),
+                     annotation_json: json(options.annotation), open_in_place: ABI.tristate(options.openInPlace),
+                     event_attribution_json: json(options.eventAttribution.map { .object($0.json) }))
     }
 }

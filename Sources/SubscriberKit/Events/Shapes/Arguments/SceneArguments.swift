@@ -467,13 +467,6 @@ extension PayloadStorage {
         return adh_scene(struct_size: UInt32(MemoryLayout<adh_scene>.size), serial: serial, identifier: raw(identifier),
                          role: raw(role), activation_state: state)
     }
-
-    /// An `adh_open_url` for `url` and `options` whose strings live in this storage.
-    package mutating func openURL(url: URL, options: OpenURLOptions, serial: UInt64) -> adh_open_url {
-        adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial,
-                     url: string(url.absoluteString), source_application: string(options.sourceApplication),
-                     annotation_json: json(options.annotation), open_in_place: ABI.tristate(options.openInPlace))
-    }
 }
 
 extension SceneReference {
