@@ -86,7 +86,7 @@ struct HostCreateFailureTests {
         #expect {
             try makeHost(manifest, set)
         } throws: { error in
-            guard case .load(let failure) = error as? HostError else { return false }
+            guard case .load(let failure) = (error as? HostError)?.reason else { return false }
             return failure == PluginSetError(file: "m.json", pluginIndex: 2, error: .createFailed(
                 path: "/p/libFake.so", name: "Two", reason: "create returned NULL"))
                 && failure.description

@@ -60,7 +60,7 @@ struct HostInProcessTests {
                 host.shutDown()
                 return nil
             } catch {
-                guard case .duplicateInProcessName(let name, let index) = error else {
+                guard case .duplicateInProcessName(let name, let index) = error.reason else {
                     Issue.record("expected duplicateInProcessName, found \(error)")
                     return nil
                 }

@@ -35,18 +35,18 @@ enum ErrorLine {
     static func text(for error: any Error) -> String {
         switch error {
         case let error as HostError:
-            switch error {
+            switch error.reason {
             case .manifest(let manifestError): return text(for: manifestError)
             case .load(let setError):
                 return PluginSetError(file: path(setError.file), pluginIndex: setError.pluginIndex, error: cut(setError.error)).description
             case .configuration(let file, let configurationError):
-                return HostError.configuration(file: path(file), configurationError).description
+                return HostError(.configuration(file: path(file), configurationError)).description
             case .duplicateInProcessName(let name, let index):
-                return HostError.duplicateInProcessName(name: value(name), index: index).description
+                return HostError(.duplicateInProcessName(name: value(name), index: index)).description
             case .invalidInProcessName(let index, let expected, let found):
-                return HostError.invalidInProcessName(index: index, expected: expected, found: value(found)).description
+                return HostError(.invalidInProcessName(index: index, expected: expected, found: value(found))).description
             case .invalidInProcessOrder(let index, let key, let expected, let found):
-                return HostError.invalidInProcessOrder(index: index, key: key, expected: expected, found: value(found)).description
+                return HostError(.invalidInProcessOrder(index: index, key: key, expected: expected, found: value(found))).description
             }
         case let error as ManifestError:
             return ManifestError(file: path(error.file), location: value(error.location),

@@ -4,37 +4,37 @@ import SubscriberKit
 /// event, each completion event's deadline, the default orientations per idiom, how the restoration
 /// handler gathers its lists, and whether subscribers are timed. The manifest fills it; the setters
 /// validate, so a bad manifest value becomes one clear error.
-public struct DispatchConfiguration: Sendable {
+package struct DispatchConfiguration: Sendable {
     /// iOS's deadline for completion handlers, and the default for every completion event.
-    public static let standardDeadline: Duration = .seconds(30)
+    package static let standardDeadline: Duration = .seconds(30)
 
     /// The application handed to subscribers (its launch invocation and state are the dispatcher's).
-    public var application: Application
+    package var application: Application
     /// The deadline of every completion event without its own.
-    public private(set) var defaultDeadline: Duration = standardDeadline
+    package private(set) var defaultDeadline: Duration = standardDeadline
     /// Per-event deadlines, overriding ``defaultDeadline``.
-    public private(set) var deadlines: [LifecycleEvent: Duration] = [:]
+    package private(set) var deadlines: [LifecycleEvent: Duration] = [:]
     /// Per-event reconcilers, overriding each event's default (docs/events.md).
-    public private(set) var reconcilers: [LifecycleEvent: ReconcilerChoice] = [:]
+    package private(set) var reconcilers: [LifecycleEvent: ReconcilerChoice] = [:]
     /// Whether each subscriber's time is measured (``SubscriberAnswer/duration``). Off by default: it
     /// costs a clock read per subscriber per event; `apphost` turns it on, as its output shows times.
-    public var measuresSubscribers = false
+    package var measuresSubscribers = false
     /// What nobody answering reads, and how the restoration handler gathers its lists.
     package var settings = DeliverySettings()
     /// Whether a scene event that no scene subscriber handled is replayed to app-level subscribers
     /// (`openURLContexts` as `openURL` per URL, the user activities, the quick action, the
     /// transitions that change the app's state): the manifest's `sceneBridge`, off by default. See
     /// docs/events.md for what "handled" means per event and which peer each rule reproduces.
-    public var sceneBridge = false
+    package var sceneBridge = false
 
     /// A configuration with every event's default reconciler for `application`.
-    public init(application: Application) {
+    package init(application: Application) {
         self.application = application
     }
 
     /// Orientations delivered when nobody answers `supportedInterfaceOrientations`, per idiom, as the
     /// manifest lists them (empty: UIKit's defaults). ``defaultOrientation(for:)`` reads them.
-    public var defaultOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] {
+    package var defaultOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] {
         get { settings.defaultOrientations }
         set { settings.defaultOrientations = newValue }
     }
@@ -42,19 +42,19 @@ public struct DispatchConfiguration: Sendable {
     /// Whether `continueUserActivity`'s restoration lists come from every subscriber that calls the
     /// restoration handler (Expo) instead of only from those that returned true (the default, UIKit's
     /// contract).
-    public var restorationFromEveryCaller: Bool {
+    package var restorationFromEveryCaller: Bool {
         get { settings.restorationFromEveryCaller }
         set { settings.restorationFromEveryCaller = newValue }
     }
 
     /// The reconciler `event` uses: the chosen one, else the event's default; nil for events that
     /// combine nothing.
-    public func reconciler(for event: LifecycleEvent) -> ReconcilerChoice? {
+    package func reconciler(for event: LifecycleEvent) -> ReconcilerChoice? {
         reconcilers[event] ?? event.defaultReconciler
     }
 
     /// Chooses `choice` for `event`; throws when it does not fit the event's answer.
-    public mutating func setReconciler(_ choice: ReconcilerChoice, for event: LifecycleEvent)
+    package mutating func setReconciler(_ choice: ReconcilerChoice, for event: LifecycleEvent)
         throws(DispatchConfigurationError)
     {
         do {
@@ -66,12 +66,12 @@ public struct DispatchConfiguration: Sendable {
     }
 
     /// The deadline of `event` (only completion events have one).
-    public func deadline(for event: LifecycleEvent) -> Duration {
+    package func deadline(for event: LifecycleEvent) -> Duration {
         deadlines[event] ?? defaultDeadline
     }
 
     /// Sets `event`'s deadline; throws for a non-completion event or a non-positive duration.
-    public mutating func setDeadline(_ deadline: Duration, for event: LifecycleEvent)
+    package mutating func setDeadline(_ deadline: Duration, for event: LifecycleEvent)
         throws(DispatchConfigurationError)
     {
         guard event.answersThroughCompletion else { throw .deadlineWithoutCompletion(event: event) }
@@ -80,7 +80,7 @@ public struct DispatchConfiguration: Sendable {
     }
 
     /// Sets the deadline of every completion event without its own; throws when not positive.
-    public mutating func setDefaultDeadline(_ deadline: Duration) throws(DispatchConfigurationError) {
+    package mutating func setDefaultDeadline(_ deadline: Duration) throws(DispatchConfigurationError) {
         guard deadline > .zero else { throw .nonPositiveDeadline(event: nil, deadline: deadline) }
         defaultDeadline = deadline
     }
@@ -88,7 +88,7 @@ public struct DispatchConfiguration: Sendable {
     /// The orientations delivered for `idiom` when nobody answers (or the answers conflict), the
     /// Info.plist way: the idiom's own entry (`pad` is the `~ipad` key), else `.phone`'s (the plain
     /// key, which applies to every idiom), else UIKit's default: all but upside down, all on a pad.
-    public func defaultOrientation(for idiom: UserInterfaceIdiom) -> InterfaceOrientationMask {
+    package func defaultOrientation(for idiom: UserInterfaceIdiom) -> InterfaceOrientationMask {
         settings.defaultOrientation(for: idiom)
     }
 

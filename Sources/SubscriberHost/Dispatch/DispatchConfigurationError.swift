@@ -2,7 +2,7 @@ import SubscriberKit
 
 /// A dispatch setting that cannot be honoured: a reconciler that does not fit an event's answer, a
 /// bad deadline. Its description is one line naming what, expected, found.
-public enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The chosen reconciler (`found`) does not fit `event`'s answer; `expected` names the ones that do.
     case reconcilerDoesNotFit(event: LifecycleEvent, expected: String, found: String)
     /// A deadline for an event that does not answer through a completion.
@@ -11,7 +11,7 @@ public enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringC
     case nonPositiveDeadline(event: LifecycleEvent?, deadline: Duration)
 
     /// What the setting is ("reconciler for performFetch", "default deadline").
-    public var subject: String {
+    package var subject: String {
         switch self {
         case .reconcilerDoesNotFit(let event, _, _): "reconciler for \(event)"
         case .deadlineWithoutCompletion(let event): "deadline for \(event)"
@@ -20,7 +20,7 @@ public enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringC
     }
 
     /// What a valid setting would have been.
-    public var expected: String {
+    package var expected: String {
         switch self {
         case .reconcilerDoesNotFit(_, let expected, _): expected
         case .deadlineWithoutCompletion: "an event that answers through a completion"
@@ -29,7 +29,7 @@ public enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringC
     }
 
     /// What was found instead.
-    public var found: String {
+    package var found: String {
         switch self {
         case .reconcilerDoesNotFit(_, _, let found): found
         case .deadlineWithoutCompletion(let event): "\(event), which answers at once"
@@ -38,5 +38,5 @@ public enum DispatchConfigurationError: Error, Sendable, Hashable, CustomStringC
     }
 
     /// One line: what, expected, found.
-    public var description: String { "\(subject): expected \(expected), found \(found)" }
+    package var description: String { "\(subject): expected \(expected), found \(found)" }
 }

@@ -1,20 +1,20 @@
 /// Which list of ordering constraints: a subscriber's `after` (the names that go before it) or its
 /// `before` (the names that go after it).
-public enum OrderConstraint: String, Sendable, Hashable, CustomStringConvertible {
+package enum OrderConstraint: String, Sendable, Hashable, CustomStringConvertible {
     /// `"after": ["Name"]`: this subscriber is called after each subscriber named.
     case after
     /// `"before": ["Name"]`: this subscriber is called before each subscriber named.
     case before
 
     /// The key as manifests write it.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// Why subscribers cannot be put in one order: their `after`/`before` constraints name a
 /// subscriber that is not there, are too long, or go round in a circle. Subscribers are named by
 /// their position in the list ordered (`index`); ``expected`` and ``found`` say the rest, so a
 /// manifest or an embedding app can place the error where the constraint was written.
-public enum DispatchOrderError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DispatchOrderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Subscriber `index` has the name of subscriber `first`: a constraint could not tell them apart.
     case duplicateName(index: Int, name: String, first: Int)
     /// Subscriber `index`'s `list` has `count` names, more than ``DispatchOrder/maximumConstraintCount``.
@@ -27,7 +27,7 @@ public enum DispatchOrderError: Error, Sendable, Hashable, CustomStringConvertib
     case cycle(index: Int, list: OrderConstraint, cycle: [String])
 
     /// The position of the subscriber whose constraint (or name) is at fault.
-    public var index: Int {
+    package var index: Int {
         switch self {
         case .duplicateName(let index, _, _), .tooManyNames(let index, _, _), .unknownName(let index, _, _, _),
              .cycle(let index, _, _):
@@ -36,7 +36,7 @@ public enum DispatchOrderError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// Where in that subscriber's entry: `after[2]`, `before`, or `""` for its name.
-    public var key: String {
+    package var key: String {
         switch self {
         case .duplicateName: ""
         case .tooManyNames(_, let list, _), .cycle(_, let list, _): list.rawValue
@@ -45,7 +45,7 @@ public enum DispatchOrderError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// What a valid order needed there.
-    public var expected: String {
+    package var expected: String {
         switch self {
         case .duplicateName: "a subscriber name no other subscriber has"
         case .tooManyNames: "at most \(DispatchOrder.maximumConstraintCount) names"
@@ -55,7 +55,7 @@ public enum DispatchOrderError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// What was found instead.
-    public var found: String {
+    package var found: String {
         switch self {
         case .duplicateName(_, let name, let first): "\"\(name)\" again (first at subscribers[\(first)])"
         case .tooManyNames(_, _, let count): "\(count)"
@@ -65,7 +65,7 @@ public enum DispatchOrderError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// One line: `subscribers[2].after: expected an order without cycles, found A → B → A`.
-    public var description: String {
+    package var description: String {
         "subscribers[\(index)]\(key.isEmpty ? "" : "." + key): expected \(expected), found \(found)"
     }
 }

@@ -97,7 +97,7 @@ extension LifecycleDispatcher {
     /// added from inside one); one it does not decline is handed out, and its outcome goes to
     /// `whenResponseDelivered`. Throws, changing nothing, when the name is taken or the constraints
     /// cannot be met (a cycle).
-    public func add(_ registration: SubscriberRegistration,
+    package func add(_ registration: SubscriberRegistration,
                     whenResponseDelivered: (@MainActor (EventOutcome<Void>) -> Void)? = nil) throws(SubscriberChangeError) {
         var registration = registration
         registration.sequence = live.nextSequence
@@ -157,7 +157,7 @@ extension LifecycleDispatcher {
     /// destroyed, and the completions it still owes to events waiting for them are settled as at
     /// shutdown: counted as the event's late value, reported `late`. Throws when no subscriber has
     /// that name.
-    public func remove(named name: String) throws(SubscriberChangeError) {
+    package func remove(named name: String) throws(SubscriberChangeError) {
         guard let position = subscribers.firstIndex(where: { $0.name == name }) else { throw .unknownName(name) }
         live.removed.append(subscribers.remove(at: position))
         // Its constraints no longer hold the others: priority may now order them differently.

@@ -24,24 +24,24 @@ import SubscriberKit
 /// - Calls that arrive after their event was delivered are ignored and reported: in the reports of
 ///   the next outcome, or through ``takeLateReports()``.
 @MainActor
-public final class LifecycleDispatcher {
+package final class LifecycleDispatcher {
     /// The subscribers in dispatch order: their `after`/`before` constraints, then priority (higher
     /// first), then registration order. ``add(_:whenResponseDelivered:)`` and ``remove(named:)``
     /// change them while the host runs, from the next event on.
-    public internal(set) var subscribers: [SubscriberRegistration]
+    package internal(set) var subscribers: [SubscriberRegistration]
     /// Reconcilers, deadlines, default orientations.
-    public let configuration: DispatchConfiguration
+    package let configuration: DispatchConfiguration
     /// The application handed to subscribers: its launch invocation and state are kept up to date.
-    public private(set) var application: Application
+    package private(set) var application: Application
 
     /// The application's state.
-    public var applicationState: ApplicationState { machine.state }
+    package var applicationState: ApplicationState { machine.state }
     /// The same, where C plugins read it (`adh.host.state/1`).
     package let stateCell: ApplicationStateCell
 
     /// The activation state of scene `identifier` (its session's persistent identifier); nil when it
     /// is not connected (it never was, or it disconnected).
-    public func sceneState(of identifier: String) -> SceneState? { machine.scenes[identifier]?.state }
+    package func sceneState(of identifier: String) -> SceneState? { machine.scenes[identifier]?.state }
 
     private var machine: ApplicationStateMachine
     /// The responders of each event, by event index, in dispatch order.
@@ -67,14 +67,14 @@ public final class LifecycleDispatcher {
     /// A dispatcher over `subscribers`, put in dispatch order here (their `after`/`before`
     /// constraints, then priority, then the order given). Constraints that form a cycle are a
     /// programming error: use ``init(checking:configuration:)`` for registrations made elsewhere.
-    public convenience init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration) {
+    package convenience init(subscribers: [SubscriberRegistration], configuration: DispatchConfiguration) {
         self.init(subscribers: subscribers, configuration: configuration, state: ApplicationStateCell())
     }
 
     /// A dispatcher over `subscribers`, each checked as ``add(_:whenResponseDelivered:)`` checks it:
     /// throws when two share a name, the same object is registered twice, a name is not one a
     /// manifest could give, or the `after`/`before` constraints form a cycle.
-    public convenience init(checking subscribers: [SubscriberRegistration], configuration: DispatchConfiguration)
+    package convenience init(checking subscribers: [SubscriberRegistration], configuration: DispatchConfiguration)
         throws(SubscriberChangeError)
     {
         try Self.check(subscribers)
@@ -99,13 +99,13 @@ public final class LifecycleDispatcher {
     }
 
     /// The names of the subscribers `event` goes to, in call order.
-    public func responderNames(for event: LifecycleEvent) -> [String] {
+    package func responderNames(for event: LifecycleEvent) -> [String] {
         lists[event.index].responders.map { names[$0.subscriber] }
     }
 
     /// Takes the reports about calls that arrived after their event was delivered and that no
     /// outcome has carried yet (e.g. after the last event).
-    public func takeLateReports() -> [DispatchReport] {
+    package func takeLateReports() -> [DispatchReport] {
         drainLateReports()
     }
 
@@ -114,7 +114,7 @@ public final class LifecycleDispatcher {
     /// Delivers `call` to every responder of its event, in order, and returns its outcome once every
     /// awaited completion arrived or the event's deadline passed; at once for an event without
     /// completions.
-    public func dispatch<Immediate, Final>(_ call: EventCall<Immediate, Final>) async -> EventOutcome<Final> {
+    package func dispatch<Immediate, Final>(_ call: EventCall<Immediate, Final>) async -> EventOutcome<Final> {
         let (flight, started) = start(call.erased)
         let result = await flight.finish()
         waiting[ObjectIdentifier(flight)] = nil
@@ -128,7 +128,7 @@ public final class LifecycleDispatcher {
     /// actor (right away when nothing is awaited). The returned outcome's answers are the ones known
     /// now: every row of an event answered at once, none yet of one answered through completions.
     @discardableResult
-    public func dispatchAtOnce<Immediate, Final>(
+    package func dispatchAtOnce<Immediate, Final>(
         _ call: EventCall<Immediate, Final>,
         whenDelivered: (@MainActor (EventOutcome<Final>) -> Void)? = nil
     ) -> EventOutcome<Immediate> {

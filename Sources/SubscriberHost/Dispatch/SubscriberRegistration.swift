@@ -3,23 +3,23 @@ import SubscriberKit
 /// A subscriber as the dispatcher sees it: its name, its priority, and what it responds to.
 /// In-process subscribers and loaded plugin subscribers both become one.
 @MainActor
-public struct SubscriberRegistration {
+package struct SubscriberRegistration {
     /// The subscriber's name (output, reports, logs).
-    public var name: String
+    package var name: String
     /// Higher goes first; equal priorities keep registration order. Default 0.
-    public var priority: Int
+    package var priority: Int
     /// The subscribers it is called after, by name: each of them comes first, whatever the
     /// priorities (``ordered(_:)``). A name no subscriber has constrains nothing once the host runs
     /// (a subscriber added later, or removed); a host refuses one when it is made.
-    public var after: [String] = []
+    package var after: [String] = []
     /// The subscribers it is called before, by name (the same rules as ``after``).
-    public var before: [String] = []
+    package var before: [String] = []
     /// Its place in registration order, the last tie-break of dispatch order (the dispatcher's
     /// count of registrations when it was registered).
     package var sequence = 0
     /// The subscriber object (an in-process subscriber, or a loaded ``CSubscriber``); kept alive
     /// while registered.
-    public let subscriber: AnyObject
+    package let subscriber: AnyObject
     /// How the dispatcher calls it.
     package let kind: Kind
 
@@ -33,7 +33,7 @@ public struct SubscriberRegistration {
 
     /// Registers an in-process `subscriber` under `name`: it receives the events whose protocols its
     /// type adopts.
-    public init(name: String, subscriber: any AppDelegateSubscriber, priority: Int = 0) {
+    package init(name: String, subscriber: any AppDelegateSubscriber, priority: Int = 0) {
         self.name = name
         self.priority = priority
         self.subscriber = subscriber
@@ -61,7 +61,7 @@ public struct SubscriberRegistration {
 
     /// Makes a subscriber of `type` with a context from the host: `sink` for its logs, the app's
     /// info and its manifest `options`. `name` defaults to the type's `subscriberName`.
-    public init(_ type: any InstantiableSubscriber.Type, name: String? = nil, application: Application,
+    package init(_ type: any InstantiableSubscriber.Type, name: String? = nil, application: Application,
                 options: JSONValue = [:], sink: any SubscriberLogSink, priority: Int = 0) {
         let name = name ?? type.subscriberName
         let subscriber = type.init(context: sink.context(for: name, application: application, options: options))
@@ -80,16 +80,16 @@ public struct SubscriberRegistration {
     }
 
     /// The events it responds to, in table order.
-    public var respondingEvents: [LifecycleEvent] { LifecycleEvent.allCases.filter(responds(to:)) }
+    package var respondingEvents: [LifecycleEvent] { LifecycleEvent.allCases.filter(responds(to:)) }
 
     /// Whether it responds to `event`.
-    public func responds(to event: LifecycleEvent) -> Bool { target(for: event) != nil }
+    package func responds(to event: LifecycleEvent) -> Bool { target(for: event) != nil }
 
     /// `registrations` in dispatch order: each `after`/`before` constraint kept, then priority
     /// (higher first), then the order given (``DispatchOrder``). Throws when a constraint names no
     /// subscriber of the list, a list is too long, two share a name while constraints are used, or
     /// the constraints go round in a circle (the error names it).
-    public static func ordered(_ registrations: [SubscriberRegistration]) throws(DispatchOrderError)
+    package static func ordered(_ registrations: [SubscriberRegistration]) throws(DispatchOrderError)
         -> [SubscriberRegistration]
     {
         try ordered(registrations) { _, _ in true }

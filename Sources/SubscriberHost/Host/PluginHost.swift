@@ -14,16 +14,16 @@ import SubscriberKit
 ///
 /// Loading is all or nothing: any required failure (a load-time check, or a `create` that fails)
 /// throws, destroying whatever subscribers were made, so no event ever reaches a half-loaded host.
-/// An optional plugin that fails either way is skipped and listed in ``PluginSet/skipped``. Plugins
+/// An optional plugin that fails either way is skipped and listed in ``skippedPlugins``. Plugins
 /// stay resident (Swift images cannot be unloaded).
 @MainActor
 public final class PluginHost {
     /// The manifest, as read.
-    public let manifest: Manifest
+    package let manifest: Manifest
     /// The loaded plugins (and the optional ones skipped), in manifest order.
-    public let plugins: PluginSet
+    package let plugins: PluginSet
     /// The dispatcher over every subscriber: the plugins' and the in-process ones.
-    public let dispatcher: LifecycleDispatcher
+    package let dispatcher: LifecycleDispatcher
     /// Everything the subscribers logged and asked for; ``dispatch(_:)`` hands each event its own.
     package let log: HostLogRecorder
     /// The subscribers made from plugins, in manifest order.
@@ -35,12 +35,20 @@ public final class PluginHost {
     public convenience init(manifestAt path: String, inProcess: [InProcessSubscriber] = [],
                             options: HostOptions = HostOptions()) throws(HostError) {
         let manifest: Manifest
-        do { manifest = try Manifest(contentsOfFile: path) } catch { throw .manifest(error) }
+        do { manifest = try Manifest(contentsOfFile: path) } catch { throw HostError(.manifest(error)) }
         try self.init(manifest: manifest, inProcess: inProcess, options: options)
     }
 
+    /// A host of `inProcess` subscribers only, for `application`, with every default a manifest
+    /// would leave (reconcilers, deadlines, orientations): an app without plugins, or a test.
+    public convenience init(application: Application, inProcess: [InProcessSubscriber],
+                            options: HostOptions = HostOptions()) throws(HostError) {
+        try self.init(manifest: Manifest(file: "(in-process host)", directory: FilePaths.absolute("."), app: application),
+                      inProcess: inProcess, options: options)
+    }
+
     /// Loads `manifest`'s plugins, and registers `inProcess` subscribers beside them.
-    public convenience init(manifest: Manifest, inProcess: [InProcessSubscriber] = [],
+    package convenience init(manifest: Manifest, inProcess: [InProcessSubscriber] = [],
                             options: HostOptions = HostOptions()) throws(HostError) {
         DispatchWarmUp.prepareTimers()  // before any plugin code runs: Environment/DispatchWarmUp.swift
         let configuration = try Self.configuration(for: manifest, options: options)
@@ -49,7 +57,7 @@ public final class PluginHost {
             loaded = try PluginLoader(allowWritable: options.allowWritable)
                 .load(manifest, extraSearchDirectories: options.extraSearchDirectories)
         } catch {
-            throw .load(error)
+            throw HostError(.load(error))
         }
         try self.init(manifest: manifest, loaded: loaded, inProcess: inProcess, configuration: configuration,
                       log: HostLogRecorder(handler: options.logHandler, requestHandler: options.requestHandler))
@@ -69,7 +77,7 @@ public final class PluginHost {
             } catch {
                 guard plugin.entry.optional else {
                     made.reversed().forEach { $0.destroy() }
-                    throw .load(PluginSetError(file: manifest.file, pluginIndex: plugin.entry.index, error: error))
+                    throw HostError(.load(PluginSetError(file: manifest.file, pluginIndex: plugin.entry.index, error: error)))
                 }
                 skipped.append(PluginSet.Skipped(entry: plugin.entry, error: error))
                 continue
@@ -90,15 +98,16 @@ public final class PluginHost {
             let name = subscriber.name
             if let problem = SubscriberName.problem(name) {
                 made.reversed().forEach { $0.destroy() }
-                throw .invalidInProcessName(index: index, expected: problem.expected, found: problem.found)
+                throw HostError(.invalidInProcessName(index: index, expected: problem.expected, found: problem.found))
             }
             guard taken.insert(name).inserted else {
                 made.reversed().forEach { $0.destroy() }
-                throw .duplicateInProcessName(name: name, index: index)
+                throw HostError(.duplicateInProcessName(name: name, index: index))
             }
             if let problem = Self.orderListProblem(subscriber) {
                 made.reversed().forEach { $0.destroy() }
-                throw .invalidInProcessOrder(index: index, key: problem.key, expected: problem.expected, found: problem.found)
+                throw HostError(.invalidInProcessOrder(index: index, key: problem.key, expected: problem.expected,
+                                                        found: problem.found))
             }
             var registration = SubscriberRegistration(subscriber.type, name: name, application: manifest.app,
                                                       options: subscriber.options, sink: log, priority: subscriber.priority)
@@ -143,11 +152,11 @@ public final class PluginHost {
             _ = try SubscriberRegistration.ordered(registrations) { _, name in !unknownNamesAbsent && !absent.contains(name) }
         } catch {
             guard error.index < loadedCount else {
-                throw .invalidInProcessOrder(index: error.index - loadedCount, key: error.key, expected: error.expected,
-                                             found: error.found)
+                throw HostError(.invalidInProcessOrder(index: error.index - loadedCount, key: error.key,
+                                                       expected: error.expected, found: error.found))
             }
-            throw .manifest(ManifestError(file: manifest.file, location: "\(entries[error.index].keyPath).\(error.key)",
-                                          expected: error.expected, found: error.found))
+            throw HostError(.manifest(ManifestError(file: manifest.file, location: "\(entries[error.index].keyPath).\(error.key)",
+                                                    expected: error.expected, found: error.found)))
         }
     }
 
@@ -205,6 +214,27 @@ public final class PluginHost {
     public func remove(named name: String) throws(SubscriberChangeError) {
         try dispatcher.remove(named: name)
     }
+
+    // MARK: What the host knows
+
+    /// The app's identity, as the manifest (or ``init(application:inProcess:options:)``) gave it.
+    public var application: Application { dispatcher.application }
+
+    /// Where the app is in its life cycle, as the events delivered so far moved it.
+    public var applicationState: ApplicationState { dispatcher.applicationState }
+
+    /// Where the scene whose session has `identifier` is; nil for a scene never connected.
+    public func sceneState(of identifier: String) -> SceneState? { dispatcher.sceneState(of: identifier) }
+
+    /// Every subscriber's name, the plugins' and the in-process ones, in dispatch order.
+    public var subscriberNames: [String] { dispatcher.subscribers.map(\.name) }
+
+    /// The subscribers that respond to `event`, in the order they are called.
+    public func responderNames(for event: LifecycleEvent) -> [String] { dispatcher.responderNames(for: event) }
+
+    /// The optional plugins that were skipped, in manifest order: one line each, naming the entry,
+    /// what was expected and what was found.
+    public var skippedPlugins: [String] { plugins.skipped.map { "\(manifest.file): \($0)" } }
 
     /// Takes the records logged since the last take (at first: what subscribers logged when made).
     public func takeLogs() -> [LogRecord] { log.drain() }
@@ -267,7 +297,7 @@ public final class PluginHost {
         public var requests: [HostRequest]
     }
 
-    static func configuration(for manifest: Manifest, options: HostOptions) throws(HostError) -> DispatchConfiguration {
+    package static func configuration(for manifest: Manifest, options: HostOptions) throws(HostError) -> DispatchConfiguration {
         var configuration = DispatchConfiguration(application: manifest.app)
         do {
             for (event, choice) in manifest.reconcilers { try configuration.setReconciler(choice, for: event) }
@@ -280,7 +310,7 @@ public final class PluginHost {
                 }
             }
         } catch {
-            throw .configuration(file: manifest.file, error)
+            throw HostError(.configuration(file: manifest.file, error))
         }
         // As listed: idioms without an entry follow DispatchConfiguration.defaultOrientation(for:).
         configuration.defaultOrientations = manifest.supportedInterfaceOrientations

@@ -1,7 +1,7 @@
 /// Why a plugin file was refused. One case per load-time check (docs/manifest.md), in the order they run
 /// (cheapest first); each description is one line naming the file, what was expected and what was
 /// found.
-public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     // Check 1: the file exists and is a regular file (or a symlink to one).
     /// Nothing usable at `path`; `found` says what is there ("nothing", "a directory", …).
     case notAFile(path: String, found: String)
@@ -71,7 +71,7 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
     case entryNotAFunction(path: String, found: String)
 
     /// Which of the ten load-time checks failed (1…10).
-    public var check: Int {
+    package var check: Int {
         switch self {
         case .notAFile, .libraryNotFound: 1
         case .writable, .foreignOwner, .fileReplaced: 2
@@ -86,7 +86,7 @@ public enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAFile(let path, let found):
             return "plugin \"\(path)\": expected a regular file, found \(found)"

@@ -3,29 +3,29 @@ import SubscriberKit
 /// What loading a manifest's plugins produced: every plugin that passed all ten checks, with the
 /// subscribers asked of it, and the optional plugins that failed and were skipped. Complete or not
 /// at all: a required failure throws ``PluginSetError`` instead.
-public struct PluginSet: Sendable {
+package struct PluginSet: Sendable {
     /// A manifest plugin entry that loaded.
-    public struct Plugin: Sendable {
+    package struct Plugin: Sendable {
         /// The manifest entry (index, options, priority, …).
-        public var entry: ManifestPlugin
+        package var entry: ManifestPlugin
         /// The file it resolved to (absolute, symlinks kept).
-        public var path: String
+        package var path: String
         /// The resident image (shared with any other entry naming the same real file).
         package var image: LoadedPluginImage
         /// The subscribers to make from it, in order: the entry's list, or all the image declares.
-        public var subscriberNames: [String]
+        package var subscriberNames: [String]
     }
 
     /// An optional manifest entry that failed a check and was left out.
-    public struct Skipped: Sendable, CustomStringConvertible {
+    package struct Skipped: Sendable, CustomStringConvertible {
         /// The manifest entry.
-        public var entry: ManifestPlugin
+        package var entry: ManifestPlugin
         /// Why it was left out.
-        public var error: PluginLoadError
+        package var error: PluginLoadError
         /// Its index in the manifest's `plugins`.
-        public var pluginIndex: Int { entry.index }
+        package var pluginIndex: Int { entry.index }
         /// `plugins[3] (optional, skipped): <error>`.
-        public var description: String { "\(entry.keyPath) (optional, skipped): \(error)" }
+        package var description: String { "\(entry.keyPath) (optional, skipped): \(error)" }
     }
 
     /// One subscriber to instantiate: which image, which name, and what the manifest says about it.
@@ -43,9 +43,9 @@ public struct PluginSet: Sendable {
     }
 
     /// The loaded entries, in manifest order.
-    public var plugins: [Plugin]
+    package var plugins: [Plugin]
     /// The optional entries that failed, in manifest order.
-    public var skipped: [Skipped]
+    package var skipped: [Skipped]
 
     /// Every subscriber to instantiate, in manifest order then each entry's list order (before
     /// priorities are applied).
@@ -61,22 +61,22 @@ public struct PluginSet: Sendable {
 
 /// A required plugin failed a load-time check (or, when a host makes its subscribers, a `create`):
 /// `<manifest>: plugins[2]: <the check's error>`.
-public struct PluginSetError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PluginSetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The manifest file, as the caller named it.
-    public var file: String
+    package var file: String
     /// Index of the failing entry in the manifest's `plugins`.
-    public var pluginIndex: Int
+    package var pluginIndex: Int
     /// The failed check.
-    public var error: PluginLoadError
+    package var error: PluginLoadError
 
     /// The failure of entry `pluginIndex` of `file`.
-    public init(file: String, pluginIndex: Int, error: PluginLoadError) {
+    package init(file: String, pluginIndex: Int, error: PluginLoadError) {
         self.file = file
         self.pluginIndex = pluginIndex
         self.error = error
     }
 
-    public var description: String { "\(file): plugins[\(pluginIndex)]: \(error)" }
+    package var description: String { "\(file): plugins[\(pluginIndex)]: \(error)" }
 }
 
 extension PluginLoader {
@@ -86,13 +86,13 @@ extension PluginLoader {
     /// failure throws, and nothing of the set is returned.
     /// [main-thread] Loading calls each plugin's `[main-thread]` entry symbol.
     @MainActor
-    public func load(_ manifest: Manifest, extraSearchDirectories: [String] = []) throws(PluginSetError) -> PluginSet {
+    package func load(_ manifest: Manifest, extraSearchDirectories: [String] = []) throws(PluginSetError) -> PluginSet {
         try load(manifest, locator: PluginLocator(manifest: manifest, extraDirectories: extraSearchDirectories))
     }
 
     /// ``load(_:extraSearchDirectories:)`` with an explicit locator. [main-thread]
     @MainActor
-    public func load(_ manifest: Manifest, locator: PluginLocator) throws(PluginSetError) -> PluginSet {
+    package func load(_ manifest: Manifest, locator: PluginLocator) throws(PluginSetError) -> PluginSet {
         var set = PluginSet(plugins: [], skipped: [])
         var owners: [String: String] = [:]  // subscriber name → the entry providing it
         let verified = VerifiedFolders()  // check 2's folders, examined once for the whole manifest
@@ -116,7 +116,7 @@ extension PluginLoader {
     /// refused entry reserves nothing.
     /// [main-thread] Loading calls the plugin's `[main-thread]` entry symbol.
     @MainActor
-    public func loadEntry(_ entry: ManifestPlugin, locator: PluginLocator,
+    package func loadEntry(_ entry: ManifestPlugin, locator: PluginLocator,
                           owners: inout [String: String]) throws(PluginLoadError) -> PluginSet.Plugin {
         try loadEntry(entry, locator: locator, owners: &owners, verified: VerifiedFolders())
     }

@@ -1,5 +1,5 @@
 /// What check 2 found writable by group or others, for ``PluginLoadError/writable(path:place:mode:)``.
-public indirect enum WritablePlace: Sendable, Equatable {
+package indirect enum WritablePlace: Sendable, Equatable {
     /// The plugin file itself.
     case file
     /// The folder holding the plugin file, or holding the link the given path names.
@@ -26,7 +26,7 @@ public indirect enum WritablePlace: Sendable, Equatable {
 
 /// What check 2 found owned by another user, for ``PluginLoadError/foreignOwner(path:place:owner:user:)``:
 /// the owner of a file or folder may rewrite or replace it whatever its mode says.
-public enum OwnedPlace: Sendable, Equatable {
+package enum OwnedPlace: Sendable, Equatable {
     /// The plugin file itself, by its real path.
     case file(String)
     /// A folder on the way from `/` to the file (or to a link's target).

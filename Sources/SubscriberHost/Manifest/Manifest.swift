@@ -5,37 +5,37 @@ import SubscriberKit
 ///
 /// Every problem is a ``ManifestError`` naming the file and the key path; unknown keys are errors at
 /// every level, so a typo never silently means "default".
-public struct Manifest: Sendable, Hashable {
+package struct Manifest: Sendable, Hashable {
     /// The manifest file as the caller named it (used in error messages).
-    public var file: String
+    package var file: String
     /// The absolute folder of the manifest; relative paths in it are relative to this folder.
-    public var directory: String
+    package var directory: String
     /// `app`: name and bundle identifier (required), version (default "1.0").
-    public var app: Application
+    package var app: Application
     /// `supportedInterfaceOrientations`: the orientations per idiom, when the manifest lists them.
     /// `~ipad` and `~iphone` keys (Info.plist style) are read as `pad` and `phone`. Idioms not listed
     /// get ``DispatchConfiguration/defaultOrientation(for:)``'s rule (phone's entry, else UIKit's).
-    public var supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask]
+    package var supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask]
     /// `deadlines`: per-event deadline of completion events, in milliseconds.
-    public var deadlines: [LifecycleEvent: Int]
+    package var deadlines: [LifecycleEvent: Int]
     /// `deadlines.default`: the deadline of completion events not listed, in milliseconds.
-    public var defaultDeadline: Int?
+    package var defaultDeadline: Int?
     /// `reconcilers`: the reconciler chosen per event, where the manifest overrides the default.
-    public var reconcilers: [LifecycleEvent: ReconcilerChoice]
+    package var reconcilers: [LifecycleEvent: ReconcilerChoice]
     /// `pluginSearchPaths` as written (relative to ``directory`` unless absolute).
-    public var pluginSearchPaths: [String]
+    package var pluginSearchPaths: [String]
     /// `plugins`, in manifest order (which is dispatch order before constraints and priorities).
-    public var plugins: [ManifestPlugin]
+    package var plugins: [ManifestPlugin]
     /// `sceneBridge`: replay scene events no scene subscriber handled to app-level subscribers
     /// (``DispatchConfiguration/sceneBridge``); default false.
-    public var sceneBridge: Bool
+    package var sceneBridge: Bool
     /// `restorationFromEveryCaller`: `continueUserActivity`'s restoration lists come from every
     /// subscriber that calls the restoration handler (Expo, GoogleUtilities), not only from those
     /// that returned true (the default, UIKit's contract). ``DispatchConfiguration/restorationFromEveryCaller``.
-    public var restorationFromEveryCaller: Bool
+    package var restorationFromEveryCaller: Bool
 
     /// A manifest built in code. `directory` must be absolute.
-    public init(file: String, directory: String, app: Application,
+    package init(file: String, directory: String, app: Application,
                 supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [:],
                 deadlines: [LifecycleEvent: Int] = [:], defaultDeadline: Int? = nil,
                 reconcilers: [LifecycleEvent: ReconcilerChoice] = [:], pluginSearchPaths: [String] = [],
@@ -54,7 +54,7 @@ public struct Manifest: Sendable, Hashable {
     }
 
     /// Reads and validates the manifest at `path` (relative to the current directory unless absolute).
-    public init(contentsOfFile path: String) throws(ManifestError) {
+    package init(contentsOfFile path: String) throws(ManifestError) {
         let bytes = try ManifestFile.contents(of: path)
         let absolute = FilePaths.absolute(path)
         try self.init(bytes: bytes, file: path, directory: FilePaths.directory(of: absolute))
@@ -62,7 +62,7 @@ public struct Manifest: Sendable, Hashable {
 
     /// Parses and validates manifest text. `file` names it in errors; `directory` (absolute) is the
     /// folder its relative paths start from.
-    public init(bytes: [UInt8], file: String, directory: String) throws(ManifestError) {
+    package init(bytes: [UInt8], file: String, directory: String) throws(ManifestError) {
         let json: JSONValue
         do {
             json = try JSONValue(parsing: bytes)
@@ -73,7 +73,7 @@ public struct Manifest: Sendable, Hashable {
     }
 
     /// Validates an already parsed manifest document.
-    public init(json: JSONValue, file: String, directory: String) throws(ManifestError) {
+    package init(json: JSONValue, file: String, directory: String) throws(ManifestError) {
         do {
             self = try ManifestReader.read(json, file: file, directory: directory)
         } catch {
@@ -82,12 +82,12 @@ public struct Manifest: Sendable, Hashable {
     }
 
     /// The deadline of `event` in milliseconds: its own, else `default`, else nil (the host's default).
-    public func deadline(for event: LifecycleEvent) -> Int? {
+    package func deadline(for event: LifecycleEvent) -> Int? {
         deadlines[event] ?? (event.answersThroughCompletion ? defaultDeadline : nil)
     }
 
     /// `pluginSearchPaths` made absolute against ``directory``, in order.
-    public var pluginSearchDirectories: [String] {
+    package var pluginSearchDirectories: [String] {
         pluginSearchPaths.map { FilePaths.resolve($0, against: directory) }
     }
 }

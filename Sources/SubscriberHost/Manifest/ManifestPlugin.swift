@@ -1,16 +1,16 @@
 import SubscriberKit
 
 /// One entry of the manifest's `plugins` array: which file, which of its subscribers, and how.
-public struct ManifestPlugin: Sendable, Hashable {
+package struct ManifestPlugin: Sendable, Hashable {
     /// Where the plugin's shared library is.
-    public enum Source: Sendable, Hashable, CustomStringConvertible {
+    package enum Source: Sendable, Hashable, CustomStringConvertible {
         /// `path`: a file path, relative to the manifest's folder unless absolute (kept as written).
         case path(String)
         /// `library: X`: `libX.so`, searched for in the plugin search directories.
         case library(String)
 
         /// `path "…"` or `library "…"`, as the manifest wrote it.
-        public var description: String {
+        package var description: String {
             switch self {
             case .path(let path): "path \"\(path)\""
             case .library(let name): "library \"\(name)\""
@@ -19,30 +19,30 @@ public struct ManifestPlugin: Sendable, Hashable {
     }
 
     /// Position in the manifest's `plugins` array.
-    public var index: Int
+    package var index: Int
     /// `path` or `library`.
-    public var source: Source
+    package var source: Source
     /// The subscribers asked for, in order; empty means every subscriber the plugin declares.
     /// Read from `subscribers`, or Expo's `ios`/`apple` → `appDelegateSubscribers`.
-    public var subscribers: [String]
+    package var subscribers: [String]
     /// The pinned SHA-256 of the file, when pinned.
-    public var sha256: SHA256Digest?
+    package var sha256: SHA256Digest?
     /// Handed to each of this plugin's subscribers as its options: a JSON object (`{}` when absent).
-    public var options: JSONValue
+    package var options: JSONValue
     /// Dispatch priority of this plugin's subscribers; higher goes first (stable). Default 0.
-    public var priority: Int
+    package var priority: Int
     /// Whether a load failure skips this plugin (reported) instead of stopping the host.
-    public var optional: Bool
+    package var optional: Bool
     /// `after`: subscriber names this entry's subscribers are called after, whatever the priorities
     /// (``DispatchOrder``). Each must name a subscriber of the host; at most 64.
-    public var after: [String] = []
+    package var after: [String] = []
     /// `before`: subscriber names this entry's subscribers are called before (the same rules).
-    public var before: [String] = []
+    package var before: [String] = []
     /// Key path of the subscriber list as written (`plugins[1].ios.appDelegateSubscribers`), for errors.
     var subscriberListPath: String
 
     /// A plugin entry. Defaults are the manifest's.
-    public init(index: Int, source: Source, subscribers: [String] = [], sha256: SHA256Digest? = nil,
+    package init(index: Int, source: Source, subscribers: [String] = [], sha256: SHA256Digest? = nil,
                 options: JSONValue = .object(JSONObject()), priority: Int = 0, optional: Bool = false,
                 after: [String] = [], before: [String] = []) {
         self.index = index
@@ -58,7 +58,7 @@ public struct ManifestPlugin: Sendable, Hashable {
     }
 
     /// The key path of this entry in the manifest, `plugins[2]`.
-    public var keyPath: String { "plugins[\(index)]" }
+    package var keyPath: String { "plugins[\(index)]" }
 }
 
 extension ManifestPlugin {
