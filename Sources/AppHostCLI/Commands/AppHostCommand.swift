@@ -28,12 +28,20 @@ package enum AppHostCommand {
     static let checkSummary = CommandSpec(name: "check", summary: "Run the plugin conformance kit on PLUGIN.so files.")
 
     /// What the root's `--help` adds after the options.
+    /// The default scenario's events, as it plays them, wrapped as the help text is.
+    private static var scenarioEvents: String {
+        var lines: [String] = [], line = ""
+        for name in DefaultScenario.calls.map(\.event.name) {
+            if !line.isEmpty, line.count + name.count + 2 > 96 { lines.append(line + ","); line = "" }
+            line += line.isEmpty ? name : ", " + name
+        }
+        return (lines + [line + "."]).joined(separator: "\n")
+    }
+
     static let helpEpilogue = """
 
-        Without --events, plays the default scenario: a cold launch from a universal link
-        (willFinishLaunching, didFinishLaunching), didBecomeActive, openURL, a remote notification,
-        willResignActive, didEnterBackground, performFetch, willEnterForeground, didBecomeActive,
-        didReceiveMemoryWarning, willTerminate.
+        Without --events, plays the default scenario, the News demo's inputs whatever the manifest:
+        \(scenarioEvents)
 
         Event scripts (--events): JSON Lines, one event per line, arguments named as in UIKit:
           {"event": "didFinishLaunching", "launchOptions": {"url": "news://article/7"}}
