@@ -152,8 +152,16 @@ struct ChildProcessTests {
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = ["60"]
+        // Not the test run's outputs, and ended by SIGKILL: a process Foundation starts from a
+        // concurrency thread inherits that thread's mask, which blocks SIGTERM (terminate() would
+        // leave it running, holding swift test's pipe for its whole minute).
+        sleeper.standardOutput = FileHandle.nullDevice
+        sleeper.standardError = FileHandle.nullDevice
         try sleeper.run()
-        defer { sleeper.terminate() }
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            sleeper.waitUntilExit()
+        }
         let victim = sleeper.processIdentifier
         let clock = ContinuousClock()
         let start = clock.now

@@ -96,7 +96,7 @@ public enum GeneratedPlugin {
         process.terminationHandler = { _ in finished.signal() }
         try process.run()
         guard finished.wait(timeout: .now() + 180) == .success else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked: the child inherits a concurrency thread's mask
             throw Failure("swiftc: expected to finish within 180 s, still running; stopped")
         }
         guard process.terminationStatus == 0 else {

@@ -103,11 +103,16 @@ struct ForgingPluginTests {
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = ["600"]  // outlives any run of the kit here, however loaded the machine
-        // Not the test process's outputs: should it die before its defer, `swift test` would wait for them.
+        // Not the test run's outputs, and ended by SIGKILL: a process Foundation starts from a
+        // concurrency thread inherits that thread's mask, which blocks SIGTERM (terminate() would
+        // leave it running, and holding swift test's pipe were it given the test's outputs).
         sleeper.standardOutput = FileHandle.nullDevice
         sleeper.standardError = FileHandle.nullDevice
         try sleeper.run()
-        defer { sleeper.terminate() }
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            sleeper.waitUntilExit()
+        }
         let victim = sleeper.processIdentifier
         let plugin = Built.plugin("ForgesWorkerPid")
         let report = await ConformanceKit.run(plugins: [plugin, Built.plugin("ExtensionGuard")], options: kitOptions {

@@ -73,7 +73,7 @@ struct InternalsTests {
         // Every entry of every family set to a function that records which event was called.
         for family in EventFamily.all {
             for event in family.events {
-                let vtable = family.extensionID == nil ? Self.emptySubscriber() : family.makeVTable()
+                let vtable = family.makeVTable()
                 defer { vtable.deallocate() }
                 event.row.install(into: vtable)
                 let entry = try #require(event.row.entry(in: vtable), "\(event)")
@@ -88,13 +88,6 @@ struct InternalsTests {
         }
     }
 
-    /// A zeroed `adh_subscriber` with its struct_size.
-    private static func emptySubscriber() -> UnsafeMutableRawPointer {
-        let vtable = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<adh_subscriber>.size, alignment: 8)
-        vtable.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<adh_subscriber>.size)
-        vtable.storeBytes(of: UInt32(MemoryLayout<adh_subscriber>.size), as: UInt32.self)
-        return vtable
-    }
 
     @Test("fuzz JSON is always valid JSON, whatever its kind")
     func fuzzJSONValid() throws {

@@ -107,7 +107,7 @@ struct EventTableTests {
         let rows = family.events.map(\.row)
         var offsets: [Int] = []
         for row in rows {
-            let vtable = family.extensionID == nil ? Self.emptySubscriber() : family.makeVTable()
+            let vtable = family.makeVTable()
             defer { vtable.deallocate() }
             row.install(into: vtable)
             #expect(rows.filter { $0.entry(in: vtable) != nil }.map(\.name) == [row.name], "\(row.name)")
@@ -118,7 +118,7 @@ struct EventTableTests {
             offsets += written
         }
         #expect(offsets == offsets.sorted() && Set(offsets).count == offsets.count)
-        let empty = family.extensionID == nil ? Self.emptySubscriber() : family.makeVTable()
+        let empty = family.makeVTable()
         defer { empty.deallocate() }
         #expect(rows.allSatisfy { $0.entry(in: empty) == nil })
     }
@@ -164,13 +164,6 @@ struct EventTableTests {
         }
     }
 
-    /// A zeroed `adh_subscriber` with its struct_size.
-    static func emptySubscriber() -> UnsafeMutableRawPointer {
-        let vtable = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<adh_subscriber>.size, alignment: 8)
-        vtable.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<adh_subscriber>.size)
-        vtable.storeBytes(of: UInt32(MemoryLayout<adh_subscriber>.size), as: UInt32.self)
-        return vtable
-    }
 
     /// Where a family's event entries start: after `destroy` in the core, after `struct_size` (a
     /// pointer's width) in an extension.

@@ -71,7 +71,7 @@ private enum TypeCheck {
         try process.run()
         let seconds = Double(limit.components.seconds)
         guard finished.wait(timeout: .now() + seconds) == .success else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked: the child inherits a concurrency thread's mask
             _ = finished.wait(timeout: .now() + 5)
             throw Failure.timedOut(limit)
         }

@@ -223,7 +223,10 @@ extension EventRow {
     @inline(__always)
     private static func cast<Fn>(_ entry: UnsafeRawPointer) -> Fn { unsafeBitCast(entry, to: Fn.self) }
 
-    private static func shapeName(_ type: Any.Type) -> String { String(describing: type) }
+    /// The shape type's name, read from its metadata. Not `String(describing:)`: that casts the
+    /// metatype to protocols first, and each cast scans every loaded image's conformances — the rows
+    /// are built once per plugin image, so with 1,000 plugins loading went quadratic (minutes).
+    private static func shapeName(_ type: Any.Type) -> String { _typeName(type, qualified: false) }
 }
 
 // The same builders for shapes that take no per-row facts.

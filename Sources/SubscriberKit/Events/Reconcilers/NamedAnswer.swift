@@ -1,5 +1,5 @@
 /// One subscriber's non-`nil` answer, as reconcilers see it.
-public struct NamedAnswer<Answer: Sendable>: Sendable {
+public struct NamedAnswer<Answer> {
     /// The subscriber's name.
     public var subscriber: String
     /// What it answered.
@@ -14,3 +14,5 @@ public struct NamedAnswer<Answer: Sendable>: Sendable {
 
 extension NamedAnswer: Equatable where Answer: Equatable {}
 extension NamedAnswer: Hashable where Answer: Hashable {}
+
+extension NamedAnswer: Sendable where Answer: Sendable {}

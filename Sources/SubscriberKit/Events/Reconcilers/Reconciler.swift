@@ -1,5 +1,5 @@
 /// What a reconciler decided: the result and anything worth reporting (conflicts, duplicate keys).
-package struct Reconciled<Answer: Sendable>: Sendable {
+package struct Reconciled<Answer> {
     /// The result delivered for the event.
     package var result: Answer
     /// Reports about the answers.
@@ -12,13 +12,14 @@ package struct Reconciled<Answer: Sendable>: Sendable {
 }
 
 extension Reconciled: Equatable where Answer: Equatable {}
+extension Reconciled: Sendable where Answer: Sendable {}
 
 /// Combines the answers of one event into one result (docs/events.md). Pure: it sees the non-`nil`
 /// answers in subscriber order and what nobody answering delivers, never the subscribers
 /// themselves, so every responder has been called first — no reconciler can short-circuit.
 ///
 /// The reconcilers that fit an answer are its shape's (``AnswerShape/reconciler(_:)``).
-package struct Reconciler<Answer: Sendable>: Sendable {
+package struct Reconciler<Answer>: Sendable {
     /// Which reconciler this is.
     package let choice: ReconcilerChoice
     private let combine: @Sendable ([NamedAnswer<Answer>], LifecycleEvent, Answer) -> Reconciled<Answer>
@@ -40,6 +41,9 @@ package struct Reconciler<Answer: Sendable>: Sendable {
         Reconciler(.firstAnswer) { answers, _, nobody in Reconciled(result: answers.first?.answer ?? nobody) }
     }
 
+}
+
+extension Reconciler where Answer: Sendable {
     /// `value` whatever the answers: `choice`, an `{"always": …}`.
     package static func always(_ value: Answer, as choice: ReconcilerChoice) -> Reconciler {
         Reconciler(choice) { _, _, _ in Reconciled(result: value) }

@@ -57,7 +57,7 @@ package struct ReconcilerMismatch: Error, Sendable, Equatable {
     }
 }
 
-extension Reconciler {
+extension Reconciler where Answer: Sendable {
     /// The reconciler `choice` names among `named`, or a constant answer read by `constant` (nil: the
     /// answer takes no constants); a mismatch names the `fitting` ones.
     package static func pick(_ choice: ReconcilerChoice, among named: [(ReconcilerChoice, Reconciler)],
