@@ -18,7 +18,7 @@ struct DispatchOrderConstraintTests {
         }
     }
 
-    @Test("without constraints the order is the stable sort by priority, as before")
+    @Test("Expo (ExpoAppDelegateSubscriberRepository) and GoogleUtilities (interceptors in registration order): without constraints, registration order, stably sorted by priority")
     func noConstraintsIsPrioritySort() throws {
         let ordered = try SubscriberRegistration.ordered(registrations([
             ("A", 0, [], []), ("B", 5, [], []), ("C", 0, [], []), ("D", 5, [], []), ("E", -1, [], []),

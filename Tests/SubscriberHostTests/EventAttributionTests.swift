@@ -38,7 +38,7 @@ struct EventAttributionTests {
         return try LifecycleEvent.openURL.row.call(reading: &reader)
     }
 
-    @Test("a script line reads it, and writes it back the same")
+    @Test("UIKit, UIApplication.OpenURLOptionsKey.eventAttribution (a link opened from an ad, as Expo forwards it): a script line reads it, and writes it back the same")
     func scriptKeys() throws {
         let call = try Self.read(Self.line)
         let value = try #require(call.arguments(as: OpenURLArguments.Value.self))

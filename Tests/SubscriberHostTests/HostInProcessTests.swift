@@ -144,3 +144,56 @@ struct HostInProcessTests {
         _ = subscribers
     }
 }
+
+/// Adopts no event protocol: compiles, and would receive nothing.
+final class ForgotItsProtocols: AppDelegateSubscriberBase, InstantiableSubscriber {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { true }
+}
+
+/// Answers every URL: in-process beside `ForgotItsProtocols`.
+final class OpensEverything: AppDelegateSubscriberBase, InstantiableSubscriber, OpenURLSubscriber {
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? { true }
+}
+
+@MainActor
+@Suite("PluginHost without a manifest, and what it tells an app")
+struct HostWithoutManifestTests {
+    @Test("PluginHost(application:inProcess:): the defaults a manifest leaves; what the host answers about itself")
+    func inProcessOnly() async throws {
+        let host = try PluginHost(application: testApplication, inProcess: [InProcessSubscriber(OpensEverything.self)])
+        defer { host.shutDown() }
+        #expect(host.application == testApplication)
+        #expect(host.subscriberNames == ["OpensEverything"])
+        #expect(host.responderNames(for: .openURL) == ["OpensEverything"])
+        #expect(host.responderNames(for: .performFetch).isEmpty)
+        #expect(host.skippedPlugins.isEmpty)
+        #expect(host.applicationState == .notRunning)
+        _ = await host.dispatch(.didFinishLaunching())
+        #expect(host.applicationState == .inactive)
+        #expect(host.dispatchAtOnce(.openURL(url: URL(string: "news://x")!)).result == true)
+        #expect(host.sceneState(of: "main") == nil)
+    }
+
+    @Test("an in-process subscriber that adopts no event protocol is warned about, made at start or added later")
+    func respondsToNothingWarns() throws {
+        let host = try PluginHost(application: testApplication, inProcess: [InProcessSubscriber(ForgotItsProtocols.self)])
+        defer { host.shutDown() }
+        let warning = "ForgotItsProtocols responds to no event: adopt the event protocols of the methods it implements "
+            + "(OpenURLSubscriber for application(_:open:options:), …)"
+        #expect(host.takeLogs().map(\.message) == [warning])
+        try host.add(InProcessSubscriber(ForgotItsProtocols.self, name: "Later"))
+        #expect(host.takeLogs().map(\.message) == [warning.replacingOccurrences(of: "ForgotItsProtocols", with: "Later")])
+        try host.add(InProcessSubscriber(OpensEverything.self))
+        #expect(host.takeLogs().isEmpty)
+    }
+
+    @Test("a HostError is one line; a manifest's own error is kept for the app to read")
+    func hostErrorLine() {
+        #expect {
+            _ = try PluginHost(manifestAt: "/nonexistent/manifest.json")
+        } throws: { error in
+            guard let error = error as? HostError, let manifest = error.manifestError else { return false }
+            return manifest.file == "/nonexistent/manifest.json" && !error.description.contains("\n")
+        }
+    }
+}

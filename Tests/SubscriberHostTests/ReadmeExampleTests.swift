@@ -46,6 +46,7 @@ struct ReadmeExampleTests {
         "Examples/ThirdPartyPlugin/manifest.json",
         "Examples/ThirdPartyPlugin/Sources/AcmeWelcome/AcmeWelcome.swift",
         "Examples/Embedding/EmbeddedNewsApp.swift",
+        "Examples/ThirdPartyPlugin/Sources/AcmeNewsApp/AcmeNewsApp.swift",
         "Examples/ThirdPartyPlugin/Tests/AcmeWelcomeTests/AcmeWelcomeConformanceTests.swift",
         "Examples/CPlugin/acme_fetch.c", "Examples/CPlugin/manifest.json",
         "Plugins/QuietHours/QuietHours.c",

@@ -262,4 +262,52 @@ struct SceneBridgeTests {
             try Manifest(bytes: Array(#"{"app": {"name": "N", "bundleIdentifier": "b"}, "sceneBridge": "yes"}"#.utf8), file: "m.json", directory: "/")
         }
     }
+
+    // MARK: Subscribers changed while a scene event runs
+
+    @Test("a subscriber added inside a scene event hears nothing of it, replays included, and every row keeps its name")
+    func addedDuringSceneEvent() throws {
+        let (dispatcher, _, log) = try bridged([("App", .app)])
+        let registrar = SceneURLRegistrar()
+        let late = TestSubscriber("Late", log: log)
+        late.answers[.openURL] = true
+        // First in order, app events only (a subscriber of the scene event itself gets no replay).
+        registrar.action = { try? dispatcher.add(late.registration(priority: 100) { $0.family != "scene" }) }
+        try dispatcher.add(SubscriberRegistration(name: "SceneRegistrar", subscriber: registrar))
+        log.entries = []
+        let outcome = dispatcher.dispatchAtOnce(.sceneOpenURLContexts(scene: "main", urlContexts: Self.contexts))
+        #expect(log.entries == ["App:openURL", "App:openURL"], "Late was added during the event: not replayed to")
+        #expect(outcome.answerNames == ["SceneRegistrar"])
+        #expect(outcome.bridged.map { $0.answerNames } == [["App"], ["App"]])
+        registrar.action = {}
+        log.entries = []
+        _ = dispatcher.dispatchAtOnce(.sceneOpenURLContexts(scene: "main", urlContexts: [Self.contexts[0]]))
+        #expect(log.entries == ["Late:openURL", "App:openURL"], "from the next event on, Late is replayed to first")
+    }
+
+    @Test("a subscriber removed while a bridged quick action waits for it: the event settles at once, as at shutdown")
+    func removedWhileReplayWaits() async throws {
+        let (dispatcher, subscribers, _) = try bridged([("App", .app), ("Other", .app)])
+        subscribers[0].shortcut = .never
+        subscribers[1].shortcut = .now(true)
+        let deliveries = Deliveries<Bool>()
+        dispatcher.dispatchAtOnce(.scenePerformActionForShortcutItem(scene: "main", ShortcutItem(type: "s")),
+                                  whenDelivered: deliveries.handler)
+        #expect(deliveries.outcomes.isEmpty, "App owes its completion")
+        try dispatcher.remove(named: "App")
+        // Settled now, not at the deadline: the removed subscriber's answer counts as late (false).
+        await letEverythingRun()
+        #expect(deliveries.outcomes.count == 1)
+        #expect(deliveries.outcomes.first?.bridged.first?.answers(as: Bool.self) == [false, true])
+    }
+}
+
+/// A scene subscriber that declines every URL context and runs `action` while it is called.
+@MainActor
+final class SceneURLRegistrar: AppDelegateSubscriber, SceneOpenURLContextsSubscriber {
+    var action: () -> Void = {}
+    func scene(_ scene: Scene, openURLContexts urlContexts: [OpenURLContext]) -> Bool? {
+        action()
+        return false
+    }
 }

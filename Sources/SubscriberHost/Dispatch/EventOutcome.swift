@@ -4,8 +4,8 @@ import SubscriberKit
 /// reports, and what the subscribers wrote and asked for meanwhile.
 ///
 /// `Result` is the event's: what its UIKit method returns at once for
-/// ``LifecycleDispatcher/dispatchAtOnce(_:whenDelivered:)`` (`Bool` for `openURL`), what it delivers
-/// in the end for ``LifecycleDispatcher/dispatch(_:)`` (`BackgroundFetchResult` for `performFetch`);
+/// ``PluginHost/dispatchAtOnce(_:whenDelivered:)`` (`Bool` for `openURL`), what it delivers
+/// in the end for ``PluginHost/dispatch(_:)`` (`BackgroundFetchResult` for `performFetch`);
 /// `any Sendable` for a call whose types are erased (``AnyEventCall``).
 public struct EventOutcome<Result: Sendable>: Sendable {
     /// The event.
@@ -19,8 +19,7 @@ public struct EventOutcome<Result: Sendable>: Sendable {
     public var invocation: LaunchInvocation?
     /// The application's state once the event was delivered.
     public var applicationState: ApplicationState
-    /// The log records written while this event was dispatched, in order (``PluginHost`` fills them;
-    /// a bare ``LifecycleDispatcher`` leaves them empty).
+    /// The log records written while this event was dispatched, in order.
     public var logs: [LogRecord]
     /// The requests subscribers made while this event was dispatched (``PluginHost`` fills them).
     public var requests: [HostRequest]
@@ -30,7 +29,7 @@ public struct EventOutcome<Result: Sendable>: Sendable {
         set { sceneFacts = SceneFacts.make(scene: newValue, bridged: bridged) }
     }
     /// The app-level events the scene bridge replayed for this scene event, in order, each with its
-    /// own result, answers and reports (``DispatchConfiguration/sceneBridge``); empty when none was.
+    /// own result, answers and reports (the manifest's `"sceneBridge": true`); empty when none was.
     /// A scene event's `Bool` result is true when a replay was handled.
     public var bridged: [AnyEventOutcome] {
         get { sceneFacts?.bridged ?? [] }

@@ -219,13 +219,15 @@ extension LifecycleDispatcher {
         guard let position = subscribers.firstIndex(where: { $0.name == name }),
               let target = subscribers[position].target(for: event) else { return }  // removed meanwhile
         let list = ResponderList([Responder(target, subscriber: position)])
+        // The names `position` counts in, whatever a delivery below adds or removes.
+        let names = self.names
         var unhandled: [AnyEventCall] = []
         let pending = live.pendingResponses
         live.pendingResponses = []
         for call in pending {
             let started = Started(event: event, invocation: nil, reports: [], state: applicationState, names: names)
             live.depth += 1
-            let flight = event.row.deliver(call, to: list, deliveryContext(for: event))
+            let flight = event.row.deliver(call, to: list, deliveryContext(for: event, names: names))
             live.depth -= 1
             if let settled = flight.settled {
                 if settled.answers.count == 0 { unhandled.append(call) }

@@ -182,6 +182,9 @@ package final class LifecycleDispatcher {
         let event = call.event
         let row = event.row
         let named = row.namesScene ? row.scene(of: call) : nil
+        // The subscribers as they are now: one added or removed during this event (also by a
+        // bridge replay's subscriber) counts from the next event, and the rows name these.
+        let lists = self.lists
         var started = Started(event: event, invocation: nil, reports: [], state: machine.state,
                               scene: named.map { SceneStart($0.identifier) }, names: names)
         var call = call
@@ -214,10 +217,10 @@ package final class LifecycleDispatcher {
             list = lists[event.index]
         }
         live.depth += 1
-        var flight = row.deliver(call, to: list, deliveryContext(for: event))
+        var flight = row.deliver(call, to: list, deliveryContext(for: event, names: started.names))
         if configuration.sceneBridge, let admitted = machine.admittedScene, row.bridge != nil {
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists) { replay, responders in
-                replay.event.row.deliver(replay, to: responders, self.deliveryContext(for: replay.event))
+                replay.event.row.deliver(replay, to: responders, self.deliveryContext(for: replay.event, names: started.names))
             }
             started.scene?.bridged = bridged
             flight = bridged ?? flight
@@ -235,10 +238,10 @@ package final class LifecycleDispatcher {
 
     /// What a delivery of `event` needs besides its responders, made for the subscribers as they are now.
     @inline(__always)
-    func deliveryContext(for event: LifecycleEvent) -> DeliveryContext {
+    func deliveryContext(for event: LifecycleEvent, names: [String]? = nil) -> DeliveryContext {
         DeliveryContext(
             event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
-            names: names, policy: policies[event.index],
+            names: names ?? self.names, policy: policies[event.index],
             deadline: configuration.deadline(for: event).nanosecondsSaturating, lateReports: lateReports,
             problem: reportProblem)
     }

@@ -11,7 +11,7 @@ public struct SubscriberAnswer: Sendable {
     public var answer: (any Sendable)?
     /// For a synchronous answer, how long the call took; for a completion, the time from the call
     /// until the completion arrived (until the deadline when it never did). Zero unless the
-    /// dispatcher measures subscribers (``DispatchConfiguration/measuresSubscribers``).
+    /// dispatcher measures subscribers (``HostOptions/measuresSubscribers``).
     public var duration: Duration
 
     /// A row.

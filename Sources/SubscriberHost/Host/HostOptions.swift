@@ -3,7 +3,7 @@ public struct HostOptions: Sendable {
     /// Folders searched for `library` plugins after the manifest's `pluginSearchPaths` (`--plugin-dir`).
     public var extraSearchDirectories: [String]
     /// Turn the loader's path check off (`--allow-writable`): accept an unsafe plugin file or folder on
-    /// its way, writable by group or others or owned by another user (see ``PluginLoader/allowWritable``).
+    /// its way, writable by group or others or owned by another user (docs/manifest.md, "Load-time checks").
     public var allowWritable: Bool
     /// One deadline for every completion event, replacing the manifest's (`--deadline MS`).
     public var deadlineOverride: Duration?

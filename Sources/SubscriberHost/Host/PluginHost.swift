@@ -2,7 +2,7 @@ import SubscriberKit
 
 /// A running host: a manifest's plugins loaded and checked, their subscribers made through the C
 /// ABI, the app's own in-process subscribers beside them, all registered with one
-/// ``LifecycleDispatcher``. What `apphost` and embedding apps use (docs/embedding.md).
+/// dispatcher. What `apphost` and embedding apps use (docs/embedding.md).
 ///
 /// ```swift
 /// let host = try PluginHost(manifestAt: "manifests/news.json",
@@ -112,13 +112,7 @@ public final class PluginHost {
             var registration = SubscriberRegistration(subscriber.type, name: name, application: manifest.app,
                                                       options: subscriber.options, sink: log, priority: subscriber.priority)
             (registration.after, registration.before) = (subscriber.after, subscriber.before)
-            // An in-process subscriber that adopts no event protocol compiles and receives nothing: the
-            // typical mistake of a port from Expo. Say so where its logs go.
-            if registration.respondingEvents.isEmpty {
-                log.log(subscriber: name, level: .warning,
-                        message: "\(name) responds to no event: adopt the event protocols of the methods it implements "
-                            + "(OpenURLSubscriber for application(_:open:options:), …)")
-            }
+            Self.warnIfRespondingToNothing(registration, log: log)
             registrations.append(registration)
         }
         skipped.sort { $0.pluginIndex < $1.pluginIndex }  // manifest order, whichever step refused them
@@ -160,6 +154,16 @@ public final class PluginHost {
         }
     }
 
+    /// An in-process subscriber that adopts no event protocol compiles and receives nothing: the
+    /// typical mistake of a port from Expo. Says so where its logs go.
+    private static func warnIfRespondingToNothing(_ registration: SubscriberRegistration, log: HostLogRecorder) {
+        guard registration.respondingEvents.isEmpty else { return }
+        let name = registration.name
+        log.log(subscriber: name, level: .warning,
+                message: "\(name) responds to no event: adopt the event protocols of the methods it implements "
+                    + "(OpenURLSubscriber for application(_:open:options:), …)")
+    }
+
     /// What is wrong with `subscriber`'s own `after`/`before` lists (too long, an empty or repeated
     /// name), as a manifest entry's would be; nil when they are fine.
     private static func orderListProblem(_ subscriber: InProcessSubscriber) -> (key: String, expected: String, found: String)? {
@@ -183,8 +187,8 @@ public final class PluginHost {
 
     /// Makes `subscriber` and adds it while the host runs, as the manifest's would be made (the
     /// manifest's app info, its options, logging beside the plugins'): it receives events from the
-    /// next one on, also when added from inside an event (``LifecycleDispatcher/add(_:whenResponseDelivered:)``:
-    /// order, pending notification responses). Checked before it is made: a name already taken (one
+    /// next one on, also when added from inside an event, in its place in the dispatch order; a
+    /// notification response nobody handled is offered to it. Checked before it is made: a name already taken (one
     /// clear error, as the same subscriber registered twice), a bad name, or constraints that form a
     /// cycle throw, and nothing is made or changed.
     public func add(_ subscriber: InProcessSubscriber,
@@ -201,6 +205,7 @@ public final class PluginHost {
         var registration = SubscriberRegistration(subscriber.type, name: subscriber.name, application: manifest.app,
                                                   options: subscriber.options, sink: log, priority: subscriber.priority)
         (registration.after, registration.before) = (subscriber.after, subscriber.before)
+        Self.warnIfRespondingToNothing(registration, log: log)
         let delivered = whenResponseDelivered.map { whenDelivered in { @MainActor (outcome: EventOutcome<Void>) in
             whenDelivered(self.attach(outcome))
         } }
@@ -210,7 +215,7 @@ public final class PluginHost {
     /// Removes the subscriber named `name` while the host runs, a plugin's or an in-process one: it
     /// receives nothing from the next event on; a plugin's is destroyed once the current event's
     /// calls are over (at once outside an event), its owed completions settled as at shutdown
-    /// (``LifecycleDispatcher/remove(named:)``). Throws when no subscriber has that name.
+    /// Throws when no subscriber has that name.
     public func remove(named name: String) throws(SubscriberChangeError) {
         try dispatcher.remove(named: name)
     }
@@ -240,7 +245,7 @@ public final class PluginHost {
     public func takeLogs() -> [LogRecord] { log.drain() }
 
     /// Delivers `call` to every subscriber that responds and returns its outcome once every awaited
-    /// completion arrived (``LifecycleDispatcher/dispatch(_:)``). The outcome carries the records
+    /// completion arrived. The outcome carries the records
     /// logged and the requests made since the previous outcome: a completion that logs before calling
     /// back belongs to the event that waited for it.
     public func dispatch<Immediate, Final>(_ call: EventCall<Immediate, Final>) async -> EventOutcome<Final> {
@@ -248,7 +253,7 @@ public final class PluginHost {
     }
 
     /// Delivers `call` and returns at once what the event's UIKit method returns at once; what comes
-    /// later goes to `whenDelivered` (``LifecycleDispatcher/dispatchAtOnce(_:whenDelivered:)``). Each
+    /// later goes to `whenDelivered`, exactly once. Each
     /// outcome carries the records logged and the requests made since the previous one.
     @discardableResult
     public func dispatchAtOnce<Immediate, Final>(

@@ -32,12 +32,12 @@ struct AcmeNewsApp {
         let launch = LaunchOptions(url: URL(string: "acme-news://home"))
         _ = host.dispatchAtOnce(.willFinishLaunching(options: launch))
         let launched = await host.dispatch(.didFinishLaunching(options: launch))
-        print("launched: \(launched.result.bool ?? false), invocation: \(launched.invocation.map { "\($0)" } ?? "none")")
+        print("launched: \(launched.result), invocation: \(launched.invocation.map { "\($0)" } ?? "none")")
         _ = host.dispatchAtOnce(.didBecomeActive)
         let opened = await host.dispatch(.openURL(url: URL(string: "acme-welcome://tour")!))
-        print("acme-welcome://tour handled: \(opened.result.bool ?? false)")
+        print("acme-welcome://tour handled: \(opened.result)")
         let fetch = await host.dispatch(.performFetch)
-        print("background fetch: \(fetch.result.fetchResult.map(\.name) ?? "none")")
+        print("background fetch: \(fetch.result)")
 
         // 3. Shut down: the last event, then destroy the loaded subscribers. Plugins stay resident.
         _ = await host.dispatch(.willTerminate)

@@ -141,6 +141,11 @@ package final class BridgedFlight: InFlight, @unchecked Sendable {
         replays.forEach { $0.flight.deliverNow() }
     }
 
+    override package func abandon(named name: String) {
+        original.abandon(named: name)
+        replays.forEach { $0.flight.abandon(named: name) }
+    }
+
     private func combined(_ own: DeliveryResult, _ results: [DeliveryResult]) -> DeliveryResult {
         replayResults = results
         var result = own
