@@ -2,16 +2,6 @@ import SubscriberABI
 
 /// A `Bool` through a completion (`performActionForShortcutItem`): an `adh_bool_completion` in C.
 package enum BoolCompletionAnswer: CompletionAnswerShape {
-    package static var fittingReconcilers: [ReconcilerChoice] { Reconciler<Bool>.fitting }
-
-    package static func reconciler(_ choice: ReconcilerChoice) throws(ReconcilerMismatch) -> Reconciler<Bool> {
-        try Reconciler<Bool>.named(choice)
-    }
-
-    package static func json(answer: Bool) -> JSONValue { .bool(answer) }
-    package static func json(final: Bool) -> JSONValue { .bool(final) }
-    package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> Bool { try json.bool(at: path) }
-
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_bool_completion {
         adh_bool_completion(call: { CompletionTokens.deliver($0, .integer(Int64($1))) }, context: token)
     }

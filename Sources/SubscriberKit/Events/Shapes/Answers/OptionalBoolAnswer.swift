@@ -2,16 +2,6 @@ import SubscriberABI
 
 /// A `Bool?` answered at once (`openURL`, the launch events, the vetoes): an `adh_tristate` in C.
 package enum OptionalBoolAnswer: ImmediateAnswerShape {
-    package static var fittingReconcilers: [ReconcilerChoice] { Reconciler<Bool>.fitting }
-
-    package static func reconciler(_ choice: ReconcilerChoice) throws(ReconcilerMismatch) -> Reconciler<Bool> {
-        try Reconciler<Bool>.named(choice)
-    }
-
-    package static func json(answer: Bool) -> JSONValue { .bool(answer) }
-    package static func json(final: Bool) -> JSONValue { .bool(final) }
-    package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> Bool { try json.bool(at: path) }
-
     package static func encode(_ answer: Bool?, keeping kept: inout AnyObject?) -> adh_tristate { ABI.tristate(answer) }
 
     package static func decode(_ raw: adh_tristate, problem: inout String?) -> Bool? {
@@ -20,6 +10,23 @@ package enum OptionalBoolAnswer: ImmediateAnswerShape {
         }
         return ABI.bool(fromTristate: raw)
     }
+}
+
+/// What every shape answered with a `Bool` shares (``OptionalBoolAnswer``, ``BoolCompletionAnswer``,
+/// ``RestorationAnswer``): the Bool reconcilers, and answers written as JSON booleans.
+extension AnswerShape where Answer == Bool {
+    package static var fittingReconcilers: [ReconcilerChoice] { Reconciler<Bool>.fitting }
+
+    package static func reconciler(_ choice: ReconcilerChoice) throws(ReconcilerMismatch) -> Reconciler<Bool> {
+        try Reconciler<Bool>.named(choice)
+    }
+
+    package static func json(answer: Bool) -> JSONValue { .bool(answer) }
+    package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> Bool { try json.bool(at: path) }
+}
+
+extension AnswerShape where Final == Bool {
+    package static func json(final: Bool) -> JSONValue { .bool(final) }
 }
 
 extension Reconciler where Answer == Bool {

@@ -9,20 +9,10 @@ package enum RestorationAnswer: AnswerShape {
     package typealias Immediate = Bool
     package typealias Final = ContinueUserActivityResult
 
-    package static var fittingReconcilers: [ReconcilerChoice] { Reconciler<Bool>.fitting }
-
-    package static func reconciler(_ choice: ReconcilerChoice) throws(ReconcilerMismatch) -> Reconciler<Bool> {
-        try Reconciler<Bool>.named(choice)
-    }
-
-    package static func json(answer: Bool) -> JSONValue { .bool(answer) }
-
     package static func json(final: ContinueUserActivityResult) -> JSONValue {
         guard let restorable = final.restorableObjects else { return .object(["handled": .bool(final.handled)]) }
         return .object(["handled": .bool(final.handled), "restorableObjects": .array(restorable.map { .string($0) })])
     }
-
-    package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> Bool { try json.bool(at: path) }
 
     /// The handled answer as the SDK returns it.
     package static func encode(_ answer: Bool?) -> adh_tristate { ABI.tristate(answer) }
