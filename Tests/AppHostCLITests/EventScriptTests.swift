@@ -101,6 +101,21 @@ struct EventScriptTests {
         }
     }
 
+    @Test("every event of the table refuses a key it does not know, and names the keys it does")
+    func everyEventRefusesUnknownKeys() throws {
+        for event in LifecycleEvent.allCases {
+            let call = try #require(event.row.canonicalCalls.first, "\(event)")
+            var object = call.scriptJSON
+            object["unknownKey"] = .number(1)
+            #expect {
+                try EventScript.parse(JSONValue.object(object).serialized(), file: "e")
+            } throws: { error in
+                guard let error = error as? EventScriptError else { return false }
+                return error.location == "unknownKey" && error.expected.hasPrefix("one of the known keys (") && error.expected.contains("event")
+            }
+        }
+    }
+
     @Test("arguments left out take their documented defaults")
     func defaults() throws {
         let error = LifecycleError(domain: "d", code: 3, message: "m")

@@ -9,6 +9,11 @@ import BuiltProducts
 /// writes it. What the table says about the Swift side (protocol names, requirements) and the C side
 /// (entries, families) is checked together, for every event, with nothing kept by hand: an event
 /// added to the table is in this plugin at once.
+///
+/// Every method tells which event it is: it logs its event's wire name, and answers (or completes
+/// with) ``answer(of:)``, a value made from its event's index and name wherever the answer's type
+/// allows. So a row wired to another event's method — its entry installed with another event's, or
+/// its C slot read for another — logs and answers that other event's, and a test sees it.
 public enum GeneratedPlugin {
     /// The Swift source: the subscriber type and its entry symbol.
     @MainActor
@@ -16,14 +21,15 @@ public enum GeneratedPlugin {
         let rows = EventTable.rows
         let protocols = rows.map(\.swiftProtocol).joined(separator: ", ")
         let methods = rows.map { row in
-            "    " + row.swiftRequirement + " {\n" + body(of: row.swiftRequirement) + "    }"
+            "    " + row.swiftRequirement + " {\n" + body(of: row) + "    }"
         }.joined(separator: "\n")
         return """
         import Foundation
         import SubscriberKit
 
         final class EveryEvent: InstantiableSubscriber, \(protocols) {
-            init(context: SubscriberContext) {}
+            let context: SubscriberContext
+            init(context: SubscriberContext) { self.context = context }
         \(methods)
         }
 
@@ -36,11 +42,73 @@ public enum GeneratedPlugin {
         """
     }
 
-    /// A body for `requirement`: completion handlers declined, no opinion returned.
-    static func body(of requirement: String) -> String {
-        var lines = ""
-        for match in requirement.matches(of: /(\w+): CompletionHandler</) { lines += "        \(match.output.1).decline()\n" }
-        if requirement.contains(" -> ") { lines += "        return nil\n" }
+    /// What `row`'s method answers, as Swift source and as the value it makes: returned at once (an
+    /// immediate answer, or the `Bool?` beside a restoration handler), or handed to its completion.
+    /// Made from the row's index and name, so that two events' answers differ where the type allows.
+    struct Answer {
+        var source: String
+        var value: any Sendable
+    }
+
+    /// The answer of type `type` (the requirement's text: `Bool`, `BackgroundFetchResult`, …) for `row`.
+    static func answer(ofType type: String, for row: EventRow) -> Answer? {
+        let index = row.index, name = row.name
+        switch type {
+        case "Bool":
+            return Answer(source: "\(index % 2 == 0)", value: index % 2 == 0)
+        case "String":
+            return Answer(source: "\"\(name)\"", value: name)
+        case "InterfaceOrientationMask":
+            let mask = InterfaceOrientationMask(rawValue: UInt32(2 + 4 * (index % 4)))  // portrait and one more
+            return Answer(source: "InterfaceOrientationMask(rawValue: \(mask.rawValue))", value: mask)
+        case "UserActivity":
+            return Answer(source: "UserActivity(activityType: \"\(name)\")", value: UserActivity(activityType: name))
+        case "BackgroundFetchResult":
+            let result = BackgroundFetchResult.allCases[index % BackgroundFetchResult.allCases.count]
+            return Answer(source: "BackgroundFetchResult(rawValue: \(result.rawValue))!", value: result)
+        case "Void":
+            return Answer(source: "()", value: ())
+        case "JSONObject":
+            return Answer(source: "[\"event\": .string(\"\(name)\"), \"index\": .number(\(index))]",
+                          value: ["event": .string(name), "index": .number(Double(index))] as JSONObject)
+        case "NotificationPresentationOptions":
+            let options: NotificationPresentationOptions = index % 2 == 0 ? [.banner, .sound] : [.list, .badge]
+            return Answer(source: "NotificationPresentationOptions(rawValue: \(options.rawValue))", value: options)
+        case "[String]":
+            return Answer(source: "[\"\(name)\", \"\(index)\"]", value: [name, "\(index)"])
+        default:
+            return nil
+        }
+    }
+
+    /// What `row`'s generated method answers at once (nil: nothing, or no answer to make), and what it
+    /// hands its completion handler (nil: it has none).
+    package static func answers(of row: EventRow) -> (immediate: (any Sendable)?, completion: (any Sendable)?) {
+        let (returned, completed) = answerTypes(of: row.swiftRequirement)
+        let immediate: (any Sendable)? = row.timing == .restoration ? true : returned.flatMap { answer(ofType: $0, for: row)?.value }
+        return (immediate, completed.flatMap { answer(ofType: $0, for: row)?.value })
+    }
+
+    /// The type a requirement returns (without its `?`) and the value type of its completion handler.
+    static func answerTypes(of requirement: String) -> (returned: String?, completed: String?) {
+        let returned = requirement.firstMatch(of: /\ -> (.+?)\??$/).map { String($0.output.1) }
+        let completed = requirement.firstMatch(of: /: CompletionHandler<(.+)>[),]/).map { String($0.output.1) }
+        return (returned, completed)
+    }
+
+    /// A body for `row`'s requirement: logs the event's wire name, completes its handler with
+    /// ``answer(ofType:for:)``, returns that answer.
+    static func body(of row: EventRow) -> String {
+        var lines = "        context.log(\"\(row.name)\")\n"
+        let (returned, completed) = answerTypes(of: row.swiftRequirement)
+        if let completed, let handler = row.swiftRequirement.firstMatch(of: /(\w+): CompletionHandler</)?.output.1 {
+            lines += "        \(handler)(\(answer(ofType: completed, for: row)?.source ?? "()"))\n"
+        }
+        if row.timing == .restoration {
+            lines += "        return true\n"  // true: its restoration list counts (one from a false responder is reported)
+        } else if let returned {
+            lines += "        return \(answer(ofType: returned, for: row)?.source ?? "nil")\n"
+        }
         return lines
     }
 
@@ -72,7 +140,15 @@ public enum GeneratedPlugin {
     static func build(in folder: URL) throws -> String {
         let file = folder.appendingPathComponent("EveryEvent.swift")
         try Data(source.utf8).write(to: file)
-        let library = folder.appendingPathComponent("libEveryEvent.so").path
+        return try compilePlugin(sources: [file], module: "EveryEvent", into: folder)
+    }
+
+    /// Compiles the Swift plugin of `sources` (a plugin's own files, importing SubscriberKit) into
+    /// `folder`/lib`module`.so, linked with SubscriberKit's objects of this build, as SwiftPM would build
+    /// a plugin product; the path, or what the compiler said. For a plugin this package does not build
+    /// (the docs' outside example), without building a second package.
+    public static func compilePlugin(sources: [URL], module: String, into folder: URL) throws -> String {
+        let library = folder.appendingPathComponent("lib\(module).so").path
         // The objects of SubscriberKit's current sources, as the build's own file map lists them (the
         // folder may still hold objects of sources since removed).
         let map = try Data(contentsOf: buildFolder.appendingPathComponent("SubscriberKit.build/output-file-map.json"))
@@ -82,14 +158,14 @@ public enum GeneratedPlugin {
         let objects = entries.values.compactMap { $0["object"] }.sorted()
         let modules = buildFolder.appendingPathComponent("Modules").path
         let moduleMap = packageRoot.appendingPathComponent("Sources/SubscriberABI/include/module.modulemap").path
-        let log = folder.appendingPathComponent("swiftc.txt")
+        let log = folder.appendingPathComponent("swiftc-\(module).txt")
         try Data().write(to: log)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = ["-emit-library", "-parse-as-library", "-module-name", "EveryEvent", "-o", library, "-I", modules,
-                             "-Xcc", "-fmodule-map-file=\(moduleMap)", file.path] + objects
+        process.arguments = ["-emit-library", "-parse-as-library", "-module-name", module, "-o", library, "-I", modules,
+                             "-Xcc", "-fmodule-map-file=\(moduleMap)"] + sources.map(\.path) + objects
         process.standardOutput = handle
         process.standardError = handle
         let finished = DispatchSemaphore(value: 0)
@@ -100,7 +176,7 @@ public enum GeneratedPlugin {
             throw Failure("swiftc: expected to finish within 180 s, still running; stopped")
         }
         guard process.terminationStatus == 0 else {
-            throw Failure("swiftc: expected the generated plugin to compile, found exit status \(process.terminationStatus): "
+            throw Failure("swiftc: expected \(module) to compile, found exit status \(process.terminationStatus): "
                           + ((try? String(contentsOf: log, encoding: .utf8)) ?? ""))
         }
         return library

@@ -37,19 +37,27 @@ enum BridgeScript {
         UserActivity(activityType: "org.other.thing", userInfo: ["x": "y"]),
     ]
 
+    /// The events the last ``run(_:calls:)`` sent, in order, each once: held against the event table
+    /// (every app delegate event), so an event added to the table and not to the script fails a test.
+    private(set) static var driven: [LifecycleEvent] = []
+
     /// The script's lines for `subscriber`, which calls each completion `calls` times.
     static func run(_ subscriber: Solo, calls: Int) async -> [String] {
+        driven = []
+        func drive(_ event: LifecycleEvent) { if !driven.contains(event) { driven.append(event) } }
         var lines: [String] = ["responds: \(subscriber.respondingEvents)"]
         func line(_ label: String, _ answer: (any Sendable)?, of event: LifecycleEvent) {
             lines.append("\(label) -> " + (answer.map { event.row.json(answer: $0).serialized() } ?? "nil"))
         }
         func ask<I, F>(_ label: String, _ call: EventCall<I, F>) {
+            drive(call.event)
             line(label, subscriber.answer(call), of: call.event)
         }
-        func notify<I, F>(_ call: EventCall<I, F>) { _ = subscriber.answer(call) }
+        func notify<I, F>(_ call: EventCall<I, F>) { drive(call.event); _ = subscriber.answer(call) }
         /// "called <value>", "declined"; with "; called again" when a second call came (the host's
         /// duplicate report, at once or later).
         func complete<I, F>(_ label: String, _ call: EventCall<I, F>) async {
+            drive(call.event)
             let outcome = await subscriber.deliver(call)
             var text = outcome.answers.first.map { "called " + ($0.answer.map { call.event.row.json(answer: $0).serialized() } ?? "nil") }
                 ?? "declined"
@@ -90,6 +98,7 @@ enum BridgeScript {
             ask("willContinue(\(type))", .willContinueUserActivity(activityType: type))
         }
         for activity in activities {
+            drive(.continueUserActivity)
             let outcome = await subscriber.deliver(.continueUserActivity(activity))
             let restored = outcome.result.restorableObjects.map { JSONValue.array($0.map { .string($0) }).serialized() }
             var text = "continue(\(activity.activityType)) -> \(outcome.result.handled) restored \(restored ?? "nothing")"

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import SubscriberKit
+import Testing
+@testable import SubscriberHost
 
 /// A test subscriber the round-trip script knows how to drive.
 @MainActor
@@ -247,3 +249,26 @@ final class LateDecliner: InstantiableSubscriber, PerformFetchSubscriber {
 @MainActor let bridgeTestSubscriberTypes: [any InstantiableSubscriber.Type] = [
     Oracle.self, Contrarian.self, Bystander.self, DoubleCaller.self, LateDecliner.self,
 ]
+
+/// The test doubles that adopt the app delegate's protocols by hand, and the script that drives
+/// them, against the event table: an app delegate event added to the table and not to them fails here.
+@MainActor
+@Suite("Bridge test doubles cover every app delegate event of the table")
+struct BridgeTestDoublesCoverTheTable {
+    @Test func oracleRespondsToEveryAppDelegateEvent() {
+        let oracle = Solo(Oracle(context: bridgeContext("Oracle", sink: RecordingSink())), name: "Oracle")
+        #expect(oracle.respondingEvents == EventFamily.application.events)
+    }
+
+    @Test func theScriptDrivesEveryAppDelegateEvent() async {
+        let oracle = Solo(Oracle(context: bridgeContext("Oracle", sink: RecordingSink())), name: "Oracle")
+        _ = await BridgeScript.run(oracle, calls: Oracle.callsPerCompletion)
+        #expect(Set(BridgeScript.driven) == Set(EventFamily.application.events),
+                "not driven: \(EventFamily.application.events.filter { !BridgeScript.driven.contains($0) })")
+        // The doubles' events are all the family's: those of the answering doubles are among them.
+        for type in bridgeTestSubscriberTypes {
+            let solo = Solo(type.init(context: bridgeContext(type.subscriberName, sink: RecordingSink())), name: type.subscriberName)
+            #expect(solo.respondingEvents.allSatisfy(BridgeScript.driven.contains), "\(type.subscriberName)")
+        }
+    }
+}
