@@ -66,6 +66,35 @@ struct ReadmeExampleTests {
                 "not shown whole anywhere: \(Self.requiredSamples.subtracting(shown).sorted())")
     }
 
+    /// `Examples/ThirdPartyPlugin/Package.swift` as an author writes it in a package of their own: the
+    /// example reads AppDelegateHost's package identity from where the clone sits (it depends on it as
+    /// `../..`); a plain package names it, `"AppDelegateHost"`, at `../AppDelegateHost`.
+    static func plainPackage(_ example: String) throws -> String {
+        var lines = example.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.removeAll { $0 == "import Foundation" }
+        let start = try #require(lines.firstIndex { $0.hasPrefix("/// AppDelegateHost, by path") })
+        let end = try #require(lines.firstIndex { $0.contains(".standardized.lastPathComponent") })
+        lines.removeSubrange(start...(end + 1))  // the identity's lines and the blank line after them
+        return lines.joined(separator: "\n")
+            .replacingOccurrences(of: ".package(path: appDelegateHostPath)", with: #".package(path: "../AppDelegateHost")"#)
+            .replacingOccurrences(of: "package: appDelegateHost)", with: #"package: "AppDelegateHost")"#)
+    }
+
+    /// The plain `Package.swift` of "A plugin package of your own" is the example's, identity aside.
+    @Test func thePlainPackageIsTheExamplesWithItsIdentityWrittenOut() throws {
+        let marker = "<!-- plain: Examples/ThirdPartyPlugin/Package.swift -->"
+        let text = try String(contentsOfFile: Self.root + "/docs/plugin-package.md", encoding: .utf8)
+        let markerRange = try #require(text.range(of: marker), "docs/plugin-package.md: no plain Package.swift")
+        let codeStart = try #require(text.range(of: "```swift\n", range: markerRange.upperBound..<text.endIndex))
+        #expect(text[markerRange.upperBound..<codeStart.lowerBound].allSatisfy { $0.isWhitespace })
+        let codeEnd = try #require(text.range(of: "\n```", range: codeStart.upperBound..<text.endIndex))
+        let shown = String(text[codeStart.upperBound..<codeEnd.lowerBound]) + "\n"
+        let example = try String(contentsOfFile: Self.root + "/Examples/ThirdPartyPlugin/Package.swift", encoding: .utf8)
+        let plain = try Self.plainPackage(example)
+        #expect(shown == plain, "docs/plugin-package.md's plain Package.swift differs from the example's; expected:\n\(plain)")
+        #expect(!plain.contains("appDelegateHost") && !plain.contains("Context."), "only the identity differs")
+    }
+
     /// The docs are the whole story: no page sends readers to a document outside the repository.
     @Test func theDocsNeverNameAnOutsideContract() throws {
         for page in try Self.documentationPages() {

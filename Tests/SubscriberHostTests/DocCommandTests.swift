@@ -1,0 +1,228 @@
+import Foundation
+import Glibc
+import Testing
+import BuiltProducts
+import GeneratedPlugin
+
+/// Every `apphost` command of the README and the docs runs as written and ends as the page says.
+///
+/// A code block that holds an `apphost` command (a line of a `sh` block, or a `$ ` line of any block)
+/// follows a marker naming the folder its commands run from, relative to the repository's root, and
+/// the exit status they end with when it is not 0:
+///
+///     <!-- run: Examples/ThirdPartyPlugin -->
+///     <!-- run: .; exit 1 -->
+///
+/// The commands run in a scratch copy of the repository (its files linked, `Examples/` copied, so
+/// that what a command writes stays there) with this build's products as `.build/debug` and on
+/// `PATH`, the built `apphost` run directly. What the pages build with `swift build` is already built;
+/// the one plugin this package does not build, the outside package's `libAcmeWelcome.so`, is compiled
+/// into its `.build/debug` first. Other `swift` commands (`swift test`, `swift run AcmeNewsApp`) are not
+/// run here: `.ci/example-package` runs them.
+@MainActor
+@Suite("README and docs: every apphost command runs as written", .serialized)
+struct DocCommandTests {
+    static let root = ReadmeExampleTests.root
+
+    /// A marked code block: where it is, where it runs, the status it expects, its commands.
+    struct Block: CustomStringConvertible {
+        var page: String
+        var line: Int
+        var folder: String
+        var status: Int32
+        var commands: [String]
+        var description: String { "\(page):\(line)" }
+    }
+
+    /// A line of a command that calls apphost: `apphost …`, `swift run apphost …`, after a pipe or `&&` too.
+    static let appHostCall = #/(^|[|&;]\s*)(swift run )?apphost(\s|$)/#
+
+    /// Every fenced block of `page` that is marked or holds an apphost command, and whether it is marked.
+    static func blocks(in page: String) throws -> [(block: Block, marked: Bool)] {
+        let lines = try String(contentsOfFile: root + "/" + page, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var found: [(Block, Bool)] = []
+        var index = 0
+        while index < lines.count {
+            let fence = lines[index].trimmingCharacters(in: .whitespaces)
+            guard fence.hasPrefix("```") else { index += 1; continue }
+            let isShell = fence == "```sh"
+            let start = index
+            var body: [String] = []
+            index += 1
+            while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                body.append(lines[index])
+                index += 1
+            }
+            index += 1
+            // Logical lines: a line ending in `|`, `\` or `&&` goes on.
+            var commands: [String] = []
+            var pending = ""
+            for raw in body {
+                var line = raw.trimmingCharacters(in: .whitespaces)
+                if !isShell {
+                    guard pending.isEmpty ? line.hasPrefix("$ ") : true else { continue }
+                    if pending.isEmpty { line = String(line.dropFirst(2)) }
+                }
+                let code = line.replacing(/\s+#\s.*$/, with: "")
+                pending += (pending.isEmpty ? "" : " ") + line
+                if code.hasSuffix("|") || code.hasSuffix("\\") || code.hasSuffix("&&") {
+                    if code.hasSuffix("\\") { pending = String(pending.replacing(/\\\s*(#.*)?$/, with: "")) }
+                    continue
+                }
+                if !pending.isEmpty, !pending.hasPrefix("#") { commands.append(pending) }
+                pending = ""
+            }
+            // The marker: the nearest line before the fence that is not blank.
+            var markerLine = start - 1
+            while markerLine >= 0, lines[markerLine].trimmingCharacters(in: .whitespaces).isEmpty { markerLine -= 1 }
+            var block = Block(page: page, line: start + 1, folder: "", status: 0, commands: commands)
+            if markerLine >= 0, let match = lines[markerLine].wholeMatch(of: /<!-- run: ([^;]+?)(?:; exit (\d+))? -->/) {
+                block.folder = String(match.output.1)
+                block.status = match.output.2.flatMap { Int32($0) } ?? 0
+                found.append((block, true))  // a marked block runs, with or without apphost (a build step before)
+            } else if commands.contains(where: { $0.contains(appHostCall) }) {
+                found.append((block, false))
+            }
+        }
+        return found
+    }
+
+    /// `command` as it runs here: the build steps before it left out (done), `swift run apphost` as
+    /// the built `apphost`; nil for a command this test does not run (another `swift` command).
+    static func runnable(_ command: String) -> String? {
+        var command = command.replacing(#/^swift build( --product \S+)? && /#, with: "")
+        command = command.replacing("swift run apphost", with: "apphost")
+        return command.hasPrefix("swift ") ? nil : command
+    }
+
+    @Test("every code block with an apphost command says where it runs")
+    func everyCommandBlockIsMarked() throws {
+        var count = 0
+        for page in try ReadmeExampleTests.documentationPages() {
+            for (block, marked) in try Self.blocks(in: page) where block.commands.contains(where: { $0.contains(Self.appHostCall) }) {
+                count += 1
+                #expect(marked, "\(block): an apphost command without a `<!-- run: FOLDER -->` marker before its block")
+                #expect(FileManager.default.fileExists(atPath: Self.root + "/" + block.folder), "\(block): no folder \(block.folder)")
+            }
+        }
+        #expect(count >= 8, "the docs' command blocks were not found")
+    }
+
+    @Test("the commands of every marked block run and end with the status the page gives")
+    func everyCommandRuns() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var ran = 0
+        for page in try ReadmeExampleTests.documentationPages() {
+            for (block, marked) in try Self.blocks(in: page) where marked {
+                for command in block.commands {
+                    guard let runnable = Self.runnable(command) else { continue }
+                    let expected = runnable.contains(Self.appHostCall) ? block.status : 0
+                    let result = try scratch.run(runnable, in: block.folder)
+                    ran += 1
+                    #expect(result.status == expected,
+                            """
+                            \(block): `\(command)` in \(block.folder) exited \(result.status), expected \(expected)
+                            stdout: \(result.stdout.suffix(1500))
+                            stderr: \(result.stderr.suffix(1500))
+                            """)
+                }
+            }
+        }
+        #expect(ran >= 15, "only \(ran) commands ran")
+    }
+
+    @Test("the Swift guide's event script launches before it opens a URL, and the URL is handled")
+    func swiftGuideScriptHandlesTheURL() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let block = try #require(try Self.blocks(in: "docs/writing-plugins-swift.md").first { $0.marked }?.block)
+        let script = try #require(block.commands.first { $0.contains("openURL") })
+        let command = try #require(Self.runnable(script)).replacing(#/\s+#\s.*$/#, with: "")
+        let result = try scratch.run(command + " --json", in: block.folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let opened = result.stdout.split(separator: "\n").first { $0.contains(#""event":"openURL""#) }
+        #expect(opened?.contains(#""result":true"#) == true, "\(result.stdout)")
+    }
+
+    /// A scratch copy of the repository for the commands: its top-level entries linked, `Examples/`
+    /// copied, `.build/debug` this build's products, `libAcmeWelcome.so` compiled where the outside
+    /// package's `swift build` puts it.
+    @MainActor
+    struct Scratch {
+        let path: String
+
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("doc-commands-\(getpid())-\(UUID().uuidString)").path
+            let files = FileManager.default
+            try files.createDirectory(atPath: path, withIntermediateDirectories: true)
+            for entry in try files.contentsOfDirectory(atPath: DocCommandTests.root)
+            where ![".build", ".git", "Examples"].contains(entry) && !entry.hasPrefix(".build") {
+                try files.createSymbolicLink(atPath: path + "/" + entry, withDestinationPath: DocCommandTests.root + "/" + entry)
+            }
+            try files.createDirectory(atPath: path + "/.build", withIntermediateDirectories: true)
+            try files.createSymbolicLink(atPath: path + "/.build/debug", withDestinationPath: BuiltProducts.directory)
+            try files.createDirectory(atPath: path + "/Examples", withIntermediateDirectories: true)
+            for entry in try files.contentsOfDirectory(atPath: DocCommandTests.root + "/Examples") {
+                try files.copyItem(atPath: DocCommandTests.root + "/Examples/" + entry, toPath: path + "/Examples/" + entry)
+            }
+            for leftover in [".build", ".swiftpm"] {  // an example package built in the clone: not part of the docs' story
+                try? files.removeItem(atPath: path + "/Examples/ThirdPartyPlugin/" + leftover)
+            }
+            let products = URL(fileURLWithPath: path + "/Examples/ThirdPartyPlugin/.build/debug")
+            try files.createDirectory(at: products, withIntermediateDirectories: true)
+            _ = try GeneratedPlugin.compilePlugin(
+                sources: [URL(fileURLWithPath: path + "/Examples/ThirdPartyPlugin/Sources/AcmeWelcome/AcmeWelcome.swift")],
+                module: "AcmeWelcome", into: products)
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+        /// Runs `command` with `/bin/sh` in `folder` of the scratch copy, standard input empty, as a
+        /// shell starts it (no signal blocked or ignored), this build's products first on `PATH`;
+        /// killed after 10 minutes (a hang, not a slow machine).
+        func run(_ command: String, in folder: String) throws -> (status: Int32, stdout: String, stderr: String) {
+            let out = path + "/.stdout", err = path + "/.stderr"
+            let script = "cd \"$1\" && { \(command)\n} >\"$2\" 2>\"$3\" </dev/null"
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = BuiltProducts.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            environment["NO_COLOR"] = "1"
+            environment["GITHUB_RUN_NUMBER"] = "7"
+            let status = Self.spawnShell(script, [path + "/" + folder, out, err], environment: environment, limit: 600)
+            let stdout = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            let stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            return (status, stdout, stderr)
+        }
+
+        /// `/bin/sh -c script` with `arguments` as $1…, every signal at its default and none blocked;
+        /// its exit status (128 + N for a signal), or -1 when it could not start.
+        static func spawnShell(_ script: String, _ arguments: [String], environment: [String: String], limit seconds: Int) -> Int32 {
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t(), all = sigset_t()
+            sigemptyset(&none)
+            sigfillset(&all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            let argv = (["/bin/sh", "-c", script, "sh"] + arguments).map { strdup($0) } + [nil]
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var pid = pid_t()
+            guard posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp) == 0 else { return -1 }
+            var status: Int32 = 0
+            let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+            while true {
+                let done = waitpid(pid, &status, WNOHANG)
+                if done == pid { break }
+                if done < 0 && errno != EINTR { return -1 }
+                if Date() > deadline { kill(pid, SIGKILL) }
+                usleep(20_000)
+            }
+            let signal = status & 0x7F
+            return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        }
+    }
+}
