@@ -19,10 +19,19 @@ import GeneratedPlugin
 /// the one plugin this package does not build, the outside package's `libAcmeWelcome.so`, is compiled
 /// into its `.build/debug` first. Other `swift` commands (`swift test`, `swift run AcmeNewsApp`) are not
 /// run here: `.ci/example-package` runs them.
-@MainActor
+/// Not on the main actor: the commands take seconds, and other suites' main-actor tests go on meanwhile.
 @Suite("README and docs: every apphost command runs as written", .serialized)
 struct DocCommandTests {
-    static let root = ReadmeExampleTests.root
+    /// The package's root folder.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// README.md and every Markdown page under docs/, as paths relative to the root.
+    static func documentationPages() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root + "/docs")
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        return ["README.md"] + docs
+    }
 
     /// A marked code block: where it is, where it runs, the status it expects, its commands.
     struct Block: CustomStringConvertible {
@@ -35,7 +44,7 @@ struct DocCommandTests {
     }
 
     /// A line of a command that calls apphost: `apphost …`, `swift run apphost …`, after a pipe or `&&` too.
-    static let appHostCall = #/(^|[|&;]\s*)(swift run )?apphost(\s|$)/#
+    static func callsAppHost(_ command: String) -> Bool { command.contains(#/(^|[|&;]\s*)(swift run )?apphost(\s|$)/#) }
 
     /// Every fenced block of `page` that is marked or holds an apphost command, and whether it is marked.
     static func blocks(in page: String) throws -> [(block: Block, marked: Bool)] {
@@ -81,7 +90,7 @@ struct DocCommandTests {
                 block.folder = String(match.output.1)
                 block.status = match.output.2.flatMap { Int32($0) } ?? 0
                 found.append((block, true))  // a marked block runs, with or without apphost (a build step before)
-            } else if commands.contains(where: { $0.contains(appHostCall) }) {
+            } else if commands.contains(where: { callsAppHost($0) }) {
                 found.append((block, false))
             }
         }
@@ -99,8 +108,8 @@ struct DocCommandTests {
     @Test("every code block with an apphost command says where it runs")
     func everyCommandBlockIsMarked() throws {
         var count = 0
-        for page in try ReadmeExampleTests.documentationPages() {
-            for (block, marked) in try Self.blocks(in: page) where block.commands.contains(where: { $0.contains(Self.appHostCall) }) {
+        for page in try Self.documentationPages() {
+            for (block, marked) in try Self.blocks(in: page) where block.commands.contains(where: { Self.callsAppHost($0) }) {
                 count += 1
                 #expect(marked, "\(block): an apphost command without a `<!-- run: FOLDER -->` marker before its block")
                 #expect(FileManager.default.fileExists(atPath: Self.root + "/" + block.folder), "\(block): no folder \(block.folder)")
@@ -114,11 +123,11 @@ struct DocCommandTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         var ran = 0
-        for page in try ReadmeExampleTests.documentationPages() {
+        for page in try Self.documentationPages() {
             for (block, marked) in try Self.blocks(in: page) where marked {
                 for command in block.commands {
                     guard let runnable = Self.runnable(command) else { continue }
-                    let expected = runnable.contains(Self.appHostCall) ? block.status : 0
+                    let expected = Self.callsAppHost(runnable) ? block.status : 0
                     let result = try scratch.run(runnable, in: block.folder)
                     ran += 1
                     #expect(result.status == expected,
@@ -149,7 +158,6 @@ struct DocCommandTests {
     /// A scratch copy of the repository for the commands: its top-level entries linked, `Examples/`
     /// copied, `.build/debug` this build's products, `libAcmeWelcome.so` compiled where the outside
     /// package's `swift build` puts it.
-    @MainActor
     struct Scratch {
         let path: String
 
