@@ -234,3 +234,38 @@ struct DocCommandTests {
         }
     }
 }
+
+/// The Swift samples of the docs that are not whole files but declarations a plugin's file holds
+/// (marked `<!-- compiles -->` before the block) compile against SubscriberKit, together, as one
+/// plugin module; `import Foundation` and `import SubscriberKit` are added where a sample has none.
+@Suite("Docs: the Swift samples marked as compiling compile")
+struct DocSnippetTests {
+    @Test func everyMarkedSampleCompiles() throws {
+        var samples: [(page: String, code: String)] = []
+        for page in try DocCommandTests.documentationPages() {
+            let text = try String(contentsOfFile: DocCommandTests.root + "/" + page, encoding: .utf8)
+            var searchStart = text.startIndex
+            while let marker = text.range(of: "<!-- compiles -->", range: searchStart..<text.endIndex) {
+                let fence = try #require(text.range(of: "```swift\n", range: marker.upperBound..<text.endIndex))
+                #expect(text[marker.upperBound..<fence.lowerBound].allSatisfy { $0.isWhitespace }, "\(page): a sample must follow its marker")
+                let end = try #require(text.range(of: "\n```", range: fence.upperBound..<text.endIndex))
+                samples.append((page, String(text[fence.upperBound..<end.lowerBound])))
+                searchStart = end.upperBound
+            }
+        }
+        #expect(samples.count >= 2, "the marked samples were not found")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-snippets-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [URL] = []
+        for (index, sample) in samples.enumerated() {
+            let imports = sample.code.contains("import SubscriberKit") ? "" : "import Foundation\nimport SubscriberKit\n\n"
+            let file = folder.appendingPathComponent("Sample\(index).swift")
+            try Data((imports + sample.code + "\n").utf8).write(to: file)
+            files.append(file)
+        }
+        #expect(throws: Never.self, "samples of \(Set(samples.map(\.page)).sorted())") {
+            _ = try GeneratedPlugin.compilePlugin(sources: files, module: "DocSamples", into: folder)
+        }
+    }
+}
