@@ -235,37 +235,63 @@ struct DocCommandTests {
     }
 }
 
-/// The Swift samples of the docs that are not whole files but declarations a plugin's file holds
-/// (marked `<!-- compiles -->` before the block) compile against SubscriberKit, together, as one
-/// plugin module; `import Foundation` and `import SubscriberKit` are added where a sample has none.
-@Suite("Docs: the Swift samples marked as compiling compile")
+/// The Swift samples of the docs that are not whole files but declarations a plugin's file holds:
+/// those marked `<!-- compiles -->` compile against SubscriberKit, together, as one plugin module;
+/// one marked `<!-- does not compile: MESSAGE -->` (a mistake the page shows) fails to compile, alone,
+/// and the compiler says MESSAGE. `import Foundation` and `import SubscriberKit` are added where a
+/// sample has none.
+@Suite("Docs: the Swift samples compile, or fail as the page says")
 struct DocSnippetTests {
-    @Test func everyMarkedSampleCompiles() throws {
-        var samples: [(page: String, code: String)] = []
+    /// Every marked sample of the docs: its page, the message it must fail with (nil: it compiles), its code.
+    static func samples() throws -> [(page: String, failure: String?, code: String)] {
+        var samples: [(page: String, failure: String?, code: String)] = []
         for page in try DocCommandTests.documentationPages() {
             let text = try String(contentsOfFile: DocCommandTests.root + "/" + page, encoding: .utf8)
             var searchStart = text.startIndex
-            while let marker = text.range(of: "<!-- compiles -->", range: searchStart..<text.endIndex) {
-                let fence = try #require(text.range(of: "```swift\n", range: marker.upperBound..<text.endIndex))
-                #expect(text[marker.upperBound..<fence.lowerBound].allSatisfy { $0.isWhitespace }, "\(page): a sample must follow its marker")
-                let end = try #require(text.range(of: "\n```", range: fence.upperBound..<text.endIndex))
-                samples.append((page, String(text[fence.upperBound..<end.lowerBound])))
-                searchStart = end.upperBound
+            while let match = text[searchStart...].firstMatch(of: #/<!-- (compiles|does not compile: (.+?)) -->/#) {
+                let fence = try #require(text.range(of: "```swift\n", range: match.range.upperBound..<text.endIndex))
+                #expect(text[match.range.upperBound..<fence.lowerBound].allSatisfy { $0.isWhitespace }, "\(page): a sample must follow its marker")
+                let closing = try #require(text.range(of: "```", range: fence.upperBound..<text.endIndex))
+                var code = String(text[fence.upperBound..<closing.lowerBound])
+                while code.last?.isWhitespace == true { code.removeLast() }  // the indentation of a fence in a list item
+                samples.append((page, match.output.2.map(String.init), code))
+                searchStart = closing.upperBound
             }
         }
-        #expect(samples.count >= 2, "the marked samples were not found")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-snippets-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        return samples
+    }
+
+    /// `code` compiled as a plugin module of its own files; what the compiler said when it failed.
+    static func compile(_ codes: [String], in folder: URL) throws {
         var files: [URL] = []
-        for (index, sample) in samples.enumerated() {
-            let imports = sample.code.contains("import SubscriberKit") ? "" : "import Foundation\nimport SubscriberKit\n\n"
+        for (index, code) in codes.enumerated() {
+            let imports = code.contains("import SubscriberKit") ? "" : "import Foundation\nimport SubscriberKit\n\n"
             let file = folder.appendingPathComponent("Sample\(index).swift")
-            try Data((imports + sample.code + "\n").utf8).write(to: file)
+            try Data((imports + code + "\n").utf8).write(to: file)
             files.append(file)
         }
-        #expect(throws: Never.self, "samples of \(Set(samples.map(\.page)).sorted())") {
-            _ = try GeneratedPlugin.compilePlugin(sources: files, module: "DocSamples", into: folder)
+        _ = try GeneratedPlugin.compilePlugin(sources: files, module: "DocSamples", into: folder)
+    }
+
+    @Test func everySampleCompilesOrFailsAsThePageSays() throws {
+        let samples = try Self.samples()
+        #expect(samples.filter { $0.failure == nil }.count >= 2 && samples.contains { $0.failure != nil },
+                "the marked samples were not found")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-samples-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let compiling = samples.filter { $0.failure == nil }
+        #expect(throws: Never.self, "samples of \(Set(compiling.map(\.page)).sorted())") {
+            try Self.compile(compiling.map(\.code), in: folder)
+        }
+        for sample in samples {
+            guard let failure = sample.failure else { continue }
+            do {
+                try Self.compile([sample.code], in: folder)
+                Issue.record("\(sample.page): a sample the page says does not compile compiled")
+            } catch {
+                #expect("\(error)".contains(failure), "\(sample.page): expected the compiler to say \(failure); it said: \(error)")
+            }
         }
     }
 }
