@@ -171,13 +171,7 @@ struct DocCommandTests {
             }
             try files.createDirectory(atPath: path + "/.build", withIntermediateDirectories: true)
             try files.createSymbolicLink(atPath: path + "/.build/debug", withDestinationPath: BuiltProducts.directory)
-            try files.createDirectory(atPath: path + "/Examples", withIntermediateDirectories: true)
-            for entry in try files.contentsOfDirectory(atPath: DocCommandTests.root + "/Examples") {
-                try files.copyItem(atPath: DocCommandTests.root + "/Examples/" + entry, toPath: path + "/Examples/" + entry)
-            }
-            for leftover in [".build", ".swiftpm"] {  // an example package built in the clone: not part of the docs' story
-                try? files.removeItem(atPath: path + "/Examples/ThirdPartyPlugin/" + leftover)
-            }
+            try Self.copySources(from: DocCommandTests.root + "/Examples", to: path + "/Examples")
             let products = URL(fileURLWithPath: path + "/Examples/ThirdPartyPlugin/.build/debug")
             try files.createDirectory(at: products, withIntermediateDirectories: true)
             _ = try GeneratedPlugin.compilePlugin(
@@ -186,6 +180,23 @@ struct DocCommandTests {
         }
 
         func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+        /// Copies the folder `source` to `destination`, without what building left in it (an example
+        /// package built in the clone: its `.build`, `.swiftpm`, a compiled plugin).
+        static func copySources(from source: String, to destination: String) throws {
+            let files = FileManager.default
+            try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
+            for entry in try files.contentsOfDirectory(atPath: source)
+            where !entry.hasPrefix(".build") && entry != ".swiftpm" && !entry.hasSuffix(".so") {
+                var isFolder: ObjCBool = false
+                _ = files.fileExists(atPath: source + "/" + entry, isDirectory: &isFolder)
+                if isFolder.boolValue {
+                    try copySources(from: source + "/" + entry, to: destination + "/" + entry)
+                } else {
+                    try files.copyItem(atPath: source + "/" + entry, toPath: destination + "/" + entry)
+                }
+            }
+        }
 
         /// Runs `command` with `/bin/sh` in `folder` of the scratch copy, standard input empty, as a
         /// shell starts it (no signal blocked or ignored), this build's products first on `PATH`;
