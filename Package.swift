@@ -40,6 +40,7 @@ let brokenPlugins: [String] = [
     "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
     // Conformance-kit fixtures: a plugin that needs an option, and hostile ones the kit must survive.
     "RequiresOption", "ForgedVerdict", "StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ForkingPlugin",
+    "ClosesDescriptors",
     // Host robustness: hostile strings and tokens, log lines at destroy.
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread", "DiesOnEvent", "HoldsDescriptors",
     "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion", "ZeroStructSize", "RespondsToNothing",

@@ -87,15 +87,21 @@ struct PluginRunner {
             }
         } else {
             let found: String
+            var expected = check.expectation
             switch outcome.ending {
             case .signaled(let signal):
                 found = "crashed with \(ChildProcess.signalName(signal))\(doing)"
             case .timedOut:
                 found = "did not finish within \(options.checkTimeout.readable) (killed)\(doing)"
+            case .exited(ChildWire.channelLostStatus) where outcome.channel.signedFrames > 0:
+                // The worker's own word (its last line on stderr, quoted below) names the descriptors.
+                expected = KitChannel.expectation
+                found = "the plugin (or a library it loaded) closed the kit's private channel\(doing), so no verdict "
+                    + "could be sent (the worker exited with status \(ChildWire.channelLostStatus))"
             case .exited(let status):
                 found = "exited with status \(status) before a verdict\(doing)"
             }
-            verdict = .fail(expected: check.expectation, found: found + lastWords(outcome))
+            verdict = .fail(expected: expected, found: found + lastWords(outcome))
         }
         let problems = protocolProblems(outcome.channel, messages)
         if !problems.isEmpty {
