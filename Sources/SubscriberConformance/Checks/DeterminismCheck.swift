@@ -40,7 +40,7 @@ struct DeterminismCheck: ConformanceCheck {
                     }
                 }
             }
-            if !differences.isEmpty { return .fail(expected: expected, found: differences.joined(separator: "; ")) }
+            if !differences.isEmpty { return .fail(expected: expected, found: differences.joined(separator: "\n")) }
             guard compared > 0 else { return .pass(expected: expected, found: "no responding event answers anything: nothing to compare") }
             return .pass(expected: expected, found: "\(plural(compared, "canonical input")) gave equal answers "
                          + "over \(Self.rounds) fresh instances each")

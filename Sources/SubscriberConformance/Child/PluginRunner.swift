@@ -82,7 +82,7 @@ struct PluginRunner {
             verdict = answer
             identity = found
             if case .signaled(let signal) = outcome.ending {
-                verdict = .fail(expected: answer.evidence.expected, found: "\(answer.evidence.found); then crashed with "
+                verdict = .fail(expected: answer.evidence.expected, found: "\(answer.evidence.found)\nthen crashed with "
                                 + "\(ChildProcess.signalName(signal)) while exiting" + lastWords(outcome))
             }
         } else {
@@ -137,15 +137,16 @@ struct PluginRunner {
         return problems
     }
 
-    /// `verdict`, failed for what the channel carried: the check cannot trust its child's word.
+    /// `verdict`, failed for what the channel carried (one line each): the check cannot trust its
+    /// child's word.
     private func protocolVerdict(_ verdict: Verdict, _ problems: [String]) -> Verdict {
-        let carried = "the kit's private channel carried " + problems.joined(separator: "; ")
+        let carried = problems.map { "the kit's private channel carried " + $0 }.joined(separator: "\n")
         if verdict.status == .fail {
-            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "; and " + carried)
+            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "\n" + carried)
         }
         return .fail(expected: "only the kit's own messages on its private channel (protocol \(ChildWire.version): one "
                      + "handshake, one verdict); a plugin writes to no descriptor it did not open",
-                     found: carried + "; the check itself: " + verdict.evidence.found)
+                     found: carried + "\nthe check itself: " + verdict.evidence.found)
     }
 
     /// `verdict`, failed for the processes the plugin left running (which the reaper killed).
@@ -155,10 +156,10 @@ struct PluginRunner {
         let left = "left \(ended.leftovers == 1 ? "1 process" : "\(ended.leftovers) processes") behind "
             + "(pids \(pids)), killed them"
         if verdict.status == .fail {
-            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "; and " + left)
+            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "\n" + left)
         }
         return .fail(expected: "no process started by the plugin still running when the check ends",
-                     found: left + "; the check itself: " + verdict.evidence.found)
+                     found: left + "\nthe check itself: " + verdict.evidence.found)
     }
 
     private var executableName: String {
