@@ -34,6 +34,8 @@ struct CompletionCheck: ConformanceCheck {
                     environment.progress.step("\(name): \(call.label), waiting for its completion")
                     guard let invocation = EventInvoker.invoke(call.call, on: subscriber, application: &application,
                                                                deadline: deadline) else { continue }
+                    // Waiting uses the kit's timers: first make sure the handler closed none of its descriptors.
+                    environment.progress.verifyDescriptors()
                     observed.append(Observed(subscriber: name, label: "\(name): \(call.label)", invocation: invocation,
                                              outcome: await invocation.finish()))
                 }

@@ -59,6 +59,8 @@ struct DeterminismCheck: ConformanceCheck {
         if let answer = invocation.answer { parts.append(answer.serialized(sortedKeys: true)) }
         if invocation.completes {
             if invocation.owesCompletion || invocation.row.timing == .restoration {
+                // Waiting uses the kit's timers: first make sure the handler closed none of its descriptors.
+                environment.progress.verifyDescriptors()
                 let outcome = await invocation.finish()
                 parts.append("completion " + (outcome.value?.serialized(sortedKeys: true) ?? "never called"))
             } else {
