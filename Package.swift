@@ -37,14 +37,16 @@ let brokenPlugins: [String] = [
     "BrokenDuplicateNames", "BrokenSwiftVersion", "BrokenEntryData",
     // Conformance-kit checks (docs/conformance-kit.md).
     "SlowScan", "NoDestroy", "CrashOnEvent", "HangOnEvent", "NeverCompletes", "CompletesTwice", "LeakyCreate",
-    "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash",
+    "Nondeterministic", "SlowHandler", "UnknownNameNotNull", "FuzzCrash", "CompletesLate",
     // Conformance-kit fixtures: a plugin that needs an option, and hostile ones the kit must survive.
     "RequiresOption", "ForgedVerdict", "StdoutNoNewline", "StdoutFlood", "HugeDescriptorId", "ForkingPlugin",
+    "ClosesDescriptors",
     // Host robustness: hostile strings and tokens, log lines at destroy.
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread", "DiesOnEvent", "HoldsDescriptors",
     "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion", "ZeroStructSize", "RespondsToNothing",
-    // Not a defect: valid behaviour the host and the kit must accept (the optional restoration handler).
-    "NeverRestores",
+    // Not a defect: valid behaviour the host and the kit must accept (the optional restoration handler, a
+    // handler that declines without an option).
+    "NeverRestores", "DeclinesByDefault",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a

@@ -73,12 +73,17 @@ final class AsyncFetcher: InstantiableSubscriber, PerformFetchSubscriber {
 /// copies of this library, and a host refuses two subscribers of one name (load-time check 10), so
 /// this type is named after the inode of the file its image was loaded from:
 /// `LoadProbe@inode-1234567` (the copies lie in one folder, so one file system).
-final class LoadProbe: InstantiableSubscriber {
+///
+/// It responds to `applicationWillTerminate` and does nothing there: a subscriber that responds to no
+/// event is never called by a host, and the conformance kit fails it (`subscriber.responds-to-events`).
+final class LoadProbe: InstantiableSubscriber, WillTerminateSubscriber {
     /// `LoadProbe@inode-<inode of this image's file>`, computed once per image.
     static let subscriberName: String =
         imageInode(containing: #dsohandle).map(BenchSubscriberTypes.loadProbeName(inode:)) ?? "LoadProbe@unknown"
 
     init(context: SubscriberContext) {}
+
+    func applicationWillTerminate(_ application: Application) {}
 }
 
 /// The inode of the file the image mapped at `address` was loaded from. `_dl_find_object` (glibc

@@ -37,6 +37,9 @@ final class CheckEnvironment {
         let result = Result { () throws(PluginLoadError) -> LoadedPluginImage in
             try PluginLoader(allowWritable: request.allowWritable).loadImage(at: pluginPath)
         }
+        // The plugin's constructors ran: a sweep of descriptors there ends the check now, before the
+        // kit's runtime stumbles over what it lost.
+        progress.verifyDescriptors()
         loaded = result
         return result
     }

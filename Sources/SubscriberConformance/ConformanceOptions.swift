@@ -13,7 +13,10 @@ public struct ConformanceOptions: Sendable {
     /// How long one check's child process may run before it is killed and the check fails: from
     /// ``minimumCheckTimeout`` to ``maximumCheckTimeout``.
     public var checkTimeout: Duration = .seconds(10)
-    /// How long a completion may take before it counts as never called.
+    /// How long a completion may take before it counts as late (`events.completion`, and the
+    /// completion values `events.deterministic` compares): from 1 ms to
+    /// ``maximumCompletionDeadline``. The host allows 30 s; Expo about 3 s. Raising it past 9 s
+    /// needs a longer ``checkTimeout`` (see ``minimumCheckTimeout``).
     public var completionDeadline: Duration = .seconds(2)
     /// A handler call slower than this (median of its calls) fails `events.budget`.
     public var handlerBudget: Duration = .milliseconds(100)
@@ -56,10 +59,17 @@ public struct ConformanceOptions: Sendable {
     public var minimumCheckTimeout: Duration { max(.seconds(3), completionDeadline + .seconds(1)) }
     /// The longest ``checkTimeout``: 10 minutes.
     public static let maximumCheckTimeout: Duration = .seconds(600)
+    /// The longest ``completionDeadline``: one second less than the longest check timeout.
+    public static let maximumCompletionDeadline: Duration = maximumCheckTimeout - .seconds(1)
 
     /// Throws for settings the kit cannot run with, before any check runs: a timeout out of range,
     /// options for a plugin that is not among `plugins`.
     func validate(plugins: [String]) throws(ConformanceSetupError) {
+        if completionDeadline < .milliseconds(1) || completionDeadline > Self.maximumCompletionDeadline {
+            throw .badOption(name: "completionDeadline",
+                             expected: "from 1 ms to \(Self.maximumCompletionDeadline.readable)",
+                             found: completionDeadline.readable)
+        }
         if checkTimeout < minimumCheckTimeout || checkTimeout > Self.maximumCheckTimeout {
             throw .badOption(name: "checkTimeout",
                              expected: "from \(minimumCheckTimeout.readable) to \(Self.maximumCheckTimeout.readable)",

@@ -27,6 +27,7 @@ struct BrokenPluginTests {
         ("SlowHandler", "events.budget", "over budget: SlowHandler: didEnterBackground"),
         ("NeverCompletes", "events.completion", "performFetch #1: never called"),
         ("CompletesTwice", "events.completion", "performFetch #1: called 2 times"),
+        ("CompletesLate", "events.completion", "didReceiveRemoteNotification #1: called after the deadline of 2.00 s"),
         ("Nondeterministic", "events.deterministic", "openURL #1 answered"),
         ("FuzzCrash", "events.fuzz", "crashed with SIGABRT during FuzzCrash: openURL case"),
     ]

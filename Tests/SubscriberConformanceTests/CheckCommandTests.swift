@@ -89,6 +89,12 @@ struct CheckCommandTests {
         (["check", "--plugin-options", "libOther.so={}", Built.plugin("ExtensionGuard")],
          "--plugin-options expects PLUGIN.so=JSON|@FILE naming one of the PLUGIN.so arguments, found 'libOther.so={}'"),
         (["check", "--seed", "-1", "x.so"], "--seed expects a whole number"),
+        (["check", "--completion-timeout", "0", Built.plugin("ExtensionGuard")],
+         "--completion-timeout expects a whole number of milliseconds from 1 to 599000, found '0'"),
+        (["check", "--completion-timeout", "599001", Built.plugin("ExtensionGuard")], "found '599001'"),
+        (["check", "--completion-timeout", "3s", Built.plugin("ExtensionGuard")], "found '3s'"),
+        (["check", "--completion-timeout", "5000", "--timeout", "5000", Built.plugin("ExtensionGuard")],
+         "--timeout expects a whole number of milliseconds from 6000 to 600000 (a check may wait 5000 ms for a completion), found '5000'"),
         (["check"], "'check' needs at least one PLUGIN.so"),
     ])
     func cannotRun(arguments: [String], message: String) throws {
@@ -114,6 +120,29 @@ struct CheckCommandTests {
         #expect(try apphost(base + ["--options", "@" + file]).status == 0)
         #expect(try apphost(base + ["--plugin-options", plugin + "=@" + file]).status == 0)
         #expect(try apphost(base + ["--options", #"{"token": 1}"#, "--plugin-options", plugin + "={}"]).status == 1)
+    }
+
+    @Test("--completion-timeout: the deadline the evidence names, in --help; without --timeout the check timeout grows to fit it")
+    func completionTimeout() throws {
+        let late = try apphost(["check", Built.plugin("CompletesLate"), "--only", "events.completion",
+                                "--completion-timeout", "250", "--seed", "7"])
+        #expect(late.status == 1, "\(late.output)\(late.errors)")
+        #expect(late.output.contains("CompletesLate: didReceiveRemoteNotification #1: called after the deadline of 250 ms"),
+                "\(late.output)")
+        #expect(!late.output.contains("never called"), "\(late.output)")
+        let help = try apphost(["check", "--help"])
+        #expect(help.output.contains("--completion-timeout MS"), "\(help.output)")
+
+        let plugin = Built.plugin("ExtensionGuard")
+        let options = try CheckCommand.conformanceOptions(parse(["--completion-timeout", "30000", plugin], spec: CheckCommand.spec))
+        #expect(options.completionDeadline == .seconds(30))
+        #expect(options.checkTimeout == .seconds(31))
+        let short = try CheckCommand.conformanceOptions(parse(["--completion-timeout", "3000", plugin], spec: CheckCommand.spec))
+        #expect(short.completionDeadline == .seconds(3))
+        #expect(short.checkTimeout == .seconds(10))
+        let both = try CheckCommand.conformanceOptions(parse(["--completion-timeout", "3000", "--timeout", "4000", plugin],
+                                                             spec: CheckCommand.spec))
+        #expect(both.checkTimeout == .seconds(4))
     }
 
     @Test("--list-checks and --help need no plugin")

@@ -125,7 +125,7 @@ struct ForgingPluginTests {
         #expect(forger.failures.map(\.id) == ["events.canonical"], "\(ConformanceKit.table(report))")
         let found = try #require(forger.result("events.canonical")?.verdict.evidence.found)
         #expect(found.hasPrefix("did not finish within 3.00 s (killed) during ForgesWorkerPid: didBecomeActive #1"), "\(found)")
-        #expect(found.contains("; and the kit's private channel carried 1 frame without the run's secret"), "\(found)")
+        #expect(found.contains("\nthe kit's private channel carried 1 frame without the run's secret"), "\(found)")
         #expect(found.contains(#"{"kind":"hello","version":2,"pid":\#(victim)}"#), "\(found)")
         #expect(report.plugins[1].failures.isEmpty, "\(ConformanceKit.table(report))")
     }
@@ -206,13 +206,19 @@ struct SubscriberOptionsTests {
                 == ["events.budget", "events.completion", "events.deterministic", "events.fuzz"] + cPluginSkips)
         let found = try #require(plugin.result("events.canonical")?.verdict.evidence.found)
         // handleWatchKitExtensionRequest runs once per canonical userInfo (two), so its reply is counted twice.
-        #expect(found.hasPrefix("7 strings the host cannot read: HostileLengths: log: \(problem); "), "\(found)")
+        // One finding per line: the count, each string, the forged call, what the subscriber's calls did.
+        let lines = found.split(separator: "\n").map(String.init)
+        #expect(lines.count == 10, "\(found)")
+        #expect(lines.first == "7 strings the host cannot read:", "\(found)")
+        #expect(lines.dropFirst().first == "HostileLengths: log: \(problem)", "\(found)")
         for call in ["log_event name", "logEvent(opened) attributes", "log_error", "configurationForConnecting",
                      "handleWatchKitExtensionRequest: reply"] {
-            #expect(found.contains("HostileLengths: \(call): \(problem); "), "\(call): \(found)")
+            #expect(lines.contains("HostileLengths: \(call): \(problem)"), "\(call): \(found)")
         }
-        #expect(found.contains("HostileLengths: performFetch #1: called a completion with a token the host never gave it (forged), 1 time"),
+        #expect(lines.filter { $0 == "HostileLengths: handleWatchKitExtensionRequest: reply: \(problem)" }.count == 2)
+        #expect(lines.contains("HostileLengths: performFetch #1: called a completion with a token the host never gave it (forged), 1 time"),
                 "\(found)")
+        #expect(lines.last?.hasPrefix("HostileLengths: ") == true && lines.last?.hasSuffix(" returned") == true, "\(found)")
         #expect(report.exitCode == 1)
 
         let alone = await ConformanceKit.run(plugins: [Built.plugin("HostileLengths")],

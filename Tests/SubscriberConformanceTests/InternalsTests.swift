@@ -168,7 +168,7 @@ struct InternalsTests {
             logError(host, adh_string(data: nil, length: 3), fine)
         }
         let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
-        #expect(problems.stringEvidence == "3 strings the host cannot read: log: \(problem); log_event: \(problem); "
+        #expect(problems.stringEvidence == "3 strings the host cannot read:\nlog: \(problem)\nlog_event: \(problem)\n"
                 + "log_error: expected a string of at most 64 MiB with data, found length 3 and NULL data")
     }
 

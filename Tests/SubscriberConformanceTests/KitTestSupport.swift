@@ -14,12 +14,37 @@ enum Built {
     }
 }
 
-/// The example plugins of Plugins/, all of which must pass.
-let examplePlugins = ["AppLifecycleDelegate", "SessionAnalytics", "DeepLinkRouter", "NotificationFetcher",
-                      "OrientationLock", "ExtensionGuard", "QuietHours"]
+/// Every plugin the package builds outside Plugins/Broken — the examples, the benchmark's, the
+/// frozen-ABI fixture — all of which must pass `apphost check`. Read from the build folder (every
+/// `lib*.so` beside the test binary, less those whose source folder is in Plugins/Broken), never
+/// listed by hand: a plugin added to Package.swift is checked without an edit here.
+enum ShippedPlugins {
+    /// The package's root folder (this file is Tests/SubscriberConformanceTests/KitTestSupport.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
-/// The example plugins written in C.
-let cExamplePlugins: Set<String> = ["ExtensionGuard", "QuietHours"]
+    /// The plugins' names (`lib<name>.so`), sorted.
+    static let names: [String] = {
+        let broken = Set(folders(in: "Plugins/Broken"))
+        let built = (try? FileManager.default.contentsOfDirectory(atPath: BuiltProducts.directory)) ?? []
+        return built.filter { $0.hasPrefix("lib") && $0.hasSuffix(".so") }
+            .map { String($0.dropFirst(3).dropLast(3)) }
+            .filter { !broken.contains($0) }
+            .sorted()
+    }()
+
+    /// The folders in `path` (relative to the package root), sorted.
+    static func folders(in path: String) -> [String] {
+        let url = packageRoot.appendingPathComponent(path)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return entries.filter { entry in
+            var isFolder: ObjCBool = false
+            return !entry.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: url.appendingPathComponent(entry).path, isDirectory: &isFolder)
+                && isFolder.boolValue
+        }.sorted()
+    }
+}
 
 /// What a C plugin skips: the checks that read Swift symbols (it has none).
 let cPluginSkips = ["events.shaped-methods"]

@@ -21,7 +21,12 @@ package enum CheckCommand {
             .value("only", "ID,...", help: "Run only these checks (ids or groups: load, subscriber, events).", repeatable: true),
             .value("skip", "ID,...", help: "Leave out these checks (ids or groups).", repeatable: true),
             .value("seed", "N", help: "Seed of the fuzzed inputs (default: random, shown in the report)."),
-            .value("timeout", "MS", help: "Per-check timeout in milliseconds, 3000 to 600000 (default 10000)."),
+            .value("timeout", "MS",
+                   help: "Per-check timeout in milliseconds, 3000 to 600000, and at least the completion timeout + 1000 "
+                       + "(default 10000, or the completion timeout + 1000 when that is more)."),
+            .value("completion-timeout", "MS",
+                   help: "How long a completion may take before it counts as late, in milliseconds, 1 to 599000 "
+                       + "(default 2000; the host allows 30000, Expo about 3000)."),
             .value("options", "JSON|@FILE",
                    help: "Options for every plugin's subscribers, as a manifest entry's \"options\": a JSON object, or @FILE holding one."),
             .value("plugin-options", "PLUGIN.so=JSON|@FILE",
@@ -91,6 +96,16 @@ package enum CheckCommand {
                 throw UsageError("--seed expects a whole number from 0 to \(UInt64.max), found '\(ErrorLine.value(text))'")
             }
             options.seed = seed
+        }
+        if let text = parsed.value("completion-timeout") {
+            let maximum = Int(ConformanceOptions.maximumCompletionDeadline.milliseconds)
+            guard let milliseconds = Int(text), (1...maximum).contains(milliseconds) else {
+                throw UsageError("--completion-timeout expects a whole number of milliseconds from 1 to \(maximum), "
+                                 + "found '\(ErrorLine.value(text))'")
+            }
+            options.completionDeadline = .milliseconds(milliseconds)
+            // Without --timeout, a check gets long enough to wait for a completion.
+            options.checkTimeout = max(options.checkTimeout, options.minimumCheckTimeout)
         }
         if let text = parsed.value("timeout") {
             let minimum = Int(options.minimumCheckTimeout.milliseconds)

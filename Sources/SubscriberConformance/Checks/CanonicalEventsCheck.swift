@@ -38,9 +38,9 @@ struct CanonicalEventsCheck: ConformanceCheck {
             let problems = [environment.problems.stringEvidence].compactMap { $0 } + forged
                 + [CompletionCheck.unknownTokenLine(environment.problems)].compactMap { $0 }
             guard problems.isEmpty else {
-                return .fail(expected: expectation, found: problems.joined(separator: "; ") + " (" + lines.joined(separator: "; ") + ")")
+                return .fail(expected: expectation, found: (problems + lines).joined(separator: "\n"))
             }
-            return .pass(expected: expectation, found: lines.joined(separator: "; "))
+            return .pass(expected: expectation, found: lines.joined(separator: "\n"))
         }
     }
 }

@@ -50,7 +50,7 @@ struct CreateDestroyCheck: ConformanceCheck {
             }
             // Logging from create or destroy goes through the kit's raw host, which checks every string.
             if let strings = environment.problems.stringEvidence { problems.append(strings) }
-            if !problems.isEmpty { return .fail(expected: expectation, found: problems.joined(separator: "; ")) }
+            if !problems.isEmpty { return .fail(expected: expectation, found: problems.joined(separator: "\n")) }
             return .pass(expected: expectation, found: "created and destroyed " + described.joined(separator: ", "))
         }
     }

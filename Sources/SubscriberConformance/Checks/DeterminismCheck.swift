@@ -40,7 +40,7 @@ struct DeterminismCheck: ConformanceCheck {
                     }
                 }
             }
-            if !differences.isEmpty { return .fail(expected: expected, found: differences.joined(separator: "; ")) }
+            if !differences.isEmpty { return .fail(expected: expected, found: differences.joined(separator: "\n")) }
             guard compared > 0 else { return .pass(expected: expected, found: "no responding event answers anything: nothing to compare") }
             return .pass(expected: expected, found: "\(plural(compared, "canonical input")) gave equal answers "
                          + "over \(Self.rounds) fresh instances each")
@@ -59,6 +59,8 @@ struct DeterminismCheck: ConformanceCheck {
         if let answer = invocation.answer { parts.append(answer.serialized(sortedKeys: true)) }
         if invocation.completes {
             if invocation.owesCompletion || invocation.row.timing == .restoration {
+                // Waiting uses the kit's timers: first make sure the handler closed none of its descriptors.
+                environment.progress.verifyDescriptors()
                 let outcome = await invocation.finish()
                 parts.append("completion " + (outcome.value?.serialized(sortedKeys: true) ?? "never called"))
             } else {

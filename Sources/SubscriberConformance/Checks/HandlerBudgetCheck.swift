@@ -44,8 +44,9 @@ struct HandlerBudgetCheck: ConformanceCheck {
                 }
                 subscriber.destroy()
             }
-            if !over.isEmpty { return .fail(expected: expected, found: "over budget: " + over.joined(separator: ", ")) }
-            if !close.isEmpty { return .warn(expected: expected, found: "close to the budget: " + close.joined(separator: ", ")) }
+            let lines = over.map { "over budget: " + $0 } + close.map { "close to the budget: " + $0 }
+            if !over.isEmpty { return .fail(expected: expected, found: lines.joined(separator: "\n")) }
+            if !close.isEmpty { return .warn(expected: expected, found: lines.joined(separator: "\n")) }
             return .pass(expected: expected, found: slowest.map { "slowest median: \($0.label)" } ?? "no responding events")
         }
     }

@@ -30,7 +30,7 @@ struct MemoryCheck: ConformanceCheck {
                 lines.append("\(name): resident \(MemoryUsage.mebibytes(before)) before, \(MemoryUsage.mebibytes(after)) "
                               + "after \(cycles) cycles (\(MemoryUsage.mebibytes(growth, signed: true)))")
             }
-            let found = lines.joined(separator: "; ")
+            let found = lines.joined(separator: "\n")
             return failed ? .fail(expected: expected, found: found) : .pass(expected: expected, found: found)
         }
     }

@@ -20,7 +20,7 @@ struct UnknownNameCheck: ConformanceCheck {
                 if subscriber.canDestroy { subscriber.destroy() }
             }
             let tried = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            if !wrong.isEmpty { return .fail(expected: expectation, found: wrong.joined(separator: "; ")) }
+            if !wrong.isEmpty { return .fail(expected: expectation, found: wrong.joined(separator: "\n")) }
             return .pass(expected: expectation, found: "create returned NULL for \(tried)")
         }
     }

@@ -10,9 +10,9 @@ import SubscriberKit
 /// plugin can do wrong (crash, hang, exit, print, write to descriptors it finds) happens here, in a
 /// process the parent can afford to lose.
 enum ChildMain {
-    /// Runs the worker on its channel (moved to a random number, close-on-exec, by the child entry;
-    /// every frame signed with the run's secret); never returns.
-    static func enter(channel writer: ChildEndpoint) -> Never {
+    /// Runs the worker on its channel (moved high by ``KitChannel``, close-on-exec; every frame signed
+    /// with the run's secret); never returns.
+    static func enter(channel writer: KitChannel) -> Never {
         // The request arrives before the plugin is loaded: nothing else can have read it.
         guard let payload = writer.receive(),
               let json = try? payload.withUnsafeBytes({ try JSONValue(parsing: $0) }),
@@ -25,11 +25,11 @@ enum ChildMain {
             printError("conformance child: expected a check id, found '\(request.check)'")
             _exit(2)
         }
-        writer.send(ChildWire.hello())
+        writer.sendUnchecked(ChildWire.hello())
         Task { @MainActor in
             let environment = CheckEnvironment(request: request, progress: ProgressWriter(channel: writer))
             let verdict = await check.run(in: environment)
-            writer.send(ChildWire.verdict(verdict, identity: environment.identity))
+            writer.sendVerdict(verdict, identity: environment.identity)
             _exit(0)
         }
         // The main actor runs on the main thread's run loop, as in an async `main`; this is before
@@ -48,5 +48,5 @@ enum ChildMain {
 /// never stripped; not API.
 @_cdecl("adh_conformance_child_main")
 public func _conformanceChildMain(_ channel: Int32, _ secret: UnsafePointer<UInt8>?, _ secretLength: Int) -> Int32 {
-    ChildMain.enter(channel: ChildEndpoint(channel: channel, secret: secret, length: secretLength))
+    ChildMain.enter(channel: KitChannel(channel: channel, secret: secret, length: secretLength))
 }

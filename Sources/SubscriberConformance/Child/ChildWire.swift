@@ -16,6 +16,9 @@ enum ChildWire {
     static let version = 3
     /// The child-process role of a check's child (ChildProcessEntry.c).
     static let role = "conformance"
+    /// The worker's exit status when a plugin closed the kit's channel, so that no verdict could be
+    /// sent (``KitChannel``); it says so on stderr first.
+    static let channelLostStatus: Int32 = 87
     /// Texts in a message (evidence, plugin names) are cut to this many bytes, so that every
     /// message stays far below the frame limit whatever a plugin declares.
     static let textLimit = 16 << 10
@@ -97,11 +100,17 @@ enum ChildWire {
 }
 
 /// Tells the parent what the child is doing, one message per step, so that a crash or a hang names it.
+/// Each step first makes sure the plugin closed none of the kit's descriptors (``KitChannel``).
 struct ProgressWriter: Sendable {
-    let channel: ChildEndpoint
+    let channel: KitChannel
 
     /// Announces `step`.
     func step(_ step: String) {
-        channel.send(ChildWire.progress(step))
+        channel.announce(step)
+    }
+
+    /// Ends the check (a failing verdict) if the plugin closed the kit's descriptors since the last step.
+    func verifyDescriptors() {
+        channel.verify()
     }
 }

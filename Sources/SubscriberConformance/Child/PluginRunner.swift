@@ -82,20 +82,26 @@ struct PluginRunner {
             verdict = answer
             identity = found
             if case .signaled(let signal) = outcome.ending {
-                verdict = .fail(expected: answer.evidence.expected, found: "\(answer.evidence.found); then crashed with "
+                verdict = .fail(expected: answer.evidence.expected, found: "\(answer.evidence.found)\nthen crashed with "
                                 + "\(ChildProcess.signalName(signal)) while exiting" + lastWords(outcome))
             }
         } else {
             let found: String
+            var expected = check.expectation
             switch outcome.ending {
             case .signaled(let signal):
                 found = "crashed with \(ChildProcess.signalName(signal))\(doing)"
             case .timedOut:
                 found = "did not finish within \(options.checkTimeout.readable) (killed)\(doing)"
+            case .exited(ChildWire.channelLostStatus) where outcome.channel.signedFrames > 0:
+                // The worker's own word (its last line on stderr, quoted below) names the descriptors.
+                expected = KitChannel.expectation
+                found = "the plugin (or a library it loaded) closed the kit's private channel\(doing), so no verdict "
+                    + "could be sent (the worker exited with status \(ChildWire.channelLostStatus))"
             case .exited(let status):
                 found = "exited with status \(status) before a verdict\(doing)"
             }
-            verdict = .fail(expected: check.expectation, found: found + lastWords(outcome))
+            verdict = .fail(expected: expected, found: found + lastWords(outcome))
         }
         let problems = protocolProblems(outcome.channel, messages)
         if !problems.isEmpty {
@@ -131,15 +137,16 @@ struct PluginRunner {
         return problems
     }
 
-    /// `verdict`, failed for what the channel carried: the check cannot trust its child's word.
+    /// `verdict`, failed for what the channel carried (one line each): the check cannot trust its
+    /// child's word.
     private func protocolVerdict(_ verdict: Verdict, _ problems: [String]) -> Verdict {
-        let carried = "the kit's private channel carried " + problems.joined(separator: "; ")
+        let carried = problems.map { "the kit's private channel carried " + $0 }.joined(separator: "\n")
         if verdict.status == .fail {
-            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "; and " + carried)
+            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "\n" + carried)
         }
         return .fail(expected: "only the kit's own messages on its private channel (protocol \(ChildWire.version): one "
                      + "handshake, one verdict); a plugin writes to no descriptor it did not open",
-                     found: carried + "; the check itself: " + verdict.evidence.found)
+                     found: carried + "\nthe check itself: " + verdict.evidence.found)
     }
 
     /// `verdict`, failed for the processes the plugin left running (which the reaper killed).
@@ -149,10 +156,10 @@ struct PluginRunner {
         let left = "left \(ended.leftovers == 1 ? "1 process" : "\(ended.leftovers) processes") behind "
             + "(pids \(pids)), killed them"
         if verdict.status == .fail {
-            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "; and " + left)
+            return .fail(expected: verdict.evidence.expected, found: verdict.evidence.found + "\n" + left)
         }
         return .fail(expected: "no process started by the plugin still running when the check ends",
-                     found: left + "; the check itself: " + verdict.evidence.found)
+                     found: left + "\nthe check itself: " + verdict.evidence.found)
     }
 
     private var executableName: String {

@@ -37,12 +37,13 @@ final class HostCallProblems: Sendable {
         }
     }
 
-    /// The string problems, as evidence: nil when there were none. [any-thread]
+    /// The string problems, as evidence, one per line after a line counting them: nil when there
+    /// were none. [any-thread]
     var stringEvidence: String? {
         let (kept, count) = state.withLock { ($0.strings, $0.stringCount) }
         guard count > 0 else { return nil }
-        let more = count > kept.count ? "; and \(count - kept.count) more" : ""
-        return "\(plural(count, "string")) the host cannot read: " + kept.joined(separator: "; ") + more
+        let more = count > kept.count ? ["and \(count - kept.count) more"] : []
+        return (["\(plural(count, "string")) the host cannot read:"] + kept + more).joined(separator: "\n")
     }
 
     /// Completion calls with a token the host never issued (or long forgot) that could not be
