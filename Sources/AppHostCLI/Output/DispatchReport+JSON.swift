@@ -36,3 +36,18 @@ extension DispatchReport {
         return object
     }
 }
+
+extension DispatchReport {
+    /// Why an event was refused, as `refused: …` says it: the state it came in and what was
+    /// expected (``EventOutcome/refusal``); the description for any other report.
+    package var refusalReason: String {
+        switch self {
+        case .stateViolation(_, let state, let expected):
+            "the app is \(state); expected \(expected)"
+        case .sceneStateViolation(_, let scene, let sceneState, let expected):
+            "scene \"\(scene)\" is \(sceneState.map(\.name) ?? "not connected"); expected \(expected)"
+        default:
+            description
+        }
+    }
+}

@@ -73,7 +73,8 @@ package struct HumanRenderer: Sendable {
         var heading = indent + marker + style.bold(outcome.event.name)
         if let arguments = call.argumentSummary { heading += " " + TerminalText.escaped(arguments) }
         let row = outcome.event.row
-        let result = row.json(result: outcome.result)
+        // A refused event has no result: no subscriber was asked.
+        let result = outcome.isDelivered ? row.json(result: outcome.result) : .null
         if result != .null { heading += "  " + style.cyan("→ " + DisplayText.value(result)) }
         if let invocation = outcome.invocation { heading += "   invocation: " + TerminalText.escaped(invocation.description) }
         var lines = [heading]
@@ -91,7 +92,9 @@ package struct HumanRenderer: Sendable {
                 + (row.answer == nil ? style.dim(answer) : answer) + "  "
                 + style.dim(DisplayText.rightAligned(times[index], timeWidth)))
         }
-        if outcome.answers.isEmpty {
+        if let refusal = outcome.refusal?.refusalReason {
+            lines.append(indent + "    " + style.yellow("refused: " + TerminalText.line(refusal)))
+        } else if outcome.answers.isEmpty {
             lines.append(indent + "    " + style.dim(nobodyResponds ? "(no subscriber responds to this event)" : "(no subscriber answered)"))
         }
         if !indent.isEmpty { lines += outcome.reports.map { indent + reportLine($0) } }

@@ -37,7 +37,13 @@ enum JSONLines {
         }
         let row = outcome.event.row
         append(#","result":"#, to: &bytes)
-        appendJSON(row.json(result: outcome.result), to: &bytes)
+        if let refusal = outcome.refusal {
+            // Not delivered: no result, and why.
+            append(#"null,"refused":"#, to: &bytes)
+            appendString(refusal.refusalReason, to: &bytes)
+        } else {
+            appendJSON(row.json(result: outcome.result), to: &bytes)
+        }
         if let invocation = outcome.invocation {
             append(#","invocation":"#, to: &bytes)
             bytes.append(contentsOf: JSONValue.object(invocation.json).serializedBytes())

@@ -136,6 +136,10 @@ struct ApplicationStateMachine {
             if let current = record?.state {
                 return refuseScene(event, identifier, current, "\(event) once while it is connected (scene.didDisconnect first)")
             }
+            guard scenes.connectedCount < SceneStates.connectedLimit else {
+                return refuseScene(event, identifier, nil, "at most \(SceneStates.connectedLimit) scenes connected at once "
+                                   + "(scene.didDisconnect one first)")
+            }
             scenes.connect(identifier, role: named.role ?? SceneSession.windowApplicationRole)
             (during, after) = (.unattached, .unattached)
         case .sceneTransition(let from, let to, let deliveredIn):

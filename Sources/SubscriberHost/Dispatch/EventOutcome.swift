@@ -23,6 +23,13 @@ public struct EventOutcome<Result: Sendable>: Sendable {
     public var logs: [LogRecord]
     /// The requests subscribers made while this event was dispatched (``PluginHost`` fills them).
     public var requests: [HostRequest]
+    /// Why the host refused the event, when it did: a `stateViolation` or `sceneStateViolation`
+    /// report (also among ``reports``) saying what was expected — UIKit would never send it now (before
+    /// a launch, after `willTerminate`, dispatched from inside another event's calls, …). No subscriber
+    /// was called, and ``result`` is only what nobody answering gives. Nil when it was delivered.
+    public var refusal: DispatchReport?
+    /// Whether the event was delivered to its subscribers (``refusal`` is nil).
+    public var isDelivered: Bool { refusal == nil }
     /// The scene a scene event names (its session's persistent identifier); nil for other events.
     public var scene: String? {
         get { sceneFacts?.scene }
@@ -98,8 +105,10 @@ public struct EventOutcome<Result: Sendable>: Sendable {
         case .list(let answers): .list(answers)
         case .record(let record, let names): .record(record, names: names)
         }
-        return EventOutcome<T>(event: event, result: result as! T, rows: copied, reports: reports, invocation: invocation,
-                               applicationState: applicationState, logs: logs, requests: requests, sceneFacts: sceneFacts)
+        var typed = EventOutcome<T>(event: event, result: result as! T, rows: copied, reports: reports, invocation: invocation,
+                                    applicationState: applicationState, logs: logs, requests: requests, sceneFacts: sceneFacts)
+        typed.refusal = refusal
+        return typed
     }
 
     /// Every stored property as given: what ``withResult(as:)`` copies, in one initialization

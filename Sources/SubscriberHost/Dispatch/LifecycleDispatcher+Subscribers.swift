@@ -16,6 +16,8 @@ public enum SubscriberChangeError: Error, Sendable, Hashable, CustomStringConver
     case order(subscriber: String, key: String, expected: String, found: String)
     /// The host shut down: no subscriber can be added any more.
     case hostShutDown(String)
+    /// The app terminated (`willTerminate` was delivered): nothing would ever be delivered to it.
+    case appTerminated(String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,9 @@ public enum SubscriberChangeError: Error, Sendable, Hashable, CustomStringConver
             "adding \"\(subscriber)\": \(subscriber).\(key): expected \(expected), found \(found)"
         case .hostShutDown(let name):
             "adding \"\(name)\": expected a running host, found one shut down"
+        case .appTerminated(let name):
+            "adding \"\(name)\": expected an app that has not terminated, found willTerminate delivered "
+                + "(no event is delivered after it)"
         }
     }
 }
@@ -76,6 +81,12 @@ final class LiveSubscribers {
         pendingResponses = []
     }
 
+    /// The app terminated (willTerminate was delivered): nothing is kept for subscribers added later.
+    func terminated() {
+        offers = []
+        pendingResponses = []
+    }
+
     /// Keeps `call`, dropping the oldest beyond the limit (a tap that nobody handled stays bounded).
     func keep(_ call: AnyEventCall) {
         if pendingResponses.count >= Self.pendingResponseLimit { pendingResponses.removeFirst() }
@@ -116,6 +127,7 @@ extension LifecycleDispatcher {
     {
         let name = registration.name
         guard !live.isShutDown else { throw .hostShutDown(name) }
+        guard applicationState != .terminated else { throw .appTerminated(name) }
         if let problem = SubscriberName.problem(name) { throw .invalidName(expected: problem.expected, found: problem.found) }
         guard !subscribers.contains(where: { $0.name == name }) else { throw .duplicateName(name) }
         if let existing = subscribers.first(where: { $0.subscriber === registration.subscriber }) {
@@ -227,7 +239,10 @@ extension LifecycleDispatcher {
         for call in pending {
             let started = Started(event: event, invocation: nil, reports: [], state: applicationState, names: names)
             live.depth += 1
+            let outer = callingEvent
+            callingEvent = event
             let flight = event.row.deliver(call, to: list, deliveryContext(for: event, names: names))
+            callingEvent = outer
             live.depth -= 1
             if let settled = flight.settled {
                 if settled.answers.count == 0 { unhandled.append(call) }
@@ -235,11 +250,7 @@ extension LifecycleDispatcher {
                 continue
             }
             waiting[ObjectIdentifier(flight)] = flight
-            Task { @MainActor in
-                let result = await flight.finish()
-                self.waiting[ObjectIdentifier(flight)] = nil
-                whenDelivered?(self.outcome(of: result, started).withResult(as: Void.self))
-            }
+            owe(flight) { result in whenDelivered?(self.outcome(of: result, started).withResult(as: Void.self)) }
         }
         // Responses that arrived meanwhile (from a subscriber's own dispatch) stay after the unhandled ones.
         live.pendingResponses = unhandled + live.pendingResponses

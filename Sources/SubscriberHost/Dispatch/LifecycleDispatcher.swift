@@ -43,6 +43,10 @@ package final class LifecycleDispatcher {
     /// is not connected (it never was, or it disconnected).
     package func sceneState(of identifier: String) -> SceneState? { machine.scenes[identifier]?.state }
 
+    /// How many scene identifiers the state machine keeps (connected ones and the disconnected ones
+    /// it remembers): bounded, whatever the events.
+    package var sceneIdentifiersKept: Int { machine.scenes.keptCount }
+
     private var machine: ApplicationStateMachine
     /// The responders of each event, by event index, in dispatch order.
     private var lists: [ResponderList] = []
@@ -55,6 +59,12 @@ package final class LifecycleDispatcher {
     private let lateReports = LateReports()
     /// Events still waiting for completions, so that shutting down delivers them.
     var waiting: [ObjectIdentifier: InFlight] = [:]
+    /// Results owed to a `whenDelivered` handler, by flight: settled before ``shutDown()`` returns.
+    private var owed: [ObjectIdentifier: OwedDelivery] = [:]
+    private var nextOwed = 0
+    /// The event whose subscribers are being called now (nil between events): an event dispatched
+    /// meanwhile is refused.
+    var callingEvent: LifecycleEvent?
     /// Subscribers added and removed while the host runs, and the notification responses nobody
     /// handled (LifecycleDispatcher+Subscribers.swift).
     let live = LiveSubscribers()
@@ -141,15 +151,32 @@ package final class LifecycleDispatcher {
             immediate.result = flight.immediate
             return immediate.withResult(as: Immediate.self)
         }
-        Task { @MainActor in
-            let result = await flight.finish()
-            self.waiting[ObjectIdentifier(flight)] = nil
-            whenDelivered?(self.outcome(of: result, started).withResult(as: Final.self))
-        }
+        owe(flight) { result in whenDelivered?(self.outcome(of: result, started).withResult(as: Final.self)) }
         var pending = EventOutcome(event: call.event, result: flight.immediate as! Immediate, answers: [], reports: started.reports,
                                    invocation: started.invocation, applicationState: machine.state)
         pending.scene = started.scene?.identifier
+        pending.refusal = started.refusal
         return pending
+    }
+
+    /// Hands `flight`'s result to `deliver` once it finished (a task waits for it), or when the host
+    /// shuts down, whichever comes first: exactly once, and before ``shutDown()`` returns.
+    func owe(_ flight: InFlight, _ deliver: @escaping @MainActor (DeliveryResult) -> Void) {
+        let owed = OwedDelivery(flight: flight, order: nextOwed, deliver: deliver)
+        nextOwed += 1
+        self.owed[ObjectIdentifier(flight)] = owed
+        Task { @MainActor in
+            let result = await flight.finish()
+            self.waiting[ObjectIdentifier(flight)] = nil
+            self.settle(owed, with: result)
+        }
+    }
+
+    private func settle(_ owed: OwedDelivery, with result: DeliveryResult) {
+        guard let deliver = owed.deliver else { return }
+        owed.deliver = nil
+        self.owed[ObjectIdentifier(owed.flight)] = nil
+        deliver(result)
     }
 
     /// What ``start(_:)`` knew before the result: the state it delivered in, the invocation, reports.
@@ -166,6 +193,8 @@ package final class LifecycleDispatcher {
         /// The subscribers' names when it was delivered (its rows name them by position), whatever
         /// was added or removed since.
         var names: [String]
+        /// Why it was not delivered; nil when it was.
+        var refusal: DispatchReport? = nil
     }
 
     /// What a scene event's start knew about its scene.
@@ -191,9 +220,21 @@ package final class LifecycleDispatcher {
         let list: ResponderList
         var after: ApplicationState
         let launching = machine.launchInProgress
-        switch named.map({ machine.admit(event, scene: $0) }) ?? machine.admit(event) {
+        let admission: ApplicationStateMachine.Admission
+        if let outer = callingEvent {
+            // Dispatched from inside another event's calls: UIKit's run loop delivers one event at
+            // a time, and the state machine would see this one between the other's subscribers.
+            admission = .refuse(.stateViolation(
+                event: event, state: machine.state,
+                expected: "no event dispatched from inside the calls of another (\(outer)): dispatch it once they "
+                    + "returned (from a Task, or after dispatchAtOnce returned)"))
+        } else {
+            admission = named.map({ machine.admit(event, scene: $0) }) ?? machine.admit(event)
+        }
+        switch admission {
         case .refuse(let report):
             started.reports.append(report)
+            started.refusal = report
             list = .empty
             after = machine.state
         case .deliver(var during, let next):
@@ -217,18 +258,28 @@ package final class LifecycleDispatcher {
             list = lists[event.index]
         }
         live.depth += 1
+        let outer = callingEvent
+        callingEvent = event
         var flight = row.deliver(call, to: list, deliveryContext(for: event, names: started.names))
         if configuration.sceneBridge, let admitted = machine.admittedScene, row.bridge != nil {
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists) { replay, responders in
-                replay.event.row.deliver(replay, to: responders, self.deliveryContext(for: replay.event, names: started.names))
+                var context = self.deliveryContext(for: replay.event, names: started.names)
+                // The scene's method has no restoration handler to hand lists to: a replayed
+                // continueUserActivity takes the lists given during its calls and waits for no
+                // other (the handler is optional: one never called stalls nothing).
+                if replay.event.row.timing == .restoration { context.deadline = 0 }
+                return replay.event.row.deliver(replay, to: responders, context)
             }
             started.scene?.bridged = bridged
             flight = bridged ?? flight
         }
+        callingEvent = outer
         live.depth -= 1
         machine.delivered(after: after)
         setState(after)
         started.state = after
+        // Nothing is delivered after termination: a response kept for subscribers added later never will be.
+        if after == .terminated, started.refusal == nil { live.terminated() }
         // A refused event carries its stateViolation report, and nothing else yet.
         if live.watches(event), started.reports.isEmpty { keepIfUnhandled(call, list: list, flight: flight) }
         if flight.settled == nil { waiting[ObjectIdentifier(flight)] = flight }
@@ -252,6 +303,7 @@ package final class LifecycleDispatcher {
         var outcome = EventOutcome(event: started.event, result: result.final, record: result.answers, names: started.names,
                                    reports: started.reports + result.reports + late, invocation: started.invocation,
                                    applicationState: started.state)
+        outcome.refusal = started.refusal
         if let scene = started.scene {
             outcome.scene = scene.identifier
             if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: started.names, state: started.state) }
@@ -305,6 +357,11 @@ package final class LifecycleDispatcher {
         for flight in waiting.values { flight.deliverNow() }
         subscribers.removeAll { if case .loaded = $0.kind { true } else { false } }
         rebuild()
+        // Every whenDelivered handler still owed runs now, in dispatch order, with what arrived: an
+        // app that exits once shutDown() returned has seen every one.
+        for owed in owed.values.sorted(by: { $0.order < $1.order }) {
+            if let result = owed.flight.settled { settle(owed, with: result) }
+        }
     }
 
     /// The late reports, then one counting the calls with a context the host never gave that arrived
@@ -318,5 +375,22 @@ package final class LifecycleDispatcher {
             unattributedForgeriesSeen = forged
         }
         return late
+    }
+}
+
+/// A result owed to a `whenDelivered` handler (``LifecycleDispatcher/owe(_:_:)``): delivered once,
+/// by the task that waits for it or by shutting down.
+@MainActor
+final class OwedDelivery {
+    let flight: InFlight
+    /// Dispatch order, for shutting down.
+    let order: Int
+    /// Nil once delivered.
+    var deliver: (@MainActor (DeliveryResult) -> Void)?
+
+    init(flight: InFlight, order: Int, deliver: @escaping @MainActor (DeliveryResult) -> Void) {
+        self.flight = flight
+        self.order = order
+        self.deliver = deliver
     }
 }

@@ -11,29 +11,80 @@ struct SceneStates {
         var state: SceneState?
     }
 
-    /// Every scene that ever connected, disconnected ones included (so that an event naming one says so).
-    private(set) var records: [String: Record] = [:]
+    /// The most scenes connected at once: a connection beyond is refused (an iPad shows a few
+    /// windows; a script that connects without disconnecting would otherwise grow without bound).
+    static let connectedLimit = 1_024
+    /// How many disconnected scenes are remembered, the most recent ones, so that an event naming
+    /// one says it was disconnected; an older one reads as never connected.
+    static let disconnectedLimit = 1_024
+
+    /// The connected scenes.
+    private var connected: [String: Record] = [:]
+    /// The scenes disconnected last (at most ``disconnectedLimit``): each one's role and when it
+    /// disconnected, and that order (entries whose scene connected again since are skipped).
+    private var disconnected: [String: (role: String, number: Int)] = [:]
+    private var disconnections: [(identifier: String, number: Int)] = []
+    private var disconnectionsHead = 0
+    private var disconnectionNumber = 0
+    /// Whether a scene ever connected.
+    private(set) var exist = false
     /// Connected scenes in the foreground and active, in the foreground and inactive, in the background.
     private var active = 0, inactive = 0, background = 0
 
-    /// Whether a scene ever connected: from then on the app is scene-based, and its state follows its scenes.
-    var exist: Bool { !records.isEmpty }
+    /// How many scenes are connected.
+    var connectedCount: Int { connected.count }
 
-    /// Scene `identifier`'s record; nil when it never connected.
-    subscript(identifier: String) -> Record? { records[identifier] }
+    /// How many scene identifiers are kept (connected, and disconnected ones remembered): at most
+    /// ``connectedLimit`` + ``disconnectedLimit``.
+    var keptCount: Int { connected.count + disconnected.count }
+
+    /// Scene `identifier`'s record (its state nil when it disconnected); nil when it never connected
+    /// (or disconnected long ago).
+    subscript(identifier: String) -> Record? {
+        if let record = connected[identifier] { return record }
+        return disconnected[identifier].map { Record(role: $0.role, state: nil) }
+    }
 
     /// Connects `identifier` with `role`: unattached.
     mutating func connect(_ identifier: String, role: String) {
-        records[identifier] = Record(role: role, state: .unattached)
+        exist = true
+        disconnected[identifier] = nil
+        connected[identifier] = Record(role: role, state: .unattached)
     }
 
     /// Moves connected scene `identifier` to `state` (nil: it disconnects).
     mutating func move(_ identifier: String, to state: SceneState?) {
-        guard var record = records[identifier] else { return }
+        guard var record = connected[identifier] else { return }
         count(record.state, by: -1)
-        record.state = state
         count(state, by: 1)
-        records[identifier] = record
+        guard state != nil else {
+            connected[identifier] = nil
+            remember(identifier, role: record.role)
+            return
+        }
+        record.state = state
+        connected[identifier] = record
+    }
+
+    /// Remembers disconnected scene `identifier`, forgetting the oldest beyond the limit.
+    private mutating func remember(_ identifier: String, role: String) {
+        disconnectionNumber += 1
+        disconnected[identifier] = (role, disconnectionNumber)
+        disconnections.append((identifier, disconnectionNumber))
+        while disconnected.count > Self.disconnectedLimit, disconnectionsHead < disconnections.count {
+            let oldest = disconnections[disconnectionsHead]
+            disconnectionsHead += 1
+            if disconnected[oldest.identifier]?.number == oldest.number { disconnected[oldest.identifier] = nil }
+        }
+        // The order keeps entries of scenes that connected again: dropped once they are half of it.
+        if disconnectionsHead > 64, disconnectionsHead * 2 > disconnections.count {
+            disconnections.removeFirst(disconnectionsHead)
+            disconnectionsHead = 0
+        }
+        if disconnections.count - disconnectionsHead > 2 * Self.disconnectedLimit + 64 {
+            disconnections = disconnections[disconnectionsHead...].filter { disconnected[$0.identifier]?.number == $0.number }
+            disconnectionsHead = 0
+        }
     }
 
     /// The application's state as UIKit derives it from its scenes: active when a scene is in the

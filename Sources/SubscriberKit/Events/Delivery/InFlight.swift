@@ -76,9 +76,12 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
 
     override var settled: DeliveryResult? {
         if let built { return built }
-        guard collector.settleIfDone() else { return nil }
+        guard collector.settleIfDone() || deliveredNow else { return nil }
         return delivered()
     }
+
+    /// Whether ``deliverNow()`` delivered it (the host shut down): its result is known without waiting.
+    private var deliveredNow = false
 
     override func finish(isolation: isolated (any Actor)? = #isolation) async -> DeliveryResult {
         if let built { return built }
@@ -86,7 +89,10 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
         return delivered()
     }
 
-    override func deliverNow() { collector.close() }
+    override func deliverNow() {
+        collector.close()
+        deliveredNow = true
+    }
 
     override func abandon(named name: String) { collector.abandon(named: name) }
 
