@@ -114,12 +114,17 @@ enum RunCommand {
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
             let delivered = DeliveredLater()
-            host.dispatchAtOnce(call) { outcome in
+            let immediate = host.dispatchAtOnce(call) { outcome in
+                // What was logged and asked for during the calls came with the immediate outcome.
+                var outcome = outcome
+                outcome.logs = delivered.logs + outcome.logs
+                outcome.requests = delivered.requests + outcome.requests
                 guard let continuation = delivered.continuation else { return delivered.outcome = outcome }
                 continuation.yield(outcome)
                 continuation.finish()
             }
             if let outcome = delivered.outcome { return write(outcome, call: call) }
+            (delivered.logs, delivered.requests) = (immediate.logs, immediate.requests)
             let (stream, continuation) = AsyncStream<AnyEventOutcome>.makeStream()
             delivered.continuation = continuation
             later.append((call, stream))
@@ -194,4 +199,7 @@ enum RunCommand {
 private final class DeliveredLater {
     var outcome: AnyEventOutcome?
     var continuation: AsyncStream<AnyEventOutcome>.Continuation?
+    /// What the immediate outcome carried (logged and asked for during the calls), when it came first.
+    var logs: [LogRecord] = []
+    var requests: [HostRequest] = []
 }

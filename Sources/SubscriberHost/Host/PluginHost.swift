@@ -249,7 +249,8 @@ public final class PluginHost {
     /// logged and the requests made since the previous outcome: a completion that logs before calling
     /// back belongs to the event that waited for it.
     public func dispatch<Immediate, Final>(_ call: EventCall<Immediate, Final>) async -> EventOutcome<Final> {
-        attach(await dispatcher.dispatch(call))
+        let window = openWindow()
+        return attach(await dispatcher.dispatch(call), window: window, closing: true)
     }
 
     /// Delivers `call` and returns at once what the event's UIKit method returns at once; what comes
@@ -260,22 +261,40 @@ public final class PluginHost {
         _ call: EventCall<Immediate, Final>,
         whenDelivered: (@MainActor (EventOutcome<Final>) -> Void)? = nil
     ) -> EventOutcome<Immediate> {
+        let window = openWindow()
+        let settled = DeliveredFlag()
         let delivered = whenDelivered.map { whenDelivered in { @MainActor (outcome: EventOutcome<Final>) in
-            whenDelivered(self.attach(outcome))
+            settled.value = true
+            whenDelivered(self.attach(outcome, window: window, closing: true))
         } }
-        return attach(dispatcher.dispatchAtOnce(call, whenDelivered: delivered))
+        let immediate = dispatcher.dispatchAtOnce(call, whenDelivered: delivered)
+        // Still waiting for its handler: what is logged for it meanwhile goes to `whenDelivered`'s outcome.
+        return attach(immediate, window: window, closing: whenDelivered == nil || settled.value)
+    }
+
+    /// Opens the window of an event about to be dispatched: what is logged and asked for from now
+    /// on, until the next event, goes with its outcome. None for an event dispatched from inside
+    /// another's calls (refused): what they log is the other's.
+    private func openWindow() -> Int? {
+        guard dispatcher.callingEvent == nil else { return nil }
+        nextWindow += 1
+        log.open(event: nextWindow)
+        return nextWindow
     }
 
     /// The requests subscribers made since they were last handed out, oldest first.
     public func takeRequests() -> [HostRequest] { log.drainRequests() }
 
-    /// `outcome` with the records logged and the requests made since the previous outcome.
-    private func attach<Result>(_ outcome: EventOutcome<Result>) -> EventOutcome<Result> {
+    /// `outcome` with the records logged and the requests made for its event (`window`), and those
+    /// that belong to no event still waiting (``HostLogRecorder/take(event:closing:)``).
+    private func attach<Result>(_ outcome: EventOutcome<Result>, window: Int? = nil, closing: Bool = true) -> EventOutcome<Result> {
         var outcome = outcome
-        outcome.logs = log.drain()
-        outcome.requests = log.drainRequests()
+        (outcome.logs, outcome.requests) = log.take(event: window, closing: closing)
         return outcome
     }
+
+    /// The last event window opened (``openWindow()``).
+    private var nextWindow = 0
 
     /// Destroys the plugins' subscribers, last first, and returns what is left: reports about calls
     /// that arrived after their event was delivered, and every record not yet handed out — including
@@ -285,8 +304,12 @@ public final class PluginHost {
     public func shutDown() -> Leftovers {
         if !isShutDown {
             isShutDown = true
+            // What is logged from now on (destroy's lines) is the leftovers', not a waiting event's.
+            nextWindow += 1
+            log.open(event: nextWindow)
             for subscriber in subscribers.reversed() { subscriber.destroy() }
-            // Events still waiting are delivered with what arrived; no outcome lists a destroyed subscriber.
+            // Events still waiting are delivered with what arrived, and their whenDelivered handlers
+            // run now; no outcome lists a destroyed subscriber.
             dispatcher.shutDown()
         }
         return Leftovers(reports: dispatcher.takeLateReports(), logs: log.drain(), requests: log.drainRequests())
@@ -358,6 +381,12 @@ public struct InProcessSubscriber {
         self.after = after
         self.before = before
     }
+}
+
+/// Whether a `whenDelivered` handler ran (at once, inside `dispatchAtOnce`).
+@MainActor
+private final class DeliveredFlag {
+    var value = false
 }
 
 /// Stands in for a subscriber while its addition is checked (responds to nothing, never called).

@@ -1,11 +1,26 @@
+import Foundation
 import SubscriberKit
 import Synchronization
 
-/// The host's ``SubscriberLogSink``: records what subscribers log and hands each record to an
-/// optional handler as it arrives (the CLI prints them). Thread-safe: subscribers log from any thread.
+/// The host's ``SubscriberLogSink``: records what subscribers log and ask for, and hands each record
+/// to an optional handler as it arrives (the CLI prints them). Thread-safe: subscribers log from any
+/// thread.
+///
+/// Records are kept by event (``open(event:)``): what arrives while an event is the latest one
+/// dispatched belongs to it, and goes with its outcome (``take(event:closing:)``), however late that
+/// outcome comes — a continueUserActivity whose optional restoration handler is never called keeps
+/// its lines, and the next event's lines never go with it. What arrives once its event's outcome was
+/// handed out (or before any event) goes with the next outcome taken. Appending is O(1), taking is
+/// linear in what is taken: an event that logs N lines costs O(N).
+/// The handler sees the records in the order they are kept, and every record taken was handed to the
+/// handler first (one lock around keeping and handing over, which taking waits for): an output that
+/// stages lines as they arrive and writes them when they are taken finds each one, even when many
+/// threads log at once.
 package final class HostLogRecorder: SubscriberLogSink {
-    private let records = Mutex<[LogRecord]>([])
-    private let requests = Mutex<[HostRequest]>([])
+    private let kept = Mutex(Kept())
+    /// Held while a record is kept and handed to the handler, and while records are taken. Recursive:
+    /// a handler may log again.
+    private let handing = NSRecursiveLock()
     private let requestHandler: (@Sendable (HostRequest) -> Void)?
     private let retains: Bool
     private let handler: (@Sendable (LogRecord) -> Void)?
@@ -19,36 +34,65 @@ package final class HostLogRecorder: SubscriberLogSink {
         self.requestHandler = requestHandler
     }
 
-    /// Takes every request kept so far, oldest first, and forgets them.
-    package func drainRequests() -> [HostRequest] {
-        requests.withLock { kept in
-            defer { kept.removeAll() }
-            return kept
+    // MARK: Events
+
+    /// Event `event` (a number new for each event) starts: what arrives from now on belongs to it,
+    /// until the next event opens.
+    package func open(event: Int) {
+        guard retains else { return }
+        kept.withLock { kept in
+            kept.records.open(event)
+            kept.requests.open(event)
+            kept.current = event
         }
     }
 
-    /// Keeps and forwards a subscriber's request. [any-thread]
-    package func request(_ request: SubscriberRequest, from subscriber: String) {
-        let made = HostRequest(subscriber: subscriber, request: request)
-        if retains { requests.withLock { $0.append(made) } }
-        requestHandler?(made)
+    /// Takes what belongs to `event` and everything that belongs to no open event, oldest first;
+    /// `closing`: its last outcome is being made, so what arrives for it later goes with the next.
+    package func take(event: Int?, closing: Bool) -> (logs: [LogRecord], requests: [HostRequest]) {
+        handing.lock()
+        defer { handing.unlock() }
+        return kept.withLock { kept in
+            (kept.records.take(event, closing: closing), kept.requests.take(event, closing: closing))
+        }
+    }
+
+    // MARK: Everything at once
+
+    /// Takes every request kept so far, oldest first, and forgets them.
+    package func drainRequests() -> [HostRequest] {
+        handing.lock()
+        defer { handing.unlock() }
+        return kept.withLock { $0.requests.takeAll() }
     }
 
     /// Takes every record kept so far, oldest first, and forgets them.
     package func drain() -> [LogRecord] {
-        records.withLock { kept in
-            defer { kept.removeAll() }
-            return kept
-        }
+        handing.lock()
+        defer { handing.unlock() }
+        return kept.withLock { $0.records.takeAll() }
     }
 
     /// The records kept so far, oldest first, without forgetting them.
-    package var recorded: [LogRecord] { records.withLock { $0 } }
+    package var recorded: [LogRecord] { kept.withLock { $0.records.all() } }
+
+    // MARK: What subscribers send
+
+    /// Keeps and forwards a subscriber's request. [any-thread]
+    package func request(_ request: SubscriberRequest, from subscriber: String) {
+        let made = HostRequest(subscriber: subscriber, request: request)
+        handing.lock()
+        defer { handing.unlock() }
+        if retains { kept.withLock { $0.requests.append(made, to: $0.current) } }
+        requestHandler?(made)
+    }
 
     /// Keeps and forwards one record.
     package func record(_ record: LogRecord) {
-        if retains { records.withLock { $0.append(record) } }
-        // Outside the lock, so that a handler may log again without deadlocking.
+        handing.lock()
+        defer { handing.unlock() }
+        if retains { kept.withLock { $0.records.append(record, to: $0.current) } }
+        // Outside the records' lock, so that a handler may log again (the handing lock is recursive).
         handler?(record)
     }
 
@@ -66,6 +110,89 @@ package final class HostLogRecorder: SubscriberLogSink {
     package func logError(subscriber: String, message: String, attributes: JSONObject) {
         record(LogRecord(subscriber: subscriber, kind: .error, level: .error, message: message,
                          attributes: attributes))
+    }
+}
+
+/// What the recorder keeps: the records and the requests, each by event, and the event things
+/// arriving now belong to.
+private struct Kept {
+    var records = ByEvent<LogRecord>()
+    var requests = ByEvent<HostRequest>()
+    var current: Int?
+}
+
+/// Elements kept by the event they belong to, each numbered in order of arrival. Open events are
+/// those whose last outcome was not made yet: as many as events waiting for completions, a handful.
+private struct ByEvent<Element> {
+    typealias Numbered = (number: Int, element: Element)
+    private var next = 0
+    /// Elements that belong to no open event: they go with the next outcome made.
+    private var loose: [Numbered] = []
+    /// The open events' elements, by event.
+    private var open: [Int: [Numbered]] = [:]
+
+    mutating func open(_ event: Int) {
+        if open[event] == nil { open[event] = [] }
+    }
+
+    mutating func append(_ element: Element, to event: Int?) {
+        next += 1
+        if let event, open[event] != nil {
+            open[event]!.append((next, element))
+        } else {
+            loose.append((next, element))
+        }
+    }
+
+    /// `event`'s elements and the loose ones, merged in order of arrival (linear).
+    mutating func take(_ event: Int?, closing: Bool) -> [Element] {
+        let own: [Numbered]
+        if let event, let elements = open[event] {
+            own = elements
+            if closing { open[event] = nil } else { open[event] = [] }
+        } else {
+            own = []
+        }
+        let taken = Self.merged(loose, own)
+        loose.removeAll()
+        return taken
+    }
+
+    /// Every element, oldest first, forgotten (the events stay open).
+    mutating func takeAll() -> [Element] {
+        let taken = all()
+        loose.removeAll()
+        for event in open.keys { open[event] = [] }
+        return taken
+    }
+
+    /// Every element, oldest first.
+    func all() -> [Element] {
+        var merged = loose
+        for elements in open.values where !elements.isEmpty { merged = Self.mergedNumbered(merged, elements) }
+        return merged.map(\.element)
+    }
+
+    private static func merged(_ first: [Numbered], _ second: [Numbered]) -> [Element] {
+        if second.isEmpty { return first.map(\.element) }
+        if first.isEmpty { return second.map(\.element) }
+        return mergedNumbered(first, second).map(\.element)
+    }
+
+    private static func mergedNumbered(_ first: [Numbered], _ second: [Numbered]) -> [Numbered] {
+        var result: [Numbered] = []
+        result.reserveCapacity(first.count + second.count)
+        var (i, j) = (0, 0)
+        while i < first.count, j < second.count {
+            if first[i].number < second[j].number {
+                result.append(first[i]); i += 1
+            } else {
+                result.append(second[j]); j += 1
+            }
+        }
+        result += first[i...]
+        result += second[j...]
+        return result
     }
 }
 

@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+import Testing
+import SubscriberKit
+@testable import SubscriberHost
+
+/// Handles every activity, logs, and keeps the optional restoration handler; calls it from its next
+/// performFetch, whose own completion comes later (from a task): the restoration's outcome is
+/// delivered while the fetch still waits.
+final class KeepsRestorationHandler: AppDelegateSubscriberBase, InstantiableSubscriber, ContinueUserActivitySubscriber,
+                                     PerformFetchSubscriber {
+    nonisolated(unsafe) var kept: CompletionHandler<[String]>?
+
+    func application(_ application: Application, continue userActivity: UserActivity,
+                     restorationHandler: CompletionHandler<[String]>) -> Bool? {
+        log("continuing \(userActivity.activityType)")
+        context.registerForRemoteNotifications()
+        kept = restorationHandler
+        return true
+    }
+
+    func application(_ application: Application, performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+        log("fetching")
+        kept?(["article/42"])
+        kept = nil
+        Task { @MainActor in completionHandler(.newData) }
+    }
+}
+
+/// Logs `lines` lines in didBecomeActive, all in the call.
+final class LogsManyLines: AppDelegateSubscriberBase, InstantiableSubscriber, DidBecomeActiveSubscriber {
+    nonisolated(unsafe) static var lines = 0
+
+    func applicationDidBecomeActive(_ application: Application) {
+        for index in 0..<Self.lines { log("line \(index)") }
+    }
+}
+
+@MainActor
+@Suite("Host: logs and requests go with their own event's outcome", .serialized, .timeLimit(.minutes(2)))
+struct HostEventLogTests {
+    @Test("a continueUserActivity waiting for its optional handler keeps its lines and requests; the next event's lines stay the next event's")
+    func pendingRestorationKeepsItsLines() async throws {
+        let host = try PluginHost(application: testApplication, inProcess: [InProcessSubscriber(KeepsRestorationHandler.self)])
+        defer { host.shutDown() }
+        _ = host.takeLogs()
+        _ = await host.dispatch(.didFinishLaunching())
+        var delivered: EventOutcome<ContinueUserActivityResult>?
+        let immediate = host.dispatchAtOnce(.continueUserActivity(UserActivity(activityType: "com.example.reading"))) {
+            delivered = $0
+        }
+        #expect(immediate.result == true)
+        #expect(immediate.logs.map(\.message) == ["continuing com.example.reading"])
+        #expect(immediate.requests.map(\.request) == [.registerForRemoteNotifications])
+        #expect(delivered == nil)
+        // The fetch calls the kept handler, then waits for its own completion: the restoration's
+        // outcome is delivered meanwhile, and must not take the fetch's line.
+        let fetch = await host.dispatch(.performFetch)
+        let restored = try #require(delivered)
+        #expect(restored.result.restorableObjects == ["article/42"])
+        #expect(!restored.logs.contains { $0.message == "fetching" })
+        #expect(fetch.logs.map(\.message) == ["fetching"])
+    }
+
+    @Test("many threads logging at once: the handler sees every record in the order kept, before it is taken")
+    func stormIsHandedOverInOrder() throws {
+        let seen = Mutex<[String]>([])
+        // A handler that takes a moment (it renders the line), as an output's does.
+        let log = HostLogRecorder(handler: { record in
+            let rendered = record.description
+            seen.withLock { $0.append(String(rendered.dropFirst("[Storm] info: ".count))) }
+        })
+        let threads = 4, lines = 20_000
+        let done = Atomic<Int>(0)
+        for thread in 0..<threads {
+            Thread.detachNewThread {
+                for line in 0..<lines { log.log(subscriber: "Storm", level: .info, message: "\(thread).\(line)") }
+                done.add(1, ordering: .releasing)
+            }
+        }
+        var taken: [String] = []
+        var mismatches = 0
+        while true {
+            let finished = done.load(ordering: .acquiring) == threads
+            let drained = log.drain().map(\.message)
+            // Every record taken was handed to the handler first, in the same order.
+            let before = taken.count
+            let handedFirst = seen.withLock { handed in
+                handed.count >= before + drained.count && handed[before..<(before + drained.count)].elementsEqual(drained)
+            }
+            if !handedFirst { mismatches += 1 }
+            taken += drained
+            if finished { break }
+        }
+        #expect(mismatches == 0)
+        #expect(taken.count == threads * lines)
+        #expect(Set(taken).count == threads * lines)
+    }
+
+    @Test("200,000 lines logged in one event all go with its outcome (linear: a quadratic path would not finish in time)")
+    func manyLinesInOneEvent() async throws {
+        LogsManyLines.lines = 200_000
+        let host = try PluginHost(application: testApplication, inProcess: [InProcessSubscriber(LogsManyLines.self)])
+        defer { host.shutDown() }
+        _ = await host.dispatch(.didFinishLaunching())
+        let active = await host.dispatch(.didBecomeActive)
+        #expect(active.logs.count == 200_000)
+        #expect(active.logs.first?.message == "line 0" && active.logs.last?.message == "line 199999")
+    }
+}
