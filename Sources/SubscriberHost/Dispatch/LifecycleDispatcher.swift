@@ -14,7 +14,9 @@ import SubscriberKit
 ///   called back, or at the event's deadline with what arrived.
 /// - Events are delivered in the order they are dispatched; each event's calls all return before
 ///   the next event's begin. An event dispatched while an earlier one waits for completions is
-///   delivered at once, as UIKit does: the earlier one's completions may arrive after it.
+///   delivered at once, as UIKit does: the earlier one's completions may arrive after it. An event
+///   dispatched from inside another's calls (a subscriber's method) is refused with a
+///   `stateViolation`: UIKit's run loop never nests one event in another.
 /// - The dispatcher keeps the application's state (``applicationState``) and each scene's: an event
 ///   UIKit would never deliver in them (`didBecomeActive` before launch, a second launch, anything
 ///   after `willTerminate`, a scene event for an unknown scene) is not delivered, and its outcome
