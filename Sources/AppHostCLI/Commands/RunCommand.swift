@@ -84,9 +84,12 @@ enum RunCommand {
         var reportCount = 0
         var scriptError: EventScriptError?
         var line: [UInt8] = []
-        /// Outcomes of events whose result comes after the calls returned and that a script must not
-        /// wait for: continueUserActivity's optional restoration handler.
-        var later: [(call: AnyEventCall, outcome: AsyncStream<AnyEventOutcome>)] = []
+        /// Events whose result comes after the calls returned and that a script must not wait for
+        /// (continueUserActivity's optional restoration handler), oldest first from `laterHead`:
+        /// each is written once its outcome came and those before it were written, so only events
+        /// still waiting (at most a deadline's worth) are held.
+        var later: [(call: AnyEventCall, delivered: DeliveredLater)] = []
+        var laterHead = 0
         /// The idiom orientations were last asked for: what an orientation request asks again.
         var idiom = UserInterfaceIdiom.phone
         /// Whether a subscriber asked for orientations again since they were last asked.
@@ -119,15 +122,25 @@ enum RunCommand {
                 var outcome = outcome
                 outcome.logs = delivered.logs + outcome.logs
                 outcome.requests = delivered.requests + outcome.requests
-                guard let continuation = delivered.continuation else { return delivered.outcome = outcome }
-                continuation.yield(outcome)
-                continuation.finish()
+                delivered.outcome = outcome
             }
             if let outcome = delivered.outcome { return write(outcome, call: call) }
             (delivered.logs, delivered.requests) = (immediate.logs, immediate.requests)
-            let (stream, continuation) = AsyncStream<AnyEventOutcome>.makeStream()
-            delivered.continuation = continuation
-            later.append((call, stream))
+            later.append((call, delivered))
+        }
+        /// Writes the waiting events whose outcome came, oldest first, up to the first still waiting.
+        func writeLater() {
+            while laterHead < later.count, let outcome = later[laterHead].delivered.outcome {
+                write(outcome, call: later[laterHead].call)
+                laterHead += 1
+            }
+            if laterHead == later.count {
+                later.removeAll(keepingCapacity: true)
+                laterHead = 0
+            } else if laterHead > 64, laterHead * 2 > later.count {
+                later.removeFirst(laterHead)
+                laterHead = 0
+            }
         }
         while outputsWritable() {
             let call: AnyEventCall
@@ -139,6 +152,7 @@ enum RunCommand {
                 break
             }
             await play(call)
+            if !later.isEmpty { writeLater() }
             // A subscriber asked for orientations again: as UIKit would, before anything else.
             if orientationsRequested {
                 orientationsRequested = false
@@ -149,10 +163,8 @@ enum RunCommand {
         // Shut down first, so that the lines subscribers write up to the end of their `destroy` are included.
         Survival.shutdownStarts()
         let leftovers = host.shutDown()
-        // Shutting down delivered what was still waiting, with what arrived.
-        for (call, stream) in later {
-            for await outcome in stream { write(outcome, call: call) }
-        }
+        // Shutting down delivered what was still waiting, with what arrived: every handler ran.
+        writeLater()
         reportCount += leftovers.reports.count
         writeLogs(leftovers.logs, during: nil)
         Survival.logsWritten(leftovers.logs.count)
@@ -194,11 +206,10 @@ enum RunCommand {
     }
 }
 
-/// An outcome delivered by `dispatchAtOnce`'s handler: at once (kept here) or later (sent on).
+/// An outcome delivered by `dispatchAtOnce`'s handler, at once or later (by shutdown at the latest).
 @MainActor
 private final class DeliveredLater {
     var outcome: AnyEventOutcome?
-    var continuation: AsyncStream<AnyEventOutcome>.Continuation?
     /// What the immediate outcome carried (logged and asked for during the calls), when it came first.
     var logs: [LogRecord] = []
     var requests: [HostRequest] = []
