@@ -85,6 +85,8 @@ enum ErrorLine {
         case .unknownSubscriber(let file, let name, let declared):
             .unknownSubscriber(path: path(file), name: value(name), declared: declared.prefix(20).map(value) + (declared.count > 20 ? ["… (\(declared.count) in all)"] : []))
         case .createFailed(let file, let name, let reason): .createFailed(path: path(file), name: value(name), reason: value(reason))
+        case .unreadableStruct(let file, let name, let source, let expected, let found):
+            .unreadableStruct(path: path(file), name: value(name), source: value(source), expected: expected, found: found)
         case .duplicateSubscriber(let file, let name, let provider): .duplicateSubscriber(path: path(file), name: value(name), provider: value(provider))
         case .fileReplaced(let file, let found): .fileReplaced(path: path(file), found: value(found))
         case .notELF(let file, let found): .notELF(path: path(file), found: value(found))

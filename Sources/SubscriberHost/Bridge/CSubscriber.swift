@@ -36,7 +36,9 @@ package final class CSubscriber {
     /// Creates subscriber `name` through `descriptor`'s `create`, with a host interface made from
     /// `context` (app info, options, and the sink for its logs) that reads the application's state
     /// from `state`. Throws, and reports through `context`, when the descriptor has no `create`,
-    /// `create` returns NULL, or it returns a struct without a `destroy`.
+    /// `create` returns NULL, or it returns a struct without a `destroy`, or a struct — its own or a
+    /// family's vtable from `get_extension` — that cannot be read (``VTableCheck``: misaligned, or
+    /// memory it covers unreadable); in that last case a subscriber it can destroy is destroyed.
     /// [main-thread] `create` and `get_extension` are `[main-thread]` entries.
     package init(creating name: String, from descriptor: UnsafePointer<adh_plugin_descriptor>,
                  context: SubscriberContext, state: ApplicationStateCell = ApplicationStateCell()) throws(CreateFailure) {
@@ -47,6 +49,12 @@ package final class CSubscriber {
         }
         let host = HostInterface(context: context, state: state)
         guard let made = name.withCString({ create($0, host.pointer) }) else { throw .returnedNull }
+        // Misaligned or unreadable, the struct cannot be read, so neither can its destroy.
+        if let problem = VTableCheck.problem(at: made, size: MemoryLayout<adh_subscriber>.size) {
+            context.log("create: expected \(problem.expected), found \(problem.found); not used, and it cannot be freed",
+                        level: .error)
+            throw .unreadableStruct(source: "create", expected: problem.expected, found: problem.found)
+        }
         // A struct_size that does not reach destroy hides it (ABI.readCovered reads it as NULL): say
         // so, rather than that the subscriber "has no destroy".
         let structSize = made.pointee.struct_size
@@ -63,6 +71,25 @@ package final class CSubscriber {
             // the process: the interface is never retired.
             throw .noDestroy
         }
+        // Each family's vtable, asked for once: the core is the struct itself; an extension family's
+        // comes from get_extension (NULL: not in the family). The host keeps the pointers, as the
+        // header lets it, until destroy. One that cannot be read refuses the subscriber (destroyed).
+        var familyVTables: [UnsafeRawPointer?] = []
+        for family in EventFamily.all {
+            guard let id = family.extensionID else {
+                familyVTables.append(UnsafeRawPointer(made))
+                continue
+            }
+            let table = vtable.get_extension?(made, id)
+            if let table, let problem = VTableCheck.problem(at: table, size: family.vtableSize) {
+                let source = "get_extension(\"\(id)\")"
+                context.log("\(source): expected \(problem.expected), found \(problem.found); not used", level: .error)
+                vtable.destroy?(made)
+                host.retire(reportingTo: SubscriberContextReference(context))
+                throw .unreadableStruct(source: source, expected: problem.expected, found: problem.found)
+            }
+            familyVTables.append(table)
+        }
         self.name = name
         self.context = context
         self.contextReference = SubscriberContextReference(context)
@@ -70,13 +97,6 @@ package final class CSubscriber {
         self.destroyEntry = vtable.destroy
         self.host = host
         speaksExtensions = vtable.get_extension != nil
-        // Each family's vtable, asked for once: the core is the struct itself; an extension family's
-        // comes from get_extension (NULL: not in the family). The host keeps the pointers, as the
-        // header lets it, until destroy.
-        let familyVTables: [UnsafeRawPointer?] = EventFamily.all.map { family in
-            guard let id = family.extensionID else { return UnsafeRawPointer(made) }
-            return vtable.get_extension?(made, id)
-        }
         entries = EventTable.rows.map { row in familyVTables[row.family.index].flatMap { row.entry(in: $0) } }
         respondingEvents = zip(LifecycleEvent.allCases, entries).compactMap { $1 == nil ? nil : $0 }
     }

@@ -53,6 +53,9 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The plugin declares `name` but cannot make it: `reason` is "create returned NULL" or "the
     /// subscriber has no destroy" (found when the host makes its subscribers, after check 10).
     case createFailed(path: String, name: String, reason: String)
+    /// Making subscriber `name`, `source` (`create`, or `get_extension("adh.scene/1")`) returned a
+    /// struct the host cannot read: misaligned, or memory its `struct_size` covers unreadable.
+    case unreadableStruct(path: String, name: String, source: String, expected: String, found: String)
 
     // Check 10: subscriber names unique across loaded plugins.
     /// `name` is also provided by an entry loaded before: `provider` names it, as the `owners` table
@@ -81,7 +84,7 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         case .abiMismatch, .descriptorTooSmall: 6
         case .swiftVersionMismatch: 7
         case .malformedDescriptor: 8
-        case .unknownSubscriber, .createFailed: 9
+        case .unknownSubscriber, .createFailed, .unreadableStruct: 9
         case .duplicateSubscriber: 10
         }
     }
@@ -133,6 +136,8 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
             return "plugin \"\(path)\" declares no subscriber named \(name); it declares: \(list)"
         case .createFailed(let path, let name, let reason):
             return "plugin \"\(path)\": expected create(\"\(name)\") to make a subscriber it declares, found that \(reason)"
+        case .unreadableStruct(let path, let name, let source, let expected, let found):
+            return "plugin \"\(path)\": subscriber \(name): \(source): expected \(expected), found \(found)"
         case .duplicateSubscriber(let path, let name, let provider):
             return "plugin \"\(path)\": expected subscriber names unique across plugins, found \(name) also in \(provider)"
         case .fileReplaced(let path, let found):
