@@ -18,6 +18,8 @@ private func plugin(_ entry: String) -> String { withApp(#""plugins": [\#(entry)
 
 private let rootKeys = "app, deadlines, pluginSearchPaths, plugins, reconcilers, restorationFromEveryCaller, sceneBridge, supportedInterfaceOrientations"
 private let pluginKeys = "after, apple, before, ios, library, optional, options, path, priority, sha256, subscribers"
+/// What a priority may be, as its error says.
+private let priorityRange = "a whole number from -9007199254740991 to 9007199254740991 (±(2^53 − 1))"
 /// The events with a deadline, as the table says.
 private let completionEvents = LifecycleEvent.allCases.filter(\.answersThroughCompletion).map(\.name).joined(separator: ", ")
 
@@ -124,9 +126,14 @@ struct ManifestErrorTests {
         BadManifest(plugin(#"{"library": "A", "sha256": "abc"}"#),
                     #"m.json: plugins[0].sha256: expected 64 hexadecimal digits, found the string "abc""#),
         BadManifest(plugin(#"{"library": "A", "priority": "high"}"#),
-                    #"m.json: plugins[0].priority: expected a whole number, found the string "high""#),
+                    #"m.json: plugins[0].priority: expected \#(priorityRange), found the string "high""#),
         BadManifest(plugin(#"{"library": "A", "priority": 1.5}"#),
-                    "m.json: plugins[0].priority: expected a whole number, found the number 1.5"),
+                    "m.json: plugins[0].priority: expected \(priorityRange), found the number 1.5"),
+        // −2^63 and 2^53 are whole, but out of the range a JSON number holds exactly: the range is said.
+        BadManifest(plugin(#"{"library": "A", "priority": -9223372036854775808}"#),
+                    "m.json: plugins[0].priority: expected \(priorityRange), found the number -9.223372036854776e+18"),
+        BadManifest(plugin(#"{"library": "A", "priority": 9007199254740992}"#),
+                    "m.json: plugins[0].priority: expected \(priorityRange), found the number 9007199254740992"),
         BadManifest(plugin(#"{"library": "A", "optional": "yes"}"#),
                     #"m.json: plugins[0].optional: expected true or false, found the string "yes""#),
         BadManifest(plugin(#"{"library": "A", "options": 5}"#),
@@ -162,4 +169,18 @@ struct ManifestErrorTests {
     func searchPathErrors(bad: BadManifest) { #expect(manifestError(bad.text) == bad.error) }
     @Test("plugins", arguments: plugins) func pluginErrors(bad: BadManifest) { #expect(manifestError(bad.text) == bad.error) }
     @Test("Expo's ios/apple shape", arguments: expo) func expoErrors(bad: BadManifest) { #expect(manifestError(bad.text) == bad.error) }
+}
+
+@Suite("Manifest: the range of priority")
+struct ManifestPriorityRangeTests {
+    @Test("the ends of the range are accepted, exactly; one past either end is refused with the range")
+    func ends() throws {
+        for priority in [9007199254740991, -9007199254740991] {
+            let manifest = try parseManifest(plugin(#"{"library": "A", "priority": \#(priority)}"#))
+            #expect(manifest.plugins[0].priority == priority)
+        }
+        #expect(ManifestPlugin.priorityRange == -9007199254740991...9007199254740991)
+        #expect(manifestError(plugin(#"{"library": "A", "priority": -9007199254740992}"#))
+            == "m.json: plugins[0].priority: expected \(priorityRange), found the number -9007199254740992")
+    }
 }

@@ -29,7 +29,8 @@ package struct ManifestPlugin: Sendable, Hashable {
     package var sha256: SHA256Digest?
     /// Handed to each of this plugin's subscribers as its options: a JSON object (`{}` when absent).
     package var options: JSONValue
-    /// Dispatch priority of this plugin's subscribers; higher goes first (stable). Default 0.
+    /// Dispatch priority of this plugin's subscribers; higher goes first (stable). Default 0; from
+    /// ``priorityRange``.
     package var priority: Int
     /// Whether a load failure skips this plugin (reported) instead of stopping the host.
     package var optional: Bool
@@ -59,6 +60,9 @@ package struct ManifestPlugin: Sendable, Hashable {
 
     /// The key path of this entry in the manifest, `plugins[2]`.
     package var keyPath: String { "plugins[\(index)]" }
+
+    /// The priorities a manifest may give: the whole numbers a JSON number holds exactly, ±(2^53 − 1).
+    package static let priorityRange: ClosedRange<Int> = -(1 << 53 - 1)...(1 << 53 - 1)
 }
 
 extension ManifestPlugin {
@@ -97,7 +101,7 @@ extension ManifestPlugin {
         }
         // An object, like Expo's plugin props: subscribers read their settings by key.
         let options = JSONValue.object(try reader.object("options") ?? JSONObject())
-        let priority = try reader.int("priority") ?? 0
+        let priority = try Self.readPriority(&reader)
         let optional = try reader.bool("optional") ?? false
         let after = try Self.readOrderNames(&reader, .after)
         let before = try Self.readOrderNames(&reader, .before)
@@ -105,6 +109,18 @@ extension ManifestPlugin {
         self.init(index: index, source: source, subscribers: subscribers, sha256: pin, options: options,
                   priority: priority, optional: optional, after: after, before: before)
         subscriberListPath = listPath
+    }
+
+    /// `priority`: a whole number in ``priorityRange``; 0 when absent. JSON numbers are doubles, so
+    /// a larger one could not be told from its neighbours: refused, the range said.
+    private static func readPriority(_ reader: inout JSONObjectReader) throws(JSONShapeError) -> Int {
+        guard let value = reader.value("priority") else { return 0 }
+        let bound = Double(priorityRange.upperBound)
+        guard case .number(let number) = value, number.rounded() == number, abs(number) <= bound else {
+            throw reader.mismatch("priority", "a whole number from \(priorityRange.lowerBound) to \(priorityRange.upperBound) "
+                                    + "(±(2^53 − 1))", value)
+        }
+        return Int(number)
     }
 
     /// `after` or `before`: subscriber names, each once, at most ``DispatchOrder/maximumConstraintCount``.
