@@ -12,11 +12,13 @@ package struct PluginListRenderer: Sendable {
     }
 
     /// One block per entry: ✓ with the plugin's name, id, ABI, Swift version, path and subscribers,
-    /// or ✗ with the failed check.
+    /// or ✗ with the failed check. A file several entries load lists the subscribers it declares at
+    /// the first of them only (``DeclaredLists``).
     package func human(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
         let failed = verdicts.filter { if case .failed = $0.outcome { true } else { false } }.count
         var lines = [DisplayText.appTitle(app, manifestFile: manifestFile, style: style),
                      "\(verdicts.count) plugin\(verdicts.count == 1 ? "" : "s"): \(verdicts.count - failed) loaded, \(failed) failed"]
+        var declaredLists = DeclaredLists()
         for verdict in verdicts {
             let entry = verdict.entry
             var title = "\(entry.keyPath)  \(ErrorLine.source(entry.source))"
@@ -30,8 +32,14 @@ package struct PluginListRenderer: Sendable {
                     + " · " + TerminalText.escaped(plugin.id)
                 if !plugin.vendor.isEmpty { identity += " · \(TerminalText.escaped(plugin.vendor))" }
                 var subscribers = DisplayText.names(plugin.subscribers)
+                let listedBefore = declaredLists.firstIndex(of: plugin)
                 if plugin.subscribers != plugin.declaredSubscribers {
-                    subscribers += style.dim(" (declares \(DisplayText.names(plugin.declaredSubscribers)))")
+                    if let first = listedBefore {
+                        let count = plugin.declaredSubscribers.count
+                        subscribers += style.dim(" (declares \(count) subscriber\(count == 1 ? "" : "s"), listed at plugins[\(first)])")
+                    } else {
+                        subscribers += style.dim(" (declares \(DisplayText.names(plugin.declaredSubscribers)))")
+                    }
                 }
                 lines += [row("plugin", identity),
                           row("built for", "ABI \(TerminalText.escaped(plugin.abi)) · \(TerminalText.escaped(plugin.language))"),
@@ -51,10 +59,13 @@ package struct PluginListRenderer: Sendable {
 
     /// `{"manifest", "app", "plugins": [{"index", "source", "optional", "priority", "status", …}],
     /// "loaded", "failed", "ok"}` on one line. A loaded entry carries the plugin's fields; a failed
-    /// one `"error": {"check", "message"}`. `ok` is false when a required entry failed.
+    /// one `"error": {"check", "message"}`. `ok` is false when a required entry failed. A file several
+    /// entries load has its `declaredSubscribers` at the first of them; each later one has
+    /// `"declaredSubscribersAt": <that entry's index>` instead (``DeclaredLists``).
     package func json(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
         var entries: [JSONValue] = []
         var failed = 0
+        var declaredLists = DeclaredLists()
         for verdict in verdicts {
             let entry = verdict.entry
             var object: JSONObject = ["index": .number(Double(entry.index))]
@@ -68,6 +79,10 @@ package struct PluginListRenderer: Sendable {
             case .loaded(let plugin):
                 object["status"] = "loaded"
                 for member in plugin.json.members { object[member.key] = member.value }
+                if let first = declaredLists.firstIndex(of: plugin) {
+                    object["declaredSubscribers"] = nil
+                    object["declaredSubscribersAt"] = .number(Double(first))
+                }
             case .failed(let error):
                 failed += 1
                 object["status"] = "failed"
@@ -81,6 +96,21 @@ package struct PluginListRenderer: Sendable {
             "ok": .bool(!verdicts.contains(where: \.isFatal)),
         ]
         return JSONValue.object(document).serialized() + "\n"
+    }
+
+    /// Which entry first listed the subscribers a plugin file declares. A plugin may declare 4,096
+    /// subscribers and each of 4,096 entries name one of them: listing them all at every entry would
+    /// make a listing quadratic in the manifest, so the later entries of a file refer to the first.
+    struct DeclaredLists {
+        private var firstEntry: [String: Int] = [:]  // a loaded file's path → the entry that listed it
+
+        /// The index of the entry that listed `plugin`'s file before, or nil (and remembered) when
+        /// this is its first.
+        mutating func firstIndex(of plugin: PluginSummary) -> Int? {
+            if let first = firstEntry[plugin.path] { return first }
+            firstEntry[plugin.path] = plugin.index
+            return nil
+        }
     }
 
     /// `      label        value`.

@@ -27,19 +27,7 @@ final class PluginMap: @unchecked Sendable {  // written once, before the count 
 
     /// Learns where `plugins` (a name to show, and the canonical path of the file loaded) lie.
     func load(_ plugins: [(name: String, path: String)]) {
-        var found: [Range] = []
-        for line in Self.mappings() {
-            // start-end perms offset dev inode path
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6, let dash = fields[0].firstIndex(of: "-"),
-                  let start = UInt(fields[0][..<dash], radix: 16),
-                  let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16),
-                  let inode = UInt64(fields[4]), inode != 0 else { continue }
-            let path = fields[5].trimmingPrefix(while: { $0 == " " })
-            for (index, plugin) in plugins.enumerated() where path == plugin.path && Self.inode(of: plugin.path) == inode {
-                found.append(Range(start: start, end: end, plugin: index))
-            }
-        }
+        let found = Self.ranges(of: plugins, in: Self.mappings(), inode: Self.inode(of:))
         let newNames = UnsafeMutablePointer<SignalSafeBuffer>.allocate(capacity: max(1, plugins.count))
         for (index, plugin) in plugins.enumerated() {
             let buffer = SignalSafeBuffer(capacity: 512)
@@ -48,12 +36,46 @@ final class PluginMap: @unchecked Sendable {  // written once, before the count 
             (newNames + index).initialize(to: buffer)
         }
         let newRanges = UnsafeMutablePointer<Range>.allocate(capacity: max(1, found.count))
-        newRanges.initialize(from: found, count: found.count)
+        newRanges.initialize(from: found.map { Range(start: $0.start, end: $0.end, plugin: $0.plugin) }, count: found.count)
         // Unpublished while replaced; the old blocks are kept (a handler may still be reading them).
         rangeCount.store(0, ordering: .releasing)
         names = newNames
         ranges = newRanges
         rangeCount.store(found.count, ordering: .releasing)
+    }
+
+    /// The address ranges of `mappings` (lines of `/proc/self/maps`) that map one of `plugins`' files
+    /// (the same path, and the inode `inode` gives for it now), each with the index of the first
+    /// plugin of that file: several manifest entries may load one file, and an address can only name
+    /// the file. Linear in lines and plugins: one hash lookup per line, one `inode` call per file.
+    static func ranges(of plugins: [(name: String, path: String)], in mappings: [Substring],
+                       inode: (String) -> UInt64?) -> [(start: UInt, end: UInt, plugin: Int)] {
+        var firstPlugin: [Substring: Int] = [:]  // a file's path → the first plugin loaded from it
+        firstPlugin.reserveCapacity(plugins.count)
+        for (index, plugin) in plugins.enumerated() where firstPlugin[Substring(plugin.path)] == nil {
+            firstPlugin[Substring(plugin.path)] = index
+        }
+        var inodes: [Int: UInt64?] = [:]  // by plugin index: each file examined once
+        var found: [(start: UInt, end: UInt, plugin: Int)] = []
+        for line in mappings {
+            // start-end perms offset dev inode path
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6, let dash = fields[0].firstIndex(of: "-"),
+                  let start = UInt(fields[0][..<dash], radix: 16),
+                  let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16),
+                  let lineInode = UInt64(fields[4]), lineInode != 0 else { continue }
+            let path = fields[5].trimmingPrefix(while: { $0 == " " })
+            guard let plugin = firstPlugin[Substring(path)] else { continue }
+            let fileInode: UInt64?
+            if let known = inodes[plugin] {
+                fileInode = known
+            } else {
+                fileInode = inode(plugins[plugin].path)
+                inodes[plugin] = fileInode
+            }
+            if fileInode == lineInode { found.append((start, end, plugin)) }
+        }
+        return found
     }
 
     /// The plugin `address` lies in, as an index into the names given to ``load(_:)``; -1 for none.

@@ -46,6 +46,15 @@ struct DescriptorReader {
         return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && Int($0) != nil }
     }
 
+    /// Check 7: a Swift plugin's compiler version (`plugin`; empty for C) is the host's major.minor.
+    /// Fails closed: a version the compiler ladder could not name (a compiler newer than the ladder)
+    /// never matches, not even the same text, so check 7 cannot silently turn off.
+    static func checkSwiftVersion(_ plugin: String, host: String, path: String) throws(PluginLoadError) {
+        if !plugin.isEmpty && (plugin != host || !isMajorMinor(host)) {
+            throw .swiftVersionMismatch(path: path, host: host, plugin: plugin)
+        }
+    }
+
     func read() throws(PluginLoadError) -> DescriptorFields {
         // Check 6. The version fields come first so that a plugin of another major is told so even
         // when its descriptor has another size.
@@ -65,11 +74,7 @@ struct DescriptorReader {
 
         // Check 7.
         let swiftVersion = try string(\.swift_version, "swift_version", allowEmpty: true)
-        // Fail closed: a version the compiler ladder could not name (a compiler newer than the
-        // ladder) never matches, not even the same text, so check 7 cannot silently turn off.
-        if !swiftVersion.isEmpty && (swiftVersion != hostSwiftVersion || !Self.isMajorMinor(hostSwiftVersion)) {
-            throw .swiftVersionMismatch(path: path, host: hostSwiftVersion, plugin: swiftVersion)
-        }
+        try Self.checkSwiftVersion(swiftVersion, host: hostSwiftVersion, path: path)
 
         // Check 8.
         let id = try string(\.id, "id", allowEmpty: false)

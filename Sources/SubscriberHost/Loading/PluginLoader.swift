@@ -25,8 +25,9 @@ internal import HostDynamicLinker
 ///
 /// Images are never unloaded (a Swift image cannot be, safely), including after a failed check:
 /// a refused plugin stays mapped but unused. Loading a file twice (the same file: device and inode)
-/// returns the image loaded the first time, after re-running checks 1–3 and 6–8 against this request
-/// (only `dlopen` and the entry call happen once).
+/// returns the image loaded the first time, after re-running checks 1–3 and 7 against this request
+/// (`dlopen`, the entry call and checks 6 and 8, on a descriptor that never changes, happen once): a
+/// manifest whose entries each name one subscriber of the same plugin loads in time linear in them.
 package struct PluginLoader: Sendable {
     /// Turn check 2 off: accept an unsafe path to the plugin — the file, or a folder on the way,
     /// writable by group or others, or owned by another user than the current one or root. Whoever
@@ -70,9 +71,10 @@ package struct PluginLoader: Sendable {
         // Held across dlopen and the entry call: `loadedImage(realPath:)` may read from any thread.
         return try Self.images.withLock { (images) throws(PluginLoadError) -> LoadedPluginImage in
             if let loaded = images[file.identity] {
-                // Checks 6-8 are cheap and depend on this loader's settings (the Swift version): rerun.
-                _ = try DescriptorReader(raw: UnsafeRawPointer(loaded.descriptor), path: path,
-                                         hostSwiftVersion: hostSwiftVersion).read()
+                // Checks 6 and 8 passed on this very descriptor, which never changes: only check 7
+                // depends on this loader (its Swift version). Reading the descriptor again would cost
+                // its subscriber count per entry: quadratic for entries naming one plugin's subscribers.
+                try DescriptorReader.checkSwiftVersion(loaded.swiftVersion, host: hostSwiftVersion, path: path)
                 return loaded
             }
             let identity = file.identity

@@ -1,0 +1,49 @@
+import Testing
+@testable import AppHostCLI
+
+/// A `/proc/self/maps` line mapping `path` (inode `inode`) at `start` for one page.
+private func mapping(_ start: UInt, inode: UInt64, _ path: String) -> Substring {
+    let begin = String(start, radix: 16), end = String(start + 0x1000, radix: 16)
+    return Substring("\(begin)-\(end) r-xp 00000000 fd:01 \(inode)                    \(path)")
+}
+
+/// The plugin map names the plugin a crash or an `exit()` came from. It learns where plugins lie
+/// from `/proc/self/maps` once they are loaded: linear in the lines and the plugins.
+@Suite("Plugin map: where each plugin lies, learnt in linear time")
+struct PluginMapTests {
+    @Test("20,000 plugins of five mappings each: every range found, each file examined once")
+    func linearInPlugins() {
+        // Quadratic (every line against every plugin) this is 2·10⁹ comparisons; linear, 10⁵ lookups.
+        let count = 20_000
+        let plugins = (0..<count).map { (name: "plugins[\($0)] P\($0)", path: "/plugins/lib\($0)/libP.so") }
+        var lines: [Substring] = ["55d0c0000000-55d0c0001000 r--p 00000000 fd:01 7 /usr/bin/apphost", "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]"]
+        for segment in 0..<5 {
+            for index in 0..<count {
+                lines.append(mapping(UInt(0x7f00_0000_0000 + (segment * count + index) * 0x1000), inode: UInt64(1000 + index),
+                                     plugins[index].path))
+            }
+        }
+        var examined = 0
+        let ranges = PluginMap.ranges(of: plugins, in: lines) { path in
+            examined += 1
+            guard let number = Int(path.dropFirst("/plugins/lib".count).prefix { $0 != "/" }) else { return nil }
+            return UInt64(1000 + number)
+        }
+        #expect(ranges.count == 5 * count)
+        #expect(examined == count)
+        let first = ranges.first
+        #expect(first?.plugin == 0 && first?.start == 0x7f00_0000_0000 && first?.end == 0x7f00_0000_1000)
+        #expect(ranges.last?.plugin == count - 1)
+    }
+
+    @Test("a file several entries load is named by its first entry; a file replaced since (another inode) is not mapped")
+    func sharedAndReplaced() {
+        let plugins = [(name: "plugins[0] A", path: "/p/libA.so"), (name: "plugins[1] B", path: "/p/libB.so"),
+                       (name: "plugins[2] A", path: "/p/libA.so")]
+        let lines = [mapping(0x1000, inode: 11, "/p/libA.so"), mapping(0x2000, inode: 99, "/p/libB.so"),
+                     mapping(0x3000, inode: 11, "/p/libA.so"), mapping(0x4000, inode: 11, "/p/libA.so (deleted)")]
+        let ranges = PluginMap.ranges(of: plugins, in: lines) { ["/p/libA.so": 11, "/p/libB.so": 12][$0] }
+        #expect(ranges.map(\.plugin) == [0, 0])
+        #expect(ranges.map(\.start) == [0x1000, 0x3000])
+    }
+}
