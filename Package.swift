@@ -51,6 +51,8 @@ let brokenPlugins: [String] = [
     "NeverRestores", "DeclinesByDefault",
     // Not a defect: 4,096 subscribers in one plugin, for the loader's linear-time tests.
     "ManySubscribers",
+    // Not a defect: two subscribers that log the options they are handed (options per subscriber).
+    "OptionsEcho",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a

@@ -27,4 +27,17 @@ struct LoaderScaleTests {
         #expect(host.dispatcher.responderNames(for: .didBecomeActive).count == count)
     }
 
+    @Test("one entry making 4,096 subscribers, each with options of its own laid over the entry's")
+    func optionsForEverySubscriber() throws {
+        let count = 4096
+        let own = (0..<count).map { #""\#(manyName($0))": {"index": \#($0)}"# }.joined(separator: ", ")
+        let (host, _) = try loadHost(manifest: withApp(#"""
+            "plugins": [{"library": "ManySubscribers", "options": {"shared": true, "index": -1}, "subscriberOptions": {\#(own)}}]
+            """#))
+        defer { _ = host.shutDown() }
+        #expect(host.subscribers.count == count)
+        for index in [0, 1, 2048, count - 1] {
+            #expect(host.subscribers[index].context.options == ["shared": true, "index": .number(Double(index))])
+        }
+    }
 }

@@ -17,7 +17,7 @@ struct BadManifest: Sendable, CustomTestStringConvertible {
 private func plugin(_ entry: String) -> String { withApp(#""plugins": [\#(entry)]"#) }
 
 private let rootKeys = "app, deadlines, pluginSearchPaths, plugins, reconcilers, restorationFromEveryCaller, sceneBridge, supportedInterfaceOrientations"
-private let pluginKeys = "after, apple, before, ios, library, optional, options, path, priority, sha256, subscribers"
+private let pluginKeys = "after, apple, before, ios, library, optional, options, path, priority, sha256, subscriberOptions, subscribers"
 /// What a priority may be, as its error says.
 private let priorityRange = "a whole number from -9007199254740991 to 9007199254740991 (±(2^53 − 1))"
 /// The events with a deadline, as the table says.

@@ -57,6 +57,9 @@ package final class LoadedPluginImage: @unchecked Sendable, CustomStringConverti
         self.loadDuration = loadDuration
     }
 
+    /// Whether the plugin declares a subscriber named `name`. One lookup.
+    package func declares(_ name: String) -> Bool { declared.contains(name) }
+
     /// Whether this is a plugin written in C (no Swift compiler version).
     package var isCPlugin: Bool { swiftVersion.isEmpty }
 

@@ -34,7 +34,8 @@ package struct PluginSet: Sendable {
         package var name: String
         /// The image whose descriptor's `create` makes it.
         package var image: LoadedPluginImage
-        /// The manifest entry's `options`, for the host interface's `options_json`.
+        /// The manifest entry's `options`, with the subscriber's own `subscriberOptions` laid over
+        /// them (``ManifestPlugin/options(for:)``), for the host interface's `options_json`.
         package var options: JSONValue
         /// The manifest entry's `priority`.
         package var priority: Int
@@ -52,7 +53,7 @@ package struct PluginSet: Sendable {
     package var subscribers: [Subscriber] {
         plugins.flatMap { plugin in
             plugin.subscriberNames.map {
-                Subscriber(name: $0, image: plugin.image, options: plugin.entry.options,
+                Subscriber(name: $0, image: plugin.image, options: plugin.entry.options(for: $0),
                            priority: plugin.entry.priority, pluginIndex: plugin.entry.index)
             }
         }
@@ -110,7 +111,8 @@ extension PluginLoader {
     }
 
     /// Loads one manifest entry, running all ten checks: finds its file through `locator`, loads it
-    /// (checks 1–8), then checks that it declares every subscriber the entry asks for (9) and that
+    /// (checks 1–8), then checks that it declares every subscriber the entry asks for or gives
+    /// `subscriberOptions` (9) and that
     /// none of them is in `owners` already (10). Only when every check passed are the entry's
     /// subscriber names added to `owners` (name → the entry providing it, `plugins[0] "/path"`), so a
     /// refused entry reserves nothing.
@@ -128,6 +130,11 @@ extension PluginLoader {
         let path = try locator.locate(entry.source)
         let image = try loadImage(at: path, sha256: entry.sha256, verified: verified)
         let names = try image.subscribers(requested: entry.subscribers, path: path)   // check 9
+        if entry.subscribers.isEmpty {  // a listed entry's subscriberOptions name listed subscribers (the manifest's check)
+            for name in entry.subscriberOptionNames where !image.declares(name) {
+                throw .unknownSubscriber(path: path, name: name, declared: image.subscriberNames)
+            }
+        }
         for name in names {                                                            // check 10
             if let provider = owners[name] { throw .duplicateSubscriber(path: path, name: name, provider: provider) }
         }

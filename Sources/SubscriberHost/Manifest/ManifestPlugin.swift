@@ -28,7 +28,15 @@ package struct ManifestPlugin: Sendable, Hashable {
     /// The pinned SHA-256 of the file, when pinned.
     package var sha256: SHA256Digest?
     /// Handed to each of this plugin's subscribers as its options: a JSON object (`{}` when absent).
+    /// A subscriber named in ``subscriberOptions`` gets these with its own keys laid over them
+    /// (``options(for:)``).
     package var options: JSONValue
+    /// `subscriberOptions`: per subscriber name, options of its own, whose keys override those of
+    /// ``options`` for that subscriber only. Each name is one the entry lists, or (without a list)
+    /// one the plugin declares (load-time check 9).
+    package var subscriberOptions: [String: JSONObject] = [:]
+    /// The names of ``subscriberOptions`` as written, for errors in manifest order.
+    package var subscriberOptionNames: [String] = []
     /// Dispatch priority of this plugin's subscribers; higher goes first (stable). Default 0; from
     /// ``priorityRange``.
     package var priority: Int
@@ -63,6 +71,24 @@ package struct ManifestPlugin: Sendable, Hashable {
 
     /// The priorities a manifest may give: the whole numbers a JSON number holds exactly, ±(2^53 − 1).
     package static let priorityRange: ClosedRange<Int> = -(1 << 53 - 1)...(1 << 53 - 1)
+
+    /// What subscriber `name` of this entry is handed as its options: ``options``, with the keys of
+    /// its own ``subscriberOptions`` (if any) overriding the entry's, in the entry's key order, its
+    /// own other keys after them. Shallow: a key's value is replaced whole. Linear in the keys.
+    package func options(for name: String) -> JSONValue {
+        guard let own = subscriberOptions[name] else { return options }
+        guard case .object(let shared) = options, !shared.isEmpty else { return .object(own) }
+        var overrides: [String: JSONValue] = [:]
+        overrides.reserveCapacity(own.count)
+        for member in own.members { overrides[member.key] = member.value }
+        var merged: [(key: String, value: JSONValue)] = []
+        merged.reserveCapacity(shared.count + own.count)
+        for member in shared.members {
+            merged.append((member.key, overrides.removeValue(forKey: member.key) ?? member.value))
+        }
+        for member in own.members where overrides[member.key] != nil { merged.append(member) }
+        return .object(JSONObject(uniqueMembers: merged))
+    }
 }
 
 extension ManifestPlugin {
@@ -101,6 +127,8 @@ extension ManifestPlugin {
         }
         // An object, like Expo's plugin props: subscribers read their settings by key.
         let options = JSONValue.object(try reader.object("options") ?? JSONObject())
+        let (subscriberOptions, subscriberOptionNames) = try Self.readSubscriberOptions(&reader, listed: subscribers,
+                                                                                         listPath: listPath)
         let priority = try Self.readPriority(&reader)
         let optional = try reader.bool("optional") ?? false
         let after = try Self.readOrderNames(&reader, .after)
@@ -108,6 +136,8 @@ extension ManifestPlugin {
         try reader.rejectUnknownKeys()
         self.init(index: index, source: source, subscribers: subscribers, sha256: pin, options: options,
                   priority: priority, optional: optional, after: after, before: before)
+        self.subscriberOptions = subscriberOptions
+        self.subscriberOptionNames = subscriberOptionNames
         subscriberListPath = listPath
     }
 
@@ -121,6 +151,43 @@ extension ManifestPlugin {
                                     + "(±(2^53 − 1))", value)
         }
         return Int(number)
+    }
+
+    /// `subscriberOptions`: an object from subscriber names to objects. With a subscriber list, each
+    /// name must be in it (`listed`, written at `listPath`); without one, whether the plugin declares
+    /// it is load-time check 9. At most ``DescriptorReader/maximumSubscriberCount`` names, counted
+    /// before any is read.
+    private static func readSubscriberOptions(_ reader: inout JSONObjectReader, listed: [String], listPath: String)
+        throws(JSONShapeError) -> (options: [String: JSONObject], names: [String])
+    {
+        guard let value = reader.value("subscriberOptions") else { return ([:], []) }
+        let section = try JSONObjectReader(value, path: reader.path(of: "subscriberOptions"))
+        let limit = Int(DescriptorReader.maximumSubscriberCount)
+        if section.object.count > limit {
+            throw JSONShapeError(path: section.path, expected: "at most \(limit) subscriber names (a plugin declares at most \(limit))",
+                                 found: "\(section.object.count)")
+        }
+        let listedNames = Set(listed)
+        var options: [String: JSONObject] = [:]
+        options.reserveCapacity(section.object.count)
+        var names: [String] = []
+        for member in section.object.members {
+            let here = section.path(of: member.key)
+            if member.key.isEmpty {
+                throw JSONShapeError(path: here, expected: "a subscriber name", found: "an empty key")
+            }
+            try ManifestText.checkPlain(member.key, as: "a subscriber name", at: here)
+            if !listed.isEmpty && !listedNames.contains(member.key) {
+                throw JSONShapeError(path: here, expected: "the name of a subscriber \(listPath) lists",
+                                     found: ManifestText.quoted(member.key))
+            }
+            guard case .object(let own) = member.value else {
+                throw JSONShapeError(path: here, expected: "an object (this subscriber's options)", found: member.value.shapeDescription)
+            }
+            options[member.key] = own
+            names.append(member.key)
+        }
+        return (options, names)
     }
 
     /// `after` or `before`: subscriber names, each once, at most ``DispatchOrder/maximumConstraintCount``.

@@ -33,7 +33,7 @@ public struct JSONObject: Sendable, Hashable {
 
     /// An object whose members' keys are already known to be unique (the parser checked them):
     /// O(n), where ``init(_:)`` is O(n²).
-    init(uniqueMembers members: [(key: String, value: JSONValue)]) { self.members = members }
+    package init(uniqueMembers members: [(key: String, value: JSONValue)]) { self.members = members }
 
     /// The value for `key`, or nil. Setting nil removes the key.
     public subscript(key: String) -> JSONValue? {
