@@ -119,11 +119,10 @@ struct CLISurvivalTests {
         #expect(Self.errorLines(run) == ["apphost: plugins[1] DiesOnEvent called exit(0) during didEnterBackground (event 6); exit status 1"])
     }
 
-    @Test("a crash on the main thread, on a plugin's thread, by a stack overflow on either, by a trap or raise(): every event written, the signal kept",
+    @Test("a crash on the main thread, on a plugin's thread, by a stack overflow on the main thread, by a trap or raise(): every event written, the signal kept",
           arguments: [("segv", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
                       ("segvThread", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
                       ("overflow", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
-                      ("overflowWorker", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
                       ("trap", SIGTRAP, "crashed: SIGTRAP in plugins[1] DiesOnEvent"),
                       ("raiseSegv", SIGSEGV, "crashed: SIGSEGV (raised by the process itself)")])
     func crashes(_ how: String, _ signal: Int32, _ cause: String) throws {
@@ -208,5 +207,40 @@ struct CLISurvivalTests {
         let exited = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable", "--json"])
         #expect(exited.signal == nil && exited.status == 0, "_exit(0) leaves no hook: its status is what the plugin said")
         #expect(try Self.events(exited).prefix(3) == ["didFinishLaunching", "didBecomeActive", "willResignActive"])
+    }
+
+    @Test("a plugin's own thread in usleep(500 ms) and poll during a run with heavy output: never interrupted (the host signals no thread it did not start)")
+    func pluginThreadNotInterrupted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "Sleeper", "bundleIdentifier": "dev.example.sleeper", "version": "1"},
+             "plugins": [{"path": "\(AppHostProcess.plugin("AppLifecycleDelegate"))"},
+                         {"path": "\(AppHostProcess.plugin("SleepsOnThread"))"}]}
+            """)
+        // Enough events to write output for a while, each logging two lines.
+        let script = try directory.write("events.jsonl", ([#"{"event": "didFinishLaunching"}"#]
+            + (1..<20_000).map { $0 % 2 == 1 ? #"{"event": "didBecomeActive"}"# : #"{"event": "willResignActive"}"# })
+            .joined(separator: "\n") + "\n")
+        for extra in [["--json"], []] {
+            let run = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable"] + extra,
+                                             environment: ["SWIFT_BACKTRACE": "enable=no"])
+            #expect(run.status == 0, "\(extra): \(run.stderr.suffix(300))")
+            let report = (run.stderrLines + run.stdoutLines).first { $0.contains("sleeper: ") }
+            let numbers = (report ?? "").split(separator: "sleeper: ").last.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
+            #expect(numbers.count == 2, "\(extra): the sleeper reports: \(report ?? "nothing")")
+            #expect((numbers.first ?? 0) >= 1, "\(extra): the thread slept at least once during the run")
+            #expect(numbers.last == 0, "\(extra): \(report ?? "")")
+        }
+    }
+
+    @Test("a stack overflow on a thread the plugin started: the kernel ends the process with SIGSEGV (the host gives no alternate stack to a thread it did not start)")
+    func overflowOnPluginThread() throws {
+        for how in ["overflowWorker", "overflowThread"] {
+            let fixture = try Fixture(how)
+            defer { fixture.directory.remove() }
+            let run = try fixture.run()
+            #expect(run.signal == SIGSEGV, "\(how): \(run.status)")
+        }
     }
 }
