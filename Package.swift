@@ -43,7 +43,7 @@ let brokenPlugins: [String] = [
     // Host robustness: hostile strings and tokens, log lines at destroy.
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread", "DiesOnEvent", "HoldsDescriptors",
     "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion", "ZeroStructSize", "RespondsToNothing",
-    "SleepsOnThread",
+    "SleepsOnThread", "RedirectsStdout",
     // Not a defect: valid behaviour the host and the kit must accept (the optional restoration handler).
     "NeverRestores",
 ]

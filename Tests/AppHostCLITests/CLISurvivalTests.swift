@@ -234,6 +234,37 @@ struct CLISurvivalTests {
         }
     }
 
+    @Test("a plugin that points descriptors 1 and 2 at /dev/null in create: the report and the logs still arrive (apphost writes through its own copies)")
+    func pluginRedirectsStandardOutput() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "Redirected", "bundleIdentifier": "dev.example.redirected", "version": "1"},
+             "plugins": [{"path": "\(AppHostProcess.plugin("AppLifecycleDelegate"))"},
+                         {"path": "\(AppHostProcess.plugin("RedirectsStdout"))"}]}
+            """)
+        let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
+            {"event": "didBecomeActive"}
+
+            """)
+        let json = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable", "--json"])
+        #expect(json.status == 0)
+        #expect(try Self.events(json) == ["didFinishLaunching", "didBecomeActive"])
+        #expect(json.stderrLines.contains("[RedirectsStdout] info: still heard after redirecting descriptors 1 and 2"))
+        #expect(!json.stdout.contains("written to descriptor 1"), "the plugin's own write went where it pointed it")
+
+        let human = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable"])
+        #expect(human.status == 0)
+        #expect(human.stdoutLines.contains("▸ didBecomeActive"))
+        #expect(human.stdoutLines.contains("    log   RedirectsStdout: still heard after redirecting descriptors 1 and 2"))
+        #expect(human.stdoutLines.contains { $0.contains("2 events played") }, "the closing summary: \(human.stdout.suffix(200))")
+
+        // `apphost list` (which makes each subscriber) too.
+        let list = try AppHostProcess.run(["list", "--manifest", manifest])
+        #expect(list.stdout.contains("RedirectsStdout"), "\(list.stdout)")
+    }
+
     @Test("a stack overflow on a thread the plugin started: the kernel ends the process with SIGSEGV (the host gives no alternate stack to a thread it did not start)")
     func overflowOnPluginThread() throws {
         for how in ["overflowWorker", "overflowThread"] {

@@ -56,6 +56,7 @@ package enum Survival {
              ending.load(ordering: .relaxed), heading.capacity, scratch.capacity, pluginMap.count, eventNames.count,
              eventIndex.load(ordering: .relaxed), eventNumber.load(ordering: .relaxed),
              humanOutput.load(ordering: .relaxed), errorOutput.load(ordering: .relaxed))
+        errorOutput.store(StandardDescriptors.error, ordering: .releasing)
         signal(SIGXFSZ, SIG_IGN)
         for number in fatalSignals { install(number, handler: { signal, info, context in Survival.fatal(signal, info, context) }) }
         for number in stopSignals {
@@ -166,7 +167,7 @@ package enum Survival {
         heading.publish(marker + String(bold.prefix { $0 != "\u{1}" }))
         headingEnd.publish(String(bold.drop { $0 != "\u{1}" }.dropFirst()) + "\n")
         humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
-        errorOutput.store(errors.fileDescriptor ?? 2, ordering: .releasing)
+        errorOutput.store(errors.fileDescriptor ?? StandardDescriptors.error, ordering: .releasing)
         if json {
             stage(errors) { record, _ in TerminalText.line(record.description) + "\n" }
         } else {

@@ -44,10 +44,11 @@ package struct TextOutput: Sendable {
         self.destination = Destination(.sink(sink))
     }
 
-    /// The process's standard output (file descriptor 1).
-    package static let standardOutput = TextOutput(fileDescriptor: 1, name: "standard output")
-    /// The process's standard error (file descriptor 2).
-    package static let standardError = TextOutput(fileDescriptor: 2, name: "standard error")
+    /// The process's standard output, through apphost's own copy of descriptor 1
+    /// (``StandardDescriptors/output``): a plugin that redirects descriptor 1 does not move it.
+    package static let standardOutput = TextOutput(fileDescriptor: StandardDescriptors.output, name: "standard output")
+    /// The process's standard error, through apphost's own copy of descriptor 2.
+    package static let standardError = TextOutput(fileDescriptor: StandardDescriptors.error, name: "standard error")
 
     /// An output writing to the open file descriptor `fd`, named `name` in errors.
     package init(fileDescriptor fd: Int32, name: String) {
