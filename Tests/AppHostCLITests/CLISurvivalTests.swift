@@ -265,6 +265,45 @@ struct CLISurvivalTests {
         #expect(list.stdout.contains("RedirectsStdout"), "\(list.stdout)")
     }
 
+    /// The `swift-backtrace` processes started for process `pid` (`--pid PID` among their arguments).
+    static func backtracers(of pid: pid_t) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard Int(entry) != nil,
+                  let name = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8), name.hasPrefix("swift-backtrace"),
+                  let arguments = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+            let words = arguments.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return zip(words, words.dropFirst()).contains { $0 == "--pid" && $1 == String(pid) }
+        }
+    }
+
+    @Test("a crash with the Swift runtime's backtracer on leaves no process behind: no swift-backtrace of the crashed apphost outlives it",
+          arguments: ["raiseSegv", "segv", "segvThread", "trap"])
+    func noBacktracerLeftBehind(_ how: String) throws {
+        let fixture = try Fixture(how)
+        defer { fixture.directory.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: AppHostProcess.executable)
+        process.arguments = ["--manifest", fixture.manifest, "--events", fixture.script, "--allow-writable", "--json"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = nil  // the runtime's default: on
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "\(how)")
+        // A backtracer the runtime waited for is gone already; one left behind sleeps for hours.
+        var left = Self.backtracers(of: pid)
+        for _ in 0..<100 where !left.isEmpty {
+            usleep(100_000)
+            left = Self.backtracers(of: pid)
+        }
+        #expect(left.isEmpty, "\(how): swift-backtrace processes \(left) outlived apphost \(pid)")
+        for leftover in left { if let id = pid_t(leftover) { kill(id, SIGKILL) } }
+    }
+
     @Test("a stack overflow on a thread the plugin started: the kernel ends the process with SIGSEGV (the host gives no alternate stack to a thread it did not start)")
     func overflowOnPluginThread() throws {
         for how in ["overflowWorker", "overflowThread"] {

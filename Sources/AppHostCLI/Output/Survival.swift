@@ -426,7 +426,10 @@ package enum Survival {
             sigaction(number, previous + Int(number), nil)
             return
         }
-        callPrevious(number, info, context)
+        // A signal a process sent (raise, kill: si_code <= 0) is not handed on: the Swift runtime's
+        // backtracer, started for it from inside this handler, outlived the process (asleep for
+        // hours, reading a socket nobody writes). A trap is the CPU's: its backtrace is shown.
+        if code > 0 { callPrevious(number, info, context) }
         raiseWithDefaultAction(number)
     }
 
