@@ -265,43 +265,64 @@ struct CLISurvivalTests {
         #expect(list.stdout.contains("RedirectsStdout"), "\(list.stdout)")
     }
 
-    /// The `swift-backtrace` processes started for process `pid` (`--pid PID` among their arguments).
-    static func backtracers(of pid: pid_t) -> [String] {
+    /// The `swift-backtrace` processes in process group `group`.
+    static func backtracers(inGroup group: pid_t) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.filter { entry in
-            guard Int(entry) != nil,
-                  let name = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8), name.hasPrefix("swift-backtrace"),
-                  let arguments = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
-            let words = arguments.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return zip(words, words.dropFirst()).contains { $0 == "--pid" && $1 == String(pid) }
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // "pid (comm) state ppid pgrp …": the name between the brackets, the group fourth after them.
+            guard stat[stat.startIndex..<close].hasSuffix("(swift-backtrace") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && pid_t(fields[2]) == group ? pid : nil
         }
     }
 
-    @Test("a crash with the Swift runtime's backtracer on leaves no process behind: no swift-backtrace of the crashed apphost outlives it",
+    @Test("a crash with the Swift runtime's backtracer on leaves no process behind: no swift-backtrace started for the crashed apphost outlives it",
           arguments: ["raiseSegv", "segv", "segvThread", "trap"])
     func noBacktracerLeftBehind(_ how: String) throws {
         let fixture = try Fixture(how)
         defer { fixture.directory.remove() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: AppHostProcess.executable)
-        process.arguments = ["--manifest", fixture.manifest, "--events", fixture.script, "--allow-writable", "--json"]
+        // Started as a shell would (no signal blocked), in a process group of its own: whatever it
+        // or the runtime starts for it stays in that group, named by apphost's pid.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = nil  // the runtime's default: on
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "\(how)")
+        let arguments = [AppHostProcess.executable, "--manifest", fixture.manifest, "--events", fixture.script, "--allow-writable", "--json"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        try #require(posix_spawn(&pid, AppHostProcess.executable, &actions, &attributes, argv, envp) == 0)
+        var status: Int32 = 0
+        var waited = 0
+        while waitpid(pid, &status, WNOHANG) == 0 && waited < 60_000 {
+            usleep(10_000)
+            waited += 10
+        }
+        #expect(waited < 60_000, "\(how): apphost still runs a minute after its crash")
+        #expect(status & 0x7F != 0, "\(how): ended by its signal")
         // A backtracer the runtime waited for is gone already; one left behind sleeps for hours.
-        var left = Self.backtracers(of: pid)
+        var left = Self.backtracers(inGroup: pid)
         for _ in 0..<100 where !left.isEmpty {
             usleep(100_000)
-            left = Self.backtracers(of: pid)
+            left = Self.backtracers(inGroup: pid)
         }
         #expect(left.isEmpty, "\(how): swift-backtrace processes \(left) outlived apphost \(pid)")
-        for leftover in left { if let id = pid_t(leftover) { kill(id, SIGKILL) } }
+        kill(-pid, SIGKILL)
     }
 
     @Test("a stack overflow on a thread the plugin started: the kernel ends the process with SIGSEGV (the host gives no alternate stack to a thread it did not start)")
