@@ -44,6 +44,8 @@ let brokenPlugins: [String] = [
     // Host robustness: hostile strings and tokens, log lines at destroy.
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread", "DiesOnEvent", "HoldsDescriptors",
     "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion", "ZeroStructSize", "RespondsToNothing",
+    // Host robustness: a plugin thread asleep during output, a plugin that redirects stdout and stderr.
+    "SleepsOnThread", "RedirectsStdout",
     // A subscriber whose get_extension hands out a vtable the host must not read (misaligned, unreadable).
     "BadExtensionVTable",
     // Not a defect: valid behaviour the host and the kit must accept (the optional restoration handler, a

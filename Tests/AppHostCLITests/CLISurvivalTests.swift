@@ -119,11 +119,10 @@ struct CLISurvivalTests {
         #expect(Self.errorLines(run) == ["apphost: plugins[1] DiesOnEvent called exit(0) during didEnterBackground (event 6); exit status 1"])
     }
 
-    @Test("a crash on the main thread, on a plugin's thread, by a stack overflow on either, by a trap or raise(): every event written, the signal kept",
+    @Test("a crash on the main thread, on a plugin's thread, by a stack overflow on the main thread, by a trap or raise(): every event written, the signal kept",
           arguments: [("segv", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
                       ("segvThread", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
                       ("overflow", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
-                      ("overflowWorker", SIGSEGV, "crashed: SIGSEGV in plugins[1] DiesOnEvent"),
                       ("trap", SIGTRAP, "crashed: SIGTRAP in plugins[1] DiesOnEvent"),
                       ("raiseSegv", SIGSEGV, "crashed: SIGSEGV (raised by the process itself)")])
     func crashes(_ how: String, _ signal: Int32, _ cause: String) throws {
@@ -208,5 +207,131 @@ struct CLISurvivalTests {
         let exited = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable", "--json"])
         #expect(exited.signal == nil && exited.status == 0, "_exit(0) leaves no hook: its status is what the plugin said")
         #expect(try Self.events(exited).prefix(3) == ["didFinishLaunching", "didBecomeActive", "willResignActive"])
+    }
+
+    @Test("a plugin's own thread in usleep(500 ms) and poll during a run with heavy output: never interrupted (the host signals no thread it did not start)")
+    func pluginThreadNotInterrupted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "Sleeper", "bundleIdentifier": "dev.example.sleeper", "version": "1"},
+             "plugins": [{"path": "\(AppHostProcess.plugin("AppLifecycleDelegate"))"},
+                         {"path": "\(AppHostProcess.plugin("SleepsOnThread"))"}]}
+            """)
+        // Enough events to write output for a while, each logging two lines.
+        let script = try directory.write("events.jsonl", ([#"{"event": "didFinishLaunching"}"#]
+            + (1..<20_000).map { $0 % 2 == 1 ? #"{"event": "didBecomeActive"}"# : #"{"event": "willResignActive"}"# })
+            .joined(separator: "\n") + "\n")
+        for extra in [["--json"], []] {
+            let run = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable"] + extra,
+                                             environment: ["SWIFT_BACKTRACE": "enable=no"])
+            #expect(run.status == 0, "\(extra): \(run.stderr.suffix(300))")
+            let report = (run.stderrLines + run.stdoutLines).first { $0.contains("sleeper: ") }
+            let numbers = (report ?? "").split(separator: "sleeper: ").last.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
+            #expect(numbers.count == 2, "\(extra): the sleeper reports: \(report ?? "nothing")")
+            #expect((numbers.first ?? 0) >= 1, "\(extra): the thread slept at least once during the run")
+            #expect(numbers.last == 0, "\(extra): \(report ?? "")")
+        }
+    }
+
+    @Test("a plugin that points descriptors 1 and 2 at /dev/null in create: the report and the logs still arrive (apphost writes through its own copies)")
+    func pluginRedirectsStandardOutput() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "Redirected", "bundleIdentifier": "dev.example.redirected", "version": "1"},
+             "plugins": [{"path": "\(AppHostProcess.plugin("AppLifecycleDelegate"))"},
+                         {"path": "\(AppHostProcess.plugin("RedirectsStdout"))"}]}
+            """)
+        let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
+            {"event": "didBecomeActive"}
+
+            """)
+        let json = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable", "--json"])
+        #expect(json.status == 0)
+        #expect(try Self.events(json) == ["didFinishLaunching", "didBecomeActive"])
+        #expect(json.stderrLines.contains("[RedirectsStdout] info: still heard after redirecting descriptors 1 and 2"))
+        #expect(!json.stdout.contains("written to descriptor 1"), "the plugin's own write went where it pointed it")
+
+        let human = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable"])
+        #expect(human.status == 0)
+        #expect(human.stdoutLines.contains("▸ didBecomeActive"))
+        #expect(human.stdoutLines.contains("    log   RedirectsStdout: still heard after redirecting descriptors 1 and 2"))
+        #expect(human.stdoutLines.contains { $0.contains("2 events played") }, "the closing summary: \(human.stdout.suffix(200))")
+
+        // `apphost list` (which makes each subscriber) too.
+        let list = try AppHostProcess.run(["list", "--manifest", manifest])
+        #expect(list.stdout.contains("RedirectsStdout"), "\(list.stdout)")
+    }
+
+    /// The `swift-backtrace` processes in process group `group`.
+    static func backtracers(inGroup group: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // "pid (comm) state ppid pgrp …": the name between the brackets, the group fourth after them.
+            guard stat[stat.startIndex..<close].hasSuffix("(swift-backtrace") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && pid_t(fields[2]) == group ? pid : nil
+        }
+    }
+
+    @Test("a crash with the Swift runtime's backtracer on leaves no process behind: no swift-backtrace started for the crashed apphost outlives it",
+          arguments: ["raiseSegv", "segv", "segvThread", "trap"])
+    func noBacktracerLeftBehind(_ how: String) throws {
+        let fixture = try Fixture(how)
+        defer { fixture.directory.remove() }
+        // Started as a shell would (no signal blocked), in a process group of its own: whatever it
+        // or the runtime starts for it stays in that group, named by apphost's pid.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = nil  // the runtime's default: on
+        let arguments = [AppHostProcess.executable, "--manifest", fixture.manifest, "--events", fixture.script, "--allow-writable", "--json"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        try #require(posix_spawn(&pid, AppHostProcess.executable, &actions, &attributes, argv, envp) == 0)
+        var status: Int32 = 0
+        var waited = 0
+        while waitpid(pid, &status, WNOHANG) == 0 && waited < 60_000 {
+            usleep(10_000)
+            waited += 10
+        }
+        #expect(waited < 60_000, "\(how): apphost still runs a minute after its crash")
+        #expect(status & 0x7F != 0, "\(how): ended by its signal")
+        // A backtracer the runtime waited for is gone already; one left behind sleeps for hours.
+        var left = Self.backtracers(inGroup: pid)
+        for _ in 0..<100 where !left.isEmpty {
+            usleep(100_000)
+            left = Self.backtracers(inGroup: pid)
+        }
+        #expect(left.isEmpty, "\(how): swift-backtrace processes \(left) outlived apphost \(pid)")
+        kill(-pid, SIGKILL)
+    }
+
+    @Test("a stack overflow on a thread the plugin started: the kernel ends the process with SIGSEGV (the host gives no alternate stack to a thread it did not start)")
+    func overflowOnPluginThread() throws {
+        for how in ["overflowWorker", "overflowThread"] {
+            let fixture = try Fixture(how)
+            defer { fixture.directory.remove() }
+            let run = try fixture.run()
+            #expect(run.signal == SIGSEGV, "\(how): \(run.status)")
+        }
     }
 }

@@ -95,6 +95,11 @@ enum RunCommand {
         /// Whether a subscriber asked for orientations again since they were last asked.
         var orientationsRequested = false
         func write(_ outcome: AnyEventOutcome, call: AnyEventCall) {
+            // Its lines, its block and "written" at once: a signal finds the event either not
+            // written at all (under way) or written whole.
+            Survival.writingEvent { writeNow(outcome, call: call) }
+        }
+        func writeNow(_ outcome: AnyEventOutcome, call: AnyEventCall) {
             if outcome.requests.contains(where: { $0.request == .updateSupportedInterfaceOrientations }) {
                 orientationsRequested = true
             }

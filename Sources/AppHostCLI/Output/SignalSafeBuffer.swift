@@ -86,13 +86,15 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
 
     /// Writes the held bytes to `fd` and empties the buffer; the `errno` of a write that failed (the
     /// bytes not written stay held), nil when everything was written. A full non-blocking output
-    /// is waited for (poll), at most `milliseconds` at a time (-1: as long as it takes).
-    /// Async-signal-safe.
+    /// is waited for (poll), at most `milliseconds` at a time (-1: as long as it takes). Once the
+    /// process is ending (``OutputClaims/isEnding``) it stops after the write(2) in flight and
+    /// stops, the rest held for the ending thread (``OutputClaims/cutShort()``).
     @discardableResult
     func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32 = -1) -> Int32? {
         while true {
             let start = self.start, end = self.end
             guard start < end else { break }
+            if OutputClaims.isEnding { return OutputClaims.cutShort() }
             let written = write(fd, base + start, end - start)
             if written > 0 {
                 bounds[0].store(start + written, ordering: .releasing)
@@ -102,6 +104,13 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
         }
         empty()
         return nil
+    }
+
+    /// Writes the held bytes to `fd` as the process ends (``OutputWrite/bounded(_:to:timer:)``),
+    /// then forgets them. Async-signal-safe.
+    func writeOutBounded(to fd: Int32, timer: EndingTimer?) {
+        withBytes { _ = OutputWrite.bounded($0, to: fd, timer: timer) }
+        empty()
     }
 }
 
@@ -115,6 +124,7 @@ enum OutputWrite {
     static func all(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32, waitingAtMost milliseconds: Int32 = -1) -> Int32? {
         var offset = 0
         while offset < bytes.count {
+            if OutputClaims.isEnding { return OutputClaims.cutShort() }
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
@@ -123,6 +133,51 @@ enum OutputWrite {
             }
         }
         return nil
+    }
+
+    /// What a write returns that stopped because the process is ending: not a failure of the
+    /// output; what it did not write is the ending thread's to write.
+    static let cancelled = ECANCELED
+
+    /// How long a write on the way down waits for a reader that makes no progress (2 s).
+    static let patienceMilliseconds: Int32 = 2_000
+
+    /// Writes `bytes` to `fd` as the process ends: never blocked for longer than
+    /// ``patienceMilliseconds`` without progress, whatever the output (a pipe or terminal whose
+    /// reader stopped). On the ending thread, `timer` interrupts a blocking write(2) that long
+    /// without progress; elsewhere (no `timer`) the output is polled before each write of at most
+    /// `PIPE_BUF` bytes, which a pipe takes without blocking once it has room. Whether every byte
+    /// was written. Async-signal-safe.
+    static func bounded(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32, timer: EndingTimer?) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset < bytes.count {
+            var size = bytes.count - offset
+            if timer == nil {
+                var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                var ready: Int32
+                repeat { ready = poll(&poller, 1, patienceMilliseconds) } while ready < 0 && errno == EINTR
+                guard ready > 0 else { return false }
+                size = min(size, Int(PIPE_BUF))
+            }
+            timer?.arm(milliseconds: patienceMilliseconds)
+            let written = write(fd, base + offset, size)
+            let code = errno
+            let expired = timer?.disarm() ?? false
+            if written > 0 {
+                offset += written
+                continue
+            }
+            guard written < 0 else { return false }
+            if code == EINTR {
+                if expired { return false }
+                continue
+            }
+            guard code == EAGAIN || code == EWOULDBLOCK, timer != nil else { return false }
+            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            guard poll(&poller, 1, patienceMilliseconds) > 0 else { return false }
+        }
+        return true
     }
 
     /// After a write(2) that wrote nothing: nil to try again (interrupted, or a full non-blocking
@@ -134,11 +189,10 @@ enum OutputWrite {
         if code == EINTR { return nil }
         guard code == EAGAIN || code == EWOULDBLOCK else { return code }
         var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        while true {
-            let ready = poll(&poller, 1, milliseconds)
-            if ready > 0 { return nil }  // writable, or an error the next write reports
-            if ready == 0 { return EAGAIN }  // waited as long as allowed
-            if errno != EINTR { return errno }
-        }
+        let ready = poll(&poller, 1, milliseconds)
+        if ready > 0 { return nil }  // writable, or an error the next write reports
+        if ready == 0 { return EAGAIN }  // waited as long as allowed
+        // Interrupted: the caller looks again (and stops there when the process is ending).
+        return errno == EINTR ? nil : errno
     }
 }

@@ -33,8 +33,12 @@ import Synchronization
 /// without an alternate signal stack), a background thread writes buffered output out every
 /// ``writeOutInterval``, so at most the events of that last moment are lost.
 ///
-/// A thread that crashes while another is writing to the same output may show that write's bytes
-/// twice or cut — better than losing them. Nothing here runs unless ``installProcessHooks()`` was
+/// The writing out is done by a thread of apphost's own (the ending thread), never in the middle of
+/// a write it interrupted: a handler hands it the cause and, for a stop signal, returns at once. It
+/// waits for the writes in flight to end (``OutputClaims``; a write to a reader that stopped is
+/// interrupted), so every byte is written once, and gives each output at most 2 s without progress
+/// (``OutputWrite/bounded(_:to:timer:)``), so a stopped reader never keeps the process alive. No
+/// thread a plugin started is ever signalled. Nothing here runs unless ``installProcessHooks()`` was
 /// called (the `apphost` executable does; tests running commands in process do not).
 package enum Survival {
     /// How often, at most, buffered output waits during a run before it is written out (20 ms).
@@ -43,7 +47,7 @@ package enum Survival {
     // MARK: - Set up once per process
 
     /// Installs the signal handlers and the exit hook, gives this thread an alternate signal stack
-    /// when it has none, starts the write-out thread and ignores SIGXFSZ (a file past `ulimit -f`
+    /// when it has none, starts the write-out and ending threads and ignores SIGXFSZ (a file past `ulimit -f`
     /// is then a failed write, `EFBIG`, reported as any other). Call once, first thing in `main`.
     package static func installProcessHooks() {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -52,6 +56,7 @@ package enum Survival {
              ending.load(ordering: .relaxed), heading.capacity, scratch.capacity, pluginMap.count, eventNames.count,
              eventIndex.load(ordering: .relaxed), eventNumber.load(ordering: .relaxed),
              humanOutput.load(ordering: .relaxed), errorOutput.load(ordering: .relaxed))
+        errorOutput.store(StandardDescriptors.error, ordering: .releasing)
         signal(SIGXFSZ, SIG_IGN)
         for number in fatalSignals { install(number, handler: { signal, info, context in Survival.fatal(signal, info, context) }) }
         for number in stopSignals {
@@ -65,12 +70,14 @@ package enum Survival {
         // one that blocks nearly everything): the threads made from now on inherit this one's.
         var handled = sigset_t()
         sigemptyset(&handled)
-        ThreadAltStacks.install()
-        for number in fatalSignals + stopSignals + [ThreadAltStacks.signalNumber] where number > 0 { sigaddset(&handled, number) }
+        OutputClaims.install()
+        ThreadAltStacks.installOnThisThread()
+        for number in fatalSignals + stopSignals + [OutputClaims.interruptSignal] where number > 0 { sigaddset(&handled, number) }
         pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         _ = on_exit({ status, _ in Survival.exiting(status: status) }, nil)
         Backtrace.prepare()
         startWriteOutThread()
+        startEndingThread()
     }
 
     private static let installed = Atomic<Bool>(false)
@@ -160,7 +167,7 @@ package enum Survival {
         heading.publish(marker + String(bold.prefix { $0 != "\u{1}" }))
         headingEnd.publish(String(bold.drop { $0 != "\u{1}" }.dropFirst()) + "\n")
         humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
-        errorOutput.store(errors.fileDescriptor ?? 2, ordering: .releasing)
+        errorOutput.store(errors.fileDescriptor ?? StandardDescriptors.error, ordering: .releasing)
         if json {
             stage(errors) { record, _ in TerminalText.line(record.description) + "\n" }
         } else {
@@ -175,9 +182,6 @@ package enum Survival {
     package static func pluginsLoaded(_ host: PluginHost) {
         guard isInstalled else { return }
         pluginMap.load(host.plugins.plugins.map { ("\($0.entry.keyPath) \(TerminalText.escaped($0.image.name))", $0.image.realPath) })
-        // Threads the plugins started while they were made get their stacks before the first event;
-        // later ones within a tick of the write-out thread.
-        ThreadAltStacks.coverNewThreads()
     }
 
     /// Also stages every log line for `logFile`, rendered as it will be written there.
@@ -199,7 +203,9 @@ package enum Survival {
     /// or after the last) are no longer held for a handler.
     package static func logsWritten(_ count: Int) {
         guard isInstalled, count > 0 else { return }
-        staging.withLock { state in for stager in state.stagers where !stager.shared { stager.drop(count) } }
+        OutputClaims.withClaim {
+            staging.withLock { state in for stager in state.stagers where !stager.shared { stager.drop(count) } }
+        }
     }
 
     /// Writes `records` (the lines of an event, or those before the first or after the last) to
@@ -212,7 +218,9 @@ package enum Survival {
             for record in records { output.write(render(record)) }
             return
         }
-        staging.withLock { state in
+        // One claim for the copy and the forgetting: the ending thread never sees a line both
+        // written and still staged.
+        OutputClaims.withClaim { staging.withLock { state in
             guard let stager = state.stagers.first(where: { $0.fd == fd }) else {
                 for record in records { output.write(render(record)) }
                 return
@@ -226,7 +234,13 @@ package enum Survival {
                 while stale < stager.count && stager.entries[stager.head + stale].time <= last { stale += 1 }
                 stager.drop(stale)
             }
-        }
+        } }
+    }
+
+    /// Runs `body`, which writes an event's lines and block and calls ``eventWritten(_:number:logs:)``,
+    /// as one: the process ending meanwhile writes out either none of it as written or all of it.
+    package static func writingEvent(_ body: () -> Void) {
+        OutputClaims.withClaim(body)
     }
 
     /// Event `number` was written the ordinary way, with its `logs` lines.
@@ -333,14 +347,14 @@ package enum Survival {
 
     private static func stage(_ output: TextOutput, render: @escaping @Sendable (LogRecord, LifecycleEvent?) -> String) {
         guard let fd = output.fileDescriptor else { return }
-        staging.withLock { state in
+        OutputClaims.withClaim { staging.withLock { state in
             let count = stagedCount.load(ordering: .relaxed)
             guard count < stagedCapacity else { return }
             let stager = Stager(fd: fd, render: render)
             state.stagers.append(stager)
             (staged + count).initialize(to: Registered(fd: fd, buffer: stager.buffer))
             stagedCount.store(count + 1, ordering: .releasing)
-        }
+        } }
     }
 
     /// Stages `record` for every output that will show it: the host's log handler. [any-thread]
@@ -348,21 +362,25 @@ package enum Survival {
     package static func logged(_ record: LogRecord) {
         guard isInstalled else { return }
         let event = phase.load(ordering: .acquiring) == Phase.event.rawValue ? allEvents[eventIndex.load(ordering: .relaxed)] : nil
-        staging.withLock { state in for stager in state.stagers { stager.stage(record, during: event) } }
+        // The lock first: a thread waiting for it holds no claim the ending thread would wait for.
+        staging.withLock { state in OutputClaims.withClaim { for stager in state.stagers { stager.stage(record, during: event) } } }
     }
 
     // MARK: - The handlers
 
-    /// 0 running, 1 a handler or the exit hook is writing out, 2 written out.
+    /// 0 running, 1 the process is ending (its output being written out), 2 written out.
     private static let ending = Atomic<Int>(0)
 
-    /// Whether the caller is the first to end the process: it writes out; any other waits for it.
+    /// Whether the caller is the first to end the process: it has everything written out.
     private static func claimEnding() -> Bool {
-        if ending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged { return true }
-        // Another thread is writing out: let it finish (a few seconds at most) before going on.
+        ending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Waits for everything to be written out, a bounded while (the ending thread gives each
+    /// output ``OutputWrite/patienceMilliseconds`` without progress).
+    private static func waitWrittenOut() {
         var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-        for _ in 0..<5_000 where ending.load(ordering: .acquiring) == 1 { nanosleep(&pause, nil) }
-        return false
+        for _ in 0..<15_000 where ending.load(ordering: .acquiring) != 2 { nanosleep(&pause, nil) }
     }
 
     /// What ended the process, for the closing lines.
@@ -376,12 +394,29 @@ package enum Survival {
         case exit(status: Int32, plugin: Int)
     }
 
+    /// Has everything written out for `cause` and waits for it (a crash or an `exit()`: the calling
+    /// thread then ends the process): by the ending thread when there is one, else right here.
+    private static func writeOutAndWait(_ cause: Cause) {
+        guard endingThreadReady.load(ordering: .acquiring) else {
+            writeEverything(cause, timer: nil)
+            ending.store(2, ordering: .releasing)
+            return
+        }
+        pendingCause = cause
+        // This thread waits in a handler: a claim it holds is not waited for.
+        handlerThread.store(UInt(pthread_self()), ordering: .releasing)
+        sem_post(wake)
+        waitWrittenOut()
+    }
+
     private static func fatal(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
         let code = info?.pointee.si_code ?? 0
         if claimEnding() {
             let sender = code <= 0 ? (info?.pointee._sifields._kill.si_pid ?? 0) : 0
-            writeEverything(.crash(signal: number, code: code, sender: sender, address: faultingAddress(context)))
-            ending.store(2, ordering: .releasing)
+            writeOutAndWait(.crash(signal: number, code: code, sender: sender, address: faultingAddress(context)))
+        } else {
+            // Another thread ends the process: let it finish writing before going on.
+            waitWrittenOut()
         }
         // A fault (SIGSEGV, SIGBUS, SIGILL, SIGFPE from the CPU) returns to the faulting instruction:
         // it faults again, into the previous handler, with its own address and context (the
@@ -391,15 +426,26 @@ package enum Survival {
             sigaction(number, previous + Int(number), nil)
             return
         }
-        callPrevious(number, info, context)
+        // A signal a process sent (raise, kill: si_code <= 0) is not handed on: the Swift runtime's
+        // backtracer, started for it from inside this handler, outlived the process (asleep for
+        // hours, reading a socket nobody writes). A trap is the CPU's: its backtrace is shown.
+        if code > 0 { callPrevious(number, info, context) }
         raiseWithDefaultAction(number)
     }
 
+    /// SIGTERM, SIGINT, SIGHUP: hands the ending to the ending thread and returns at once, so that a
+    /// write this thread was in goes on (its bytes counted, none written twice); the ending thread
+    /// writes everything out, then raises the signal with its default action. A signal that
+    /// arrives while the process is already ending changes nothing.
     private static func stop(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
-        if claimEnding() {
-            writeEverything(.stop(signal: number))
-            ending.store(2, ordering: .releasing)
+        guard claimEnding() else { return }
+        if endingThreadReady.load(ordering: .acquiring) {
+            pendingCause = .stop(signal: number)
+            sem_post(wake)
+            return
         }
+        writeEverything(.stop(signal: number), timer: nil)
+        ending.store(2, ordering: .releasing)
         raiseWithDefaultAction(number)
     }
 
@@ -407,9 +453,59 @@ package enum Survival {
     private static func exiting(status: Int32) {
         let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
         guard current != .none, claimEnding() else { return }
-        writeEverything(.exit(status: status, plugin: pluginMap.index(ofAny: Backtrace.callers())))
-        ending.store(2, ordering: .releasing)
+        writeOutAndWait(.exit(status: status, plugin: pluginMap.index(ofAny: Backtrace.callers())))
         _exit(current == .loading ? ExitStatus.usage : ExitStatus.failure)
+    }
+
+    // MARK: - The ending thread
+
+    /// What the ending thread is asked to write out for, set before ``wake`` is posted.
+    private nonisolated(unsafe) static var pendingCause: Cause = .stop(signal: 0)
+    /// Posted (sem_post, async-signal-safe; no descriptor a plugin could close) to start the ending.
+    private nonisolated(unsafe) static let wake: UnsafeMutablePointer<sem_t> = {
+        let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        sem_init(semaphore, 0, 0)
+        return semaphore
+    }()
+    private static let endingThreadReady = Atomic<Bool>(false)
+    /// The thread waiting in a handler for the ending thread (`pthread_self()`, 0: none).
+    private static let handlerThread = Atomic<UInt>(0)
+
+    /// Starts the thread that writes everything out when the process ends: a thread of apphost's
+    /// own, so that what it writes can be bounded (a timer interrupts a write that makes no
+    /// progress) and a handler never writes in the middle of a write it interrupted.
+    private static func startEndingThread() {
+        _ = wake
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { _ in
+            ThreadAltStacks.installOnThisThread()
+            let timer = EndingTimer(thread: Survival.kernelThreadID())
+            Survival.endingThreadReady.store(true, ordering: .releasing)
+            while sem_wait(Survival.wake) != 0 {}
+            Survival.endTheProcess(timer: timer)
+        }, nil)
+        if started == 0 { pthread_detach(thread) }
+    }
+
+    /// On the ending thread: waits for the writes in flight to stop (``OutputClaims``), writes
+    /// everything out, then raises a stop signal with its default action (a crash's or an exit's
+    /// handler ends the process itself).
+    private static func endTheProcess(timer: EndingTimer?) -> Never {
+        let cause = pendingCause
+        OutputClaims.beginEnding(handlerThread: handlerThread.load(ordering: .acquiring))
+        writeEverything(cause, timer: timer)
+        ending.store(2, ordering: .releasing)
+        if case .stop(let number) = cause { raiseWithDefaultAction(number) }
+        OutputClaims.park()
+    }
+
+    private typealias GetTID = @convention(c) () -> pid_t
+
+    /// The calling thread's kernel id (glibc's gettid, found at run time: the Glibc module does not
+    /// export it); 0 when unknown.
+    static func kernelThreadID() -> pid_t {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "gettid") else { return 0 }
+        return unsafeBitCast(symbol, to: GetTID.self)()
     }
 
     /// Hands the signal to the handler that was there before ours (the Swift runtime's backtracer
@@ -452,11 +548,11 @@ package enum Survival {
     // MARK: - Writing out
 
     /// Writes out every buffer, then what was under way, then the closing line. Async-signal-safe.
-    private static func writeEverything(_ cause: Cause) {
-        // A reader that stopped reading gets a few seconds per write, not forever: the process is ending.
-        let patience: Int32 = 2_000
+    private static func writeEverything(_ cause: Cause, timer: EndingTimer?) {
+        // A reader that stopped reading gets a few seconds without progress, not forever: the
+        // process is ending (``OutputWrite/bounded(_:to:timer:)``).
         for index in 0..<min(bufferCount.load(ordering: .acquiring), bufferCapacity) {
-            buffers[index].buffer.writeOut(to: buffers[index].fd, waitingAtMost: patience)
+            buffers[index].buffer.writeOutBounded(to: buffers[index].fd, timer: timer)
         }
         let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
         guard current != .none else { return }
@@ -469,16 +565,16 @@ package enum Survival {
                 scratch.append(heading)
                 eventNames[eventIndex.load(ordering: .acquiring)].withBytes { scratch.append($0) }
                 scratch.append(headingEnd)
-                scratch.writeOut(to: human, waitingAtMost: patience)
+                scratch.writeOut(to: human, timer: timer)
             }
-            stager.buffer.writeOut(to: stager.fd, waitingAtMost: patience)
+            stager.buffer.writeOutBounded(to: stager.fd, timer: timer)
             if stager.fd == human {
                 scratch.reset()
                 scratch.append("    ⚠ ")
                 describe(cause)
                 describe(current)
                 scratch.append("\n\n")
-                scratch.writeOut(to: human, waitingAtMost: patience)
+                scratch.writeOut(to: human, timer: timer)
             }
         }
         scratch.reset()
@@ -490,7 +586,7 @@ package enum Survival {
             scratch.append(number: Int(current == .loading ? ExitStatus.usage : ExitStatus.failure))
         }
         scratch.append("\n")
-        scratch.writeOut(to: errors, waitingAtMost: patience)
+        scratch.writeOut(to: errors, timer: timer)
     }
 
     /// `crashed: SIGSEGV in plugins[1] DiesOnEvent`, `stopped by SIGTERM`, `plugins[1] DiesOnEvent
@@ -571,19 +667,20 @@ package enum Survival {
     // MARK: - Writing out during a run
 
     /// A thread that, every ``writeOutInterval`` while a run plays, writes buffered output out (so
-    /// that an end without a hook, `_exit` or SIGKILL, loses at most that moment's events) and gives
-    /// threads that appeared since an alternate signal stack (``ThreadAltStacks``) — off the main
-    /// thread, so that neither costs the events anything.
+    /// that an end without a hook — `_exit`, SIGKILL, a stack overflow on a plugin's own thread —
+    /// loses at most that moment's events), off the main thread so that it costs the events nothing.
+    /// It signals no thread.
     private static func startWriteOutThread() {
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { _ in
+            ThreadAltStacks.installOnThisThread()
+            OutputClaims.addWriteOutThread()
             let interval = Survival.writeOutInterval.components
             var pause = timespec(tv_sec: Int(interval.seconds), tv_nsec: Int(interval.attoseconds / 1_000_000_000))
             while true {
                 nanosleep(&pause, nil)
                 guard Survival.phase.load(ordering: .relaxed) != Phase.none.rawValue else { continue }
-                TextOutput.flushPending()
-                ThreadAltStacks.coverNewThreads()
+                TextOutput.flushPendingIfFree()
             }
         }, nil)
         if started == 0 { pthread_detach(thread) }
@@ -618,8 +715,8 @@ final class PublishedText: Sendable {
     }
 
     /// Writes the published text to `fd`, without forgetting it. Async-signal-safe.
-    func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32) {
-        blocks[current.load(ordering: .acquiring)].withBytes { _ = OutputWrite.all($0, to: fd, waitingAtMost: milliseconds) }
+    func writeOut(to fd: Int32, timer: EndingTimer?) {
+        blocks[current.load(ordering: .acquiring)].withBytes { _ = OutputWrite.bounded($0, to: fd, timer: timer) }
     }
 
     /// Calls `body` with the published bytes. Async-signal-safe.
@@ -677,8 +774,8 @@ final class PublishedText: Sendable {
             }
         }
 
-        func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32) {
-            _ = OutputWrite.all(UnsafeBufferPointer(start: base, count: count), to: fd, waitingAtMost: milliseconds)
+        func writeOut(to fd: Int32, timer: EndingTimer?) {
+            _ = OutputWrite.bounded(UnsafeBufferPointer(start: base, count: count), to: fd, timer: timer)
         }
     }
 }

@@ -44,10 +44,11 @@ package struct TextOutput: Sendable {
         self.destination = Destination(.sink(sink))
     }
 
-    /// The process's standard output (file descriptor 1).
-    package static let standardOutput = TextOutput(fileDescriptor: 1, name: "standard output")
-    /// The process's standard error (file descriptor 2).
-    package static let standardError = TextOutput(fileDescriptor: 2, name: "standard error")
+    /// The process's standard output, through apphost's own copy of descriptor 1
+    /// (``StandardDescriptors/output``): a plugin that redirects descriptor 1 does not move it.
+    package static let standardOutput = TextOutput(fileDescriptor: StandardDescriptors.output, name: "standard output")
+    /// The process's standard error, through apphost's own copy of descriptor 2.
+    package static let standardError = TextOutput(fileDescriptor: StandardDescriptors.error, name: "standard error")
 
     /// An output writing to the open file descriptor `fd`, named `name` in errors.
     package init(fileDescriptor fd: Int32, name: String) {
@@ -95,9 +96,22 @@ package struct TextOutput: Sendable {
 
     /// Writes out the bytes every output still holds; a failure is kept in that output's ``failure``.
     package static func flushPending() {
-        Destination.pending.withLock { pending in
-            for destination in pending { destination.flush() }
-            pending.removeAll()
+        OutputClaims.withClaim {
+            Destination.pending.withLock { pending in
+                for destination in pending { destination.flush() }
+                pending.removeAll()
+            }
+        }
+    }
+
+    /// Writes out what the outputs hold unless another thread is writing: the write-out thread's,
+    /// which never waits for a lock (one held by a thread stopped at the end of the process).
+    static func flushPendingIfFree() {
+        OutputClaims.withClaim {
+            _ = Destination.pending.withLockIfAvailable { pending in
+                for destination in pending { destination.flush() }
+                pending.removeAll()
+            }
         }
     }
 }
@@ -151,22 +165,35 @@ private final class Destination: Sendable {
             if case .sink(let sink) = kind { sink(String(decoding: bytes, as: UTF8.self)) }
             return
         }
-        Destination.pending.withLock { pending in
-            // What other outputs hold for the same file was written first: it goes first.
-            if let file, pending.contains(where: { $0 !== self && $0.file == file }) {
-                for other in pending where other !== self && other.file == file { other.flush() }
-                pending.removeAll { $0 !== self && $0.file == file }
-            }
-            state.withLock { state in
-                guard state.failure == nil else { return }
-                if buffered, let held, held.count + bytes.count <= held.capacity {
-                    if held.count == 0 { pending.append(self) }
-                    held.append(bytes)
-                    return
+        OutputClaims.withClaim {
+            Destination.pending.withLock { pending in
+                // What other outputs hold for the same file was written first: it goes first.
+                if let file, pending.contains(where: { $0 !== self && $0.file == file }) {
+                    for other in pending where other !== self && other.file == file { other.flush() }
+                    pending.removeAll { $0 !== self && $0.file == file }
                 }
-                state.failure = held?.writeOut(to: fd) ?? OutputWrite.all(bytes, to: fd)
-                held?.empty()
-                pending.removeAll { $0 === self }
+                state.withLock { state in
+                    guard state.failure == nil else { return }
+                    if buffered, let held {
+                        if held.count + bytes.count > held.capacity {
+                            // Full: what it holds goes first, then these bytes are held in turn.
+                            pending.removeAll { $0 === self }
+                            if let failure = held.writeOut(to: fd) {
+                                // Cut short as the process ends: the ending thread writes the rest.
+                                guard failure != OutputWrite.cancelled else { return }
+                                state.failure = failure
+                                held.empty()
+                                return
+                            }
+                        }
+                        if bytes.count <= held.capacity {
+                            if held.count == 0 { pending.append(self) }
+                            held.append(bytes)
+                            return
+                        }
+                    }
+                    if let failure = OutputWrite.all(bytes, to: fd), failure != OutputWrite.cancelled { state.failure = failure }
+                }
             }
         }
     }
@@ -176,7 +203,12 @@ private final class Destination: Sendable {
         guard case .descriptor(let fd, _) = kind else { return }
         state.withLock { state in
             guard let held, held.count > 0 else { return }
-            if state.failure == nil { state.failure = held.writeOut(to: fd) }
+            if state.failure == nil {
+                let failure = held.writeOut(to: fd)
+                // Cut short as the process ends: what is left is the ending thread's to write.
+                if failure == OutputWrite.cancelled { return }
+                state.failure = failure
+            }
             held.empty()
         }
     }
