@@ -55,6 +55,8 @@ let brokenPlugins: [String] = [
     "ManySubscribers",
     // Not a defect: two subscribers that log the options they are handed (options per subscriber).
     "OptionsEcho",
+    // Not a defect: many log lines in one event, for logging that stays linear in an event's lines.
+    "LogsManyLines",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a

@@ -109,4 +109,34 @@ struct CLIBufferedOutputTests {
         #expect(try run.stdoutLines.map { try $0.parsedJSON()["event"] } == ["didFinishLaunching", "shouldAllowExtensionPointIdentifier",
                                                                              "shouldAllowExtensionPointIdentifier"])
     }
+
+    /// 200,000 lines logged in one event: written once each, in order, to stdout and to --json's
+    /// stderr. While staging walked every staged line for each new line once its block was full,
+    /// 20,000 lines took 9 s; 200,000 would take about 15 minutes, past the suite's time limit.
+    @Test("a plugin logging 200,000 lines in one event: every line written once, in order, in linear time",
+          .timeLimit(.minutes(3)))
+    func manyLinesInOneEvent() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let count = 200_000
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "Storm", "bundleIdentifier": "dev.example.storm", "version": "1"},
+             "plugins": [{"path": "\(AppHostProcess.plugin("LogsManyLines"))", "options": {"lines": \(count)}}]}
+            """)
+        let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
+            {"event": "didBecomeActive"}
+
+            """)
+        for extra in [["--json"], []] {
+            let run = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable"] + extra)
+            #expect(run.status == 0, "\(extra): \(run.stderr.suffix(300))")
+            let numbers = (run.stdoutLines + run.stderrLines).compactMap { line -> Int? in
+                guard let range = line.range(of: "line "), let of = line.range(of: " of \(count)") else { return nil }
+                return Int(line[range.upperBound..<of.lowerBound])
+            }
+            #expect(numbers.count == count, "\(extra): \(numbers.count) lines of \(count)")
+            #expect(numbers == Array(1...count), "\(extra): every line once, in order")
+        }
+    }
 }

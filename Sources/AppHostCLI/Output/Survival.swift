@@ -297,8 +297,10 @@ package enum Survival {
                 if let end = buffer.append(bytes) { return entries.append(Entry(end: end, time: record.time, event: event)) }
                 // Full: make room by moving what is held to the front (rare: lines that were never
                 // written the ordinary way pile up), then try once more; else the line is not kept.
+                // Nothing moved (nothing was dropped since it filled: a storm of lines in one event)
+                // leaves the entries as they are: walking them for each line made a storm quadratic.
                 let moved = buffer.compact()
-                for index in head..<entries.count { entries[index].end -= moved }
+                if moved > 0 { for index in head..<entries.count { entries[index].end -= moved } }
                 entries.append(Entry(end: buffer.append(bytes) ?? buffer.end, time: record.time, event: event))
             }
         }
