@@ -31,10 +31,13 @@ package struct HostSummary: Sendable {
     package var skipped: [Skipped]
     /// Every subscriber, in dispatch order (priorities applied).
     package var dispatchOrder: [String]
+    /// The manifest's peer profile (docs/profiles.md); the header names it unless it is `uikit`.
+    package var profile: PeerProfile
 
     /// A summary with the given fields.
     package init(manifestFile: String, app: Application, plugins: [PluginSummary], skipped: [Skipped] = [],
-                dispatchOrder: [String]) {
+                dispatchOrder: [String], profile: PeerProfile = .uikit) {
+        self.profile = profile
         self.manifestFile = manifestFile
         self.app = app
         self.plugins = plugins
@@ -50,6 +53,6 @@ package struct HostSummary: Sendable {
                   skipped: host.plugins.skipped.map {
                       Skipped(keyPath: $0.entry.keyPath, source: ErrorLine.source($0.entry.source), reason: ErrorLine.cut($0.error).description)
                   },
-                  dispatchOrder: host.dispatcher.subscribers.map(\.name))
+                  dispatchOrder: host.dispatcher.subscribers.map(\.name), profile: host.manifest.profile)
     }
 }

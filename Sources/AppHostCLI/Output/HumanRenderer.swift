@@ -43,6 +43,9 @@ package struct HumanRenderer: Sendable {
         for skipped in summary.skipped {
             lines.append("  " + style.yellow(TerminalText.line("⚠ \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")))
         }
+        if summary.profile != .uikit {
+            lines.append("  " + style.dim("profile: \(summary.profile) (docs/profiles.md)"))
+        }
         if !summary.dispatchOrder.isEmpty {
             lines.append("  " + style.dim("order: " + DisplayText.names(summary.dispatchOrder, separator: " → ")))
         }

@@ -26,6 +26,8 @@ package struct DispatchConfiguration: Sendable {
     /// transitions that change the app's state): the manifest's `sceneBridge`, off by default. See
     /// docs/events.md for what "handled" means per event and which peer each rule reproduces.
     package var sceneBridge = false
+    /// The dispatcher's rules where the peers differ (a profile's, or the manifest's own keys).
+    package var rules = DispatchRules()
 
     /// A configuration with every event's default reconciler for `application`.
     package init(application: Application) {

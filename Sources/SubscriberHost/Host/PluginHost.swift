@@ -225,6 +225,9 @@ public final class PluginHost {
     /// The app's identity, as the manifest (or ``init(application:inProcess:options:)``) gave it.
     public var application: Application { dispatcher.application }
 
+    /// The peer profile the host's rules started from (the manifest's `"profile"`, docs/profiles.md).
+    public var profile: PeerProfile { manifest.profile }
+
     /// Where the app is in its life cycle, as the events delivered so far moved it.
     public var applicationState: ApplicationState { dispatcher.applicationState }
 
@@ -345,6 +348,7 @@ public final class PluginHost {
         configuration.restorationFromEveryCaller = manifest.restorationFromEveryCaller
         configuration.measuresSubscribers = options.measuresSubscribers
         configuration.sceneBridge = manifest.sceneBridge
+        configuration.rules = manifest.rules.dispatch
         return configuration
     }
 }

@@ -20,37 +20,55 @@ package struct Manifest: Sendable, Hashable {
     package var deadlines: [LifecycleEvent: Int]
     /// `deadlines.default`: the deadline of completion events not listed, in milliseconds.
     package var defaultDeadline: Int?
-    /// `reconcilers`: the reconciler chosen per event, where the manifest overrides the default.
-    package var reconcilers: [LifecycleEvent: ReconcilerChoice]
+    /// `reconcilers`: the reconciler chosen per event, where the profile or the manifest overrides the
+    /// default (the manifest's over its profile's).
+    package var reconcilers: [LifecycleEvent: ReconcilerChoice] {
+        get { rules.reconcilers }
+        set { rules.reconcilers = newValue }
+    }
     /// `pluginSearchPaths` as written (relative to ``directory`` unless absolute).
     package var pluginSearchPaths: [String]
     /// `plugins`, in manifest order (which is dispatch order before constraints and priorities).
     package var plugins: [ManifestPlugin]
+    /// `profile`: the peer whose rules ``rules`` started from (docs/profiles.md); `.uikit` by default.
+    package var profile: PeerProfile
+    /// Every rule where the peers differ: the profile's, each overridden by the manifest's own key.
+    package var rules: PeerRules
     /// `sceneBridge`: replay scene events no scene subscriber handled to app-level subscribers
-    /// (``DispatchConfiguration/sceneBridge``); default false.
-    package var sceneBridge: Bool
+    /// (``DispatchConfiguration/sceneBridge``); default false (the profile's).
+    package var sceneBridge: Bool {
+        get { rules.sceneBridge }
+        set { rules.sceneBridge = newValue }
+    }
     /// `restorationFromEveryCaller`: `continueUserActivity`'s restoration lists come from every
     /// subscriber that calls the restoration handler (Expo, GoogleUtilities), not only from those
     /// that returned true (the default, UIKit's contract). ``DispatchConfiguration/restorationFromEveryCaller``.
-    package var restorationFromEveryCaller: Bool
+    package var restorationFromEveryCaller: Bool {
+        get { rules.restorationFromEveryCaller }
+        set { rules.restorationFromEveryCaller = newValue }
+    }
 
-    /// A manifest built in code. `directory` must be absolute.
+    /// A manifest built in code. `directory` must be absolute. The rules start from `profile`'s;
+    /// `reconcilers` override its reconcilers event by event, and `sceneBridge` and
+    /// `restorationFromEveryCaller`, when given, its values (as the manifest's keys do).
     package init(file: String, directory: String, app: Application,
                 supportedInterfaceOrientations: [UserInterfaceIdiom: InterfaceOrientationMask] = [:],
-                deadlines: [LifecycleEvent: Int] = [:], defaultDeadline: Int? = nil,
+                deadlines: [LifecycleEvent: Int] = [:], defaultDeadline: Int? = nil, profile: PeerProfile = .uikit,
                 reconcilers: [LifecycleEvent: ReconcilerChoice] = [:], pluginSearchPaths: [String] = [],
-                plugins: [ManifestPlugin] = [], sceneBridge: Bool = false, restorationFromEveryCaller: Bool = false) {
+                plugins: [ManifestPlugin] = [], sceneBridge: Bool? = nil, restorationFromEveryCaller: Bool? = nil) {
+        self.profile = profile
+        self.rules = profile.rules
         self.file = file
         self.directory = directory
         self.app = app
         self.supportedInterfaceOrientations = supportedInterfaceOrientations
         self.deadlines = deadlines
         self.defaultDeadline = defaultDeadline
-        self.reconcilers = reconcilers
+        self.rules.reconcilers.merge(reconcilers) { _, own in own }
         self.pluginSearchPaths = pluginSearchPaths
         self.plugins = plugins
-        self.sceneBridge = sceneBridge
-        self.restorationFromEveryCaller = restorationFromEveryCaller
+        if let sceneBridge { self.rules.sceneBridge = sceneBridge }
+        if let restorationFromEveryCaller { self.rules.restorationFromEveryCaller = restorationFromEveryCaller }
     }
 
     /// Reads and validates the manifest at `path` (relative to the current directory unless absolute).

@@ -5,20 +5,24 @@ import SubscriberKit
 enum ManifestReader {
     static func read(_ json: JSONValue, file: String, directory: String) throws(JSONShapeError) -> Manifest {
         var root = try JSONObjectReader(json, path: "")
+        let profile = try root.value("profile").map { (value) throws(JSONShapeError) in try PeerProfile(json: value, path: "profile") }
         let app = try readApp(&root)
         let orientations = try readOrientations(root.value("supportedInterfaceOrientations"))
         let (deadlines, defaultDeadline) = try readDeadlines(root.value("deadlines"))
         let reconcilers = try readReconcilers(root.value("reconcilers"))
         let searchPaths = try readSearchPaths(root.strings("pluginSearchPaths") ?? [])
-        let restorationFromEveryCaller = try root.bool("restorationFromEveryCaller") ?? false
+        let restorationFromEveryCaller = try root.bool("restorationFromEveryCaller")
         let plugins = try readPlugins(root.array("plugins") ?? [])
-        let sceneBridge = try root.bool("sceneBridge") ?? false
+        let sceneBridge = try root.bool("sceneBridge")
+        let dispatchRules = try DispatchRulesReader.read(&root, over: (profile ?? .uikit).rules.dispatch)
         try checkOrder(plugins)
         try root.rejectUnknownKeys()
-        return Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
-                        deadlines: deadlines, defaultDeadline: defaultDeadline, reconcilers: reconcilers,
-                        pluginSearchPaths: searchPaths, plugins: plugins, sceneBridge: sceneBridge,
-                        restorationFromEveryCaller: restorationFromEveryCaller)
+        var manifest = Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
+                                deadlines: deadlines, defaultDeadline: defaultDeadline, profile: profile ?? .uikit,
+                                reconcilers: reconcilers, pluginSearchPaths: searchPaths, plugins: plugins,
+                                sceneBridge: sceneBridge, restorationFromEveryCaller: restorationFromEveryCaller)
+        manifest.rules.dispatch = dispatchRules
+        return manifest
     }
 
     // MARK: app
