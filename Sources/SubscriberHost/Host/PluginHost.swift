@@ -18,8 +18,8 @@ import SubscriberKit
 /// stay resident (Swift images cannot be unloaded).
 @MainActor
 public final class PluginHost {
-    /// The manifest, as read.
-    package let manifest: Manifest
+    /// The manifest, as read or built.
+    public let manifest: Manifest
     /// The loaded plugins (and the optional ones skipped), in manifest order.
     package let plugins: PluginSet
     /// The dispatcher over every subscriber: the plugins' and the in-process ones.
@@ -47,8 +47,9 @@ public final class PluginHost {
                       inProcess: inProcess, options: options)
     }
 
-    /// Loads `manifest`'s plugins, and registers `inProcess` subscribers beside them.
-    package convenience init(manifest: Manifest, inProcess: [InProcessSubscriber] = [],
+    /// Loads `manifest`'s plugins, and registers `inProcess` subscribers beside them: a manifest read
+    /// from a file, or built in code (no file needed) — the same value gives the same host.
+    public convenience init(manifest: Manifest, inProcess: [InProcessSubscriber] = [],
                             options: HostOptions = HostOptions()) throws(HostError) {
         DispatchWarmUp.prepareTimers()  // before any plugin code runs: Environment/DispatchWarmUp.swift
         let configuration = try Self.configuration(for: manifest, options: options)

@@ -216,9 +216,9 @@ package struct SHA256: Sendable {
 }
 
 /// A SHA-256 digest: 32 bytes, shown as 64 lowercase hex digits.
-package struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
+public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
     /// The 32 digest bytes.
-    package let bytes: [UInt8]
+    public let bytes: [UInt8]
 
     init(uncheckedBytes: [UInt8]) {
         precondition(uncheckedBytes.count == 32, "SHA256Digest needs 32 bytes")
@@ -226,7 +226,7 @@ package struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses exactly 64 hex digits (either case); nil for anything else.
-    package init?(hex: String) {
+    public init?(hex: String) {
         let utf8 = Array(hex.utf8)
         guard utf8.count == 64 else { return nil }
         var out = [UInt8](repeating: 0, count: 32)
@@ -238,7 +238,7 @@ package struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Lowercase hex, 64 characters.
-    package var hex: String {
+    public var hex: String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var chars = [UInt8]()
         chars.reserveCapacity(64)
@@ -250,7 +250,7 @@ package struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same as ``hex``.
-    package var description: String { hex }
+    public var description: String { hex }
 
     private static func nibble(_ c: UInt8) -> UInt8? {
         switch c {

@@ -1,16 +1,16 @@
 import SubscriberKit
 
 /// One entry of the manifest's `plugins` array: which file, which of its subscribers, and how.
-package struct ManifestPlugin: Sendable, Hashable {
+public struct ManifestPlugin: Sendable, Hashable {
     /// Where the plugin's shared library is.
-    package enum Source: Sendable, Hashable, CustomStringConvertible {
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
         /// `path`: a file path, relative to the manifest's folder unless absolute (kept as written).
         case path(String)
         /// `library: X`: `libX.so`, searched for in the plugin search directories.
         case library(String)
 
         /// `path "…"` or `library "…"`, as the manifest wrote it.
-        package var description: String {
+        public var description: String {
             switch self {
             case .path(let path): "path \"\(path)\""
             case .library(let name): "library \"\(name)\""
@@ -19,18 +19,18 @@ package struct ManifestPlugin: Sendable, Hashable {
     }
 
     /// Position in the manifest's `plugins` array.
-    package var index: Int
+    public var index: Int
     /// `path` or `library`.
-    package var source: Source
+    public var source: Source
     /// The subscribers asked for, in order; empty means every subscriber the plugin declares.
     /// Read from `subscribers`, or Expo's `ios`/`apple` → `appDelegateSubscribers`.
-    package var subscribers: [String]
+    public var subscribers: [String]
     /// The pinned SHA-256 of the file, when pinned.
-    package var sha256: SHA256Digest?
+    public var sha256: SHA256Digest?
     /// Handed to each of this plugin's subscribers as its options: a JSON object (`{}` when absent).
     /// A subscriber named in ``subscriberOptions`` gets these with its own keys laid over them
     /// (``options(for:)``).
-    package var options: JSONValue
+    public var options: JSONValue
     /// `subscriberOptions`: per subscriber name, options of its own, whose keys override those of
     /// ``options`` for that subscriber only. Each name is one the entry lists, or (without a list)
     /// one the plugin declares (load-time check 9).
@@ -39,19 +39,19 @@ package struct ManifestPlugin: Sendable, Hashable {
     package var subscriberOptionNames: [String] = []
     /// Dispatch priority of this plugin's subscribers; higher goes first (stable). Default 0; from
     /// ``priorityRange``.
-    package var priority: Int
+    public var priority: Int
     /// Whether a load failure skips this plugin (reported) instead of stopping the host.
-    package var optional: Bool
+    public var optional: Bool
     /// `after`: subscriber names this entry's subscribers are called after, whatever the priorities
     /// (``DispatchOrder``). Each must name a subscriber of the host; at most 64.
-    package var after: [String] = []
+    public var after: [String] = []
     /// `before`: subscriber names this entry's subscribers are called before (the same rules).
-    package var before: [String] = []
+    public var before: [String] = []
     /// Key path of the subscriber list as written (`plugins[1].ios.appDelegateSubscribers`), for errors.
     var subscriberListPath: String
 
     /// A plugin entry. Defaults are the manifest's.
-    package init(index: Int, source: Source, subscribers: [String] = [], sha256: SHA256Digest? = nil,
+    public init(index: Int, source: Source, subscribers: [String] = [], sha256: SHA256Digest? = nil,
                 options: JSONValue = .object(JSONObject()), priority: Int = 0, optional: Bool = false,
                 after: [String] = [], before: [String] = []) {
         self.index = index
@@ -67,10 +67,10 @@ package struct ManifestPlugin: Sendable, Hashable {
     }
 
     /// The key path of this entry in the manifest, `plugins[2]`.
-    package var keyPath: String { "plugins[\(index)]" }
+    public var keyPath: String { "plugins[\(index)]" }
 
     /// The priorities a manifest may give: the whole numbers a JSON number holds exactly, ±(2^53 − 1).
-    package static let priorityRange: ClosedRange<Int> = -(1 << 53 - 1)...(1 << 53 - 1)
+    public static let priorityRange: ClosedRange<Int> = -(1 << 53 - 1)...(1 << 53 - 1)
 
     /// What subscriber `name` of this entry is handed as its options: ``options``, with the keys of
     /// its own ``subscriberOptions`` (if any) overriding the entry's, in the entry's key order, its
