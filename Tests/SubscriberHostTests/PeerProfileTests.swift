@@ -16,16 +16,17 @@ struct PeerProfileTests {
                             "didReceiveRemoteNotification": ["newData", "failed", "noData"],
                             "didFinishLaunching": {"always": true},
                             "supportedInterfaceOrientations": "intersectionAllowingEmpty"},
-            "restorationFromEveryCaller": true, "sceneBridge": true
+            "restorationFromEveryCaller": true, "sceneBridge": true, "transitionOrder": "lenient",
+            "pendingResponses": "untilOneHandled", "pendingResponseLimit": 4096
             """#,
         .flutter: #"""
             "reconcilers": {"willFinishLaunching": "allTrue", "didFinishLaunching": "allTrue",
                             "performFetch": "firstAnswer", "didReceiveRemoteNotification": "firstAnswer"},
-            "sceneBridge": true
+            "sceneBridge": true, "launchOnce": "oncePluginReceived", "replayLaunch": true
             """#,
         .googleUtilities: #"""
             "reconcilers": {"didReceiveRemoteNotification": ["newData", "noData", "failed"]},
-            "restorationFromEveryCaller": true
+            "restorationFromEveryCaller": true, "duplicateRegistration": "sameIdAgain"
             """#,
     ]
 

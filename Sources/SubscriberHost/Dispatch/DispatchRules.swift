@@ -1,7 +1,108 @@
-/// The rules a ``LifecycleDispatcher`` follows where the peers differ from UIKit and from each
-/// other, as values: a ``PeerProfile`` sets them all (``PeerRules/dispatch``), a manifest's own key
-/// overrides one. The dispatcher reads these, never the profile. The defaults are UIKit's.
+import SubscriberKit
+
+/// The rules a ``PluginHost`` follows where the peers differ from UIKit and from each other, as
+/// values: a ``PeerProfile`` sets them all (``PeerRules/dispatch``), a manifest's own key overrides
+/// one. The dispatcher reads these, never the profile. The defaults are UIKit's (and this host's).
 public struct DispatchRules: Sendable, Hashable {
+    /// An app transition UIKit's order refuses (`didBecomeActive` before launch, `willResignActive`
+    /// while in the background, …): manifest `"transitionOrder"`.
+    public enum TransitionOrder: String, Sendable, Hashable, CaseIterable {
+        /// Refused: not delivered, a `stateViolation` report (UIKit's order, the default).
+        case strict
+        /// Forwarded to its subscribers in the state as it is, and reported all the same (Expo
+        /// forwards whatever it is sent).
+        case lenient
+    }
+
+    /// Adding a subscriber whose name is taken by one of the same type: manifest `"duplicateRegistration"`.
+    public enum DuplicateRegistration: String, Sendable, Hashable, CaseIterable {
+        /// An error, nothing changes (Expo's `registerSubscriber`, the default).
+        case error
+        /// The subscriber registered already is kept and its name handed back, as if just added
+        /// (GoogleUtilities hands the same interceptor ID back for the same interceptor).
+        case sameIdAgain
+    }
+
+    /// When the launch counts as sent, for the "at most once per process" rule: manifest `"launchOnce"`.
+    public enum LaunchOnce: String, Sendable, Hashable, CaseIterable {
+        /// Once it was delivered, whoever responded (UIKit, the default).
+        case perProcess
+        /// Once a subscriber received it: a launch event nobody responded to may come again, and is
+        /// delivered (Flutter's `didFinishLaunching` bookkeeping).
+        case oncePluginReceived
+    }
+
+    /// What happens to notification responses nobody handled: manifest `"pendingResponses"`.
+    public enum PendingResponses: String, Sendable, Hashable, CaseIterable {
+        /// Each is kept until a subscriber added later handles it (the default).
+        case untilHandled
+        /// All are kept until a subscriber handles one, then every kept one is dropped (Expo).
+        case untilOneHandled
+    }
+
+    /// The most notification responses a host keeps (``pendingResponseLimit``).
+    public static let pendingResponseLimitRange = 1...4096
+
+    /// App transitions out of UIKit's order: refused (default) or forwarded and reported.
+    public var transitionOrder: TransitionOrder = .strict
+    /// The same subscriber added twice: an error (default) or the same name again.
+    public var duplicateRegistration: DuplicateRegistration = .error
+    /// When the launch counts as sent: once delivered (default) or once a subscriber received it.
+    public var launchOnce: LaunchOnce = .perProcess
+    /// Whether a subscriber added after the launch is given `didFinishLaunching`, alone, with the
+    /// launch's options (Flutter gives a plugin added later the launch): manifest `"replayLaunch"`.
+    public var replaysLaunch = false
+    /// How notification responses nobody handled are kept.
+    public var pendingResponses: PendingResponses = .untilHandled
+    /// The most notification responses kept, the oldest dropped first: manifest
+    /// `"pendingResponseLimit"`, in ``pendingResponseLimitRange``; 32 by default.
+    public var pendingResponseLimit = 32
+
     /// Creates rules with UIKit's values.
     public init() {}
+
+    /// Rules with the given values.
+    public init(transitionOrder: TransitionOrder = .strict, duplicateRegistration: DuplicateRegistration = .error,
+                launchOnce: LaunchOnce = .perProcess, replaysLaunch: Bool = false,
+                pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32) {
+        self.transitionOrder = transitionOrder
+        self.duplicateRegistration = duplicateRegistration
+        self.launchOnce = launchOnce
+        self.replaysLaunch = replaysLaunch
+        self.pendingResponses = pendingResponses
+        self.pendingResponseLimit = pendingResponseLimit
+    }
+}
+
+/// What the dispatcher remembers for the rules of ``DispatchRules``. [main-actor]
+@MainActor
+final class PeerRuleState {
+    /// The launch events some subscriber received (``DispatchRules/LaunchOnce/oncePluginReceived``).
+    var launchesReceived: Set<LifecycleEvent> = []
+    /// The `didFinishLaunching` call delivered, kept for subscribers added later
+    /// (``DispatchRules/replaysLaunch``).
+    var launch: AnyEventCall?
+    /// Subscribers added from inside an event's calls, given the launch once the calls are over.
+    var launchReplays: [String] = []
+
+    /// Whether `event`, which the state machine refused, goes to its subscribers anyway under
+    /// `rules`, and whether its report stays: a transition out of order under a lenient order
+    /// (reported), a launch event nobody received yet when only a received launch counts (not reported).
+    func forwardsRefused(_ event: LifecycleEvent, rules: DispatchRules) -> (forwards: Bool, reported: Bool) {
+        switch event.row.state {
+        case .transition where rules.transitionOrder == .lenient:
+            return (true, true)
+        case .launch where rules.launchOnce == .oncePluginReceived && !launchesReceived.contains(event):
+            return (true, false)
+        default:
+            return (false, true)
+        }
+    }
+
+    /// Notes a delivered launch event: whether anyone received it, and the call itself.
+    func delivered(_ call: AnyEventCall, responders: Int) {
+        guard case .launch = call.event.row.state else { return }
+        if responders > 0 { launchesReceived.insert(call.event) }
+        if call.event == .didFinishLaunching { launch = call }
+    }
 }

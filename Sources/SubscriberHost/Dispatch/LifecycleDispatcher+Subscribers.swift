@@ -87,9 +87,9 @@ final class LiveSubscribers {
         pendingResponses = []
     }
 
-    /// Keeps `call`, dropping the oldest beyond the limit (a tap that nobody handled stays bounded).
-    func keep(_ call: AnyEventCall) {
-        if pendingResponses.count >= Self.pendingResponseLimit { pendingResponses.removeFirst() }
+    /// Keeps `call`, dropping the oldest beyond `limit` (a tap that nobody handled stays bounded).
+    func keep(_ call: AnyEventCall, limit: Int = pendingResponseLimit) {
+        while pendingResponses.count >= max(1, limit) { pendingResponses.removeFirst() }
         pendingResponses.append(call)
     }
 }
@@ -110,11 +110,13 @@ extension LifecycleDispatcher {
     /// cannot be met (a cycle).
     package func add(_ registration: SubscriberRegistration,
                     whenResponseDelivered: (@MainActor (EventOutcome<Void>) -> Void)? = nil) throws(SubscriberChangeError) {
+        if registeredAlready(registration) { return }  // a peer's rule (LifecycleDispatcher+PeerRules.swift)
         var registration = registration
         registration.sequence = live.nextSequence
         subscribers = try checkAddition(of: registration)
         live.nextSequence += 1
         rebuild()
+        replayLaunchNowOrLater(to: registration.name)
         if !live.pendingResponses.isEmpty, registration.responds(to: .didReceiveNotificationResponse) {
             live.offers.append((registration.name, whenResponseDelivered))
             if live.depth == 0 { runDeferredChanges() }
@@ -221,7 +223,11 @@ extension LifecycleDispatcher {
     /// Keeps a `notifications.didReceiveResponse` that no subscriber handled: nobody responds, or
     /// every responder declined (known once the calls returned: a declined slot settles at once).
     func keepIfUnhandled(_ call: AnyEventCall, list: ResponderList, flight: InFlight) {
-        if list.responders.isEmpty || flight.settled?.answers.count == 0 { live.keep(call) }
+        if list.responders.isEmpty || flight.settled?.answers.count == 0 {
+            live.keep(call, limit: configuration.rules.pendingResponseLimit)
+        } else if configuration.rules.pendingResponses == .untilOneHandled {
+            live.pendingResponses = []
+        }
     }
 
     /// Delivers each pending response to the subscriber named `name` alone; one it does not decline
@@ -253,6 +259,8 @@ extension LifecycleDispatcher {
             owe(flight) { result in whenDelivered?(self.outcome(of: result, started).withResult(as: Void.self)) }
         }
         // Responses that arrived meanwhile (from a subscriber's own dispatch) stay after the unhandled ones.
-        live.pendingResponses = unhandled + live.pendingResponses
+        let handledOne = unhandled.count < pending.count
+        live.pendingResponses = handledOne && configuration.rules.pendingResponses == .untilOneHandled
+            ? [] : unhandled + live.pendingResponses
     }
 }

@@ -70,6 +70,8 @@ package final class LifecycleDispatcher {
     /// Subscribers added and removed while the host runs, and the notification responses nobody
     /// handled (LifecycleDispatcher+Subscribers.swift).
     let live = LiveSubscribers()
+    /// What the peers' rules remember (``DispatchRules``, DispatchRules.swift).
+    let peer = PeerRuleState()
     /// Whether a subscriber is a C plugin's: only those are handed completion tokens, so only then
     /// are the process's calls with a token the host never gave this dispatcher's to report.
     private var reportsUnattributedForgeries = false
@@ -235,9 +237,12 @@ package final class LifecycleDispatcher {
         }
         switch admission {
         case .refuse(let report):
-            started.reports.append(report)
-            started.refusal = report
-            list = .empty
+            // The peers' rules may forward an event the state machine refused (DispatchRules.swift);
+            // never one dispatched from inside another's calls.
+            let (forwards, reported) = callingEvent == nil ? peer.forwardsRefused(event, rules: configuration.rules) : (false, true)
+            if reported { started.reports.append(report) }
+            if !forwards { started.refusal = report }
+            list = forwards ? lists[event.index] : .empty
             after = machine.state
         case .deliver(var during, let next):
             after = next
@@ -263,6 +268,7 @@ package final class LifecycleDispatcher {
         let outer = callingEvent
         callingEvent = event
         var flight = row.deliver(call, to: list, deliveryContext(for: event, names: started.names))
+        peer.delivered(call, responders: list.responders.count)
         if configuration.sceneBridge, let admitted = machine.admittedScene, row.bridge != nil {
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists) { replay, responders in
                 var context = self.deliveryContext(for: replay.event, names: started.names)
@@ -286,6 +292,7 @@ package final class LifecycleDispatcher {
         if live.watches(event), started.reports.isEmpty { keepIfUnhandled(call, list: list, flight: flight) }
         if flight.settled == nil { waiting[ObjectIdentifier(flight)] = flight }
         if live.hasDeferredWork, live.depth == 0 { runDeferredChanges() }
+        if live.depth == 0, !peer.launchReplays.isEmpty { replayDeferredLaunches() }
         return (flight, started)
     }
 

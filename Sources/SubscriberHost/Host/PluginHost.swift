@@ -191,9 +191,14 @@ public final class PluginHost {
     /// next one on, also when added from inside an event, in its place in the dispatch order; a
     /// notification response nobody handled is offered to it. Checked before it is made: a name already taken (one
     /// clear error, as the same subscriber registered twice), a bad name, or constraints that form a
-    /// cycle throw, and nothing is made or changed.
+    /// cycle throw, and nothing is made or changed. Returns the name it is registered under. Under
+    /// the rules of a profile: the same subscriber (name and type) added again is no error when
+    /// ``DispatchRules/duplicateRegistration`` says so, and one added after the launch is given it
+    /// when ``DispatchRules/replaysLaunch`` says so.
+    @discardableResult
     public func add(_ subscriber: InProcessSubscriber,
-                    whenResponseDelivered: (@MainActor (EventOutcome<Void>) -> Void)? = nil) throws(SubscriberChangeError) {
+                    whenResponseDelivered: (@MainActor (EventOutcome<Void>) -> Void)? = nil) throws(SubscriberChangeError) -> String {
+        if let again = dispatcher.registeredAlready(subscriber.name, type: subscriber.type) { return again }
         if let problem = Self.orderListProblem(subscriber) {
             throw .order(subscriber: subscriber.name, key: problem.key, expected: problem.expected, found: problem.found)
         }
@@ -211,6 +216,7 @@ public final class PluginHost {
             whenDelivered(self.attach(outcome))
         } }
         try dispatcher.add(registration, whenResponseDelivered: delivered)
+        return subscriber.name
     }
 
     /// Removes the subscriber named `name` while the host runs, a plugin's or an in-process one: it

@@ -4,7 +4,38 @@ import SubscriberKit
 /// profile gave: a key the manifest leaves out keeps the profile's.
 enum DispatchRulesReader {
     static func read(_ root: inout JSONObjectReader, over profile: DispatchRules) throws(JSONShapeError) -> DispatchRules {
-        let rules = profile
+        var rules = profile
+        if let order = try name("transitionOrder", of: DispatchRules.TransitionOrder.self, in: &root) { rules.transitionOrder = order }
+        if let duplicate = try name("duplicateRegistration", of: DispatchRules.DuplicateRegistration.self, in: &root) {
+            rules.duplicateRegistration = duplicate
+        }
+        if let once = try name("launchOnce", of: DispatchRules.LaunchOnce.self, in: &root) { rules.launchOnce = once }
+        if let replays = try root.bool("replayLaunch") { rules.replaysLaunch = replays }
+        if let pending = try name("pendingResponses", of: DispatchRules.PendingResponses.self, in: &root) {
+            rules.pendingResponses = pending
+        }
+        if let value = root.value("pendingResponseLimit") {
+            let range = DispatchRules.pendingResponseLimitRange
+            guard let limit = value.intValue, range.contains(limit) else {
+                throw JSONShapeError(path: "pendingResponseLimit",
+                                     expected: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+                                     found: value.shapeDescription)
+            }
+            rules.pendingResponseLimit = limit
+        }
         return rules
+    }
+
+    /// Member `key` as one of `Choice`'s names; nil when absent.
+    private static func name<Choice: RawRepresentable & CaseIterable>(_ key: String, of _: Choice.Type,
+                                                                      in root: inout JSONObjectReader)
+        throws(JSONShapeError) -> Choice? where Choice.RawValue == String
+    {
+        guard let value = root.value(key) else { return nil }
+        guard case .string(let text) = value, let choice = Choice(rawValue: text) else {
+            throw JSONShapeError(path: key, expected: "one of " + Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "),
+                                 found: value.shapeDescription)
+        }
+        return choice
     }
 }

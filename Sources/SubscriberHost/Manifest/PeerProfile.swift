@@ -29,16 +29,20 @@ public enum PeerProfile: String, CaseIterable, Sendable, Hashable, CustomStringC
                               .didFinishLaunching: .always(true),
                               .supportedInterfaceOrientations: .intersectionAllowingEmpty],
                 restorationFromEveryCaller: true,
-                sceneBridge: true)
+                sceneBridge: true,
+                dispatch: DispatchRules(transitionOrder: .lenient, pendingResponses: .untilOneHandled,
+                                        pendingResponseLimit: DispatchRules.pendingResponseLimitRange.upperBound))
         case .flutter:
             PeerRules(
                 reconcilers: [.willFinishLaunching: .allTrue, .didFinishLaunching: .allTrue,
                               .performFetch: .firstAnswer, .didReceiveRemoteNotification: .firstAnswer],
-                sceneBridge: true)
+                sceneBridge: true,
+                dispatch: DispatchRules(launchOnce: .oncePluginReceived, replaysLaunch: true))
         case .googleUtilities:
             PeerRules(
                 reconcilers: [.didReceiveRemoteNotification: .precedence([.newData, .noData, .failed])],
-                restorationFromEveryCaller: true)
+                restorationFromEveryCaller: true,
+                dispatch: DispatchRules(duplicateRegistration: .sameIdAgain))
         }
     }
 
