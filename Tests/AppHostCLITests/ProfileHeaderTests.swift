@@ -22,3 +22,27 @@ struct ProfileHeaderTests {
         #expect(!renderer.header(plain).contains("profile"))
     }
 }
+
+@Suite("apphost: a run under a profile, and a notification response kept", .serialized)
+struct ProfileRunTests {
+    @Test("the header names the profile; a response nobody handled says it was kept, in text and in JSON")
+    func keptResponse() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let manifest = try folder.write("m.json", #"{"app": {"name": "News", "bundleIdentifier": "com.example.news"}, "profile": "expo"}"#)
+        let script = try folder.write("s.jsonl", """
+            {"event": "didFinishLaunching"}
+            {"event": "notifications.didReceiveResponse", "notification": {"identifier": "breaking-42"}}
+
+            """)
+        let text = try AppHostProcess.run(["--manifest", manifest, "--events", script])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("profile: expo (docs/profiles.md)"))
+        #expect(text.stdout.contains("kept: no subscriber handled it; offered to subscribers added later"))
+        let json = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--json"])
+        let lines = json.stdoutLines
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains(#""kept":true"#) == true)
+        #expect(lines.first?.contains("kept") == false)
+    }
+}

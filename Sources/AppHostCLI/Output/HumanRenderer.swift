@@ -100,6 +100,9 @@ package struct HumanRenderer: Sendable {
         } else if outcome.answers.isEmpty {
             lines.append(indent + "    " + style.dim(nobodyResponds ? "(no subscriber responds to this event)" : "(no subscriber answered)"))
         }
+        if outcome.isKept {
+            lines.append(indent + "    " + style.yellow("kept: no subscriber handled it; offered to subscribers added later"))
+        }
         if !indent.isEmpty { lines += outcome.reports.map { indent + reportLine($0) } }
         return lines
     }

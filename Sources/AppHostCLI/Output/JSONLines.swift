@@ -44,6 +44,7 @@ enum JSONLines {
         } else {
             appendJSON(row.json(result: outcome.result), to: &bytes)
         }
+        if outcome.isKept { append(#","kept":true"#, to: &bytes) }
         if let invocation = outcome.invocation {
             append(#","invocation":"#, to: &bytes)
             bytes.append(contentsOf: JSONValue.object(invocation.json).serializedBytes())

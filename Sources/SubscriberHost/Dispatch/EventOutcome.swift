@@ -30,6 +30,9 @@ public struct EventOutcome<Result: Sendable>: Sendable {
     public var refusal: DispatchReport?
     /// Whether the event was delivered to its subscribers (``refusal`` is nil).
     public var isDelivered: Bool { refusal == nil }
+    /// Whether this was a notification response no subscriber handled, kept to be offered to
+    /// subscribers added later (the manifest's `"pendingResponses"` says how long).
+    public var isKept = false
     /// The scene a scene event names (its session's persistent identifier); nil for other events.
     public var scene: String? {
         get { sceneFacts?.scene }
@@ -108,6 +111,7 @@ public struct EventOutcome<Result: Sendable>: Sendable {
         var typed = EventOutcome<T>(event: event, result: result as! T, rows: copied, reports: reports, invocation: invocation,
                                     applicationState: applicationState, logs: logs, requests: requests, sceneFacts: sceneFacts)
         typed.refusal = refusal
+        typed.isKept = isKept
         return typed
     }
 

@@ -222,12 +222,14 @@ extension LifecycleDispatcher {
 
     /// Keeps a `notifications.didReceiveResponse` that no subscriber handled: nobody responds, or
     /// every responder declined (known once the calls returned: a declined slot settles at once).
-    func keepIfUnhandled(_ call: AnyEventCall, list: ResponderList, flight: InFlight) {
+    /// Returns whether it was kept.
+    func keepIfUnhandled(_ call: AnyEventCall, list: ResponderList, flight: InFlight) -> Bool {
         if list.responders.isEmpty || flight.settled?.answers.count == 0 {
             live.keep(call, limit: configuration.rules.pendingResponseLimit)
-        } else if configuration.rules.pendingResponses == .untilOneHandled {
-            live.pendingResponses = []
+            return true
         }
+        if configuration.rules.pendingResponses == .untilOneHandled { live.pendingResponses = [] }
+        return false
     }
 
     /// Delivers each pending response to the subscriber named `name` alone; one it does not decline

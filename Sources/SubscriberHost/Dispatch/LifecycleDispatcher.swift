@@ -160,6 +160,7 @@ package final class LifecycleDispatcher {
                                    invocation: started.invocation, applicationState: machine.state)
         pending.scene = started.scene?.identifier
         pending.refusal = started.refusal
+        pending.isKept = started.kept
         return pending
     }
 
@@ -199,6 +200,8 @@ package final class LifecycleDispatcher {
         var names: [String]
         /// Why it was not delivered; nil when it was.
         var refusal: DispatchReport? = nil
+        /// Whether it was a notification response nobody handled, kept for subscribers added later.
+        var kept = false
     }
 
     /// What a scene event's start knew about its scene.
@@ -289,7 +292,7 @@ package final class LifecycleDispatcher {
         // Nothing is delivered after termination: a response kept for subscribers added later never will be.
         if after == .terminated, started.refusal == nil { live.terminated() }
         // A refused event carries its stateViolation report, and nothing else yet.
-        if live.watches(event), started.reports.isEmpty { keepIfUnhandled(call, list: list, flight: flight) }
+        if live.watches(event), started.reports.isEmpty { started.kept = keepIfUnhandled(call, list: list, flight: flight) }
         if flight.settled == nil { waiting[ObjectIdentifier(flight)] = flight }
         if live.hasDeferredWork, live.depth == 0 { runDeferredChanges() }
         if live.depth == 0, !peer.launchReplays.isEmpty { replayDeferredLaunches() }
@@ -313,6 +316,7 @@ package final class LifecycleDispatcher {
                                    reports: started.reports + result.reports + late, invocation: started.invocation,
                                    applicationState: started.state)
         outcome.refusal = started.refusal
+        outcome.isKept = started.kept
         if let scene = started.scene {
             outcome.scene = scene.identifier
             if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: started.names, state: started.state) }
