@@ -17,7 +17,8 @@ struct PeerProfileTests {
                             "didFinishLaunching": {"always": true},
                             "supportedInterfaceOrientations": "intersectionAllowingEmpty"},
             "restorationFromEveryCaller": true, "sceneBridge": true, "transitionOrder": "lenient",
-            "pendingResponses": "untilOneHandled", "pendingResponseLimit": 4096
+            "pendingResponses": "untilOneHandled", "pendingResponseLimit": 4096,
+            "sceneBridgeForwards": "everything"
             """#,
         .flutter: #"""
             "reconcilers": {"willFinishLaunching": "allTrue", "didFinishLaunching": "allTrue",

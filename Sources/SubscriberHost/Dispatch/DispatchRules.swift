@@ -40,6 +40,17 @@ public struct DispatchRules: Sendable, Hashable {
         case untilOneHandled
     }
 
+    /// What the scene bridge (the manifest's `"sceneBridge": true`) replays to app-level
+    /// subscribers: manifest `"sceneBridgeForwards"`.
+    public enum SceneBridgeForwards: String, Sendable, Hashable, CaseIterable {
+        /// The scene events no scene subscriber handled (Flutter's fallback, the default).
+        case unhandled
+        /// Every URL context and user activity, handled or not, and a connection's URLs and
+        /// activity (Expo's `ExpoAppSceneDelegate`): each to the subscribers that do not respond
+        /// to the scene event itself, so each hears it once.
+        case everything
+    }
+
     /// The most notification responses a host keeps (``pendingResponseLimit``).
     public static let pendingResponseLimitRange = 1...4096
 
@@ -52,6 +63,8 @@ public struct DispatchRules: Sendable, Hashable {
     /// Whether a subscriber added after the launch is given `didFinishLaunching`, alone, with the
     /// launch's options (Flutter gives a plugin added later the launch): manifest `"replayLaunch"`.
     public var replaysLaunch = false
+    /// What the scene bridge replays: what no scene subscriber handled (default), or everything (Expo).
+    public var sceneBridgeForwards: SceneBridgeForwards = .unhandled
     /// How notification responses nobody handled are kept.
     public var pendingResponses: PendingResponses = .untilHandled
     /// The most notification responses kept, the oldest dropped first: manifest
@@ -64,7 +77,9 @@ public struct DispatchRules: Sendable, Hashable {
     /// Rules with the given values.
     public init(transitionOrder: TransitionOrder = .strict, duplicateRegistration: DuplicateRegistration = .error,
                 launchOnce: LaunchOnce = .perProcess, replaysLaunch: Bool = false,
-                pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32) {
+                pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32,
+                sceneBridgeForwards: SceneBridgeForwards = .unhandled) {
+        self.sceneBridgeForwards = sceneBridgeForwards
         self.transitionOrder = transitionOrder
         self.duplicateRegistration = duplicateRegistration
         self.launchOnce = launchOnce

@@ -28,12 +28,16 @@ enum SceneBridge {
     /// nothing is replayed. `lists` are the responders of each event, by event index.
     @MainActor
     static func replay(_ call: AnyEventCall, delivered: InFlight, admitted: SceneAdmission, lists: [ResponderList],
+                       forwards: DispatchRules.SceneBridgeForwards = .unhandled,
                        deliver: (AnyEventCall, ResponderList) -> InFlight) -> BridgedFlight? {
         let row = call.event.row
-        guard let rule = row.bridge else { return nil }
+        guard let rule = row.bridge else {
+            // A connection's options: only when everything is forwarded (SceneBridge+Connection.swift).
+            return forwards == .everything ? connectionReplays(call, delivered: delivered, lists: lists, deliver: deliver) : nil
+        }
         if rule.followsApplicationState {
             guard admitted.applicationBefore != admitted.applicationAfter else { return nil }
-        } else if handled(row, delivered) {
+        } else if forwards == .unhandled, handled(row, delivered) {
             return nil
         }
         let sceneResponders = Set(lists[row.event.index].subscribers)

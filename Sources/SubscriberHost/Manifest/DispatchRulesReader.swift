@@ -14,6 +14,9 @@ enum DispatchRulesReader {
         if let pending = try name("pendingResponses", of: DispatchRules.PendingResponses.self, in: &root) {
             rules.pendingResponses = pending
         }
+        if let forwards = try name("sceneBridgeForwards", of: DispatchRules.SceneBridgeForwards.self, in: &root) {
+            rules.sceneBridgeForwards = forwards
+        }
         if let value = root.value("pendingResponseLimit") {
             let range = DispatchRules.pendingResponseLimitRange
             guard let limit = value.intValue, range.contains(limit) else {

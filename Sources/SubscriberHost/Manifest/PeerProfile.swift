@@ -31,7 +31,8 @@ public enum PeerProfile: String, CaseIterable, Sendable, Hashable, CustomStringC
                 restorationFromEveryCaller: true,
                 sceneBridge: true,
                 dispatch: DispatchRules(transitionOrder: .lenient, pendingResponses: .untilOneHandled,
-                                        pendingResponseLimit: DispatchRules.pendingResponseLimitRange.upperBound))
+                                        pendingResponseLimit: DispatchRules.pendingResponseLimitRange.upperBound,
+                                        sceneBridgeForwards: .everything))
         case .flutter:
             PeerRules(
                 reconcilers: [.willFinishLaunching: .allTrue, .didFinishLaunching: .allTrue,

@@ -1,0 +1,75 @@
+import Foundation
+import SubscriberKit
+import Testing
+@testable import SubscriberHost
+
+/// Expo's scene bridge: `ExpoAppSceneDelegate` rebuilds launch options from a scene's connection
+/// options and forwards every URL context and user activity to its app-delegate subscribers, whether
+/// or not something else handled it. An app-delegate-only subscriber (expo-linking's kind) under a
+/// scene-based app hears the URL that opened the scene and each URL context once, and nothing twice.
+@MainActor
+@Suite("Expo's scene bridge: connection URLs and claimed URLs reach app-delegate subscribers exactly once", .serialized)
+struct ExpoSceneBridgeTests {
+    static func host(_ members: String) throws -> PluginHost {
+        try PluginHost(manifest: parseManifest(withApp(members)),
+                       inProcess: [InProcessSubscriber(LinkingProbe.self), InProcessSubscriber(SceneRouterProbe.self)])
+    }
+
+    /// Plays a cold launch into a scene opened by a URL, then two URLs the scene router claims, and
+    /// an activity at connection; returns what the app-delegate-only subscriber heard.
+    static func play(_ host: PluginHost) -> [String] {
+        host.dispatchAtOnce(.didFinishLaunching())
+        let link = UserActivity(activityType: UserActivity.browsingWeb, webpageURL: URL(string: "https://news.example.com/a/1"))
+        host.dispatchAtOnce(.sceneWillConnect(scene: "main", options: SceneConnectionOptions(
+            urlContexts: [OpenURLContext(url: URL(string: "news://cold")!)], userActivity: link)))
+        host.dispatchAtOnce(.sceneOpenURLContexts(scene: "main", urlContexts: [OpenURLContext(url: URL(string: "news://a")!),
+                                                                             OpenURLContext(url: URL(string: "news://b")!)]))
+        return host.subscriber(named: "LinkingProbe", as: LinkingProbe.self)!.heard
+    }
+
+    @Test("profile expo, and \"sceneBridgeForwards\": \"everything\": the cold-launch URL, the link and each URL context, once each")
+    func everythingOnce() throws {
+        for members in [#""profile": "expo""#, #""sceneBridge": true, "sceneBridgeForwards": "everything""#] {
+            let host = try Self.host(members)
+            #expect(Self.play(host) == ["news://cold", "activity https://news.example.com/a/1", "news://a", "news://b"], "\(members)")
+            // The scene router, which speaks scenes, heard them through its own methods only.
+            #expect(host.subscriber(named: "SceneRouterProbe", as: SceneRouterProbe.self)!.heard == ["connect news://cold", "news://a", "news://b"])
+        }
+    }
+
+    @Test("the default bridge (Flutter's rule) forwards only what no scene subscriber handled; no bridge forwards nothing")
+    func unhandledOnly() throws {
+        #expect(Self.play(try Self.host(#""sceneBridge": true"#)).isEmpty)
+        #expect(Self.play(try Self.host("")).isEmpty)
+        #expect(manifestError(withApp(#""sceneBridgeForwards": "all""#))
+            == #"m.json: sceneBridgeForwards: expected one of "unhandled", "everything", found the string "all""#)
+    }
+}
+
+/// An app-delegate-only subscriber: URLs and activities through the app delegate's methods.
+final class LinkingProbe: InstantiableSubscriber, OpenURLSubscriber, ContinueUserActivitySubscriber {
+    var heard: [String] = []
+    required init(context: SubscriberContext) {}
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+        heard.append(url.absoluteString)
+        return true
+    }
+    func application(_ application: Application, continue userActivity: UserActivity,
+                     restorationHandler: CompletionHandler<[String]>) -> Bool? {
+        heard.append("activity \(userActivity.webpageURL?.absoluteString ?? "")")
+        return true
+    }
+}
+
+/// A scene subscriber that claims every URL.
+final class SceneRouterProbe: InstantiableSubscriber, SceneWillConnectSubscriber, SceneOpenURLContextsSubscriber {
+    var heard: [String] = []
+    required init(context: SubscriberContext) {}
+    func scene(_ scene: Scene, willConnectTo session: SceneSession, options connectionOptions: SceneConnectionOptions) {
+        heard += connectionOptions.urlContexts.map { "connect \($0.url.absoluteString)" }
+    }
+    func scene(_ scene: Scene, openURLContexts urlContexts: [OpenURLContext]) -> Bool? {
+        heard += urlContexts.map(\.url.absoluteString)
+        return true
+    }
+}
