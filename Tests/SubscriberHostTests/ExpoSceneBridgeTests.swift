@@ -46,6 +46,41 @@ struct ExpoSceneBridgeTests {
     }
 }
 
+/// Flutter's fallback: a scene's connection replayed to app-delegate plugins as `didFinishLaunching`,
+/// with the connection's options as launch options, once per scene.
+@MainActor
+@Suite("Flutter's scene bridge: willConnect replayed as didFinishLaunching to app-delegate plugins", .serialized)
+struct FlutterSceneBridgeTests {
+    @Test("profile flutter, and \"sceneConnectAsLaunch\": true: each scene's connection is a launch for app plugins, with its URL")
+    func connectAsLaunch() throws {
+        for members in [#""profile": "flutter""#, #""sceneBridge": true, "sceneConnectAsLaunch": true"#, #""sceneBridge": true"#] {
+            let host = try PluginHost(manifest: parseManifest(withApp(members)),
+                                      inProcess: [InProcessSubscriber(LaunchProbe.self), InProcessSubscriber(SceneRouterProbe.self)])
+            host.dispatchAtOnce(.didFinishLaunching())
+            let opened = host.dispatchAtOnce(.sceneWillConnect(scene: "main", options: SceneConnectionOptions(
+                urlContexts: [OpenURLContext(url: URL(string: "news://cold")!, options: OpenURLOptions(sourceApplication: "com.apple.mobilesafari"))])))
+            host.dispatchAtOnce(.sceneWillConnect(scene: "second"))
+            let launches = host.subscriber(named: "LaunchProbe", as: LaunchProbe.self)!.launches
+            if members == #""sceneBridge": true"# {
+                #expect(launches == ["-"])  // the app's own launch only
+            } else {
+                #expect(launches == ["-", "news://cold from com.apple.mobilesafari", "-"], "\(members)")
+                #expect(opened.bridged.map(\.event) == [.didFinishLaunching])
+            }
+        }
+    }
+}
+
+/// An app-delegate plugin that records each launch's URL and source.
+final class LaunchProbe: InstantiableSubscriber, DidFinishLaunchingSubscriber {
+    var launches: [String] = []
+    required init(context: SubscriberContext) {}
+    func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? {
+        launches.append(launchOptions.url.map { "\($0.absoluteString) from \(launchOptions.sourceApplication ?? "?")" } ?? "-")
+        return true
+    }
+}
+
 /// An app-delegate-only subscriber: URLs and activities through the app delegate's methods.
 final class LinkingProbe: InstantiableSubscriber, OpenURLSubscriber, ContinueUserActivitySubscriber {
     var heard: [String] = []

@@ -23,7 +23,8 @@ struct PeerProfileTests {
         .flutter: #"""
             "reconcilers": {"willFinishLaunching": "allTrue", "didFinishLaunching": "allTrue",
                             "performFetch": "firstAnswer", "didReceiveRemoteNotification": "firstAnswer"},
-            "sceneBridge": true, "launchOnce": "oncePluginReceived", "replayLaunch": true
+            "sceneBridge": true, "launchOnce": "oncePluginReceived", "replayLaunch": true,
+            "sceneConnectAsLaunch": true
             """#,
         .googleUtilities: #"""
             "reconcilers": {"didReceiveRemoteNotification": ["newData", "noData", "failed"]},

@@ -65,6 +65,10 @@ public struct DispatchRules: Sendable, Hashable {
     public var replaysLaunch = false
     /// What the scene bridge replays: what no scene subscriber handled (default), or everything (Expo).
     public var sceneBridgeForwards: SceneBridgeForwards = .unhandled
+    /// Whether the scene bridge replays each `scene.willConnect` as `didFinishLaunching`, with the
+    /// connection's options as launch options, to app-level subscribers (Flutter's fallback turns a
+    /// scene's connection into a launch for app-delegate plugins): manifest `"sceneConnectAsLaunch"`.
+    public var connectAsLaunch = false
     /// How notification responses nobody handled are kept.
     public var pendingResponses: PendingResponses = .untilHandled
     /// The most notification responses kept, the oldest dropped first: manifest
@@ -78,7 +82,8 @@ public struct DispatchRules: Sendable, Hashable {
     public init(transitionOrder: TransitionOrder = .strict, duplicateRegistration: DuplicateRegistration = .error,
                 launchOnce: LaunchOnce = .perProcess, replaysLaunch: Bool = false,
                 pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32,
-                sceneBridgeForwards: SceneBridgeForwards = .unhandled) {
+                sceneBridgeForwards: SceneBridgeForwards = .unhandled, connectAsLaunch: Bool = false) {
+        self.connectAsLaunch = connectAsLaunch
         self.sceneBridgeForwards = sceneBridgeForwards
         self.transitionOrder = transitionOrder
         self.duplicateRegistration = duplicateRegistration

@@ -273,9 +273,9 @@ package final class LifecycleDispatcher {
         var flight = row.deliver(call, to: list, deliveryContext(for: event, names: started.names))
         peer.delivered(call, responders: list.responders.count)
         if configuration.sceneBridge, let admitted = machine.admittedScene,
-           row.bridge != nil || configuration.rules.sceneBridgeForwards == .everything {
+           row.bridge != nil || event == .sceneWillConnect {
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists,
-                                             forwards: configuration.rules.sceneBridgeForwards) { replay, responders in
+                                             rules: configuration.rules) { replay, responders in
                 var context = self.deliveryContext(for: replay.event, names: started.names)
                 // The scene's method has no restoration handler to hand lists to: a replayed
                 // continueUserActivity takes the lists given during its calls and waits for no

@@ -1,19 +1,33 @@
 import SubscriberKit
 
 extension SceneBridge {
-    /// Under ``DispatchRules/SceneBridgeForwards/everything`` (Expo's `ExpoAppSceneDelegate`, which
-    /// rebuilds launch options from `connectionOptions`): a `scene.willConnect`'s URL contexts are
-    /// replayed as one `openURL` each and its user activity as `continueUserActivity`, to the
-    /// app-level subscribers that do not respond to `scene.willConnect` themselves — so each hears
-    /// the URL or link that opened the scene once, through the one method it has. Nil when there is
-    /// nothing to replay or nobody to replay it to.
+    /// What the bridge replays of a `scene.willConnect`, to the app-level subscribers that do not
+    /// respond to `scene.willConnect` themselves, in this order:
+    /// - under ``DispatchRules/connectAsLaunch`` (Flutter's `FlutterSceneDelegate` fallback, once per
+    ///   scene), `didFinishLaunching` with the connection's options as launch options (its first URL
+    ///   and that URL's source application, its activity, its quick action, its notification's userInfo);
+    /// - under ``DispatchRules/SceneBridgeForwards/everything`` (Expo's `ExpoAppSceneDelegate`, which
+    ///   rebuilds launch options from `connectionOptions`), one `openURL` per URL context and
+    ///   `continueUserActivity` for its activity — so each hears the URL or link that opened the
+    ///   scene once, through the one method it has.
+    /// Nil when there is nothing to replay or nobody to replay it to.
     @MainActor
-    static func connectionReplays(_ call: AnyEventCall, delivered: InFlight, lists: [ResponderList],
+    static func connectionReplays(_ call: AnyEventCall, delivered: InFlight, lists: [ResponderList], rules: DispatchRules,
                                   deliver: (AnyEventCall, ResponderList) -> InFlight) -> BridgedFlight? {
-        guard call.event == .sceneWillConnect,
+        guard call.event == .sceneWillConnect, rules.connectAsLaunch || rules.sceneBridgeForwards == .everything,
               let options = call.arguments(as: SceneConnectionArguments.Value.self)?.options else { return nil }
-        var calls: [AnyEventCall] = options.urlContexts.map { EventCall.openURL(url: $0.url, options: $0.options).erased }
-        if let activity = options.userActivity { calls.append(EventCall.continueUserActivity(activity).erased) }
+        var calls: [AnyEventCall] = []
+        if rules.connectAsLaunch {
+            let first = options.urlContexts.first
+            calls.append(EventCall.didFinishLaunching(options: LaunchOptions(
+                url: first?.url, sourceApplication: first?.options.sourceApplication, annotation: first?.options.annotation,
+                userActivity: options.userActivity, remoteNotification: options.notificationResponse?.notification.userInfo,
+                shortcutItem: options.shortcutItem)).erased)
+        }
+        if rules.sceneBridgeForwards == .everything {
+            calls += options.urlContexts.map { EventCall.openURL(url: $0.url, options: $0.options).erased }
+            if let activity = options.userActivity { calls.append(EventCall.continueUserActivity(activity).erased) }
+        }
         let sceneResponders = Set(lists[call.event.index].subscribers)
         var replays: [(event: LifecycleEvent, flight: InFlight)] = []
         for replay in calls {

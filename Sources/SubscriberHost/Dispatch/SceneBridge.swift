@@ -28,12 +28,13 @@ enum SceneBridge {
     /// nothing is replayed. `lists` are the responders of each event, by event index.
     @MainActor
     static func replay(_ call: AnyEventCall, delivered: InFlight, admitted: SceneAdmission, lists: [ResponderList],
-                       forwards: DispatchRules.SceneBridgeForwards = .unhandled,
+                       rules: DispatchRules = DispatchRules(),
                        deliver: (AnyEventCall, ResponderList) -> InFlight) -> BridgedFlight? {
         let row = call.event.row
+        let forwards = rules.sceneBridgeForwards
         guard let rule = row.bridge else {
-            // A connection's options: only when everything is forwarded (SceneBridge+Connection.swift).
-            return forwards == .everything ? connectionReplays(call, delivered: delivered, lists: lists, deliver: deliver) : nil
+            // A connection, as the peers' rules say (SceneBridge+Connection.swift).
+            return connectionReplays(call, delivered: delivered, lists: lists, rules: rules, deliver: deliver)
         }
         if rule.followsApplicationState {
             guard admitted.applicationBefore != admitted.applicationAfter else { return nil }

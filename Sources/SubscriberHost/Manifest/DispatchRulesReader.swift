@@ -17,6 +17,7 @@ enum DispatchRulesReader {
         if let forwards = try name("sceneBridgeForwards", of: DispatchRules.SceneBridgeForwards.self, in: &root) {
             rules.sceneBridgeForwards = forwards
         }
+        if let asLaunch = try root.bool("sceneConnectAsLaunch") { rules.connectAsLaunch = asLaunch }
         if let value = root.value("pendingResponseLimit") {
             let range = DispatchRules.pendingResponseLimitRange
             guard let limit = value.intValue, range.contains(limit) else {
