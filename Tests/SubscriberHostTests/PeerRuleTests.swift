@@ -86,6 +86,20 @@ struct PeerRuleTests {
             try dispatcher.add(TestSubscriber("Later", log: log).registration { $0 != .didFinishLaunching })
             #expect(log.callers(of: .didFinishLaunching) == ["Early", "Late"])  // it does not respond
         }
+        // And each connected scene's connection, oldest first; a disconnected one no more.
+        for configuration in try Self.both(.flutter, #""replayLaunch": true"#) {
+            let (dispatcher, _, log) = makeDispatcher([], configuration: configuration, launched: false)
+            dispatcher.dispatchAtOnce(.didFinishLaunching())
+            dispatcher.dispatchAtOnce(.sceneWillConnect(scene: "main", options: SceneConnectionOptions(
+                urlContexts: [OpenURLContext(url: url)])))
+            dispatcher.dispatchAtOnce(.sceneWillConnect(scene: "gone"))
+            dispatcher.dispatchAtOnce(.sceneDidDisconnect(scene: "gone"))
+            dispatcher.dispatchAtOnce(.sceneWillConnect(scene: "side"))
+            let late = TestSubscriber("Late", log: log)
+            try dispatcher.add(late.registration())
+            #expect(log.entries == ["Late:didFinishLaunching", "Late:scene.willConnect", "Late:scene.willConnect"])
+            #expect(late.scenes.map(\.identifier) == ["main", "side"])
+        }
         // Before the launch, or without the rule, nothing is replayed.
         let (before, _, beforeLog) = makeDispatcher([], configuration: try Self.configuration(#""replayLaunch": true"#), launched: false)
         try before.add(TestSubscriber("Early", log: beforeLog).registration())

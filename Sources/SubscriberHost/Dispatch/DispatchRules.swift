@@ -61,7 +61,8 @@ public struct DispatchRules: Sendable, Hashable {
     /// When the launch counts as sent: once delivered (default) or once a subscriber received it.
     public var launchOnce: LaunchOnce = .perProcess
     /// Whether a subscriber added after the launch is given `didFinishLaunching`, alone, with the
-    /// launch's options (Flutter gives a plugin added later the launch): manifest `"replayLaunch"`.
+    /// launch's options, then each connected scene's `scene.willConnect` (Flutter gives a plugin
+    /// added later the launch and the stored connection): manifest `"replayLaunch"`.
     public var replaysLaunch = false
     /// What the scene bridge replays: what no scene subscriber handled (default), or everything (Expo).
     public var sceneBridgeForwards: SceneBridgeForwards = .unhandled
@@ -119,10 +120,28 @@ final class PeerRuleState {
         }
     }
 
-    /// Notes a delivered launch event: whether anyone received it, and the call itself.
-    func delivered(_ call: AnyEventCall, responders: Int) {
-        guard case .launch = call.event.row.state else { return }
-        if responders > 0 { launchesReceived.insert(call.event) }
-        if call.event == .didFinishLaunching { launch = call }
+    /// The `scene.willConnect` calls of the scenes connected now, oldest first, kept for
+    /// subscribers added later (``DispatchRules/replaysLaunch``); at most ``connectionLimit``.
+    var connections: [(scene: String, call: AnyEventCall)] = []
+    /// The most connections kept (UIKit keeps a handful of scenes; the oldest goes first).
+    static let connectionLimit = 256
+
+    /// Notes a delivered (not refused) event that the rules remember: a launch event (whether anyone
+    /// received it, and the call), a scene's connection and disconnection (when `rules` replay them).
+    func delivered(_ call: AnyEventCall, responders: Int, rules: DispatchRules) {
+        switch call.event.row.state {
+        case .launch:
+            if responders > 0 { launchesReceived.insert(call.event) }
+            if call.event == .didFinishLaunching { launch = call }
+        case .sceneConnect where rules.replaysLaunch:
+            guard let scene = call.event.row.scene(of: call)?.identifier else { return }
+            if connections.count >= Self.connectionLimit { connections.removeFirst() }
+            connections.append((scene, call))
+        case .sceneTransition(_, nil, _) where rules.replaysLaunch:  // a disconnection
+            guard let scene = call.event.row.scene(of: call)?.identifier else { return }
+            connections.removeAll { $0.scene == scene }
+        default:
+            return
+        }
     }
 }

@@ -3,12 +3,19 @@ import SubscriberKit
 extension LifecycleDispatcher {
     /// Under ``DispatchRules/replaysLaunch``, gives the subscriber named `name` (just added) the
     /// launch's `didFinishLaunching`, alone, once: Flutter gives a plugin added after the launch the
-    /// launch. Nothing when the rule is off, the app has not launched, or it does not respond.
-    /// Returns the replay's outcome once delivered (its completions are not awaited: a launch answers at once).
+    /// launch, then each connected scene's `scene.willConnect`, oldest first (the stored connection
+    /// Flutter gives a plugin registered after its scene connected). Nothing when the rule is off or
+    /// the app has not launched; an event it does not respond to is skipped.
+    func replayLaunch(to name: String) {
+        guard configuration.rules.replaysLaunch, let launch = peer.launch else { return }
+        for call in [launch] + peer.connections.map(\.call) { replay(call, to: name) }
+    }
+
+    /// Delivers `call` to the subscriber named `name` alone, when it responds; its outcome once
+    /// settled (completions are not awaited: these events answer at once or not at all).
     @discardableResult
-    func replayLaunch(to name: String) -> EventOutcome<any Sendable>? {
-        guard configuration.rules.replaysLaunch, let call = peer.launch,
-              let position = subscribers.firstIndex(where: { $0.name == name }),
+    private func replay(_ call: AnyEventCall, to name: String) -> EventOutcome<any Sendable>? {
+        guard let position = subscribers.firstIndex(where: { $0.name == name }),
               let target = subscribers[position].target(for: call.event) else { return nil }
         let names = self.names
         let started = Started(event: call.event, invocation: application.launchInvocation, reports: [],
@@ -20,7 +27,7 @@ extension LifecycleDispatcher {
                                             deliveryContext(for: call.event, names: names))
         callingEvent = outer
         live.depth -= 1
-        peer.delivered(call, responders: 1)
+        peer.delivered(call, responders: 1, rules: DispatchRules())  // the launch received; nothing stored again
         guard let settled = flight.settled else { return nil }
         return outcome(of: settled, started)
     }

@@ -271,7 +271,7 @@ package final class LifecycleDispatcher {
         let outer = callingEvent
         callingEvent = event
         var flight = row.deliver(call, to: list, deliveryContext(for: event, names: started.names))
-        peer.delivered(call, responders: list.responders.count)
+        if started.refusal == nil { peer.delivered(call, responders: list.responders.count, rules: configuration.rules) }
         if configuration.sceneBridge, let admitted = machine.admittedScene,
            row.bridge != nil || event == .sceneWillConnect {
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists,
