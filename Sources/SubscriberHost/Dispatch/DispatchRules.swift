@@ -76,6 +76,10 @@ public struct DispatchRules: Sendable, Hashable {
     /// `"pendingResponseLimit"`, in ``pendingResponseLimitRange``; 32 by default.
     public var pendingResponseLimit = 32
 
+    /// Whether the dispatcher notes delivered launches and connections (``PeerRuleState``): only
+    /// for the rules that read them, so that UIKit's rules cost the dispatch path nothing.
+    var remembersDeliveries: Bool { launchOnce == .oncePluginReceived || replaysLaunch }
+
     /// Creates rules with UIKit's values.
     public init() {}
 

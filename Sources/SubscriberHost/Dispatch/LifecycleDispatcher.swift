@@ -271,7 +271,9 @@ package final class LifecycleDispatcher {
         let outer = callingEvent
         callingEvent = event
         var flight = row.deliver(call, to: list, deliveryContext(for: event, names: started.names))
-        if started.refusal == nil { peer.delivered(call, responders: list.responders.count, rules: configuration.rules) }
+        if started.refusal == nil, configuration.rules.remembersDeliveries {
+            peer.delivered(call, responders: list.responders.count, rules: configuration.rules)
+        }
         if configuration.sceneBridge, let admitted = machine.admittedScene,
            row.bridge != nil || event == .sceneWillConnect {
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists,
