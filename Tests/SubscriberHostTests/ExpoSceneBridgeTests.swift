@@ -71,6 +71,35 @@ struct FlutterSceneBridgeTests {
     }
 }
 
+extension FlutterSceneBridgeTests {
+    @Test("profile flutter, and \"sceneBridgeSkips\": \"sceneSubscribers\": a subscriber that adopted the scene life cycle gets no replay")
+    func skipsSceneSubscribers() throws {
+        for (members, expected) in [(#""profile": "flutter""#, [false]), (#""sceneBridge": true, "sceneBridgeSkips": "sceneSubscribers""#, [false]),
+                                    (#""sceneBridge": true"#, [true])] {
+            let host = try PluginHost(manifest: parseManifest(withApp(members)),
+                                      inProcess: [InProcessSubscriber(LinkingProbe.self), InProcessSubscriber(HybridProbe.self)])
+            host.dispatchAtOnce(.didFinishLaunching())
+            host.dispatchAtOnce(.sceneWillConnect(scene: "main"))
+            host.dispatchAtOnce(.sceneOpenURLContexts(scene: "main", urlContexts: [OpenURLContext(url: URL(string: "news://x")!)]))
+            #expect(host.subscriber(named: "LinkingProbe", as: LinkingProbe.self)!.heard == ["news://x"], "\(members)")
+            #expect([host.subscriber(named: "HybridProbe", as: HybridProbe.self)!.heard == ["news://x"]] == expected, "\(members)")
+        }
+        #expect(manifestError(withApp(#""sceneBridgeSkips": "none""#))
+            == #"m.json: sceneBridgeSkips: expected one of "eventResponders", "sceneSubscribers", found the string "none""#)
+    }
+}
+
+/// A subscriber of one scene event and of the app delegate's openURL.
+final class HybridProbe: InstantiableSubscriber, SceneWillConnectSubscriber, OpenURLSubscriber {
+    var heard: [String] = []
+    required init(context: SubscriberContext) {}
+    func scene(_ scene: Scene, willConnectTo session: SceneSession, options connectionOptions: SceneConnectionOptions) {}
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+        heard.append(url.absoluteString)
+        return true
+    }
+}
+
 /// An app-delegate plugin that records each launch's URL and source.
 final class LaunchProbe: InstantiableSubscriber, DidFinishLaunchingSubscriber {
     var launches: [String] = []

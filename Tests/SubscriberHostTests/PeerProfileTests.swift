@@ -24,7 +24,7 @@ struct PeerProfileTests {
             "reconcilers": {"willFinishLaunching": "allTrue", "didFinishLaunching": "allTrue",
                             "performFetch": "firstAnswer", "didReceiveRemoteNotification": "firstAnswer"},
             "sceneBridge": true, "launchOnce": "oncePluginReceived", "replayLaunch": true,
-            "sceneConnectAsLaunch": true
+            "sceneConnectAsLaunch": true, "sceneBridgeSkips": "sceneSubscribers"
             """#,
         .googleUtilities: #"""
             "reconcilers": {"didReceiveRemoteNotification": ["newData", "noData", "failed"]},

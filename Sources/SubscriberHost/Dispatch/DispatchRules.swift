@@ -51,6 +51,15 @@ public struct DispatchRules: Sendable, Hashable {
         case everything
     }
 
+    /// Which app-level subscribers a scene bridge replay skips: manifest `"sceneBridgeSkips"`.
+    public enum SceneBridgeSkips: String, Sendable, Hashable, CaseIterable {
+        /// Those that respond to the scene event itself: each hears it once (the default).
+        case eventResponders
+        /// Those that respond to any scene event, having adopted the scene life cycle as a whole
+        /// (Flutter skips a plugin that adopted its scene protocol).
+        case sceneSubscribers
+    }
+
     /// The most notification responses a host keeps (``pendingResponseLimit``).
     public static let pendingResponseLimitRange = 1...4096
 
@@ -66,6 +75,9 @@ public struct DispatchRules: Sendable, Hashable {
     public var replaysLaunch = false
     /// What the scene bridge replays: what no scene subscriber handled (default), or everything (Expo).
     public var sceneBridgeForwards: SceneBridgeForwards = .unhandled
+    /// Which subscribers a bridge replay skips: the scene event's own responders (default), or
+    /// every subscriber of any scene event (Flutter).
+    public var sceneBridgeSkips: SceneBridgeSkips = .eventResponders
     /// Whether the scene bridge replays each `scene.willConnect` as `didFinishLaunching`, with the
     /// connection's options as launch options, to app-level subscribers (Flutter's fallback turns a
     /// scene's connection into a launch for app-delegate plugins): manifest `"sceneConnectAsLaunch"`.
@@ -87,7 +99,9 @@ public struct DispatchRules: Sendable, Hashable {
     public init(transitionOrder: TransitionOrder = .strict, duplicateRegistration: DuplicateRegistration = .error,
                 launchOnce: LaunchOnce = .perProcess, replaysLaunch: Bool = false,
                 pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32,
-                sceneBridgeForwards: SceneBridgeForwards = .unhandled, connectAsLaunch: Bool = false) {
+                sceneBridgeForwards: SceneBridgeForwards = .unhandled, connectAsLaunch: Bool = false,
+                sceneBridgeSkips: SceneBridgeSkips = .eventResponders) {
+        self.sceneBridgeSkips = sceneBridgeSkips
         self.connectAsLaunch = connectAsLaunch
         self.sceneBridgeForwards = sceneBridgeForwards
         self.transitionOrder = transitionOrder

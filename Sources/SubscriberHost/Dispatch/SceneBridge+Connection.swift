@@ -28,7 +28,7 @@ extension SceneBridge {
             calls += options.urlContexts.map { EventCall.openURL(url: $0.url, options: $0.options).erased }
             if let activity = options.userActivity { calls.append(EventCall.continueUserActivity(activity).erased) }
         }
-        let sceneResponders = Set(lists[call.event.index].subscribers)
+        let sceneResponders = skipped(for: call.event, lists: lists, rules: rules)
         var replays: [(event: LifecycleEvent, flight: InFlight)] = []
         for replay in calls {
             let responders = lists[replay.event.index].responders.filter { !sceneResponders.contains($0.subscriber) }
@@ -36,5 +36,21 @@ extension SceneBridge {
             replays.append((replay.event, deliver(replay, ResponderList(responders))))
         }
         return replays.isEmpty ? nil : BridgedFlight(original: delivered, replays: replays)
+    }
+
+    /// The subscribers (by position) a replay of scene event `event` skips: those that respond to
+    /// `event` itself (``DispatchRules/SceneBridgeSkips/eventResponders``, the default), or those
+    /// that respond to any scene event — that adopted the scene life cycle as a whole
+    /// (``DispatchRules/SceneBridgeSkips/sceneSubscribers``, Flutter).
+    @MainActor
+    static func skipped(for event: LifecycleEvent, lists: [ResponderList], rules: DispatchRules) -> Set<Int> {
+        switch rules.sceneBridgeSkips {
+        case .eventResponders:
+            return Set(lists[event.index].subscribers)
+        case .sceneSubscribers:
+            var skipped: Set<Int> = []
+            for row in EventTable.rows where row.namesScene { skipped.formUnion(lists[row.event.index].subscribers) }
+            return skipped
+        }
     }
 }

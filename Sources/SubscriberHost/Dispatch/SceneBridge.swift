@@ -41,7 +41,7 @@ enum SceneBridge {
         } else if forwards == .unhandled, handled(row, delivered) {
             return nil
         }
-        let sceneResponders = Set(lists[row.event.index].subscribers)
+        let sceneResponders = skipped(for: row.event, lists: lists, rules: rules)
         let responders = lists[rule.event.index].responders.filter { !sceneResponders.contains($0.subscriber) }
         guard !responders.isEmpty else { return nil }
         let list = ResponderList(responders)

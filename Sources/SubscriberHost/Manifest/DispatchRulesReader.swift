@@ -18,6 +18,7 @@ enum DispatchRulesReader {
             rules.sceneBridgeForwards = forwards
         }
         if let asLaunch = try root.bool("sceneConnectAsLaunch") { rules.connectAsLaunch = asLaunch }
+        if let skips = try name("sceneBridgeSkips", of: DispatchRules.SceneBridgeSkips.self, in: &root) { rules.sceneBridgeSkips = skips }
         if let value = root.value("pendingResponseLimit") {
             let range = DispatchRules.pendingResponseLimitRange
             guard let limit = value.intValue, range.contains(limit) else {

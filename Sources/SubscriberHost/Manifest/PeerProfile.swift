@@ -38,7 +38,8 @@ public enum PeerProfile: String, CaseIterable, Sendable, Hashable, CustomStringC
                 reconcilers: [.willFinishLaunching: .allTrue, .didFinishLaunching: .allTrue,
                               .performFetch: .firstAnswer, .didReceiveRemoteNotification: .firstAnswer],
                 sceneBridge: true,
-                dispatch: DispatchRules(launchOnce: .oncePluginReceived, replaysLaunch: true, connectAsLaunch: true))
+                dispatch: DispatchRules(launchOnce: .oncePluginReceived, replaysLaunch: true, connectAsLaunch: true,
+                                        sceneBridgeSkips: .sceneSubscribers))
         case .googleUtilities:
             PeerRules(
                 reconcilers: [.didReceiveRemoteNotification: .precedence([.newData, .noData, .failed])],
