@@ -28,6 +28,8 @@ public final class PluginHost {
     package let log: HostLogRecorder
     /// The subscribers made from plugins, in manifest order.
     package let subscribers: [CSubscriber]
+    /// The subscribers of plugins added while the host runs (``addPlugin(_:options:whenResponseDelivered:)``).
+    var pluginSubscribersAdded: [CSubscriber] = []
     /// Whether ``shutDown()`` ran.
     public private(set) var isShutDown = false
 
@@ -297,7 +299,7 @@ public final class PluginHost {
 
     /// `outcome` with the records logged and the requests made for its event (`window`), and those
     /// that belong to no event still waiting (``HostLogRecorder/take(event:closing:)``).
-    private func attach<Result>(_ outcome: EventOutcome<Result>, window: Int? = nil, closing: Bool = true) -> EventOutcome<Result> {
+    func attach<Result>(_ outcome: EventOutcome<Result>, window: Int? = nil, closing: Bool = true) -> EventOutcome<Result> {
         var outcome = outcome
         (outcome.logs, outcome.requests) = log.take(event: window, closing: closing)
         return outcome
@@ -317,7 +319,7 @@ public final class PluginHost {
             // What is logged from now on (destroy's lines) is the leftovers', not a waiting event's.
             nextWindow += 1
             log.open(event: nextWindow)
-            for subscriber in subscribers.reversed() { subscriber.destroy() }
+            for subscriber in (subscribers + pluginSubscribersAdded).reversed() { subscriber.destroy() }
             // Events still waiting are delivered with what arrived, and their whenDelivered handlers
             // run now; no outcome lists a destroyed subscriber.
             dispatcher.shutDown()
