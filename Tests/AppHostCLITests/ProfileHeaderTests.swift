@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SubscriberHost
 import SubscriberKit
@@ -44,5 +45,20 @@ struct ProfileRunTests {
         #expect(lines.count == 2)
         #expect(lines.last?.contains(#""kept":true"#) == true)
         #expect(lines.first?.contains("kept") == false)
+    }
+}
+
+@Suite("apphost shows what URL hooks decided")
+struct URLHookOutputTests {
+    @Test("one line per decision under the event, and a urlHook array in JSON")
+    func lines() throws {
+        let renderer = HumanRenderer(style: .plain, subscriberNames: ["A"])
+        var outcome = AnyEventOutcome(event: .openURL, result: false, answers: [], reports: [], invocation: nil,
+                                      applicationState: .active, logs: [])
+        outcome.urlHook = ["LinkRewriter dropped news://spam"]
+        let call = EventCall.openURL(url: URL(string: "news://spam")!).erased
+        #expect(renderer.event(outcome, call: call).contains("url hook: LinkRewriter dropped news://spam"))
+        let json = try JSONLines.event(outcome).parsedJSON()
+        #expect(json["urlHook"] == .array([.string("LinkRewriter dropped news://spam")]))
     }
 }

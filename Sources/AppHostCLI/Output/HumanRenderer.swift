@@ -100,6 +100,7 @@ package struct HumanRenderer: Sendable {
         } else if outcome.answers.isEmpty {
             lines.append(indent + "    " + style.dim(nobodyResponds ? "(no subscriber responds to this event)" : "(no subscriber answered)"))
         }
+        for note in outcome.urlHook { lines.append(indent + "    " + style.cyan("url hook: " + TerminalText.line(note))) }
         if outcome.isKept {
             lines.append(indent + "    " + style.yellow("kept: no subscriber handled it; offered to subscribers added later"))
         }

@@ -45,6 +45,10 @@ enum JSONLines {
             appendJSON(row.json(result: outcome.result), to: &bytes)
         }
         if outcome.isKept { append(#","kept":true"#, to: &bytes) }
+        if !outcome.urlHook.isEmpty {
+            append(#","urlHook":"#, to: &bytes)
+            bytes.append(contentsOf: JSONValue.array(outcome.urlHook.map { .string($0) }).serializedBytes())
+        }
         if let invocation = outcome.invocation {
             append(#","invocation":"#, to: &bytes)
             bytes.append(contentsOf: JSONValue.object(invocation.json).serializedBytes())

@@ -121,6 +121,8 @@ final class PeerRuleState {
     /// The `didFinishLaunching` call delivered, kept for subscribers added later
     /// (``DispatchRules/replaysLaunch``).
     var launch: AnyEventCall?
+    /// The URL hooks among the subscribers (URLHook.swift); nil until asked after a change.
+    var hooks: [(String, any URLHookSubscriber)]?
     /// Subscribers added from inside an event's calls, given the launch once the calls are over.
     var launchReplays: [String] = []
 

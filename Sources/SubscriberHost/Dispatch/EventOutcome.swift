@@ -33,6 +33,9 @@ public struct EventOutcome<Result: Sendable>: Sendable {
     /// Whether this was a notification response no subscriber handled, kept to be offered to
     /// subscribers added later (the manifest's `"pendingResponses"` says how long).
     public var isKept = false
+    /// What the URL hooks (``URLHookSubscriber``) decided before it was delivered, one line each
+    /// (`"LinkRewriter rewrote news://a → news://b"`, `"… dropped …"`); empty when none decided anything.
+    public var urlHook: [String] = []
     /// The scene a scene event names (its session's persistent identifier); nil for other events.
     public var scene: String? {
         get { sceneFacts?.scene }
@@ -112,6 +115,7 @@ public struct EventOutcome<Result: Sendable>: Sendable {
                                     applicationState: applicationState, logs: logs, requests: requests, sceneFacts: sceneFacts)
         typed.refusal = refusal
         typed.isKept = isKept
+        typed.urlHook = urlHook
         return typed
     }
 

@@ -161,6 +161,7 @@ package final class LifecycleDispatcher {
         pending.scene = started.scene?.identifier
         pending.refusal = started.refusal
         pending.isKept = started.kept
+        pending.urlHook = started.urlHook
         return pending
     }
 
@@ -202,6 +203,8 @@ package final class LifecycleDispatcher {
         var refusal: DispatchReport? = nil
         /// Whether it was a notification response nobody handled, kept for subscribers added later.
         var kept = false
+        /// What the URL hooks decided, one line each.
+        var urlHook: [String] = []
     }
 
     /// What a scene event's start knew about its scene.
@@ -215,6 +218,8 @@ package final class LifecycleDispatcher {
 
     /// Admits `call` by the state machine, and calls its responders (none when refused).
     private func start(_ call: AnyEventCall) -> (InFlight, Started) {
+        // URL hooks first: what they rewrite or drop is what is classified and delivered (URLHook.swift).
+        let (hooked, hookNotes, dropsAll) = applyURLHooks(call)
         let event = call.event
         let row = event.row
         let named = row.namesScene ? row.scene(of: call) : nil
@@ -223,7 +228,8 @@ package final class LifecycleDispatcher {
         let lists = self.lists
         var started = Started(event: event, invocation: nil, reports: [], state: machine.state,
                               scene: named.map { SceneStart($0.identifier) }, names: names)
-        var call = call
+        started.urlHook = hookNotes
+        var call = hooked
         let list: ResponderList
         var after: ApplicationState
         let launching = machine.launchInProgress
@@ -265,7 +271,7 @@ package final class LifecycleDispatcher {
                 started.invocation = implied
             }
             setState(during)
-            list = lists[event.index]
+            list = dropsAll ? .empty : lists[event.index]
         }
         live.depth += 1
         let outer = callingEvent
@@ -321,6 +327,7 @@ package final class LifecycleDispatcher {
                                    applicationState: started.state)
         outcome.refusal = started.refusal
         outcome.isKept = started.kept
+        outcome.urlHook = started.urlHook
         if let scene = started.scene {
             outcome.scene = scene.identifier
             if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: started.names, state: started.state) }
@@ -354,6 +361,7 @@ package final class LifecycleDispatcher {
     /// Rebuilds each event's responder list from ``subscribers``.
     func rebuild() {
         names = subscribers.map(\.name)
+        peer.hooks = nil  // URL hooks are found again when next needed (URLHook.swift)
         reportProblem = Self.problemReporter(subscribers)
         lists = LifecycleEvent.allCases.map { event in
             ResponderList(subscribers.enumerated().compactMap { index, registration in
