@@ -28,11 +28,12 @@ extension LifecycleDispatcher {
     /// nothing is left to deliver. `call` itself, at once, for an event without a URL or a host
     /// without hooks.
     func applyURLHooks(_ call: AnyEventCall) -> (call: AnyEventCall, notes: [String], dropsAll: Bool) {
+        // Without hooks (the usual host) this costs one read per event.
+        let hooks = urlHooks()
+        guard !hooks.isEmpty else { return (call, [], false) }
         let event = call.event
         guard event == .openURL || event == .sceneOpenURLContexts || event == .willFinishLaunching
                 || event == .didFinishLaunching else { return (call, [], false) }
-        let hooks = urlHooks()
-        guard !hooks.isEmpty else { return (call, [], false) }
         var notes: [String] = []
         func decide(_ url: URL) -> URL? {
             var current = url
