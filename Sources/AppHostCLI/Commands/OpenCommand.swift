@@ -23,8 +23,7 @@ enum OpenCommand {
 
         With a host running: sends {"event": "openURL", "url": URL} to its control socket and prints
         the reply (one JSON line). Without: runs apphost run --manifest FILE --url URL in this
-        process, which stays up as the live host (its launch's invocation is urlScheme, or deepLink
-        for an http(s) URL).
+        process, which stays up as the live host (its launch's invocation is urlScheme).
 
         Exit status: as apphost send's when a host was running; as apphost run's otherwise.
 
