@@ -34,6 +34,8 @@ enum LiveRunCommand {
           SIGTSTP                  willResignActive, didEnterBackground, then the process stops
           SIGCONT                  willEnterForeground, didBecomeActive (ignored unless in the background)
           SIGUSR1                  didReceiveMemoryWarning
+          memory pressure (PSI)    didReceiveMemoryWarning, at most one per 10 s
+          clock set, time zone     significantTimeChange
         Events sent to the control socket ($XDG_RUNTIME_DIR/apphost/<bundleIdentifier>.sock, or
         /tmp/apphost-<uid>/ without XDG_RUNTIME_DIR) with apphost send or apphost open are
         delivered as they come, each answered with one JSON line.
@@ -114,8 +116,20 @@ enum LiveRunCommand {
             live.add(WatchdogSource(notifier: notifier, interval: interval, clock: clock))
             liveOutput.note("watchdog: WATCHDOG=1 every \(interval / 1_000_000) ms")
         }
-        liveOutput.note("memory pressure: not yet available in this version")
-        liveOutput.note("clock and time zone changes: not yet available in this version")
+        do {
+            let memory = try MemoryPressureSource(environment: environment, clock: clock)
+            live.add(memory)
+            liveOutput.note("memory pressure: \(memory.description)")
+        } catch {
+            liveOutput.note("memory pressure: unavailable: \(error)")
+        }
+        do {
+            let clockChanges = try ClockChangeSource()
+            live.add(clockChanges)
+            liveOutput.note("clock and time zone: \((clockChanges.parts + clockChanges.missing.map { "unavailable: " + $0 }).joined(separator: "; "))")
+        } catch {
+            liveOutput.note("clock and time zone: unavailable: \(error)")
+        }
         liveOutput.flush()
 
         var status = ExitStatus.usage
