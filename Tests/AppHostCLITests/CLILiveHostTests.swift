@@ -199,6 +199,53 @@ struct CLILiveHostTests {
         #expect(host.waitForExit() == 0)
     }
 
+    @Test("the termination deadline runs from the signal: a host held by an event that never completes exits 1 at the deadline, with one line")
+    func terminationDeadline() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = try directory.write("hang.json", """
+            {"app": {"name": "Hang", "bundleIdentifier": "com.example.hang", "version": "1"},
+             "deadlines": {"performFetch": 600000},
+             "plugins": [{"library": "NeverCompletes"}]}
+            """)
+        _ = AppHostProcess.plugin("NeverCompletes")
+        let host = try LiveHostChild(["run", "--manifest", manifest, "--plugin-dir", AppHostProcess.buildDirectory,
+                                      "--termination-deadline", "300"], directory: directory)
+        defer { host.cleanUp() }
+        #expect(host.notify.messages(until: "READY=1") != nil, "\(host.stderr)")
+        // Two lines in one write: once the first is answered, the host is in the second, a fetch
+        // whose completion never comes (for 10 minutes).
+        let client = try SocketClient(directory.path + "/run/apphost/com.example.hang.sock")
+        defer { client.close() }
+        try client.write(Array("{\"event\": \"didReceiveMemoryWarning\"}\n{\"event\": \"performFetch\"}\n".utf8))
+        #expect(client.readLine()?.hasPrefix(#"{"event":"didReceiveMemoryWarning""#) == true)
+        host.signal(SIGTERM)
+        #expect(host.waitForExit(seconds: 120) == 1)
+        #expect(host.stderr.contains("apphost: the termination deadline (300 ms) passed on the way out; exiting with status 1"))
+    }
+
+    @Test("the socket refuses a peer of another uid (as root: apphost send run as uid 65534, able to reach the socket)")
+    func otherUidRefused() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: needs root and setpriv to connect as another uid")
+            return
+        }
+        let host = try LiveHostChild(["run", "--manifest", Self.news])
+        defer { host.cleanUp() }
+        #expect(host.notify.messages(until: "READY=1") != nil, "\(host.stderr)")
+        // Another uid that keeps the right to pass the 0700 folder and the 0600 socket, so that
+        // only the peer check stands between it and the host.
+        let other = try AppHostProcess.run(["--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=+dac_override",
+                                            "--ambient-caps=+dac_override", AppHostProcess.executable, "send", "--manifest",
+                                            Self.news, #"{"event": "performFetch"}"#],
+                                           environment: host.environment, program: "/usr/bin/setpriv")
+        #expect(other.status == 1, "\(other.stderr)")
+        #expect(other.stdoutLines == [#"{"error":"the control socket: expected a peer of uid 0, found uid 65534"}"#])
+        let same = try Self.send(#"{"event": "performFetch"}"#, to: host)
+        #expect(same.status == 0)
+        host.signal(SIGTERM)
+        #expect(host.waitForExit() == 0)
+    }
+
     @Test("run, send and open each have --help", arguments: ["run", "send", "open"])
     func help(_ command: String) throws {
         let result = try AppHostProcess.run([command, "--help"])

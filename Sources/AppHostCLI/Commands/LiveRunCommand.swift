@@ -73,7 +73,13 @@ enum LiveRunCommand {
             try place.prepareFolder()
             lock = try InstanceLock(path: place.lock, bundleIdentifier: manifest.app.bundleIdentifier, socket: place.socket)
             // Before anything is delivered: a signal from now on is an event, never lost.
-            signals = try SignalSource()
+            let clock = MonotonicClock()
+            let stopDeadline = UInt64(terminationDeadline) * 1_000_000
+            signals = try SignalSource(onStop: {
+                // From the signal on, whatever holds the loop: kept until the process ends.
+                let alarm = LiveHost.armTerminationDeadline(stopDeadline, clock: clock)
+                SignalSource.keep(alarm)
+            })
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
                                       deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged,

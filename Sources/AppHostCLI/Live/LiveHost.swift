@@ -138,19 +138,23 @@ final class LiveHost {
         notifier.send(["STOPPING=1", "STATUS=\(host.application.name) is stopping (\(reason))"])
         output.note("stopping: \(reason)")
         output.flush()
-        let deadline = terminationDeadline
-        let alarm = clock.alarm(after: deadline) {
-            // The way out took too long (a subscriber that does not return): one line, then out.
-            let line = Array("apphost: the termination deadline (\(deadline / 1_000_000) ms) passed on the way out; exiting with status 1\n".utf8)
-            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            _exit(1)
-        }
+        let alarm = Self.armTerminationDeadline(terminationDeadline, clock: clock)
         defer { alarm.cancel() }
         if !terminated {
             await moveToBackground()
             if host.applicationState != .terminated { await deliver(NotificationCall.willTerminate.erased) }
         }
         for source in sources { source.close() }
+    }
+
+    /// Arms the termination deadline: if the way out is not over `nanoseconds` from now (a subscriber
+    /// that does not return), one line on stderr and exit status 1.
+    nonisolated static func armTerminationDeadline(_ nanoseconds: UInt64, clock: LiveClock) -> LiveAlarm {
+        clock.alarm(after: nanoseconds) {
+            let line = Array("apphost: the termination deadline (\(nanoseconds / 1_000_000) ms) passed on the way out; exiting with status 1\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            _exit(1)
+        }
     }
 
     /// Delivers `call` and writes its outcome; nil when the outcome never came.
