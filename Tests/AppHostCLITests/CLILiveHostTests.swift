@@ -124,6 +124,10 @@ struct CLILiveHostTests {
         #expect(launch["invocation"]?["kind"] == "urlScheme")
         #expect(launch["invocation"]?["url"] == "news://article/5")
         #expect(events.compactMap { $0["event"] }.contains("openURL"))
+        // Each source said once at start, in the JSON stream too.
+        let notes = try host.stdout.split(separator: "\n").map { try String($0).parsedJSON() }.compactMap { $0["host"] }
+        #expect(notes.filter { if case .string(let text) = $0 { text.hasPrefix("signals: ") } else { false } }.count == 1)
+        #expect(notes.filter { if case .string(let text) = $0 { text.hasPrefix("memory pressure: ") } else { false } }.count == 1)
     }
 
     @Test("the socket refuses a 10 MiB line, bounds connections, drops a client that never reads, and answers afterwards")
