@@ -159,6 +159,16 @@ struct CLILiveHostTests {
         #expect(turnedAway + 1 >= 1_000 - 128 && turnedAway + 1 <= 1_000 - 128 + 1, "\(turnedAway + 1) turned away")
         clients.forEach { $0.close() }
         clients.removeAll()
+        // The host frees a slot as it reads each closed connection's end: a connection is served
+        // again once it has (each turned-away try is itself answered at once, so this ends).
+        var servedAgain = false
+        for _ in 0..<10_000 where !servedAgain {
+            let probe = try SocketClient(host.socketPath)
+            try probe.write(Array("{\"event\": \"performFetch\"}\n".utf8))
+            servedAgain = probe.readLine()?.hasPrefix(#"{"event":"performFetch""#) == true
+            probe.close()
+        }
+        #expect(servedAgain)
 
         // A client that sends and never reads: dropped once its replies pass the bound, never waited for.
         let stuck = try SocketClient(host.socketPath)

@@ -48,6 +48,21 @@ struct LiveHostExamplesTests {
         #expect(parsed.status == 0, "\(parsed.stderr)")
     }
 
+    @Test("docs/live-host.md shows the examples as shipped: every line of its ini blocks is a line of the file")
+    func pageMatchesFiles() throws {
+        let page = try String(contentsOfFile: AppHostProcess.packageRoot + "/docs/live-host.md", encoding: .utf8)
+        let blocks = page.components(separatedBy: "```ini\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(blocks.count == 2)
+        let files = try ["news.service", "news-url-handler.desktop"].map {
+            Set(try String(contentsOfFile: Self.examples + $0, encoding: .utf8).split(separator: "\n").map(String.init))
+        }
+        for (block, lines) in zip(blocks, files) {
+            for line in block.split(separator: "\n") {
+                #expect(lines.contains(String(line)), "docs/live-host.md: '\(line)' is not in the shipped example")
+            }
+        }
+    }
+
     @Test("systemd-analyze verify accepts the unit (where installed)")
     func unitVerifies() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {

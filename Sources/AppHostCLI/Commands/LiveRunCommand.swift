@@ -100,7 +100,6 @@ enum LiveRunCommand {
             errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
         }
-        _ = lock
 
         let liveOutput = LiveOutput(host: host, json: json, output: output, errors: errors, logFile: logFile)
         let notifier = ServiceNotifier(environment: environment)
@@ -146,6 +145,8 @@ enum LiveRunCommand {
         }
         for source in live.sources { source.close() }
         liveOutput.finish(host.shutDown())
+        // The lock is held until the host is done (not merely until its last use above).
+        withExtendedLifetime(lock) {}
         if let failure = logFile?.failure {
             errors.singleLine("apphost: \(failure)")
             return ExitStatus.usage

@@ -68,6 +68,7 @@ final class ClockChangeSource: LiveSource {
     }
 
     func interests() -> [pollfd] {
+        guard !closed else { return [] }
         var wanted: [pollfd] = []
         if watchingClock { wanted.append(pollfd(fd: timer, events: Int16(POLLIN), revents: 0)) }
         if watch >= 0 { wanted.append(pollfd(fd: watch, events: Int16(POLLIN), revents: 0)) }
@@ -100,7 +101,11 @@ final class ClockChangeSource: LiveSource {
     }
 
     func close() {
+        guard !closed else { return }
+        closed = true
         if timer >= 0 { _ = Glibc.close(timer) }
         if watch >= 0 { _ = Glibc.close(watch) }
     }
+    /// Whether ``close()`` ran (a descriptor is never closed twice).
+    private var closed = false
 }

@@ -26,6 +26,8 @@ final class ControlSocketServer: LiveSource {
     let path: String
     private let listener: Int32
     private var clients: [Int32: Client] = [:]
+    /// Whether ``close()`` ran (it runs once: a descriptor is never closed twice).
+    private var closed = false
     /// Clients closed because they did not read their replies, for the host's lines.
     private(set) var dropped = 0
     /// Notes for the host to say (a stale socket replaced).
@@ -84,6 +86,7 @@ final class ControlSocketServer: LiveSource {
     }
 
     func interests() -> [pollfd] {
+        guard !closed else { return [] }
         for client in clients.values where client.dead || (client.peerDone && client.pending == 0 && client.waiting == 0) {
             drop(client)
         }
@@ -108,6 +111,8 @@ final class ControlSocketServer: LiveSource {
     }
 
     func close() {
+        guard !closed else { return }
+        closed = true
         for client in clients.values { drop(client) }
         _ = Glibc.close(listener)
         unlink(path)

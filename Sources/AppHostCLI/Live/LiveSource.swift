@@ -37,7 +37,8 @@ protocol LiveSource: AnyObject {
     var nextDue: UInt64? { get }
     /// The source's timer came due.
     func due(now: UInt64) -> [LiveStimulus]
-    /// The host is stopping: release descriptors (the socket file is removed).
+    /// The host is stopping: release descriptors (the socket file is removed). Called at least
+    /// once; only the first call does anything.
     func close()
 }
 

@@ -91,7 +91,7 @@ final class MemoryPressureSource: LiveSource {
         }
     }
 
-    func interests() -> [pollfd] { fd >= 0 ? [pollfd(fd: fd, events: Int16(POLLPRI), revents: 0)] : [] }
+    func interests() -> [pollfd] { fd >= 0 && !closed ? [pollfd(fd: fd, events: Int16(POLLPRI), revents: 0)] : [] }
 
     func ready(_ fd: Int32, events: Int16) -> [LiveStimulus] {
         guard events & Int16(POLLPRI) != 0, case .trigger(let path, _) = mechanism else { return [] }
@@ -105,7 +105,12 @@ final class MemoryPressureSource: LiveSource {
         return warn(because: "memory pressure (avg10 \(average) % in \(path))")
     }
 
-    func close() { if fd >= 0 { _ = Glibc.close(fd) } }
+    func close() {
+        if fd >= 0, !closed { _ = Glibc.close(fd) }
+        closed = true
+    }
+    /// Whether ``close()`` ran (a descriptor is never closed twice).
+    private var closed = false
 
     /// A warning, unless one came less than ``minimumInterval`` ago.
     private func warn(because reason: String) -> [LiveStimulus] {
