@@ -21,7 +21,7 @@ package enum AppHostCommand {
         name: "",
         summary: "Load the subscriber plugins a manifest names and play app-lifecycle events through them.",
         options: RunCommand.options,
-        subcommands: [ListCommand.spec, checkSummary]
+        subcommands: [ListCommand.spec, checkSummary, LiveRunCommand.spec, SendCommand.spec, OpenCommand.spec]
     )
 
     /// `check` as the root's help lists it; its own options are the conformance kit's to parse.
@@ -122,6 +122,8 @@ package enum AppHostCommand {
                 return finished(ExitStatus.success, output: output, errors: errors)
             }
             return finished(ListCommand.run(parsed, output: output, errors: errors), output: output, errors: errors)
+        case LiveRunCommand.spec.name, SendCommand.spec.name, OpenCommand.spec.name:
+            return finished(await runLive(parsed, output: output, errors: errors), output: output, errors: errors)
         default:
             if parsed.wantsHelp {
                 output.write(helpText(for: spec, program: program) + helpEpilogue)
@@ -132,6 +134,25 @@ package enum AppHostCommand {
                 return finished(ExitStatus.success, output: output, errors: errors)
             }
             return finished(await RunCommand.run(parsed, output: output, errors: errors), output: output, errors: errors)
+        }
+    }
+
+    /// The live host's commands: `run`, `send`, `open` (docs/live-host.md).
+    @MainActor
+    private static func runLive(_ parsed: ParsedArguments, output: TextOutput, errors: TextOutput) async -> Int32 {
+        let (spec, epilogue): (CommandSpec, String) = switch parsed.command {
+        case SendCommand.spec.name: (SendCommand.spec, SendCommand.helpEpilogue)
+        case OpenCommand.spec.name: (OpenCommand.spec, OpenCommand.helpEpilogue)
+        default: (LiveRunCommand.spec, LiveRunCommand.helpEpilogue)
+        }
+        if parsed.wantsHelp {
+            output.write(helpText(for: spec, program: program) + epilogue)
+            return ExitStatus.success
+        }
+        switch parsed.command {
+        case SendCommand.spec.name: return SendCommand.run(parsed, output: output, errors: errors)
+        case OpenCommand.spec.name: return OpenCommand.run(parsed, output: output, errors: errors)
+        default: return await LiveRunCommand.run(parsed, output: output, errors: errors)
         }
     }
 

@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import SubscriberHost
+import SubscriberKit
+
+/// The live host's engine: launches the app, then delivers what its sources ask for, on one event
+/// loop (poll(2) over the sources' descriptors, its timeout the nearest timer), until a stop.
+///
+/// The application-state machine guards every source: a stimulus is turned into the events its
+/// state allows (a `resume` while active is ignored, not replayed; a `stop` in the background is
+/// `willTerminate` alone), and an event from the control socket the state forbids is refused with
+/// its stateViolation in the reply.
+@MainActor
+final class LiveHost {
+    private let host: PluginHost
+    private let output: LiveOutput
+    private let notifier: ServiceNotifier
+    private let clock: LiveClock
+    /// How long the way out (resign, background, terminate) may take, in nanoseconds.
+    private let terminationDeadline: UInt64
+    private(set) var sources: [LiveSource] = []
+    /// Set once the app was terminated: the loop ends.
+    private var finished = false
+    /// Raises SIGSTOP after a suspend (a seam: tests that inject a suspend do not stop themselves).
+    var stopProcess: () -> Void = { _ = raise(SIGSTOP) }
+
+    init(host: PluginHost, output: LiveOutput, notifier: ServiceNotifier, clock: LiveClock, terminationDeadline: UInt64) {
+        self.host = host
+        self.output = output
+        self.notifier = notifier
+        self.clock = clock
+        self.terminationDeadline = terminationDeadline
+    }
+
+    /// Adds a source polled by the loop.
+    func add(_ source: LiveSource) { sources.append(source) }
+
+    /// Launches: `launch` (will/didFinishLaunching), then didBecomeActive; READY=1 once done.
+    /// False when the launch was refused or an output failed.
+    func launch(_ launch: [AnyEventCall]) async -> Bool {
+        for call in launch + [NotificationCall.didBecomeActive.erased] {
+            let outcome = await deliver(call)
+            guard outcome?.refusal == nil, output.writable else { return false }
+        }
+        output.flush()
+        notifier.send(["READY=1", "STATUS=\(host.application.name) is active; control socket ready", "MAINPID=\(getpid())"])
+        return true
+    }
+
+    /// Runs the loop until a stop (or the app is terminated through the socket); returns the exit
+    /// status: 0 after an orderly stop, 2 when an output could not be written.
+    func run() async -> Int32 {
+        while !finished, output.writable {
+            var wanted: [pollfd] = []
+            var owners: [Int] = []
+            for (index, source) in sources.enumerated() {
+                for interest in source.interests() {
+                    wanted.append(interest)
+                    owners.append(index)
+                }
+            }
+            var timeout: Int32 = -1
+            if let due = sources.compactMap(\.nextDue).min() {
+                let now = clock.now()
+                timeout = due <= now ? 0 : Int32(min((due - now + 999_999) / 1_000_000, 60_000))
+            }
+            output.flush()
+            let ready = await Poller.poll(wanted, timeout: timeout)
+            var stimuli: [LiveStimulus] = []
+            for (index, entry) in ready.enumerated() where entry.revents != 0 {
+                stimuli += sources[owners[index]].ready(entry.fd, events: entry.revents)
+            }
+            let now = clock.now()
+            for source in sources {
+                if let due = source.nextDue, due <= now { stimuli += source.due(now: now) }
+            }
+            for stimulus in stimuli {
+                await handle(stimulus)
+            }
+        }
+        return output.writable ? ExitStatus.success : ExitStatus.usage
+    }
+
+    /// Delivers what `stimulus` asks for, as the application's state allows.
+    func handle(_ stimulus: LiveStimulus) async {
+        switch stimulus {
+        case .answer(let line, let reply):
+            reply(line)
+        case .call(let call, let source, let reply):
+            guard !finished else {
+                reply?(ControlSocketServer.errorLine("the app has terminated; \(call.event.name) not delivered"))
+                return
+            }
+            let outcome = await deliver(call)
+            if let outcome { reply?(JSONLines.event(outcome)) }
+            if host.applicationState == .terminated { await stop(because: "willTerminate from the \(source)", terminated: true) }
+        case .stop(let reason):
+            await stop(because: reason, terminated: false)
+        case .suspend(let reason):
+            guard !finished else { return }
+            await moveToBackground()
+            notifier.status("\(host.application.name) is stopped (\(reason)); SIGCONT continues it")
+            output.flush()
+            stopProcess()
+        case .resume(let reason):
+            guard !finished else { return }
+            guard host.applicationState == .background else {
+                output.note("\(reason) ignored: the app is \(host.applicationState), not in the background")
+                return
+            }
+            await deliver(NotificationCall.willEnterForeground.erased)
+            await deliver(NotificationCall.didBecomeActive.erased)
+            notifier.status("\(host.application.name) is active (\(reason))")
+        case .memoryWarning(let reason):
+            guard !finished, [.active, .inactive, .background].contains(host.applicationState) else { return }
+            output.note("memory warning: \(reason)")
+            await deliver(NotificationCall.didReceiveMemoryWarning.erased)
+        case .timeChange(let reason):
+            guard !finished, [.active, .inactive, .background].contains(host.applicationState) else { return }
+            output.note("significant time change: \(reason)")
+            await deliver(NotificationCall.significantTimeChange.erased)
+        }
+    }
+
+    /// Resign active and enter the background, as far as the state still needs.
+    private func moveToBackground() async {
+        if host.applicationState == .active { await deliver(NotificationCall.willResignActive.erased) }
+        if host.applicationState == .inactive { await deliver(NotificationCall.didEnterBackground.erased) }
+    }
+
+    /// The way out: resign, background, terminate (what the state still needs) within the
+    /// termination deadline, STOPPING=1; the loop then ends.
+    private func stop(because reason: String, terminated: Bool) async {
+        guard !finished else { return }
+        finished = true
+        notifier.send(["STOPPING=1", "STATUS=\(host.application.name) is stopping (\(reason))"])
+        output.note("stopping: \(reason)")
+        output.flush()
+        let alarm = Self.armTerminationDeadline(terminationDeadline, clock: clock)
+        defer { alarm.cancel() }
+        if !terminated {
+            await moveToBackground()
+            if host.applicationState != .terminated { await deliver(NotificationCall.willTerminate.erased) }
+        }
+        for source in sources { source.close() }
+    }
+
+    /// Arms the termination deadline: if the way out is not over `nanoseconds` from now (a subscriber
+    /// that does not return), one line on stderr and exit status 1.
+    nonisolated static func armTerminationDeadline(_ nanoseconds: UInt64, clock: LiveClock) -> LiveAlarm {
+        clock.alarm(after: nanoseconds) {
+            let line = Array("apphost: the termination deadline (\(nanoseconds / 1_000_000) ms) passed on the way out; exiting with status 1\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            _exit(1)
+        }
+    }
+
+    /// Delivers `call` and writes its outcome; nil when the outcome never came.
+    @discardableResult
+    private func deliver(_ call: AnyEventCall) async -> AnyEventOutcome? {
+        output.starts(call)
+        let outcome = await host.dispatch(call)
+        output.write(outcome, call: call)
+        return outcome
+    }
+}
+
+/// poll(2) on another thread, so that the main actor stays free while the loop waits.
+enum Poller {
+    private final class Box: @unchecked Sendable {
+        var fds: [pollfd]
+        init(_ fds: [pollfd]) { self.fds = fds }
+    }
+    private static let queue = DispatchQueue(label: "apphost.live.poll")
+
+    /// `fds` with their `revents` filled (all zero after a timeout).
+    static func poll(_ fds: [pollfd], timeout: Int32) async -> [pollfd] {
+        let box = Box(fds)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                while Glibc.poll(&box.fds, nfds_t(box.fds.count), timeout) < 0, errno == EINTR {}
+                continuation.resume()
+            }
+        }
+        return box.fds
+    }
+}

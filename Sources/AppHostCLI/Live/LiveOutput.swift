@@ -1,0 +1,90 @@
+import SubscriberHost
+import SubscriberKit
+
+/// What a live host writes per event: the same renderers as a scripted run (human, or one JSON line
+/// per event with `--json`), log lines to stderr (`--json`) and the log file, through Survival so
+/// that a crash still writes out what was played.
+@MainActor
+final class LiveOutput {
+    let json: Bool
+    let output: TextOutput
+    let errors: TextOutput
+    let logFile: TextOutput?
+    private let renderer: HumanRenderer
+    private let nobodyResponds: [Bool]
+    private(set) var eventCount = 0
+    private(set) var reportCount = 0
+    private var line: [UInt8] = []
+
+    init(host: PluginHost, json: Bool, output: TextOutput, errors: TextOutput, logFile: TextOutput?) {
+        self.json = json
+        self.output = output
+        self.errors = errors
+        self.logFile = logFile
+        let summary = HostSummary(host)
+        renderer = HumanRenderer(style: .for(output), subscriberNames: summary.dispatchOrder)
+        nobodyResponds = LifecycleEvent.allCases.map { host.dispatcher.responderNames(for: $0).isEmpty }
+        let startupLogs = host.takeLogs()
+        writeLogs(startupLogs, during: nil)
+        Survival.logsWritten(startupLogs.count)
+        if json {
+            for skipped in summary.skipped {
+                errors.singleLine("apphost: \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")
+            }
+        } else {
+            output.write(renderer.header(summary, logs: startupLogs))
+        }
+    }
+
+    /// Whether every write so far went through.
+    var writable: Bool { output.failure == nil && logFile?.failure == nil }
+
+    /// Writes out what is buffered.
+    func flush() { TextOutput.flushPending() }
+
+    /// A line about the host itself (a source's mechanism, a stop): `apphost: text` on stderr; with
+    /// `--json`, `{"host": "text"}` on stdout as well, so a reader of the events sees it in its place.
+    func note(_ text: String) {
+        errors.singleLine("apphost: " + text)
+        if json { output.write(JSONValue.object(["host": .string(text)]).serialized() + "\n") }
+    }
+
+    /// `call` is about to be delivered.
+    func starts(_ call: AnyEventCall) { Survival.eventStarts(call, number: eventCount + 1) }
+
+    /// Writes `outcome`, `call`'s.
+    func write(_ outcome: AnyEventOutcome, call: AnyEventCall) {
+        eventCount += 1
+        reportCount += outcome.reports.count + outcome.bridged.reduce(0) { $0 + $1.reports.count }
+        writeLogs(outcome.logs, during: outcome.event)
+        if json {
+            line.removeAll(keepingCapacity: true)
+            JSONLines.event(outcome, into: &line)
+            output.write(bytes: line)
+        } else {
+            output.write(renderer.event(outcome, call: call, nobodyResponds: nobodyResponds[call.event.index]))
+        }
+        Survival.eventWritten(call, number: eventCount, logs: outcome.logs.count)
+    }
+
+    /// What shutting down left: reports and log lines after the last event, and the footer.
+    func finish(_ leftovers: PluginHost.Leftovers) {
+        reportCount += leftovers.reports.count
+        writeLogs(leftovers.logs, during: nil)
+        Survival.logsWritten(leftovers.logs.count)
+        if json {
+            if !leftovers.reports.isEmpty || !leftovers.requests.isEmpty {
+                output.write(JSONLines.afterLastEvent(leftovers.reports, requests: leftovers.requests))
+            }
+        } else {
+            output.write(renderer.afterLastEvent(reports: leftovers.reports, logs: leftovers.logs, requests: leftovers.requests))
+            output.write(renderer.footer(events: eventCount, reports: reportCount))
+        }
+        flush()
+    }
+
+    private func writeLogs(_ records: [LogRecord], during event: LifecycleEvent?) {
+        if let logFile { Survival.write(records, during: event, to: logFile) { JSONLines.log($0, during: event) } }
+        if json { Survival.write(records, during: event, to: errors) { TerminalText.line($0.description) + "\n" } }
+    }
+}
