@@ -19,6 +19,10 @@ package struct ChildLaunch: Sendable {
     package var firstMessages: [[UInt8]]
     /// How long the child may run before it is stopped.
     package var timeout: Duration
+    /// When set, the child is also stopped (as at the timeout) once its worker has sent no signed
+    /// message for this long: a budget of silence, as a hung worker goes quiet while a working one
+    /// on a busy machine keeps reporting progress.
+    package var silence: Duration?
     /// After the timeout asked the reaper to stop its worker: how long the reaper may take to clean
     /// up and report before the whole process group the layer created is killed.
     package var cleanupGrace: Duration = .seconds(2)
@@ -246,11 +250,12 @@ package enum ChildProcess {
         _ = fcntl(channel, F_SETFL, fcntl(channel, F_GETFL) | O_NONBLOCK)
 
         let deadline = start + launch.timeout
+        var heard = start
         var stopped = false
         var forceAt: ContinuousClock.Instant?
         while adh_child_has_ended(pid) == 0 {
             let now = clock.now
-            if !stopped && now >= deadline {
+            if !stopped && (now >= deadline || launch.silence.map({ now >= heard + $0 }) ?? false) {
                 // The reaper knows its worker (it forked it) and kills it, then the leftovers, then reports.
                 stopped = true
                 kill(pid, SIGTERM)
@@ -262,8 +267,10 @@ package enum ChildProcess {
             }
             if !pending.isEmpty { pending = streams.send(pending) }
             let wait = stopped ? Duration.milliseconds(5) : min(.milliseconds(20), max(.milliseconds(1), deadline - now))
+            let frames = streams.channelReport.signedFrames
             streams.poll(milliseconds: wholeMilliseconds(wait), writing: !pending.isEmpty,
                          into: &receiver)
+            if streams.channelReport.signedFrames != frames { heard = clock.now }
         }
         // Ended but not reaped: its group id is still reserved, so this kills only what it left.
         killpg(pid, SIGKILL)

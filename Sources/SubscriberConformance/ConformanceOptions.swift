@@ -10,8 +10,10 @@ public struct ConformanceOptions: Sendable {
     /// The seed of the fuzzed inputs; nil picks one at random (the report shows it, so that a failing
     /// run can be repeated with it).
     public var seed: UInt64?
-    /// How long one check's child process may run before it is killed and the check fails: from
-    /// ``minimumCheckTimeout`` to ``maximumCheckTimeout``.
+    /// How long one check's child process may go without progress before it is killed and the check
+    /// fails (a hang): from ``minimumCheckTimeout`` to ``maximumCheckTimeout``. A check reports
+    /// progress as it goes (each call, case or cycle), so a healthy plugin on a busy machine is not
+    /// failed for being slow; a check may run ``checkRunLimit`` in all.
     public var checkTimeout: Duration = .seconds(10)
     /// How long a completion may take before it counts as late (`events.completion`, and the
     /// completion values `events.deterministic` compares): from 1 ms to
@@ -61,6 +63,9 @@ public struct ConformanceOptions: Sendable {
     public static let maximumCheckTimeout: Duration = .seconds(600)
     /// The longest ``completionDeadline``: one second less than the longest check timeout.
     public static let maximumCompletionDeadline: Duration = maximumCheckTimeout - .seconds(1)
+    /// How long one check may run in all, progress or not: 12 × ``checkTimeout``, at most
+    /// ``maximumCheckTimeout`` (and never less than ``checkTimeout``).
+    public var checkRunLimit: Duration { max(checkTimeout, min(checkTimeout * 12, Self.maximumCheckTimeout)) }
 
     /// Throws for settings the kit cannot run with, before any check runs: a timeout out of range,
     /// options for a plugin that is not among `plugins`.

@@ -96,8 +96,8 @@ struct CLIRequestTests {
     func requestAfterTheLastEvent() throws {
         let setup = try Setup()
         defer { setup.directory.remove() }
-        // didEnterBackground starts a thread that asks 20 ms later; the run ends at once, and destroy
-        // joins that thread: the request arrives after the last event, before the host is gone.
+        // didEnterBackground starts a thread that asks once destroy wakes it, then joins it: the
+        // request arrives after the last event, before the host is gone, however busy the machine.
         let run = try setup.run([#"{"event": "didFinishLaunching"}"#, #"{"event": "didBecomeActive"}"#,
                                  #"{"event": "willResignActive"}"#, #"{"event": "didEnterBackground"}"#])
         #expect(run.status == 0, "stderr: \(run.stderr)")

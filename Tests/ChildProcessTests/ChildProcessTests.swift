@@ -44,6 +44,14 @@ public func childProcessTestMain(_ channel: Int32, _ secret: UnsafePointer<UInt8
         // Names a process (it must never be signalled for that), then never answers.
         endpoint.send(Array("pid \(words.dropFirst().first ?? "")".utf8))
         while true { sleep(60) }
+    case "chatter":
+        // Says something every 20 ms for the given number of milliseconds, then exits.
+        let milliseconds = words.dropFirst().first.flatMap { Int($0) } ?? 0
+        for index in 0..<max(milliseconds / 20, 1) {
+            endpoint.send(Array("tick \(index)".utf8))
+            usleep(20_000)
+        }
+        return 0
     case "leave":
         // A child that outlives the worker, one in a session of its own, then the worker exits.
         for _ in 0..<2 {
@@ -70,11 +78,13 @@ private struct Collected: ChildMessageReceiver {
 }
 
 /// Runs this binary as a test child with `command`.
-private func runChild(_ command: String, timeout: Duration = .seconds(20), role: String = "child-process-test",
+private func runChild(_ command: String, timeout: Duration = .seconds(20), silence: Duration? = nil,
+                      role: String = "child-process-test",
                       executable: String = thisExecutable) throws -> (ChildOutcome, [String]) {
     var collected = Collected()
-    let launch = ChildLaunch(executable: executable, environment: ChildProcess.childEnvironment(), role: role,
+    var launch = ChildLaunch(executable: executable, environment: ChildProcess.childEnvironment(), role: role,
                              firstMessages: [Array(command.utf8)], timeout: timeout, cleanupGrace: .seconds(2))
+    launch.silence = silence
     let outcome = try ChildProcess.run(launch, receiver: &collected)
     return (outcome, collected.messages)
 }
@@ -172,6 +182,18 @@ struct ChildProcessTests {
         #expect(outcome.reaper?.ending == .signaled(SIGKILL))
         #expect(clock.now - start < .seconds(3))
         #expect(isRunning(victim), "the process the child named was signalled")
+    }
+
+    @Test("a budget of silence: a silent child is stopped at it, long before the timeout; one that keeps talking is not")
+    func silence() throws {
+        let (hung, said) = try runChild("hang 0", timeout: .seconds(600), silence: .seconds(1))
+        #expect(said == ["pid 0"])
+        #expect(hung.ending == .timedOut)
+        #expect(hung.duration < .seconds(300), "stopped by the silence budget, not the timeout")
+        // Talks for 2.5 s, never silent for 2 s: not stopped, whatever the budget of silence.
+        let (talker, ticks) = try runChild("chatter 2500", timeout: .seconds(600), silence: .seconds(2))
+        #expect(talker.ending == .exited(0))
+        #expect(ticks.count == 125)
     }
 
     @Test("an executable that is no child of this layer says nothing: no signed frame, no report")

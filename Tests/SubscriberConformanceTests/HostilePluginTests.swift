@@ -124,7 +124,7 @@ struct ForgingPluginTests {
         let forger = try #require(report.plugins.first)
         #expect(forger.failures.map(\.id) == ["events.canonical"], "\(ConformanceKit.table(report))")
         let found = try #require(forger.result("events.canonical")?.verdict.evidence.found)
-        #expect(found.hasPrefix("did not finish within 3.00 s (killed) during ForgesWorkerPid: didBecomeActive #1"), "\(found)")
+        #expect(found.hasPrefix("made no progress for 3.00 s (killed) during ForgesWorkerPid: didBecomeActive #1"), "\(found)")
         #expect(found.contains("\nthe kit's private channel carried 1 frame without the run's secret"), "\(found)")
         #expect(found.contains(#"{"kind":"hello","version":2,"pid":\#(victim)}"#), "\(found)")
         #expect(report.plugins[1].failures.isEmpty, "\(ConformanceKit.table(report))")

@@ -17,7 +17,7 @@ struct ContinueUserActivityAtOnceTests {
     func handledAtOnceListsLater() async throws {
         let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"])
         subscribers[0].answers[.continueUserActivity] = true
-        subscribers[0].restoration = .later(["article-42"])
+        subscribers[0].restoration = .never  // called below, after dispatchAtOnce returned
         subscribers[1].answers[.continueUserActivity] = false
         subscribers[2].answers[.continueUserActivity] = true
         subscribers[2].restoration = .fromAnotherThread(["reader", "toolbar"])
@@ -26,8 +26,10 @@ struct ContinueUserActivityAtOnceTests {
         #expect(now.result == true)
         #expect(now.reports.isEmpty)
         #expect(log.callers(of: .continueUserActivity) == ["A", "B", "C"])
-        #expect(deliveries.outcomes.isEmpty, "the lists cannot have arrived: A calls its handler 20 ms later")
+        #expect(deliveries.outcomes.isEmpty, "the lists cannot have arrived: A has not called its handler yet")
 
+        let handlerOfA = try #require(subscribers[0].completions[.continueUserActivity])
+        await onAnotherThread { handlerOfA.complete(["article-42"]) }
         let delivered = try #require(await deliveries.first())
         #expect(delivered.result == ContinueUserActivityResult(handled: true, restorableObjects: ["article-42", "reader", "toolbar"]))
         #expect(delivered.reports.isEmpty)
@@ -41,7 +43,8 @@ struct ContinueUserActivityAtOnceTests {
 
     @Test("a true responder that never calls the handler: at once true, the next event goes through, the lists at the deadline, nobody late")
     func optionalHandler() async throws {
-        let short = try configuration { try $0.setDeadline(.milliseconds(100), for: .continueUserActivity) }
+        let clock = ManualHostClock()
+        let short = try configuration(on: clock) { try $0.setDeadline(.milliseconds(100), for: .continueUserActivity) }
         let (dispatcher, subscribers, log) = makeDispatcher(["Silent", "Caller"], configuration: short)
         subscribers[0].answers[.continueUserActivity] = true
         subscribers[0].restoration = .never
@@ -58,6 +61,9 @@ struct ContinueUserActivityAtOnceTests {
         #expect(log.callers(of: .openURL) == ["Silent", "Caller"])
         #expect(next.reports.isEmpty)
 
+        await clock.advance(by: .milliseconds(100) - .nanoseconds(1), onceArmed: 1)
+        #expect(clock.armedTimerCount == 1, "delivered at the deadline, not before")
+        clock.advance(by: .nanoseconds(1))
         let delivered = try #require(await deliveries.first())
         #expect(delivered.result == ContinueUserActivityResult(handled: true, restorableObjects: ["b"]))
         #expect(delivered.reports.isEmpty, "an optional handler never called is not late")
@@ -68,12 +74,13 @@ struct ContinueUserActivityAtOnceTests {
 
     @Test("only a true responder that never calls: at once true; at the deadline handled with no lists, unreported")
     func onlySilent() async throws {
-        let short = try configuration { try $0.setDeadline(.milliseconds(50), for: .continueUserActivity) }
-        let (dispatcher, subscribers, _) = makeDispatcher(["Silent"], configuration: short)
+        let clock = ManualHostClock()
+        let (dispatcher, subscribers, _) = makeDispatcher(["Silent"], configuration: configuration(on: clock))
         subscribers[0].answers[.continueUserActivity] = true
         subscribers[0].restoration = .never
         let deliveries = Deliveries<ContinueUserActivityResult>()
         #expect(dispatcher.dispatchAtOnce(.continueUserActivity(Self.activity), whenDelivered: deliveries.handler).result == true)
+        await clock.advance(by: DispatchConfiguration.standardDeadline, onceArmed: 1)
         let delivered = try #require(await deliveries.first())
         #expect(delivered.result.handled == true)
         #expect((delivered.result.restorableObjects ?? []).isEmpty)
@@ -99,21 +106,27 @@ struct ContinueUserActivityAtOnceTests {
     @Test("through PluginHost as an embedding app calls it: the same at-once Bool and one later delivery")
     func throughPluginHost() async throws {
         final class Continuer: InstantiableSubscriber, ContinueUserActivitySubscriber {
+            /// The restoration handler it was given, called by the test once dispatchAtOnce returned.
+            @MainActor static var kept: CompletionHandler<[String]>?
             init(context: SubscriberContext) {}
             func application(_ application: Application, continue userActivity: UserActivity,
                              restorationHandler: CompletionHandler<[String]>) -> Bool? {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { restorationHandler(["article"]) }
+                Self.kept = restorationHandler
                 return true
             }
         }
         let manifest = Manifest(file: "continue.json", directory: "/", app: testApplication)
-        let host = try PluginHost(manifest: manifest, inProcess: [InProcessSubscriber(Continuer.self)])
+        // An embedding app's own clock: nothing here waits for a deadline, so it never moves.
+        let host = try PluginHost(manifest: manifest, inProcess: [InProcessSubscriber(Continuer.self)],
+                                  options: HostOptions(clock: ManualHostClock()))
         defer { host.shutDown() }
         host.launch()
         let deliveries = Deliveries<ContinueUserActivityResult>()
         let handled: Bool = host.dispatchAtOnce(.continueUserActivity(Self.activity), whenDelivered: deliveries.handler).result
         #expect(handled)
         #expect(deliveries.outcomes.isEmpty)
+        let kept = try #require(Continuer.kept)
+        await onAnotherThread { kept(["article"]) }
         let delivered = try #require(await deliveries.first())
         #expect(delivered.result == ContinueUserActivityResult(handled: true, restorableObjects: ["article"]))
         await letEverythingRun()

@@ -16,8 +16,9 @@ final class Deliveries<Result: Sendable> {
     }
 
     /// The first outcome delivered, once it arrived; nil (and an issue) when none arrived within
-    /// `limit` (a safety bound, far above any deadline the tests set).
-    func first(within limit: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async
+    /// `limit` (a safety bound against a hang, generous on a busy machine: deadlines that must pass
+    /// are on a ``ManualHostClock``).
+    func first(within limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async
         -> EventOutcome<Result>?
     {
         await wait(for: 1, within: limit)
@@ -26,7 +27,7 @@ final class Deliveries<Result: Sendable> {
     }
 
     /// Waits until at least `count` outcomes arrived, or `limit` passed.
-    func wait(for count: Int, within limit: Duration = .seconds(10)) async {
+    func wait(for count: Int, within limit: Duration = .seconds(60)) async {
         let end = ContinuousClock.now + limit
         while outcomes.count < count, ContinuousClock.now < end {
             try? await Task.sleep(for: .milliseconds(2))
@@ -39,6 +40,66 @@ final class Deliveries<Result: Sendable> {
 @MainActor
 func letEverythingRun(for duration: Duration = .milliseconds(150)) async {
     try? await Task.sleep(for: duration)
+}
+
+extension Deliveries {
+    /// Yields until `condition` holds (a generous bound: only a hang fails it).
+    func wait(until condition: () -> Bool, within limit: Duration = .seconds(60)) async {
+        let end = ContinuousClock.now + limit
+        while !condition(), ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(1)) }
+        #expect(condition(), "the condition did not hold within \(limit)")
+    }
+}
+
+extension ManualHostClock {
+    /// Waits until at least `armed` deadlines are armed on it — a dispatcher arms an event's once
+    /// every responder returned and a completion is still awaited — then advances by `duration`,
+    /// firing those due. The wait is bounded generously, against a hang only.
+    @MainActor
+    func advance(by duration: Duration, onceArmed armed: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let end = ContinuousClock.now + .seconds(60)
+        while armedTimerCount < armed, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(1)) }
+        if armedTimerCount < armed {
+            Issue.record("\(armedTimerCount) deadlines armed, expected \(armed)", sourceLocation: sourceLocation)
+        }
+        advance(by: duration)
+    }
+}
+
+extension LifecycleDispatcher {
+    /// Dispatches `call` and, once it waits on its deadline, advances `clock` (the dispatcher's) by
+    /// `duration`: its outcome once that time passed — at once when nothing was awaited. How a test
+    /// sees a deadline pass without waiting for it.
+    func dispatch<Immediate, Final: Sendable>(_ call: EventCall<Immediate, Final>, advancing clock: ManualHostClock,
+                                              by duration: Duration,
+                                              sourceLocation: SourceLocation = #_sourceLocation) async -> EventOutcome<Final> {
+        let armed = clock.armedTimerCount
+        let deliveries = Deliveries<Final>()
+        dispatchAtOnce(call, whenDelivered: deliveries.handler)
+        if deliveries.outcomes.isEmpty { await clock.advance(by: duration, onceArmed: armed + 1, sourceLocation: sourceLocation) }
+        await deliveries.wait(for: 1)
+        guard let outcome = deliveries.outcomes.first else {
+            Issue.record("\(call.event) was not delivered", sourceLocation: sourceLocation)
+            return await dispatch(call)
+        }
+        return outcome
+    }
+}
+
+/// A configuration of the test application on `clock`, adjusted by `change`.
+func configuration(on clock: ManualHostClock, _ change: (inout DispatchConfiguration) throws -> Void) rethrows
+    -> DispatchConfiguration
+{
+    var configuration = configuration(on: clock)
+    try change(&configuration)
+    return configuration
+}
+
+/// A configuration of the test application on `clock`.
+func configuration(on clock: ManualHostClock) -> DispatchConfiguration {
+    var configuration = DispatchConfiguration(application: testApplication)
+    configuration.clock = clock
+    return configuration
 }
 
 /// Calls `body` on a global-queue thread (not the main thread) and returns once it ran.

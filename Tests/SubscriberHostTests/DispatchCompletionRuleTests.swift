@@ -8,17 +8,20 @@ import Testing
 @MainActor
 @Suite("Dispatch: completion rules")
 struct DispatchCompletionRuleTests {
-    /// A configuration whose completion events all have a 50 ms deadline.
-    static func shortDeadlines() throws -> DispatchConfiguration {
-        try configuration { try $0.setDefaultDeadline(.milliseconds(50)) }
+    /// The clock the deadlines of ``shortDeadlines()`` are on: they pass when a test advances it.
+    let clock = ManualHostClock()
+
+    /// A configuration whose completion events all have a 50 ms deadline, on ``clock``.
+    func shortDeadlines() throws -> DispatchConfiguration {
+        try configuration(on: clock) { try $0.setDefaultDeadline(.milliseconds(50)) }
     }
 
     @Test("a completion never called: at the deadline the fetch is delivered, counted as failed, reported late")
     func neverCalled() async throws {
-        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: try Self.shortDeadlines())
+        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: try shortDeadlines())
         subscribers[0].fetch = .now(.newData)
         subscribers[1].fetch = .never
-        let outcome = await dispatcher.dispatch(.performFetch)
+        let outcome = await dispatcher.dispatch(.performFetch, advancing: clock, by: .milliseconds(50))
         #expect(outcome.result == .failed)
         #expect(outcome.answers(as: BackgroundFetchResult.self) == [BackgroundFetchResult.newData, BackgroundFetchResult.failed])
         #expect(outcome.reports == [.late(subscriber: "B", event: .performFetch)])
@@ -26,22 +29,23 @@ struct DispatchCompletionRuleTests {
 
     @Test("a deadline set for one event applies to it only")
     func perEventDeadline() async throws {
-        let configuration = try configuration { try $0.setDeadline(.milliseconds(50), for: .didReceiveRemoteNotification) }
+        let configuration = try configuration(on: clock) { try $0.setDeadline(.milliseconds(50), for: .didReceiveRemoteNotification) }
         #expect(configuration.deadline(for: .didReceiveRemoteNotification) == .milliseconds(50))
         #expect(configuration.deadline(for: .performFetch) == .seconds(30))
         let (dispatcher, _, _) = makeDispatcher(["A"], configuration: configuration) { $0.fetch = .never }
-        let outcome = await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:]))
+        let outcome = await dispatcher.dispatch(.didReceiveRemoteNotification(userInfo: [:]), advancing: clock, by: .milliseconds(50))
         #expect(outcome.result == .failed)
         #expect(outcome.reports == [.late(subscriber: "A", event: .didReceiveRemoteNotification)])
     }
 
     @Test("late counts as false for a Bool completion (visible with allTrue)")
     func lateShortcutCountsFalse() async throws {
-        var configuration = try Self.shortDeadlines()
+        var configuration = try shortDeadlines()
         let anyTrue = makeDispatcher(["A", "B"], configuration: configuration)
         anyTrue.subscribers[0].shortcut = .now(true)
         anyTrue.subscribers[1].shortcut = .never
-        let first = await anyTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x")))
+        let first = await anyTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x")), advancing: clock,
+                                                      by: .milliseconds(50))
         #expect(first.result == true)
         #expect(first.answers(as: Bool.self) == [true, false])
         #expect(first.reports == [.late(subscriber: "B", event: .performActionForShortcutItem)])
@@ -50,16 +54,18 @@ struct DispatchCompletionRuleTests {
         let allTrue = makeDispatcher(["A", "B"], configuration: configuration)
         allTrue.subscribers[0].shortcut = .now(true)
         allTrue.subscribers[1].shortcut = .never
-        #expect(await allTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x"))).result == false)
+        #expect(await allTrue.dispatcher.dispatch(.performActionForShortcutItem(ShortcutItem(type: "x")), advancing: clock,
+                                                  by: .milliseconds(50)).result == false)
     }
 
     @Test("late counts as nothing for restoration (never reported: the handler is optional), WatchKit replies and background sessions")
     func lateCountsAsNothing() async throws {
-        let configuration = try Self.shortDeadlines()
+        let configuration = try shortDeadlines()
         let restoring = makeDispatcher(["A", "B"], configuration: configuration) { $0.answers[.continueUserActivity] = true }
         restoring.subscribers[0].restoration = .never
         restoring.subscribers[1].restoration = .now(["b"])
-        let continued = await restoring.dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "reading")))
+        let continued = await restoring.dispatcher.dispatch(.continueUserActivity(UserActivity(activityType: "reading")),
+                                                            advancing: clock, by: .milliseconds(50))
         #expect(continued.result == ContinueUserActivityResult(handled: true, restorableObjects: ["b"]))
         // The restoration handler is optional (UIKit's is): not calling it by the deadline is not late.
         #expect(continued.reports == [])
@@ -68,13 +74,15 @@ struct DispatchCompletionRuleTests {
         let replying = makeDispatcher(["A", "B"], configuration: configuration)
         replying.subscribers[0].reply = .never
         replying.subscribers[1].reply = .now(["k": 1])
-        let replied = await replying.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:]))
+        let replied = await replying.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: [:]), advancing: clock,
+                                                         by: .milliseconds(50))
         #expect(replied.result == ["k": 1])
         #expect(replied.answers(as: JSONObject.self) == [nil, ["k": 1]])
         #expect(replied.reports == [.late(subscriber: "A", event: .handleWatchKitExtensionRequest)])
 
         let session = makeDispatcher(["A"], configuration: configuration) { $0.session = .never }
-        let done = await session.dispatcher.dispatch(.handleEventsForBackgroundURLSession(identifier: "s"))
+        let done = await session.dispatcher.dispatch(.handleEventsForBackgroundURLSession(identifier: "s"), advancing: clock,
+                                                     by: .milliseconds(50))
         #expect(done.answers.map { $0.answer == nil } == [true])
         #expect(done.reports == [.late(subscriber: "A", event: .handleEventsForBackgroundURLSession)])
     }
@@ -158,10 +166,10 @@ struct DispatchCompletionRuleTests {
 
     @Test("calls after delivery neither crash nor deliver again; they are reported in the next outcome")
     func callsAfterDelivery() async throws {
-        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: try Self.shortDeadlines())
+        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: try shortDeadlines())
         subscribers[0].fetch = .now(.noData)
         subscribers[1].fetch = .never
-        let outcome = await dispatcher.dispatch(.performFetch)
+        let outcome = await dispatcher.dispatch(.performFetch, advancing: clock, by: .milliseconds(50))
         #expect(outcome.result == .failed)
 
         let lateHandler = try #require(subscribers[1].completions[.performFetch])

@@ -26,11 +26,12 @@ struct DispatchOutcomeShapeTests {
 
     @Test("a completion event with reports: no invocation, reports with kind, event, subscriber and message")
     func reportsShape() async throws {
-        let configuration = try configuration { try $0.setDeadline(.milliseconds(50), for: .performFetch) }
+        let clock = ManualHostClock()
+        let configuration = try configuration(on: clock) { try $0.setDeadline(.milliseconds(50), for: .performFetch) }
         let (dispatcher, subscribers, _) = makeDispatcher(["A", "B"], configuration: configuration)
         subscribers[0].fetch = .twice(.newData, .newData)
         subscribers[1].fetch = .never
-        let outcome = await dispatcher.dispatch(.performFetch)
+        let outcome = await dispatcher.dispatch(.performFetch, advancing: clock, by: .milliseconds(50))
         #expect(outcome.invocation == nil)
         #expect(outcome.result == .failed)
         #expect(outcome.answers(as: BackgroundFetchResult.self) == [BackgroundFetchResult.newData, BackgroundFetchResult.failed])

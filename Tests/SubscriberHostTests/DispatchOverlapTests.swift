@@ -95,7 +95,8 @@ struct DispatchOverlapTests {
 
     @Test("two completion events of different deadlines in flight: each delivered at its own moment, its late report in its own outcome")
     func differentDeadlines() async throws {
-        let short = try configuration {
+        let clock = ManualHostClock()
+        let short = try configuration(on: clock) {
             try $0.setDeadline(.milliseconds(50), for: .willPresentNotification)
             try $0.setDeadline(.seconds(20), for: .performFetch)
         }
@@ -110,10 +111,13 @@ struct DispatchOverlapTests {
         let pendingFetch = try #require(subscribers[1].completions[.performFetch])
         dispatcher.dispatchAtOnce(.willPresentNotification(UserNotification(identifier: "n")), whenDelivered: presented.handler)
 
+        // Both deadlines armed; 50 ms passes: the presentation's, not the fetch's.
+        await clock.advance(by: .milliseconds(50), onceArmed: 2)
         let presentation = try #require(await presented.first())
         #expect(presentation.result == [.banner])
         #expect(presentation.reports == [.late(subscriber: "A", event: .willPresentNotification)])
         #expect(fetched.outcomes.isEmpty, "performFetch's 20 s deadline has not passed")
+        #expect(clock.armedTimerCount == 1)
 
         await onAnotherThread { pendingFetch.complete(BackgroundFetchResult.newData) }
         let fetch = try #require(await fetched.first())

@@ -26,15 +26,18 @@ enum Completion<Value: Sendable>: Sendable {
     case now(Value)
     /// Calls it twice, synchronously.
     case twice(Value, Value)
-    /// Calls it from a global-queue thread, right away.
+    /// Calls it from a global-queue thread, right away (``TestSubscriber/threads`` records it after the call).
     case fromAnotherThread(Value)
-    /// Calls it from a global-queue thread, a little later (after the method has returned).
+    /// Calls it from a global-queue thread, later: once the method has returned and the code that
+    /// dispatched gave the main actor up (so never before `dispatchAtOnce` returned, however busy
+    /// the machine is).
     case later(Value)
     /// Never calls it (the handler is kept for the test to call).
     case never
     /// Declines, then calls it anyway, synchronously.
     case declineThenCall(Value)
-    /// From another thread, after the method has returned: declines (too late), then calls it.
+    /// From another thread, once the method has returned and the main actor is free (as ``later(_:)``):
+    /// declines (too late), then calls it.
     case declineAfterReturn(Value)
 }
 
@@ -128,25 +131,33 @@ final class TestSubscriber {
             handler.complete(second)
         case .fromAnotherThread(let value):
             DispatchQueue.global().async {
-                threads.record()
                 handler.complete(value)
+                threads.record()
             }
         case .later(let value):
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
-                threads.record()
+            afterTheDispatch {
                 handler.complete(value)
+                threads.record()
             }
         case .never: break
         case .declineThenCall(let value):
             handler.decline()
             handler.complete(value)
         case .declineAfterReturn(let value):
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+            afterTheDispatch {
                 handler.decline()
                 handler.complete(value)
             }
         }
     }
+}
+
+/// Runs `body` on a global-queue thread once the main actor is next free: after the subscriber's
+/// method returned and the code dispatching gave the main actor up. An order, not a delay: a busy
+/// machine cannot make it come first.
+@MainActor
+private func afterTheDispatch(_ body: @escaping @Sendable () -> Void) {
+    Task { @MainActor in DispatchQueue.global().async(execute: body) }
 }
 
 /// The application used by dispatch tests.

@@ -142,12 +142,19 @@ struct NotificationCenterEventTests {
 
     @Test("willPresent: at the deadline, what arrived is delivered and the silent one reported late; its later call too")
     func willPresentDeadline() async throws {
-        let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"],
-                                                            configuration: try Self.shortDeadline(50, for: .willPresentNotification))
+        let clock = ManualHostClock()
+        let (dispatcher, subscribers, log) = makeDispatcher(["A", "B", "C"], configuration: try configuration(on: clock) {
+            try $0.setDeadline(.milliseconds(50), for: .willPresentNotification)
+        })
         subscribers[0].presentation = .now([.banner])
         subscribers[1].presentation = .never
         subscribers[2].presentation = .fromAnotherThread([.sound])
-        let outcome = await dispatcher.dispatch(.willPresentNotification(Self.breaking))
+        let deliveries = Deliveries<NotificationPresentationOptions>()
+        dispatcher.dispatchAtOnce(.willPresentNotification(Self.breaking), whenDelivered: deliveries.handler)
+        // C's call from its thread came before the deadline passes.
+        await deliveries.wait(until: { subscribers[2].threads.calls.count == 1 })
+        await clock.advance(by: .milliseconds(50), onceArmed: 1)
+        let outcome = try #require(await deliveries.first())
         #expect(outcome.result == [.banner, .sound])
         #expect(outcome.reports == [.late(subscriber: "B", event: .willPresentNotification)])
         #expect(log.callers(of: .willPresentNotification) == ["A", "B", "C"])
@@ -243,12 +250,14 @@ struct NotificationCenterEventTests {
 
     @Test("didReceiveResponse: at the deadline, delivered with who completed, the others reported late")
     func didReceiveResponseDeadline() async throws {
-        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B", "C"],
-                                                          configuration: try Self.shortDeadline(50, for: .didReceiveNotificationResponse))
+        let clock = ManualHostClock()
+        let (dispatcher, subscribers, _) = makeDispatcher(["A", "B", "C"], configuration: try configuration(on: clock) {
+            try $0.setDeadline(.milliseconds(50), for: .didReceiveNotificationResponse)
+        })
         subscribers[0].session = .now(())
         subscribers[1].session = .never
         subscribers[2].session = .never
-        let outcome = await dispatcher.dispatch(.didReceiveNotificationResponse(Self.response))
+        let outcome = await dispatcher.dispatch(.didReceiveNotificationResponse(Self.response), advancing: clock, by: .milliseconds(50))
         #expect(outcome.reports == [.late(subscriber: "B", event: .didReceiveNotificationResponse),
                                     .late(subscriber: "C", event: .didReceiveNotificationResponse)])
         #expect(outcome.answerNames.first == "A")

@@ -68,13 +68,15 @@ struct OptionalRestorationTests {
     @Test("returned true and never called: the answer at once, the lists at the deadline, neither late nor reported (in-process and through C)",
           arguments: [false, true])
     func neverCalledIsNotLate(loaded: Bool) async throws {
+        let clock = ManualHostClock()
         var configuration = DispatchConfiguration(application: testApplication)
+        configuration.clock = clock
         try configuration.setDeadline(.milliseconds(50), for: .continueUserActivity)
         let dispatcher = LifecycleDispatcher(subscribers: [try Self.registration(NeverRestoresSwift.self, loaded: loaded)],
                                              configuration: configuration)
         dispatcher.launch()
         #expect(dispatcher.dispatchAtOnce(.continueUserActivity(Self.activity)).result == true)
-        let outcome = await dispatcher.dispatch(.continueUserActivity(Self.activity))
+        let outcome = await dispatcher.dispatch(.continueUserActivity(Self.activity), advancing: clock, by: .milliseconds(50))
         #expect(outcome.result == ContinueUserActivityResult(handled: true, restorableObjects: []))
         #expect(outcome.reports.isEmpty)
         #expect(dispatcher.takeLateReports().isEmpty)

@@ -251,14 +251,19 @@ struct SceneEventTests {
     @Test("performActionForShortcutItem: any true once every responder completed, exactly once; late counts false; nobody: false at once")
     func shortcut() async throws {
         let item = ShortcutItem(type: "com.example.news.search", title: "Search")
-        let (dispatcher, subscribers, log) = sceneDispatcher(["A", "B", "C"],
-                                                             configuration: try configuration { try $0.setDeadline(.milliseconds(80), for: .scenePerformActionForShortcutItem) })
+        let clock = ManualHostClock()
+        let (dispatcher, subscribers, log) = sceneDispatcher(["A", "B", "C"], configuration: try configuration(on: clock) {
+            try $0.setDeadline(.milliseconds(80), for: .scenePerformActionForShortcutItem)
+        })
         subscribers[0].shortcut = .twice(false, true)
         subscribers[1].shortcut = .later(true)
         subscribers[2].shortcut = .never
         let deliveries = Deliveries<Bool>()
         dispatcher.dispatchAtOnce(.scenePerformActionForShortcutItem(scene: "main", item), whenDelivered: deliveries.handler)
         #expect(log.callers(of: .scenePerformActionForShortcutItem) == ["A", "B", "C"])
+        // B's call came before the deadline passes; C's never does.
+        await deliveries.wait(until: { subscribers[1].threads.calls.count == 1 })
+        await clock.advance(by: .milliseconds(80), onceArmed: 1)
         let outcome = try #require(await deliveries.first())
         #expect(outcome.result == true)
         #expect(outcome.answers(as: Bool.self) == [false, true, false])

@@ -22,8 +22,9 @@ package enum CheckCommand {
             .value("skip", "ID,...", help: "Leave out these checks (ids or groups).", repeatable: true),
             .value("seed", "N", help: "Seed of the fuzzed inputs (default: random, shown in the report)."),
             .value("timeout", "MS",
-                   help: "Per-check timeout in milliseconds, 3000 to 600000, and at least the completion timeout + 1000 "
-                       + "(default 10000, or the completion timeout + 1000 when that is more)."),
+                   help: "How long a check may go without progress, in milliseconds, 3000 to 600000, and at least the "
+                       + "completion timeout + 1000 (default 10000, or the completion timeout + 1000 when that is more); "
+                       + "a check may run 12 times as long in all."),
             .value("completion-timeout", "MS",
                    help: "How long a completion may take before it counts as late, in milliseconds, 1 to 599000 "
                        + "(default 2000; the host allows 30000, Expo about 3000)."),

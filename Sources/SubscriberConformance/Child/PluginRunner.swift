@@ -44,8 +44,10 @@ struct PluginRunner {
 
     /// Runs the child on a thread of its own (it blocks for up to the timeout).
     private func spawn(_ request: ChildRequest) async throws(ConformanceSetupError) -> (ChildOutcome, ChildMessages) {
-        let launch = ChildLaunch(executable: executable, environment: ChildProcess.childEnvironment(), role: ChildWire.role,
-                                 firstMessages: [Array(request.json.serialized().utf8)], timeout: options.checkTimeout)
+        var made = ChildLaunch(executable: executable, environment: ChildProcess.childEnvironment(), role: ChildWire.role,
+                                 firstMessages: [Array(request.json.serialized().utf8)], timeout: options.checkRunLimit)
+        made.silence = options.checkTimeout
+        let launch = made
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<(ChildOutcome, ChildMessages), ChildProcessError>, Never>) in
             DispatchQueue.global().async {
@@ -92,7 +94,9 @@ struct PluginRunner {
             case .signaled(let signal):
                 found = "crashed with \(ChildProcess.signalName(signal))\(doing)"
             case .timedOut:
-                found = "did not finish within \(options.checkTimeout.readable) (killed)\(doing)"
+                found = outcome.duration >= options.checkRunLimit
+                    ? "did not finish within \(options.checkRunLimit.readable) (killed)\(doing)"
+                    : "made no progress for \(options.checkTimeout.readable) (killed)\(doing)"
             case .exited(ChildWire.channelLostStatus) where outcome.channel.signedFrames > 0:
                 // The worker's own word (its last line on stderr, quoted below) names the descriptors.
                 expected = KitChannel.expectation
@@ -170,7 +174,7 @@ struct PluginRunner {
         switch ending {
         case .exited(let status): "exit status \(status)"
         case .signaled(let signal): "a crash (\(ChildProcess.signalName(signal)))"
-        case .timedOut: "no answer within \(options.checkTimeout.readable)"
+        case .timedOut: "no progress within \(options.checkTimeout.readable)"
         }
     }
 

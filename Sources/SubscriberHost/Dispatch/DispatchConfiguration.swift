@@ -28,6 +28,9 @@ package struct DispatchConfiguration: Sendable {
     package var sceneBridge = false
     /// The dispatcher's rules where the peers differ (a profile's, or the manifest's own keys).
     package var rules = DispatchRules()
+    /// Where deadlines are measured and armed: the system's monotonic clock, or one an embedding app
+    /// or a test passes (``HostOptions/clock``; a ``ManualHostClock`` moves only when advanced).
+    package var clock: any HostClock = MonotonicHostClock()
 
     /// A configuration with every event's default reconciler for `application`.
     package init(application: Application) {

@@ -315,7 +315,7 @@ package final class LifecycleDispatcher {
         DeliveryContext(
             event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
             names: names ?? self.names, policy: policies[event.index],
-            deadline: configuration.deadline(for: event).nanosecondsSaturating, lateReports: lateReports,
+            deadline: configuration.deadline(for: event).nanosecondsSaturating, clock: configuration.clock, lateReports: lateReports,
             problem: reportProblem)
     }
 

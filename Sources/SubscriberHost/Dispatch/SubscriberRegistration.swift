@@ -29,6 +29,8 @@ package struct SubscriberRegistration {
         case inProcess(handlers: [AnyEventHandler?])
         /// A loaded subscriber: its C entries.
         case loaded(CSubscriber)
+        /// A subscriber reached through a transport of its own (``ResponderTransport``).
+        case transport(any ResponderTransport)
     }
 
     /// Registers an in-process `subscriber` under `name`: it receives the events whose protocols its
@@ -59,6 +61,15 @@ package struct SubscriberRegistration {
         self.kind = .loaded(subscriber)
     }
 
+    /// Registers `transport` under `name`: it receives the events it says it responds to, through
+    /// its own way of reaching its subscriber.
+    package init(name: String, transport: any ResponderTransport, priority: Int = 0) {
+        self.name = name
+        self.priority = priority
+        self.subscriber = transport
+        self.kind = .transport(transport)
+    }
+
     /// Makes a subscriber of `type` with a context from the host: `sink` for its logs, the app's
     /// info and its manifest `options`. `name` defaults to the type's `subscriberName`.
     package init(_ type: any InstantiableSubscriber.Type, name: String? = nil, application: Application,
@@ -76,6 +87,8 @@ package struct SubscriberRegistration {
             handlers[event.index].map { .inProcess(object: .passUnretained(subscriber), handler: .passUnretained($0)) }
         case .loaded(let loaded):
             loaded.entries[event.index].map { .loaded(entry: $0, subscriber: loaded.me) }
+        case .transport(let transport):
+            transport.responds(to: event) ? .transport(transport) : nil
         }
     }
 

@@ -1,3 +1,5 @@
+import SubscriberKit
+
 /// How a ``PluginHost`` loads a manifest: the command line's knobs, as a value.
 public struct HostOptions: Sendable {
     /// Folders searched for `library` plugins after the manifest's `pluginSearchPaths` (`--plugin-dir`).
@@ -15,16 +17,22 @@ public struct HostOptions: Sendable {
     /// Measure each subscriber's time (``SubscriberAnswer/duration``), at a clock read per
     /// subscriber per event.
     public var measuresSubscribers: Bool
+    /// Where deadlines are measured and armed: the system's monotonic clock by default; a
+    /// ``ManualHostClock`` in a test, so that a deadline passes exactly when the test advances it.
+    /// Durations shown for ``measuresSubscribers`` always read the system's monotonic clock.
+    public var clock: any HostClock
 
     /// Options with the given values; the defaults load the manifest as written.
     public init(extraSearchDirectories: [String] = [], allowWritable: Bool = false,
                 deadlineOverride: Duration? = nil, logHandler: (@Sendable (LogRecord) -> Void)? = nil,
-                requestHandler: (@Sendable (HostRequest) -> Void)? = nil, measuresSubscribers: Bool = false) {
+                requestHandler: (@Sendable (HostRequest) -> Void)? = nil, measuresSubscribers: Bool = false,
+                clock: any HostClock = MonotonicHostClock()) {
         self.extraSearchDirectories = extraSearchDirectories
         self.allowWritable = allowWritable
         self.deadlineOverride = deadlineOverride
         self.logHandler = logHandler
         self.requestHandler = requestHandler
         self.measuresSubscribers = measuresSubscribers
+        self.clock = clock
     }
 }

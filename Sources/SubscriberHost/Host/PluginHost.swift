@@ -356,6 +356,7 @@ public final class PluginHost {
         configuration.defaultOrientations = manifest.supportedInterfaceOrientations
         configuration.restorationFromEveryCaller = manifest.restorationFromEveryCaller
         configuration.measuresSubscribers = options.measuresSubscribers
+        configuration.clock = options.clock
         configuration.sceneBridge = manifest.sceneBridge
         configuration.rules = manifest.rules.dispatch
         return configuration

@@ -5,11 +5,13 @@
  * - didBecomeActive: asks registerForRemoteNotifications, then updateSupportedInterfaceOrientations,
  *   during the event.
  * - didEnterBackground: starts a thread that asks registerForRemoteNotifications after the event
- *   returned (joined in destroy, so the host interface is still valid when it asks).
+ *   returned: once destroy tells it to (so after the last event, however busy the machine is), and
+ *   destroy joins it, so the host interface is still valid when it asks.
  * - supportedInterfaceOrientations: counts the calls and logs each; landscape left on a pad,
  *   portrait elsewhere.
  */
 #include "SubscriberABI.h"
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,8 @@ typedef struct {
     int orientation_calls;
     int thread_started;
     pthread_t thread;
+    /* destroy writes a byte here: the thread's signal to ask. */
+    int wake[2];
 } asker;
 
 static void say(const asker *me, const char *text) {
@@ -35,10 +39,11 @@ static void did_become_active(const adh_subscriber *self) {
     me->requests->update_supported_interface_orientations(me->host);
 }
 
-/* [any-thread] Runs after didEnterBackground returned. */
+/* [any-thread] Runs after didEnterBackground returned; asks once destroy says so. */
 static void *ask_later(void *context) {
     asker *me = context;
-    usleep(20 * 1000);
+    char byte;
+    while (read(me->wake[0], &byte, 1) < 0 && errno == EINTR) {}
     me->requests->register_for_remote_notifications(me->host);
     say(me, "asked from a thread");
     return NULL;
@@ -47,8 +52,12 @@ static void *ask_later(void *context) {
 /* [main-thread] */
 static void did_enter_background(const adh_subscriber *self) {
     asker *me = self->instance;
-    if (me->thread_started) return;
+    if (me->thread_started || pipe(me->wake) != 0) return;
     me->thread_started = pthread_create(&me->thread, NULL, ask_later, me) == 0;
+    if (!me->thread_started) {
+        close(me->wake[0]);
+        close(me->wake[1]);
+    }
 }
 
 /* [main-thread] */
@@ -63,7 +72,12 @@ static int64_t supported_interface_orientations(const adh_subscriber *self, adh_
 
 static void destroy(const adh_subscriber *self) {
     asker *me = self->instance;
-    if (me->thread_started) pthread_join(me->thread, NULL);
+    if (me->thread_started) {
+        while (write(me->wake[1], "!", 1) < 0 && errno == EINTR) {}
+        pthread_join(me->thread, NULL);
+        close(me->wake[0]);
+        close(me->wake[1]);
+    }
     free(me);
     free((void *)self);
 }

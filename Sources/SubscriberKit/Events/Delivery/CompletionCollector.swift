@@ -65,7 +65,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// Set when the host shut down while this event waited: later calls are reported as after shutdown.
     private let closed = Atomic<Bool>(false)
     nonisolated(unsafe) private var continuation: UnsafeContinuation<Void, Never>?
-    private let timer = Mutex<DeadlineTimer?>(nil)
+    private let timer = Mutex<(any HostTimer)?>(nil)
     private let reports = Mutex(DispatchReportList())
     /// Every subscriber's name, and each slot's position among them.
     private let names: [String]
@@ -230,11 +230,12 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         return true
     }
 
-    /// Returns once every awaited responder answered, or `deadline` nanoseconds after `start`
-    /// (``MonotonicClock``). Call once, after every responder returned. Runs on the caller's actor
-    /// (`isolation`): a nonisolated async function would hop to the global executor and back, which
-    /// costs more than a whole synchronous fetch round.
-    package func wait(since start: UInt64, deadline: UInt64, isolation: isolated (any Actor)? = #isolation) async {
+    /// Returns once every awaited responder answered, or `deadline` nanoseconds after `start` on
+    /// `clock` (the dispatcher's: the deadline is a timer armed on it). Call once, after every
+    /// responder returned. Runs on the caller's actor (`isolation`): a nonisolated async function
+    /// would hop to the global executor and back, which costs more than a whole synchronous fetch round.
+    package func wait(since start: UInt64, deadline: UInt64, clock: any HostClock,
+                      isolation: isolated (any Actor)? = #isolation) async {
         if pending.load(ordering: .acquiring) == 0 { return phase.store(Self.delivered, ordering: .releasing) }
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             self.continuation = continuation
@@ -250,8 +251,8 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
             if pending.load(ordering: .acquiring) == 0 {
                 return wakeIfParked()
             }
-            let elapsed = MonotonicClock.now() &- start
-            let timer = DeadlineTimer(after: deadline > elapsed ? deadline - elapsed : 0) { [self] in expire() }
+            let due = start.addingReportingOverflow(deadline)
+            let timer = clock.schedule(at: due.overflow ? .max : due.partialValue) { [self] in expire() }
             self.timer.withLock { $0 = timer }
             // Delivered while the timer was being made: nobody else cancels it.
             if phase.load(ordering: .acquiring) == Self.delivered { cancelTimer() }

@@ -3,8 +3,10 @@ import SubscriberABI
 // The call path: one function per answer timing, generic over the event's shapes. Each event row
 // instantiates the one of its timing with its own shapes and C signature (EventRow+Builders.swift),
 // so that what runs per subscriber is specialized code: a loaded responder is one indirect call of
-// its C entry with arguments encoded once per event, an in-process one a call of its handler, and
-// the answers are kept in a typed array.
+// its C entry with arguments encoded once per event, an in-process one a call of its handler.
+// Responders are reached only through Responder's methods (Responder.swift), whatever their
+// transport, and every answer goes into a slot: of a typed array for answers at once, of the
+// event's CompletionCollector for answers through completions.
 //
 // Every responder is called, in order, whatever the answers so far: no reconciler short-circuits.
 // In-process objects and handlers are borrowed with ``borrowing(_:_:)``, never with the stdlib's
@@ -31,16 +33,7 @@ enum Deliver {
         var clock = CallClock(timed: context.timed, count: list.responders.count)
         list.responders.withUnsafeBufferPointer { responders in
             for responder in responders {
-                switch responder.target {
-                case .loaded(let entry, let me):
-                    call(entry, me, cArguments.unsafelyUnwrapped)
-                case .inProcess(let object, let handler):
-                    borrowing(handler) { handler in
-                        borrowing(object) { object in
-                            unsafeDowncast(handler, to: NotificationHandler<A>.self).call(object, context.application, value)
-                        }
-                    }
-                }
+                responder.notify(value, cArguments, context, A.self, call: call)
                 clock.mark()
             }
         }
@@ -60,23 +53,14 @@ enum Deliver {
         let cArguments = encoded.map(A.cArguments)
         let count = list.responders.count
         var clock = CallClock(timed: context.timed, count: count)
-        var answers: [R.Answer?] = []
-        answers.reserveCapacity(count)
-        list.responders.withUnsafeBufferPointer { responders in
-            for responder in responders {
-                switch responder.target {
-                case .loaded(let entry, let me):
-                    var problem: String?
-                    answers.append(R.decode(call(entry, me, cArguments.unsafelyUnwrapped), problem: &problem))
-                    if let problem { context.problem(responder.subscriber, "\(event): \(problem)") }
-                case .inProcess(let object, let handler):
-                    answers.append(borrowing(handler) { handler in
-                        borrowing(object) { object in
-                            unsafeDowncast(handler, to: ImmediateHandler<A, R>.self).call(object, context.application, value)
-                        }
-                    })
+        // One slot per responder, filled before its call returns.
+        var answers = [R.Answer?](repeating: nil, count: count)
+        answers.withUnsafeMutableBufferPointer { slots in
+            list.responders.withUnsafeBufferPointer { responders in
+                for index in 0..<responders.count {
+                    responders[index].answer(value, cArguments, context, A.self, R.self, into: &slots[index], call: call)
+                    clock.mark()
                 }
-                clock.mark()
             }
         }
         withExtendedLifetime(encoded) {}
@@ -113,28 +97,15 @@ enum Deliver {
         guard !responders.isEmpty else {
             return SettledFlight(immediate: (), result: DeliveryResult(final: nobody, answers: .empty, reports: []))
         }
-        let start = MonotonicClock.now()
+        let start = context.clock.nanoseconds()
         let (collector, tokens) = collector(list, context, decode: { R.answer($0, problem: &$1) })
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
         var clock = CallClock(timed: context.timed, count: responders.count)
-        let problem = context.problem
         responders.withUnsafeBufferPointer { responders in
-            for (index, responder) in responders.enumerated() {
-                switch responder.target {
-                case .loaded(let entry, let me):
-                    CompletionTokens.shared.setCallSite(tokens[index])
-                    let response = call(entry, me, cArguments.unsafelyUnwrapped, R.completion(token: tokens[index]))
-                    CompletionTokens.shared.setCallSite(nil)
-                    if declined(response, event, responder.subscriber, problem) { collector.decline(index) }
-                case .inProcess(let object, let handler):
-                    borrowing(handler) { handler in
-                        borrowing(object) { object in
-                            unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
-                                .call(object, context.application, value, collector.handler(index))
-                        }
-                    }
-                }
+            for index in 0..<responders.count {
+                responders[index].complete(value, cArguments, context, A.self, R.self, collector: collector, index: index,
+                                           token: tokens.isEmpty ? nil : tokens[index], call: call)
                 collector.didReturn(index)
                 clock.mark()
             }
@@ -143,7 +114,8 @@ enum Deliver {
         let subscribers = list.subscribers
         let names = context.names
         let callStarts = clock.starts
-        return CompletingFlight(immediate: (), collector: collector, start: start, deadline: context.deadline, tokens: tokens) {
+        return CompletingFlight(immediate: (), collector: collector, start: start, deadline: context.deadline,
+                                clock: context.clock, tokens: tokens) {
             collector, reports in
             let deliveredAt = callStarts.isEmpty ? 0 : MonotonicClock.now()
             var rowSubscribers: [Int] = [], rowAnswers: [R.Answer?] = [], times: [UInt64] = []
@@ -186,16 +158,6 @@ enum Deliver {
         return (collector, tokens)
     }
 
-    /// Whether a C entry's `adh_response` declines; a value other than the header's two is reported
-    /// and read as "responds", so that the deadline, not a guess, settles it.
-    private static func declined(_ response: adh_response, _ event: LifecycleEvent, _ subscriber: Int,
-                                 _ problem: (Int, String) -> Void) -> Bool {
-        if response != ABI.declines && response != ABI.responds {
-            problem(subscriber, "\(event): returned \(response), expected 0 (declines) or 1 (responds); read as responds")
-        }
-        return response == ABI.declines
-    }
-
     // MARK: An answer at once, then an optional handler (continueUserActivity)
 
     static func restoration<A: ArgumentShape>(
@@ -207,36 +169,22 @@ enum Deliver {
         let policy = unsafeDowncast(context.policy, to: TypedPolicy<A.Value, Bool>.self)
         let rules = CompletionCollector<[String]>.Rules(acceptsReleased: policy.settings.restorationFromEveryCaller,
                                                        reportsLate: false)
-        let start = MonotonicClock.now()
+        let start = context.clock.nanoseconds()
         let (collector, tokens) = collector(list, context, rules: rules,
                                             decode: { RestorationAnswer.identifiers($0, problem: &$1) })
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
         var clock = CallClock(timed: context.timed, count: responders.count)
-        var returned: [Bool?] = []
-        returned.reserveCapacity(responders.count)
-        responders.withUnsafeBufferPointer { responders in
-            for (index, responder) in responders.enumerated() {
-                let answer: Bool?
-                switch responder.target {
-                case .loaded(let entry, let me):
-                    CompletionTokens.shared.setCallSite(tokens[index])
-                    let raw = call(entry, me, cArguments.unsafelyUnwrapped, RestorationAnswer.completion(token: tokens[index]))
-                    CompletionTokens.shared.setCallSite(nil)
-                    var problem: String?
-                    answer = OptionalBoolAnswer.decode(raw, problem: &problem)
-                    if let problem { context.problem(responder.subscriber, "\(event): \(problem)") }
-                case .inProcess(let object, let handler):
-                    answer = borrowing(handler) { handler in
-                        borrowing(object) { object in
-                            unsafeDowncast(handler, to: RestorationHandler<A>.self)
-                                .call(object, context.application, value, collector.handler(index))
-                        }
-                    }
+        // One slot per responder for its handled answer, filled before its call returns.
+        var returned = [Bool?](repeating: nil, count: responders.count)
+        returned.withUnsafeMutableBufferPointer { slots in
+            responders.withUnsafeBufferPointer { responders in
+                for index in 0..<responders.count {
+                    responders[index].restore(value, cArguments, context, A.self, into: &slots[index], collector: collector, index: index,
+                                              token: tokens.isEmpty ? nil : tokens[index], call: call)
+                    collector.didReturn(index, awaited: slots[index] == true)
+                    clock.mark()
                 }
-                returned.append(answer)
-                collector.didReturn(index, awaited: answer == true)
-                clock.mark()
             }
         }
         withExtendedLifetime(encoded) {}
@@ -250,7 +198,7 @@ enum Deliver {
         let handled = policy.reconciler.reconcile(answers, event: event, nobody: policy.nobody.answer(for: value, policy.settings))
         let callTimes = clock.spans
         return CompletingFlight(immediate: handled.result, collector: collector, start: start, deadline: context.deadline,
-                                tokens: tokens) { collector, reports in
+                                clock: context.clock, tokens: tokens) { collector, reports in
             var restorable: [String] = []
             var rows: [ContinueUserActivityResult?] = []
             for index in 0..<collector.count {

@@ -17,13 +17,16 @@ package struct DeliveryContext {
     package var policy: EventPolicy
     /// The deadline of a completion event, in nanoseconds.
     package var deadline: UInt64
+    /// Where the deadline is measured and armed (the dispatcher's clock).
+    package var clock: any HostClock
     /// Where calls that arrive after delivery are reported.
     package var lateReports: LateReports
     /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
     package var problem: @Sendable (Int, String) -> Void
 
     package init(event: LifecycleEvent, application: Application, serial: UInt64, timed: Bool, names: [String], policy: EventPolicy,
-                 deadline: UInt64, lateReports: LateReports, problem: @escaping @Sendable (Int, String) -> Void) {
+                 deadline: UInt64, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
+                problem: @escaping @Sendable (Int, String) -> Void) {
         self.event = event
         self.application = application
         self.serial = serial
@@ -31,6 +34,7 @@ package struct DeliveryContext {
         self.names = names
         self.policy = policy
         self.deadline = deadline
+        self.clock = clock
         self.lateReports = lateReports
         self.problem = problem
     }

@@ -55,17 +55,20 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
     private let collector: CompletionCollector<Value>
     private let start: UInt64
     private let deadline: UInt64
+    private let clock: any HostClock
     private let tokens: [UnsafeMutableRawPointer]
     /// Builds the result from the frozen collector and its reports: made where `Value` is concrete,
     /// so that reading the slots is specialized code.
     private let result: @Sendable (CompletionCollector<Value>, [DispatchReport]) -> DeliveryResult
 
+    /// `start` and `deadline` are nanoseconds on `clock`.
     init(immediate: any Sendable, collector: CompletionCollector<Value>, start: UInt64, deadline: UInt64,
-         tokens: [UnsafeMutableRawPointer],
+         clock: any HostClock, tokens: [UnsafeMutableRawPointer],
          result: @escaping @Sendable (CompletionCollector<Value>, [DispatchReport]) -> DeliveryResult) {
         self.collector = collector
         self.start = start
         self.deadline = deadline
+        self.clock = clock
         self.tokens = tokens
         self.result = result
         super.init(immediate: immediate)
@@ -85,7 +88,7 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
 
     override func finish(isolation: isolated (any Actor)? = #isolation) async -> DeliveryResult {
         if let built { return built }
-        await collector.wait(since: start, deadline: deadline)
+        await collector.wait(since: start, deadline: deadline, clock: clock)
         return delivered()
     }
 
