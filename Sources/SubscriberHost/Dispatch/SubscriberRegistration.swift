@@ -29,8 +29,8 @@ package struct SubscriberRegistration {
         case inProcess(handlers: [AnyEventHandler?])
         /// A loaded subscriber: its C entries.
         case loaded(CSubscriber)
-        /// A subscriber reached through a transport of its own (``ResponderTransport``).
-        case transport(any ResponderTransport)
+        /// A subscriber reached through a transport of its own (``ResponderTransport``), boxed.
+        case transport(TransportBox)
     }
 
     /// Registers an in-process `subscriber` under `name`: it receives the events whose protocols its
@@ -67,7 +67,7 @@ package struct SubscriberRegistration {
         self.name = name
         self.priority = priority
         self.subscriber = transport
-        self.kind = .transport(transport)
+        self.kind = .transport(TransportBox(transport))
     }
 
     /// Makes a subscriber of `type` with a context from the host: `sink` for its logs, the app's
@@ -87,8 +87,8 @@ package struct SubscriberRegistration {
             handlers[event.index].map { .inProcess(object: .passUnretained(subscriber), handler: .passUnretained($0)) }
         case .loaded(let loaded):
             loaded.entries[event.index].map { .loaded(entry: $0, subscriber: loaded.me) }
-        case .transport(let transport):
-            transport.responds(to: event) ? .transport(transport) : nil
+        case .transport(let box):
+            box.transport.responds(to: event) ? .transport(.passUnretained(box)) : nil
         }
     }
 

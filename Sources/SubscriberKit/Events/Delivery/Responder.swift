@@ -16,16 +16,17 @@ import SubscriberABI
 ///
 /// The dispatcher makes one list of responders per event when its subscribers change, in call
 /// order, so a dispatch touches neither the subscribers' objects nor their names. Nothing here is
-/// retained but a transport object: the dispatcher's registrations own the subscribers, their
-/// handlers and their C structs for as long as a list of theirs is in use.
+/// retained: the dispatcher's registrations own the subscribers, their handlers, their C structs
+/// and their transports for as long as a list of theirs is in use.
 package struct Responder {
     package enum Target {
         /// A C vtable entry (the event's function pointer, as a raw pointer) and the `self` to pass.
         case loaded(entry: UnsafeRawPointer, subscriber: UnsafePointer<adh_subscriber>)
         /// An in-process subscriber object and its handler of the event.
         case inProcess(object: Unmanaged<AnyObject>, handler: Unmanaged<AnyEventHandler>)
-        /// Any other transport.
-        case transport(any ResponderTransport)
+        /// Any other transport, boxed: a responder stays a plain value, copied without reference
+        /// counting on the fast paths.
+        case transport(Unmanaged<TransportBox>)
     }
 
     package let target: Target
@@ -67,6 +68,15 @@ package protocol ResponderTransport: AnyObject {
                                    restoration: CompletionHandler<[String]>, _: A.Type)
 }
 
+/// A ``ResponderTransport`` held by its registration, for ``Responder/Target/transport(_:)`` to
+/// borrow.
+@MainActor
+package final class TransportBox {
+    package let transport: any ResponderTransport
+
+    package init(_ transport: any ResponderTransport) { self.transport = transport }
+}
+
 extension Responder {
     package typealias Me = UnsafePointer<adh_subscriber>
 
@@ -84,8 +94,8 @@ extension Responder {
                     unsafeDowncast(handler, to: NotificationHandler<A>.self).call(object, context.application, value)
                 }
             }
-        case .transport(let transport):
-            transport.notify(value, subscriber: subscriber, context, A.self)
+        case .transport(let box):
+            borrowing(box) { $0.transport.notify(value, subscriber: subscriber, context, A.self) }
         }
     }
 
@@ -106,8 +116,8 @@ extension Responder {
                     unsafeDowncast(handler, to: ImmediateHandler<A, R>.self).call(object, context.application, value)
                 }
             }
-        case .transport(let transport):
-            transport.answer(value, subscriber: subscriber, context, into: &slot, A.self, R.self)
+        case .transport(let box):
+            borrowing(box) { $0.transport.answer(value, subscriber: subscriber, context, into: &slot, A.self, R.self) }
         }
     }
 
@@ -133,8 +143,10 @@ extension Responder {
                         .call(object, context.application, value, collector.handler(index))
                 }
             }
-        case .transport(let transport):
-            transport.complete(value, subscriber: subscriber, context, completion: collector.handler(index), A.self, R.self)
+        case .transport(let box):
+            borrowing(box) {
+                $0.transport.complete(value, subscriber: subscriber, context, completion: collector.handler(index), A.self, R.self)
+            }
         }
     }
 
@@ -162,8 +174,10 @@ extension Responder {
                         .call(object, context.application, value, collector.handler(index))
                 }
             }
-        case .transport(let transport):
-            transport.restore(value, subscriber: subscriber, context, into: &slot, restoration: collector.handler(index), A.self)
+        case .transport(let box):
+            borrowing(box) {
+                $0.transport.restore(value, subscriber: subscriber, context, into: &slot, restoration: collector.handler(index), A.self)
+            }
         }
     }
 
