@@ -116,11 +116,13 @@ struct BridgeAbandonTests {
         let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "silent",
                                                context: bridgeContext("silent", sink: sink)))
         defer { adapter.destroy() }
+        let clock = ManualHostClock()
         var configuration = DispatchConfiguration(application: bridgeTestApplication)
+        configuration.clock = clock
         try configuration.setDeadline(.milliseconds(20), for: .performFetch)
         let dispatcher = LifecycleDispatcher(subscribers: [SubscriberRegistration(adapter)], configuration: configuration,
                                              state: ApplicationStateCell(), enforcesApplicationState: false)
-        let outcome = await dispatcher.dispatch(.performFetch)
+        let outcome = await dispatcher.dispatch(.performFetch, advancing: clock, by: .milliseconds(20))
         #expect(outcome.result == .failed)
         #expect(outcome.reports == [.late(subscriber: "silent", event: .performFetch)])
 

@@ -1,6 +1,7 @@
 import Foundation
 import SubscriberHost
 import SubscriberKit
+import Synchronization
 import Testing
 
 /// Collects what a `whenDelivered` handler of ``LifecycleDispatcher/dispatchAtOnce(_:whenDelivered:)``
@@ -66,18 +67,58 @@ extension ManualHostClock {
     }
 }
 
+/// Completions the tests' subscribers are making from other threads right now: a test lets a
+/// deadline pass on its manual clock only once none is on its way, so what a subscriber sends
+/// arrives before the deadline however busy the machine is.
+enum CompletionsOnTheirWay {
+    private static let count = Atomic<Int>(0)
+
+    /// Runs `body` on a global-queue thread, counted until it returned.
+    static func run(_ body: @escaping @Sendable () -> Void) {
+        count.add(1, ordering: .relaxed)
+        DispatchQueue.global().async {
+            body()
+            count.subtract(1, ordering: .releasing)
+        }
+    }
+
+    /// Runs `body` on a global-queue thread once the main actor is next free (after the subscriber's
+    /// method returned and the code dispatching gave the main actor up), counted from now until it returned.
+    @MainActor
+    static func runAfterTheDispatch(_ body: @escaping @Sendable () -> Void) {
+        count.add(1, ordering: .relaxed)
+        Task { @MainActor in
+            DispatchQueue.global().async {
+                body()
+                count.subtract(1, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Whether none is on its way.
+    static var none: Bool { count.load(ordering: .acquiring) == 0 }
+}
+
 extension LifecycleDispatcher {
-    /// Dispatches `call` and, once it waits on its deadline, advances `clock` (the dispatcher's) by
-    /// `duration`: its outcome once that time passed — at once when nothing was awaited. How a test
-    /// sees a deadline pass without waiting for it.
+    /// Dispatches `call` and, once it waits on its deadline and no completion is on its way from
+    /// another thread (``CompletionsOnTheirWay``), advances `clock` (the dispatcher's) by `duration`:
+    /// its outcome once that time passed — as soon as it is delivered when nothing is left awaited.
+    /// How a test sees a deadline pass without waiting for it.
     func dispatch<Immediate, Final: Sendable>(_ call: EventCall<Immediate, Final>, advancing clock: ManualHostClock,
                                               by duration: Duration,
                                               sourceLocation: SourceLocation = #_sourceLocation) async -> EventOutcome<Final> {
         let armed = clock.armedTimerCount
         let deliveries = Deliveries<Final>()
         dispatchAtOnce(call, whenDelivered: deliveries.handler)
-        if deliveries.outcomes.isEmpty { await clock.advance(by: duration, onceArmed: armed + 1, sourceLocation: sourceLocation) }
-        await deliveries.wait(for: 1)
+        let end = ContinuousClock.now + .seconds(60)
+        var advanced = false
+        while deliveries.outcomes.isEmpty, ContinuousClock.now < end {
+            if !advanced, CompletionsOnTheirWay.none, clock.armedTimerCount > armed {
+                clock.advance(by: duration)
+                advanced = true
+            }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
         guard let outcome = deliveries.outcomes.first else {
             Issue.record("\(call.event) was not delivered", sourceLocation: sourceLocation)
             return await dispatch(call)

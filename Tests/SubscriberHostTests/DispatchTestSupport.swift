@@ -130,12 +130,12 @@ final class TestSubscriber {
             handler.complete(first)
             handler.complete(second)
         case .fromAnotherThread(let value):
-            DispatchQueue.global().async {
+            CompletionsOnTheirWay.run {
                 handler.complete(value)
                 threads.record()
             }
         case .later(let value):
-            afterTheDispatch {
+            CompletionsOnTheirWay.runAfterTheDispatch {
                 handler.complete(value)
                 threads.record()
             }
@@ -144,20 +144,12 @@ final class TestSubscriber {
             handler.decline()
             handler.complete(value)
         case .declineAfterReturn(let value):
-            afterTheDispatch {
+            CompletionsOnTheirWay.runAfterTheDispatch {
                 handler.decline()
                 handler.complete(value)
             }
         }
     }
-}
-
-/// Runs `body` on a global-queue thread once the main actor is next free: after the subscriber's
-/// method returned and the code dispatching gave the main actor up. An order, not a delay: a busy
-/// machine cannot make it come first.
-@MainActor
-private func afterTheDispatch(_ body: @escaping @Sendable () -> Void) {
-    Task { @MainActor in DispatchQueue.global().async(execute: body) }
 }
 
 /// The application used by dispatch tests.

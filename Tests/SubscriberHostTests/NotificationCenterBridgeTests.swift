@@ -30,7 +30,7 @@ final class NotificationProbe: InstantiableSubscriber, WillPresentNotificationSu
     private func run<Value: Sendable>(_ mode: String, _ handler: CompletionHandler<Value>, _ value: Value, _ second: Value) {
         switch mode {
         case "now": handler(value)
-        case "thread": DispatchQueue.global().async { handler(value) }
+        case "thread": CompletionsOnTheirWay.run { handler(value) }
         case "twice":
             handler(value)
             handler(second)
@@ -65,6 +65,10 @@ final class NotificationProbe: InstantiableSubscriber, WillPresentNotificationSu
 @MainActor
 @Suite("Notification center through C: same outcomes as in-process", .timeLimit(.minutes(1)))
 struct NotificationCenterBridgeTests {
+    /// The dispatchers' clock: a deadline passes when ``play(bridged:)`` advances it, once every
+    /// completion from a thread arrived.
+    let clock = ManualHostClock()
+
     /// The test plugin of this suite.
     static func descriptor() -> UnsafePointer<adh_plugin_descriptor> {
         SubscriberPlugin.export(id: "com.example.notification-center-tests", name: "Notification center tests",
@@ -98,6 +102,7 @@ struct NotificationCenterBridgeTests {
             }
         }
         var configuration = DispatchConfiguration(application: bridgeTestApplication)
+        configuration.clock = clock
         try configuration.setDefaultDeadline(.milliseconds(400))
         let dispatcher = LifecycleDispatcher(subscribers: registrations, configuration: configuration, state: state)
         dispatcher.dispatchAtOnce(.didFinishLaunching())
@@ -120,14 +125,16 @@ struct NotificationCenterBridgeTests {
         let sink = RecordingSink()
         let (dispatcher, adapters) = try dispatcher(bridged: bridged, sink: sink)
         defer { adapters.forEach { $0.destroy() } }
-        let presented = await dispatcher.dispatch(.willPresentNotification(Self.notification))
+        let deadline = Duration.milliseconds(400)
+        let presented = await dispatcher.dispatch(.willPresentNotification(Self.notification), advancing: clock, by: deadline)
         let responded = await dispatcher.dispatch(.didReceiveNotificationResponse(
-            NotificationResponse(notification: Self.notification, actionIdentifier: "reply", userText: "Merci")))
+            NotificationResponse(notification: Self.notification, actionIdentifier: "reply", userText: "Merci")), advancing: clock, by: deadline)
         // A response without typed text, and one with empty text, a notification without userInfo or category.
         let bare = UserNotification(identifier: "quiet")
-        _ = await dispatcher.dispatch(.didReceiveNotificationResponse(NotificationResponse(notification: bare)))
+        _ = await dispatcher.dispatch(.didReceiveNotificationResponse(NotificationResponse(notification: bare)), advancing: clock, by: deadline)
         _ = await dispatcher.dispatch(.didReceiveNotificationResponse(
-            NotificationResponse(notification: bare, actionIdentifier: NotificationResponse.dismissActionIdentifier, userText: "")))
+            NotificationResponse(notification: bare, actionIdentifier: NotificationResponse.dismissActionIdentifier, userText: "")),
+            advancing: clock, by: deadline)
         let settings = [await dispatcher.dispatch(.openNotificationSettings(for: Self.notification)),
                         await dispatcher.dispatch(.openNotificationSettings(for: nil))]
         return Run(presented: presented, responded: responded, settings: settings,

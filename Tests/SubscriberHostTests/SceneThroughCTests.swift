@@ -68,7 +68,7 @@ final class SceneProbe: InstantiableSubscriber, SceneWillConnectSubscriber, Scen
         saw(.scenePerformActionForShortcutItem, windowScene, " " + JSONValue.object(shortcutItem.json).serialized())
         switch shortcut {
         case "now": completionHandler(true)
-        case "thread": DispatchQueue.global().async { completionHandler(false) }
+        case "thread": CompletionsOnTheirWay.run { completionHandler(false) }
         case "twice":
             completionHandler(false)
             completionHandler(true)
@@ -94,6 +94,10 @@ final class SceneProbe: InstantiableSubscriber, SceneWillConnectSubscriber, Scen
 @MainActor
 @Suite("Scenes through C: same outcomes as in-process", .timeLimit(.minutes(1)))
 struct SceneThroughCTests {
+    /// The dispatchers' clock: a deadline passes when ``play(throughC:)`` advances it, once every
+    /// completion from a thread arrived.
+    let clock = ManualHostClock()
+
     static func descriptor() -> UnsafePointer<adh_plugin_descriptor> {
         SubscriberPlugin.export(id: "com.example.scene-tests", name: "Scene tests", version: "1.0", subscribers: [SceneProbe.self])
             .assumingMemoryBound(to: adh_plugin_descriptor.self)
@@ -106,7 +110,7 @@ struct SceneThroughCTests {
         ("Late", ["shortcut": "never"]),
     ]
 
-    /// A dispatcher over the cast, in-process or through C; deadlines of 300 ms; launched the scene way.
+    /// A dispatcher over the cast, in-process or through C; deadlines of 300 ms on ``clock``; launched the scene way.
     func dispatcher(throughC: Bool, sink: RecordingSink) throws -> (LifecycleDispatcher, [CSubscriber]) {
         let state = ApplicationStateCell()
         var adapters: [CSubscriber] = []
@@ -122,6 +126,7 @@ struct SceneThroughCTests {
             }
         }
         var configuration = DispatchConfiguration(application: bridgeTestApplication)
+        configuration.clock = clock
         try configuration.setDefaultDeadline(.milliseconds(300))
         return (LifecycleDispatcher(subscribers: registrations, configuration: configuration, state: state), adapters)
     }
@@ -167,7 +172,9 @@ struct SceneThroughCTests {
         let (dispatcher, adapters) = try dispatcher(throughC: throughC, sink: sink)
         defer { adapters.forEach { $0.destroy() } }
         var outcomes: [String] = []
-        for call in Self.script { outcomes.append(Self.describe(await dispatcher.dispatch(call))) }
+        for call in Self.script {
+            outcomes.append(Self.describe(await dispatcher.dispatch(call, advancing: clock, by: .milliseconds(300))))
+        }
         outcomes += dispatcher.takeLateReports().map(\.description)
         return (outcomes, sink.lines)
     }
