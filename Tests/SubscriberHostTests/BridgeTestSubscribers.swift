@@ -74,12 +74,12 @@ final class Oracle: ScriptedSubscriber, WillFinishLaunchingSubscriber, DidFinish
     }
     func application(_ application: Application,
                      performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
-        DispatchQueue.global().async { completionHandler(.newData) }
+        CompletionsOnTheirWay.run { completionHandler(.newData) }
     }
     func application(_ application: Application, handleEventsForBackgroundURLSession identifier: String,
                      completionHandler: CompletionHandler<Void>) {
         if identifier == "decline" { return completionHandler.decline() }
-        DispatchQueue.global().async { completionHandler() }
+        CompletionsOnTheirWay.run { completionHandler() }
     }
     func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
         context.log("open \(url.absoluteString) \(JSONValue.object(options.json))")
@@ -95,7 +95,7 @@ final class Oracle: ScriptedSubscriber, WillFinishLaunchingSubscriber, DidFinish
             restorationHandler([userActivity.webpageURL?.absoluteString ?? "no url"] + userActivity.userInfo.keys)
             return true
         case "com.example.reading":
-            DispatchQueue.global().async { restorationHandler([]) }
+            CompletionsOnTheirWay.run { restorationHandler([]) }
             return true
         default:
             return false
@@ -112,7 +112,7 @@ final class Oracle: ScriptedSubscriber, WillFinishLaunchingSubscriber, DidFinish
                      completionHandler: CompletionHandler<Bool>) {
         context.log("shortcut \(JSONValue.object(shortcutItem.json))")
         let succeeded = shortcutItem.type.hasSuffix("search")
-        DispatchQueue.global().async { completionHandler(succeeded) }
+        CompletionsOnTheirWay.run { completionHandler(succeeded) }
     }
     func application(_ application: Application,
                      supportedInterfaceOrientationsFor idiom: UserInterfaceIdiom) -> InterfaceOrientationMask? {
@@ -161,7 +161,7 @@ final class Contrarian: ScriptedSubscriber, WillFinishLaunchingSubscriber, DidFi
     func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? { nil }
     func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
                      fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
-        DispatchQueue.global().async { completionHandler(.failed) }
+        CompletionsOnTheirWay.run { completionHandler(.failed) }
     }
     func application(_ application: Application,
                      performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
@@ -187,7 +187,7 @@ final class Contrarian: ScriptedSubscriber, WillFinishLaunchingSubscriber, DidFi
     func applicationShouldRestoreSecureApplicationState(_ application: Application) -> Bool? { true }
     func application(_ application: Application, handleWatchKitExtensionRequest userInfo: JSONObject,
                      reply: CompletionHandler<JSONObject>) {
-        DispatchQueue.global().async { reply(["contrarian": true]) }
+        CompletionsOnTheirWay.run { reply(["contrarian": true]) }
     }
 }
 
@@ -205,7 +205,7 @@ final class DoubleCaller: ScriptedSubscriber, DidReceiveRemoteNotificationSubscr
 
     private func twice<Value: Sendable>(_ handler: CompletionHandler<Value>, _ first: Value, _ second: Value) {
         handler(first)
-        DispatchQueue.global().async { handler(second) }
+        CompletionsOnTheirWay.run { handler(second) }
     }
     func application(_ application: Application, didReceiveRemoteNotification userInfo: JSONObject,
                      fetchCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {

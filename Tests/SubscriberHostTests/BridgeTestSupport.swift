@@ -120,12 +120,16 @@ struct Solo {
     }
 
     /// Whether the subscriber called the completion of `outcome`'s event a second time: reported with
-    /// the outcome, or later (from another thread), waited for up to two seconds.
+    /// the outcome, or later (from another thread), once every counted call from a thread was made
+    /// (``CompletionsOnTheirWay``), then waited for up to two seconds more.
     func duplicateReported<Final>(in outcome: EventOutcome<Final>) async -> Bool {
         func isDuplicate(_ report: DispatchReport) -> Bool {
             if case .duplicateCompletion = report { true } else { false }
         }
         if outcome.reports.contains(where: isDuplicate) { return true }
+        // The test subscribers' calls from other threads are counted: wait until each was made.
+        let end = ContinuousClock.now + .seconds(60)
+        while !CompletionsOnTheirWay.none, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(1)) }
         for _ in 0..<200 {
             if dispatcher.takeLateReports().contains(where: isDuplicate) { return true }
             try? await Task.sleep(for: .milliseconds(10))

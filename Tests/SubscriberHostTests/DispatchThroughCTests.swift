@@ -9,6 +9,10 @@ import Testing
 @MainActor
 @Suite("Dispatch through C: in-process and exported subscribers reconcile identically", .timeLimit(.minutes(1)))
 struct DispatchThroughCTests {
+    /// The dispatchers' clock: a deadline passes only when a dispatch below advances it, once every
+    /// completion from a thread arrived.
+    let clock = ManualHostClock()
+
     static let types: [any InstantiableSubscriber.Type] = [Oracle.self, Contrarian.self, Bystander.self, DoubleCaller.self]
 
     /// Every event's ordinary calls, from the table, plus a few more whose answers differ.
@@ -34,6 +38,7 @@ struct DispatchThroughCTests {
             }
         }
         var configuration = DispatchConfiguration(application: bridgeContext("app", sink: sink).application)
+        configuration.clock = clock
         try configuration.setDefaultDeadline(.seconds(5))
         // Every event in the table's order, whatever the application's state: the state machine is not
         // what is compared here.
@@ -76,14 +81,16 @@ struct DispatchThroughCTests {
         var answered = 0
         var directReports: [String] = [], bridgedReports: [String] = []
         for call in calls {
-            let expected = await direct.dispatch(call)
-            let actual = await bridged.dispatch(call)
+            let expected = await direct.dispatch(call, advancing: clock, by: .seconds(5))
+            let actual = await bridged.dispatch(call, advancing: clock, by: .seconds(5))
             #expect(comparable(actual) == comparable(expected), "\(call.event)")
             directReports += expected.reports.map(\.description)
             bridgedReports += actual.reports.map(\.description)
             answered += expected.answers.filter { $0.answer != nil }.count
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // Every call from a thread made (DoubleCaller's second ones may come after delivery).
+        let end = ContinuousClock.now + .seconds(60)
+        while !CompletionsOnTheirWay.none, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(1)) }
         directReports += direct.takeLateReports().map(\.description)
         bridgedReports += bridged.takeLateReports().map(\.description)
         // Duplicates of one event that arrive together are one report with a count, whose grouping
