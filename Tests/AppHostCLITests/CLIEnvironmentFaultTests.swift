@@ -17,7 +17,8 @@ struct CLIEnvironmentFaultTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // NotificationFetcher completes after 15 ms and NeverCompletes never does: both need the
-        // deadline timer, made after HoldsDescriptors took every descriptor in the first event.
+        // deadline timer, made after HoldsDescriptors took every descriptor in the first event. The
+        // deadline is generous (2 s) so that a busy machine cannot make NotificationFetcher late.
         let manifest = try directory.write("m.json", """
             {"app": {"name": "Descriptors", "bundleIdentifier": "dev.example.fds", "version": "1"},
              "plugins": [{"path": "\(AppHostProcess.plugin("NotificationFetcher"))", "options": {"fetchResult": "newData", "delayMs": 15}},
@@ -33,7 +34,7 @@ struct CLIEnvironmentFaultTests {
             """)
         // A low descriptor limit keeps the plugin's loop short.
         let run = try AppHostProcess.run(["-c", #"ulimit -n 512 && exec "$0" "$@""#, AppHostProcess.executable,
-                                          "--manifest", manifest, "--events", script, "--json", "--deadline", "300",
+                                          "--manifest", manifest, "--events", script, "--json", "--deadline", "2000",
                                           "--allow-writable"],
                                          environment: ["SWIFT_BACKTRACE": "enable=no"], program: "/bin/sh")
         #expect(run.signal == nil, "killed by signal \(run.status): \(run.stderr)")

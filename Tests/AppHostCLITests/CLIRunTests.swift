@@ -166,7 +166,7 @@ struct CLIRunTests {
         let manifest = try directory.write("slow.json", """
             {"app": {"name": "Slow", "bundleIdentifier": "com.example.slow"},
              "deadlines": {"performFetch": 600000},
-             "plugins": [{"library": "NeverCompletes"}, {"library": "NotificationFetcher", "options": {"delayMs": 1}}]}
+             "plugins": [{"library": "NeverCompletes"}]}
             """)
         let script = try directory.write("fetch.jsonl", #"{"event": "didFinishLaunching"}"# + "\n" + #"{"event": "performFetch"}"# + "\n")
         let arguments = ["--manifest", manifest, "--events", script, "--deadline", "100",
@@ -175,10 +175,11 @@ struct CLIRunTests {
         #expect(json.status == 1, "stderr: \(json.stderr)")
         #expect(json.stdoutLines.count == 2)
         let fetch = try #require(json.stdoutLines.last).parsedJSON()
-        #expect(fetch["result"] == "failed")  // the late one counts as failed, which wins
+        // Alone, and never completing: nothing in the run depends on how fast anything else answers.
+        #expect(fetch["result"] == "failed")  // the late one counts as failed
         let late = try #require(fetch["reports"]?.arrayValue?.first)
         #expect(late["kind"] == "late" && late["subscriber"] == "NeverCompletes" && late["event"] == "performFetch")
-        #expect(fetch["answers"]?.arrayValue?.map { $0["answer"] } == ["failed", "newData"])
+        #expect(fetch["answers"]?.arrayValue?.map { $0["answer"] } == ["failed"])
 
         let human = try AppHostProcess.run(arguments)
         #expect(human.status == 1)
