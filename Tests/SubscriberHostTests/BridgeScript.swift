@@ -37,14 +37,15 @@ enum BridgeScript {
         UserActivity(activityType: "org.other.thing", userInfo: ["x": "y"]),
     ]
 
-    /// The events the last ``run(_:calls:)`` sent, in order, each once: held against the event table
-    /// (every app delegate event), so an event added to the table and not to the script fails a test.
+    /// The events the last ``run(_:calls:)`` to end sent, in order, each once: held against the event
+    /// table (every app delegate event), so an event added to the table and not to the script fails a
+    /// test. Set when a run ends: runs of other tests overlap at their awaits.
     private(set) static var driven: [LifecycleEvent] = []
 
     /// The script's lines for `subscriber`, which calls each completion `calls` times.
     static func run(_ subscriber: Solo, calls: Int) async -> [String] {
-        driven = []
-        func drive(_ event: LifecycleEvent) { if !driven.contains(event) { driven.append(event) } }
+        var sent: [LifecycleEvent] = []
+        func drive(_ event: LifecycleEvent) { if !sent.contains(event) { sent.append(event) } }
         var lines: [String] = ["responds: \(subscriber.respondingEvents)"]
         func line(_ label: String, _ answer: (any Sendable)?, of event: LifecycleEvent) {
             lines.append("\(label) -> " + (answer.map { event.row.json(answer: $0).serialized() } ?? "nil"))
@@ -129,6 +130,7 @@ enum BridgeScript {
             await complete("watchKit(\(JSONValue.object(userInfo)))", .handleWatchKitExtensionRequest(userInfo: userInfo))
         }
         notify(.willTerminate)
+        driven = sent
         return lines
     }
 }
