@@ -70,13 +70,18 @@ extension ManualHostClock {
 /// Completions the tests' subscribers are making from other threads right now: a test lets a
 /// deadline pass on its manual clock only once none is on its way, so what a subscriber sends
 /// arrives before the deadline however busy the machine is.
+///
+/// They run on a queue of their own, not a global one: other suites block global-queue threads for
+/// seconds (the kit's children), and on a busy two-core machine a global queue's next item could
+/// wait longer than any deadline. A serial queue of its own always gets a thread.
 enum CompletionsOnTheirWay {
     private static let count = Atomic<Int>(0)
+    private static let queue = DispatchQueue(label: "tests.completions-from-threads")
 
-    /// Runs `body` on a global-queue thread, counted until it returned.
+    /// Runs `body` on another thread, counted until it returned.
     static func run(_ body: @escaping @Sendable () -> Void) {
         count.add(1, ordering: .relaxed)
-        DispatchQueue.global().async {
+        queue.async {
             body()
             count.subtract(1, ordering: .releasing)
         }
@@ -88,7 +93,7 @@ enum CompletionsOnTheirWay {
     static func runAfterTheDispatch(_ body: @escaping @Sendable () -> Void) {
         count.add(1, ordering: .relaxed)
         Task { @MainActor in
-            DispatchQueue.global().async {
+            queue.async {
                 body()
                 count.subtract(1, ordering: .releasing)
             }
@@ -143,10 +148,13 @@ func configuration(on clock: ManualHostClock) -> DispatchConfiguration {
     return configuration
 }
 
-/// Calls `body` on a global-queue thread (not the main thread) and returns once it ran.
+/// The thread ``onAnotherThread(_:)`` runs on: a queue of its own, as ``CompletionsOnTheirWay``'s.
+private let anotherThread = DispatchQueue(label: "tests.another-thread")
+
+/// Calls `body` on another thread (not the main thread) and returns once it ran.
 func onAnotherThread(_ body: @escaping @Sendable () -> Void) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        DispatchQueue.global().async {
+        anotherThread.async {
             precondition(!Thread.isMainThread)
             body()
             continuation.resume()

@@ -179,7 +179,7 @@ struct DispatchCompletionRuleTests {
         lateHandler.decline()
         // From another thread too.
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            CompletionsOnTheirWay.run {
                 lateHandler.complete(BackgroundFetchResult.failed)
                 continuation.resume()
             }

@@ -21,7 +21,7 @@ final class ChattySubscriber: AppDelegateSubscriberBase, InstantiableSubscriber,
     func application(_ application: Application,
                      performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
         let context = context
-        DispatchQueue.global().async {
+        CompletionsOnTheirWay.run {
             context.logError("fetch failed", attributes: ["status": 503])
             completionHandler(.failed)
         }

@@ -30,7 +30,7 @@ final class Registrar: InstantiableSubscriber, DidBecomeActiveSubscriber, DidEnt
     func application(_ application: Application,
                      performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
         let context = context
-        DispatchQueue.global().async {
+        CompletionsOnTheirWay.run {
             context.registerForRemoteNotifications()
             completionHandler(.newData)
         }
