@@ -128,8 +128,7 @@ struct Solo {
         }
         if outcome.reports.contains(where: isDuplicate) { return true }
         // The test subscribers' calls from other threads are counted: wait until each was made.
-        let end = ContinuousClock.now + .seconds(60)
-        while !CompletionsOnTheirWay.none, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(1)) }
+        _ = await waitPatiently { CompletionsOnTheirWay.none }
         for _ in 0..<200 {
             if dispatcher.takeLateReports().contains(where: isDuplicate) { return true }
             try? await Task.sleep(for: .milliseconds(10))

@@ -89,8 +89,7 @@ struct DispatchThroughCTests {
             answered += expected.answers.filter { $0.answer != nil }.count
         }
         // Every call from a thread made (DoubleCaller's second ones may come after delivery).
-        let end = ContinuousClock.now + .seconds(60)
-        while !CompletionsOnTheirWay.none, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await waitPatiently { CompletionsOnTheirWay.none })
         directReports += direct.takeLateReports().map(\.description)
         bridgedReports += bridged.takeLateReports().map(\.description)
         // Duplicates of one event that arrive together are one report with a count, whose grouping
