@@ -152,6 +152,16 @@ final class TestSubscriber {
     }
 }
 
+extension DispatchConfiguration {
+    /// The test application's configuration on a manual clock nobody advances: its 30 s deadlines
+    /// never pass, however long a loaded machine keeps a test from completing what it holds.
+    static var standingStill: DispatchConfiguration {
+        var configuration = DispatchConfiguration(application: testApplication)
+        configuration.clock = ManualHostClock()
+        return configuration
+    }
+}
+
 /// The application used by dispatch tests.
 let testApplication = Application(name: "News", bundleIdentifier: "com.example.news", version: "1.0")
 
@@ -161,7 +171,7 @@ let testApplication = Application(name: "News", bundleIdentifier: "com.example.n
 /// active (UIKit delivers nearly every event to a running app only), and the log, applications and
 /// arguments of that are cleared: a test sees its own events only.
 @MainActor
-func makeDispatcher(_ names: [String], configuration: DispatchConfiguration = DispatchConfiguration(application: testApplication),
+func makeDispatcher(_ names: [String], configuration: DispatchConfiguration = .standingStill,
                     launched: Bool = true,
                     setUp: (TestSubscriber) -> Void = { _ in },
                     configure: (inout DispatchConfiguration) -> Void = { _ in })

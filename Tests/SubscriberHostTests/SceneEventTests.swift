@@ -6,7 +6,7 @@ import Testing
 /// A dispatcher over test subscribers named `names`, launched the scene way (didFinishLaunching, then
 /// scene `main` connects, enters the foreground and becomes active), with the log cleared.
 @MainActor
-func sceneDispatcher(_ names: [String], configuration: DispatchConfiguration = DispatchConfiguration(application: testApplication),
+func sceneDispatcher(_ names: [String], configuration: DispatchConfiguration = .standingStill,
                      setUp: (TestSubscriber) -> Void = { _ in })
     -> (dispatcher: LifecycleDispatcher, subscribers: [TestSubscriber], log: CallLog)
 {
