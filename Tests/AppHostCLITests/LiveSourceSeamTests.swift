@@ -36,7 +36,7 @@ struct LiveSourceSeamTests {
         let output = TextOutput { text in lines.withLock { $0 += text.split(separator: "\n").map(String.init) } }
         let errors = TextOutput { text in lines.withLock { $0 += text.split(separator: "\n").map { "stderr: " + $0 } } }
         let host = try PluginHost(application: Application(name: "Seam", bundleIdentifier: "com.example.seam", version: "1"), inProcess: [])
-        let live = LiveHost(host: host, output: LiveOutput(host: host, json: true, output: output, errors: errors, logFile: nil),
+        let live = LiveHost(host: host, output: EventOutput(host: host, json: true, output: output, errors: errors, logFile: nil),
                             notifier: ServiceNotifier(environment: [:]), clock: clock, terminationDeadline: 5_000_000_000)
         return (live, { lines.withLock { $0 } })
     }

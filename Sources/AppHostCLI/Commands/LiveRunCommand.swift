@@ -101,7 +101,7 @@ enum LiveRunCommand {
             return ExitStatus.usage
         }
 
-        let liveOutput = LiveOutput(host: host, json: json, output: output, errors: errors, logFile: logFile)
+        let liveOutput = EventOutput(host: host, json: json, output: output, errors: errors, logFile: logFile)
         let notifier = ServiceNotifier(environment: environment)
         let clock = MonotonicClock()
         let live = LiveHost(host: host, output: liveOutput, notifier: notifier, clock: clock,

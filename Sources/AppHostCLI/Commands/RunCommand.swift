@@ -52,38 +52,14 @@ enum RunCommand {
             return ExitStatus.usage
         }
 
-        let summary = HostSummary(host)
-        // By event index: whether any subscriber responds to it (an empty block says which it is).
-        let nobodyResponds = LifecycleEvent.allCases.map { host.dispatcher.responderNames(for: $0).isEmpty }
-        let renderer = HumanRenderer(style: .for(output), subscriberNames: summary.dispatchOrder)
-        func writeLogs(_ records: [LogRecord], during event: LifecycleEvent?) {
-            // Through Survival: the lines it staged as they arrived are written, not rendered twice.
-            if let logFile { Survival.write(records, during: event, to: logFile) { JSONLines.log($0, during: event) } }
-            if json { Survival.write(records, during: event, to: errors) { TerminalText.line($0.description) + "\n" } }
-        }
-        /// Whether every write so far went through: the run stops at the first that did not.
-        func outputsWritable() -> Bool { output.failure == nil && logFile?.failure == nil }
-
-        // Subscribers log when they are made: those lines come before the first event.
-        let startupLogs = host.takeLogs()
-        writeLogs(startupLogs, during: nil)
-        Survival.logsWritten(startupLogs.count)
-        if json {
-            for skipped in summary.skipped {
-                errors.singleLine("apphost: \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")
-            }
-        } else {
-            output.write(renderer.header(summary, logs: startupLogs))
-        }
+        // The header (with the lines subscribers logged when they were made), then each event.
+        let out = EventOutput(host: host, json: json, output: output, errors: errors, logFile: logFile)
         // Written out before the first event: an output that cannot be written stops the run before
         // anything is played. Later, buffered outputs show a failure when their buffer is written
         // out, and the run stops there.
-        TextOutput.flushPending()
+        out.flush()
 
-        var eventCount = 0
-        var reportCount = 0
         var scriptError: EventScriptError?
-        var line: [UInt8] = []
         /// Events whose result comes after the calls returned and that a script must not wait for
         /// (continueUserActivity's optional restoration handler), oldest first from `laterHead`:
         /// each is written once its outcome came and those before it were written, so only events
@@ -95,29 +71,14 @@ enum RunCommand {
         /// Whether a subscriber asked for orientations again since they were last asked.
         var orientationsRequested = false
         func write(_ outcome: AnyEventOutcome, call: AnyEventCall) {
-            // Its lines, its block and "written" at once: a signal finds the event either not
-            // written at all (under way) or written whole.
-            Survival.writingEvent { writeNow(outcome, call: call) }
-        }
-        func writeNow(_ outcome: AnyEventOutcome, call: AnyEventCall) {
             if outcome.requests.contains(where: { $0.request == .updateSupportedInterfaceOrientations }) {
                 orientationsRequested = true
             }
-            eventCount += 1
-            reportCount += outcome.reports.count + outcome.bridged.reduce(0) { $0 + $1.reports.count }
-            writeLogs(outcome.logs, during: outcome.event)
-            if json {
-                line.removeAll(keepingCapacity: true)
-                JSONLines.event(outcome, into: &line)
-                output.write(bytes: line)
-            } else {
-                output.write(renderer.event(outcome, call: call, nobodyResponds: nobodyResponds[call.event.index]))
-            }
-            Survival.eventWritten(call, number: eventCount, logs: outcome.logs.count)
+            out.write(outcome, call: call)
         }
         func play(_ call: AnyEventCall) async {
             if let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
-            Survival.eventStarts(call, number: eventCount + 1)
+            out.starts(call)
             guard call.event.row.timing == .restoration else { return write(await host.dispatch(call), call: call) }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
@@ -147,7 +108,7 @@ enum RunCommand {
                 laterHead = 0
             }
         }
-        while outputsWritable() {
+        while out.writable {
             let call: AnyEventCall
             do {
                 guard let next = try events.next() else { break }
@@ -170,18 +131,7 @@ enum RunCommand {
         let leftovers = host.shutDown()
         // Shutting down delivered what was still waiting, with what arrived: every handler ran.
         writeLater()
-        reportCount += leftovers.reports.count
-        writeLogs(leftovers.logs, during: nil)
-        Survival.logsWritten(leftovers.logs.count)
-        if json {
-            if !leftovers.reports.isEmpty || !leftovers.requests.isEmpty {
-                output.write(JSONLines.afterLastEvent(leftovers.reports, requests: leftovers.requests))
-            }
-        } else {
-            output.write(renderer.afterLastEvent(reports: leftovers.reports, logs: leftovers.logs, requests: leftovers.requests))
-            output.write(renderer.footer(events: eventCount, reports: reportCount))
-        }
-        TextOutput.flushPending()
+        out.finish(leftovers)
         if let scriptError {
             errors.singleLine("apphost: " + ErrorLine.text(for: scriptError))
             return ExitStatus.usage
@@ -190,7 +140,7 @@ enum RunCommand {
             errors.singleLine("apphost: \(failure)")
             return ExitStatus.usage
         }
-        return reportCount > 0 ? ExitStatus.failure : ExitStatus.success
+        return out.reportCount > 0 ? ExitStatus.failure : ExitStatus.success
     }
 
     /// The files the log file must not be: the run's inputs (the manifest, the event script, every

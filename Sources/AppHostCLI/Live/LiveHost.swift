@@ -15,7 +15,7 @@ import SubscriberKit
 @MainActor
 final class LiveHost {
     private let host: PluginHost
-    private let output: LiveOutput
+    private let output: EventOutput
     private let notifier: ServiceNotifier
     private let clock: LiveClock
     /// How long the way out (resign, background, terminate) may take, in nanoseconds.
@@ -26,7 +26,7 @@ final class LiveHost {
     /// Raises SIGSTOP after a suspend (a seam: tests that inject a suspend do not stop themselves).
     var stopProcess: () -> Void = { _ = raise(SIGSTOP) }
 
-    init(host: PluginHost, output: LiveOutput, notifier: ServiceNotifier, clock: LiveClock, terminationDeadline: UInt64) {
+    init(host: PluginHost, output: EventOutput, notifier: ServiceNotifier, clock: LiveClock, terminationDeadline: UInt64) {
         self.host = host
         self.output = output
         self.notifier = notifier

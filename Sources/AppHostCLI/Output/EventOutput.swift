@@ -1,11 +1,12 @@
 import SubscriberHost
 import SubscriberKit
 
-/// What a live host writes per event: the same renderers as a scripted run (human, or one JSON line
-/// per event with `--json`), log lines to stderr (`--json`) and the log file, through Survival so
-/// that a crash still writes out what was played.
+/// What a run writes, scripted (`apphost --manifest`) or live (`apphost run`): the header, each
+/// event (human, or one JSON line per event with `--json`), log lines to stderr (`--json`) and the
+/// log file, and what shutting down left — through Survival, so that a signal or a crash still
+/// writes out what was played, and each event exactly once.
 @MainActor
-final class LiveOutput {
+final class EventOutput {
     let json: Bool
     let output: TextOutput
     let errors: TextOutput
@@ -54,6 +55,12 @@ final class LiveOutput {
 
     /// Writes `outcome`, `call`'s.
     func write(_ outcome: AnyEventOutcome, call: AnyEventCall) {
+        // Its lines, its block and "written" at once: a signal finds the event either not written at
+        // all (under way) or written whole.
+        Survival.writingEvent { writeNow(outcome, call: call) }
+    }
+
+    private func writeNow(_ outcome: AnyEventOutcome, call: AnyEventCall) {
         eventCount += 1
         reportCount += outcome.reports.count + outcome.bridged.reduce(0) { $0 + $1.reports.count }
         writeLogs(outcome.logs, during: outcome.event)
