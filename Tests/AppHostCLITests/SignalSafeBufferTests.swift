@@ -75,6 +75,23 @@ struct SignalSafeBufferTests {
         #expect(output.contents() == Self.lines)
     }
 
+    /// `kill -SEGV` from outside, landing on the write-out thread after it took the bytes and
+    /// before its write(2): that thread never goes on, so the ending thread writes them.
+    @Test("a signal that stops the writing thread between taking its bytes and writing them: the ending thread writes them, once")
+    func handlerOnTheWritingThread() {
+        let buffer = Self.filled(), output = Pipe()
+        var calls = 0
+        _ = buffer.writeOut(to: output.write, waitingAtMost: -1) { fd, _, count in
+            calls += 1
+            // The handler on this thread hands the ending to the ending thread, which writes out
+            // for good; this thread's write never happens (here: it pretends it did).
+            buffer.writeOutBounded(to: fd, timer: nil, interrupted: UInt(pthread_self()))
+            return count
+        }
+        #expect(calls == 1)
+        #expect(output.contents() == Self.lines)
+    }
+
     @Test("a write that fails gives its bytes back: held again, and written once by the next write-out")
     func failedWriteGivesBytesBack() {
         let buffer = Self.filled(), output = Pipe()

@@ -18,16 +18,19 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     /// The most bytes it holds.
     let capacity: Int
     private let base: UnsafeMutablePointer<UInt8>
-    /// `[0]`: the first byte held; `[1]`: one past the last.
+    /// `[0]`: the first byte held; `[1]`: one past the last; `[2]`: the first byte a write-out in
+    /// progress took and has not written yet (-1: none), `[3]`: the thread doing it.
     private let bounds: UnsafeMutablePointer<Atomic<Int>>
 
     /// An empty buffer of `capacity` bytes, for the life of the process.
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
-        bounds = .allocate(capacity: 2)
+        bounds = .allocate(capacity: 4)
         (bounds + 0).initialize(to: Atomic(0))
         (bounds + 1).initialize(to: Atomic(0))
+        (bounds + 2).initialize(to: Atomic(-1))
+        (bounds + 3).initialize(to: Atomic(0))
     }
 
     /// Where the held bytes start.
@@ -88,10 +91,19 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     /// Takes every byte held, for the caller alone to write: the start moves past them, so that a
     /// writer on another thread finds them gone before it writes any. Their bounds; nil when
     /// nothing is held. Async-signal-safe.
-    func take() -> (start: Int, end: Int)? {
+    func take(announcing thread: UInt = 0) -> (start: Int, end: Int)? {
         while true {
             let start = self.start, end = self.end
-            guard start < end else { return nil }
+            guard start < end else {
+                if thread != 0 { bounds[2].store(-1, ordering: .releasing) }
+                return nil
+            }
+            if thread != 0 {
+                // Announced before they are taken: a handler that stops this thread between the
+                // take and the write knows they are not written (``writeOutBounded(to:timer:interrupted:)``).
+                bounds[3].store(Int(bitPattern: thread), ordering: .releasing)
+                bounds[2].store(start, ordering: .releasing)
+            }
             if bounds[0].compareExchange(expected: start, desired: end, ordering: .acquiringAndReleasing).exchanged {
                 return (start, end)
             }
@@ -122,31 +134,42 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     /// run another writer in the middle of a write with it.
     func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32,
                   through writing: (Int32, UnsafeRawPointer, Int) -> Int) -> Int32? {
+        let me = UInt(pthread_self())
         while true {
             if OutputClaims.isEnding { return OutputClaims.cutShort() }
-            guard let (start, end) = take() else { break }
+            guard let (start, end) = take(announcing: me) else { break }
             var offset = start
             while offset < end {
                 let written = writing(fd, base + offset, end - offset)
                 if written > 0 {
                     offset += written
+                    bounds[2].store(offset, ordering: .releasing)
                 } else if let failure = OutputWrite.retry(written: written, fd: fd, waitingAtMost: milliseconds) {
                     giveBack(from: offset, taken: end)
+                    bounds[2].store(-1, ordering: .releasing)
                     return failure
                 }
                 if offset < end && OutputClaims.isEnding {
                     giveBack(from: offset, taken: end)
+                    bounds[2].store(-1, ordering: .releasing)
                     return OutputClaims.cutShort()
                 }
             }
+            bounds[2].store(-1, ordering: .releasing)
         }
         empty()
         return nil
     }
 
     /// Writes the held bytes to `fd` as the process ends (``OutputWrite/bounded(_:to:timer:)``),
-    /// then forgets them: only those no other writer took (``take()``). Async-signal-safe.
-    func writeOutBounded(to fd: Int32, timer: EndingTimer?) {
+    /// then forgets them: only those no other writer took (``take()``), and those the
+    /// `interrupted` thread (stopped in a handler, it never goes on) took and had not written (at
+    /// worst the bytes of its one write(2) in flight twice). Async-signal-safe.
+    func writeOutBounded(to fd: Int32, timer: EndingTimer?, interrupted: UInt = 0) {
+        let from = bounds[2].load(ordering: .acquiring), start = self.start
+        if interrupted != 0, bounds[3].load(ordering: .acquiring) == Int(bitPattern: interrupted), from >= 0, from < start {
+            _ = OutputWrite.bounded(UnsafeBufferPointer(start: base + from, count: start - from), to: fd, timer: timer)
+        }
         guard let (start, end) = take() else { return }
         _ = OutputWrite.bounded(UnsafeBufferPointer(start: base + start, count: end - start), to: fd, timer: timer)
     }

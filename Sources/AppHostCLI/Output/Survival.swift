@@ -403,7 +403,7 @@ package enum Survival {
             // No ending thread (none could be started): this one stops the writes in flight
             // first, as the ending thread would, so that none writes what it writes out.
             OutputClaims.beginEnding(handlerThread: UInt(pthread_self()))
-            writeEverything(cause, timer: nil)
+            writeEverything(cause, timer: nil, interrupted: UInt(pthread_self()))
             ending.store(2, ordering: .releasing)
             return
         }
@@ -450,7 +450,7 @@ package enum Survival {
             return
         }
         OutputClaims.beginEnding(handlerThread: UInt(pthread_self()))
-        writeEverything(.stop(signal: number), timer: nil)
+        writeEverything(.stop(signal: number), timer: nil, interrupted: UInt(pthread_self()))
         ending.store(2, ordering: .releasing)
         raiseWithDefaultAction(number)
     }
@@ -504,8 +504,9 @@ package enum Survival {
     /// handler ends the process itself).
     private static func endTheProcess(timer: EndingTimer?) -> Never {
         let cause = pendingCause
-        OutputClaims.beginEnding(handlerThread: handlerThread.load(ordering: .acquiring))
-        writeEverything(cause, timer: timer)
+        let interrupted = handlerThread.load(ordering: .acquiring)
+        OutputClaims.beginEnding(handlerThread: interrupted)
+        writeEverything(cause, timer: timer, interrupted: interrupted)
         ending.store(2, ordering: .releasing)
         if case .stop(let number) = cause { raiseWithDefaultAction(number) }
         OutputClaims.park()
@@ -559,12 +560,14 @@ package enum Survival {
 
     // MARK: - Writing out
 
-    /// Writes out every buffer, then what was under way, then the closing line. Async-signal-safe.
-    private static func writeEverything(_ cause: Cause, timer: EndingTimer?) {
+    /// Writes out every buffer, then what was under way, then the closing line; what the
+    /// `interrupted` thread (stopped in a handler for good, 0: none) was writing out is written too.
+    /// Async-signal-safe.
+    private static func writeEverything(_ cause: Cause, timer: EndingTimer?, interrupted: UInt = 0) {
         // A reader that stopped reading gets a few seconds without progress, not forever: the
         // process is ending (``OutputWrite/bounded(_:to:timer:)``).
         for index in 0..<min(bufferCount.load(ordering: .acquiring), bufferCapacity) {
-            buffers[index].buffer.writeOutBounded(to: buffers[index].fd, timer: timer)
+            buffers[index].buffer.writeOutBounded(to: buffers[index].fd, timer: timer, interrupted: interrupted)
         }
         let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
         guard current != .none else { return }
