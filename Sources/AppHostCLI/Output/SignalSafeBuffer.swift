@@ -10,23 +10,27 @@ import Synchronization
 /// run of bytes without taking a lock.
 ///
 /// One writer at a time (its owner serialises them) copies bytes past the end, then publishes the
-/// new end. ``writeOut(to:waitingAtMost:)`` writes the held bytes and moves the start past each
-/// write(2) as it returns, so a handler that interrupts a write-out writes only what is left (at
-/// worst the bytes of the one write(2) in flight twice).
+/// new end. Bytes are written out by taking them first (``take()``: the start moves past them with
+/// one compare-and-exchange, before any write(2)), so that two threads writing out at once — the
+/// write-out thread and a handler or the ending thread — never both write a byte: each writes the
+/// bytes it took, and bytes a write did not get to are given back (``giveBack(from:taken:)``).
 struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through atomics or by its one writer
     /// The most bytes it holds.
     let capacity: Int
     private let base: UnsafeMutablePointer<UInt8>
-    /// `[0]`: the first byte held; `[1]`: one past the last.
+    /// `[0]`: the first byte held; `[1]`: one past the last; `[2]`: the first byte a write-out in
+    /// progress took and has not written yet (-1: none), `[3]`: the thread doing it.
     private let bounds: UnsafeMutablePointer<Atomic<Int>>
 
     /// An empty buffer of `capacity` bytes, for the life of the process.
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
-        bounds = .allocate(capacity: 2)
+        bounds = .allocate(capacity: 4)
         (bounds + 0).initialize(to: Atomic(0))
         (bounds + 1).initialize(to: Atomic(0))
+        (bounds + 2).initialize(to: Atomic(-1))
+        (bounds + 3).initialize(to: Atomic(0))
     }
 
     /// Where the held bytes start.
@@ -84,33 +88,90 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
         body(UnsafeBufferPointer(start: base + from, count: max(0, min(to, capacity) - from)))
     }
 
+    /// Takes every byte held, for the caller alone to write: the start moves past them, so that a
+    /// writer on another thread finds them gone before it writes any. Their bounds; nil when
+    /// nothing is held. Async-signal-safe.
+    func take(announcing thread: UInt = 0) -> (start: Int, end: Int)? {
+        while true {
+            let start = self.start, end = self.end
+            guard start < end else {
+                if thread != 0 { bounds[2].store(-1, ordering: .releasing) }
+                return nil
+            }
+            if thread != 0 {
+                // Announced before they are taken: a handler that stops this thread between the
+                // take and the write knows they are not written (``writeOutBounded(to:timer:interrupted:)``).
+                bounds[3].store(Int(bitPattern: thread), ordering: .releasing)
+                bounds[2].store(start, ordering: .releasing)
+            }
+            if bounds[0].compareExchange(expected: start, desired: end, ordering: .acquiringAndReleasing).exchanged {
+                return (start, end)
+            }
+        }
+    }
+
+    /// Gives back the bytes from `offset` to `taken` (the end ``take()`` returned) that were not
+    /// written, so that they are held again; nothing when another writer took bytes after them
+    /// meanwhile (only a write that outlived the end of the process's patience: they are then not
+    /// written, rather than written out of order or twice).
+    func giveBack(from offset: Int, taken: Int) {
+        guard offset < taken else { return }
+        _ = bounds[0].compareExchange(expected: taken, desired: offset, ordering: .acquiringAndReleasing)
+    }
+
     /// Writes the held bytes to `fd` and empties the buffer; the `errno` of a write that failed (the
     /// bytes not written stay held), nil when everything was written. A full non-blocking output
     /// is waited for (poll), at most `milliseconds` at a time (-1: as long as it takes). Once the
     /// process is ending (``OutputClaims/isEnding``) it stops after the write(2) in flight and
-    /// stops, the rest held for the ending thread (``OutputClaims/cutShort()``).
+    /// stops, the rest held for the ending thread (``OutputClaims/cutShort()``). Each byte is taken
+    /// before it is written (``take()``): a writer on another thread never writes it again.
     @discardableResult
     func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32 = -1) -> Int32? {
+        writeOut(to: fd, waitingAtMost: milliseconds) { write($0, $1, $2) }
+    }
+
+    /// ``writeOut(to:waitingAtMost:)`` through `writing` (write(2)'s arguments and result): tests
+    /// run another writer in the middle of a write with it.
+    func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32,
+                  through writing: (Int32, UnsafeRawPointer, Int) -> Int) -> Int32? {
+        let me = UInt(pthread_self())
         while true {
-            let start = self.start, end = self.end
-            guard start < end else { break }
             if OutputClaims.isEnding { return OutputClaims.cutShort() }
-            let written = write(fd, base + start, end - start)
-            if written > 0 {
-                bounds[0].store(start + written, ordering: .releasing)
-            } else if let failure = OutputWrite.retry(written: written, fd: fd, waitingAtMost: milliseconds) {
-                return failure
+            guard let (start, end) = take(announcing: me) else { break }
+            var offset = start
+            while offset < end {
+                let written = writing(fd, base + offset, end - offset)
+                if written > 0 {
+                    offset += written
+                    bounds[2].store(offset, ordering: .releasing)
+                } else if let failure = OutputWrite.retry(written: written, fd: fd, waitingAtMost: milliseconds) {
+                    giveBack(from: offset, taken: end)
+                    bounds[2].store(-1, ordering: .releasing)
+                    return failure
+                }
+                if offset < end && OutputClaims.isEnding {
+                    giveBack(from: offset, taken: end)
+                    bounds[2].store(-1, ordering: .releasing)
+                    return OutputClaims.cutShort()
+                }
             }
+            bounds[2].store(-1, ordering: .releasing)
         }
         empty()
         return nil
     }
 
     /// Writes the held bytes to `fd` as the process ends (``OutputWrite/bounded(_:to:timer:)``),
-    /// then forgets them. Async-signal-safe.
-    func writeOutBounded(to fd: Int32, timer: EndingTimer?) {
-        withBytes { _ = OutputWrite.bounded($0, to: fd, timer: timer) }
-        empty()
+    /// then forgets them: only those no other writer took (``take()``), and those the
+    /// `interrupted` thread (stopped in a handler, it never goes on) took and had not written (at
+    /// worst the bytes of its one write(2) in flight twice). Async-signal-safe.
+    func writeOutBounded(to fd: Int32, timer: EndingTimer?, interrupted: UInt = 0) {
+        let from = bounds[2].load(ordering: .acquiring), start = self.start
+        if interrupted != 0, bounds[3].load(ordering: .acquiring) == Int(bitPattern: interrupted), from >= 0, from < start {
+            _ = OutputWrite.bounded(UnsafeBufferPointer(start: base + from, count: start - from), to: fd, timer: timer)
+        }
+        guard let (start, end) = take() else { return }
+        _ = OutputWrite.bounded(UnsafeBufferPointer(start: base + start, count: end - start), to: fd, timer: timer)
     }
 }
 

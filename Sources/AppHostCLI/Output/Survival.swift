@@ -76,8 +76,8 @@ package enum Survival {
         pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         _ = on_exit({ status, _ in Survival.exiting(status: status) }, nil)
         Backtrace.prepare()
-        startWriteOutThread()
         startEndingThread()
+        startWriteOutThread()
     }
 
     private static let installed = Atomic<Bool>(false)
@@ -400,7 +400,10 @@ package enum Survival {
     /// thread then ends the process): by the ending thread when there is one, else right here.
     private static func writeOutAndWait(_ cause: Cause) {
         guard endingThreadReady.load(ordering: .acquiring) else {
-            writeEverything(cause, timer: nil)
+            // No ending thread (none could be started): this one stops the writes in flight
+            // first, as the ending thread would, so that none writes what it writes out.
+            OutputClaims.beginEnding(handlerThread: UInt(pthread_self()))
+            writeEverything(cause, timer: nil, interrupted: UInt(pthread_self()))
             ending.store(2, ordering: .releasing)
             return
         }
@@ -446,7 +449,8 @@ package enum Survival {
             sem_post(wake)
             return
         }
-        writeEverything(.stop(signal: number), timer: nil)
+        OutputClaims.beginEnding(handlerThread: UInt(pthread_self()))
+        writeEverything(.stop(signal: number), timer: nil, interrupted: UInt(pthread_self()))
         ending.store(2, ordering: .releasing)
         raiseWithDefaultAction(number)
     }
@@ -476,6 +480,9 @@ package enum Survival {
     /// Starts the thread that writes everything out when the process ends: a thread of apphost's
     /// own, so that what it writes can be bounded (a timer interrupts a write that makes no
     /// progress) and a handler never writes in the middle of a write it interrupted.
+    /// Returns once the thread is ready to end the process (a bounded while: a thread that never
+    /// starts leaves the ending to the handlers): a crash soon after start is then written out by
+    /// it, with the writes in flight waited for, like any other.
     private static func startEndingThread() {
         _ = wake
         var thread = pthread_t()
@@ -486,7 +493,10 @@ package enum Survival {
             while sem_wait(Survival.wake) != 0 {}
             Survival.endTheProcess(timer: timer)
         }, nil)
-        if started == 0 { pthread_detach(thread) }
+        guard started == 0 else { return }
+        pthread_detach(thread)
+        var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
+        for _ in 0..<50_000 where !endingThreadReady.load(ordering: .acquiring) { nanosleep(&pause, nil) }
     }
 
     /// On the ending thread: waits for the writes in flight to stop (``OutputClaims``), writes
@@ -494,8 +504,9 @@ package enum Survival {
     /// handler ends the process itself).
     private static func endTheProcess(timer: EndingTimer?) -> Never {
         let cause = pendingCause
-        OutputClaims.beginEnding(handlerThread: handlerThread.load(ordering: .acquiring))
-        writeEverything(cause, timer: timer)
+        let interrupted = handlerThread.load(ordering: .acquiring)
+        OutputClaims.beginEnding(handlerThread: interrupted)
+        writeEverything(cause, timer: timer, interrupted: interrupted)
         ending.store(2, ordering: .releasing)
         if case .stop(let number) = cause { raiseWithDefaultAction(number) }
         OutputClaims.park()
@@ -549,12 +560,14 @@ package enum Survival {
 
     // MARK: - Writing out
 
-    /// Writes out every buffer, then what was under way, then the closing line. Async-signal-safe.
-    private static func writeEverything(_ cause: Cause, timer: EndingTimer?) {
+    /// Writes out every buffer, then what was under way, then the closing line; what the
+    /// `interrupted` thread (stopped in a handler for good, 0: none) was writing out is written too.
+    /// Async-signal-safe.
+    private static func writeEverything(_ cause: Cause, timer: EndingTimer?, interrupted: UInt = 0) {
         // A reader that stopped reading gets a few seconds without progress, not forever: the
         // process is ending (``OutputWrite/bounded(_:to:timer:)``).
         for index in 0..<min(bufferCount.load(ordering: .acquiring), bufferCapacity) {
-            buffers[index].buffer.writeOutBounded(to: buffers[index].fd, timer: timer)
+            buffers[index].buffer.writeOutBounded(to: buffers[index].fd, timer: timer, interrupted: interrupted)
         }
         let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
         guard current != .none else { return }

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import AppHostCLI
+
+/// Two threads may write one buffer out at once: the write-out thread, and a handler or the ending
+/// thread as the process ends. Each byte must be written once. These interleave the two by hand,
+/// running the second writer in the middle of the first one's write(2).
+@Suite("Signal-safe buffer")
+struct SignalSafeBufferTests {
+    /// A pipe, and what was written to it once its write end is closed.
+    final class Pipe {
+        let read: Int32
+        let write: Int32
+
+        init() {
+            var ends: [Int32] = [0, 0]
+            precondition(pipe(&ends) == 0)
+            (read, write) = (ends[0], ends[1])
+        }
+
+        func contents() -> String {
+            close(write)
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = Glibc.read(read, &chunk, chunk.count)
+                guard count > 0 else { break }
+                bytes += chunk[0..<count]
+            }
+            close(read)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    static let lines = (1...3).map { "{\"event\": \"event \($0)\"}\n" }.joined()
+
+    static func filled() -> SignalSafeBuffer {
+        let buffer = SignalSafeBuffer(capacity: 4096)
+        var text = lines
+        text.withUTF8 { _ = buffer.append($0) }
+        return buffer
+    }
+
+    /// The crash of a plugin while the write-out thread was in its write(2): the ending thread
+    /// wrote the held events out, then the write-out thread's write went on: every line twice.
+    @Test("the ending thread writes out while the write-out thread's write(2) is in flight: each line once")
+    func endingDuringWriteOut() {
+        let buffer = Self.filled(), output = Pipe()
+        var calls = 0
+        let failure = buffer.writeOut(to: output.write, waitingAtMost: -1) { fd, bytes, count in
+            calls += 1
+            if calls == 1 { buffer.writeOutBounded(to: fd, timer: nil) }  // the ending thread, meanwhile
+            return write(fd, bytes, count)
+        }
+        #expect(failure == nil)
+        #expect(buffer.count == 0)
+        #expect(output.contents() == Self.lines)
+    }
+
+    @Test("a second write-out between the parts of a short write: each line once, in order")
+    func writeOutDuringShortWrite() {
+        let buffer = Self.filled(), output = Pipe()
+        var calls = 0
+        let failure = buffer.writeOut(to: output.write, waitingAtMost: -1) { fd, bytes, count in
+            calls += 1
+            guard calls == 1 else { return write(fd, bytes, count) }
+            let written = write(fd, bytes, count / 2)
+            #expect(buffer.writeOut(to: fd) == nil)  // another writer, meanwhile: nothing is left to it
+            return written
+        }
+        #expect(failure == nil)
+        #expect(calls == 2)
+        #expect(output.contents() == Self.lines)
+    }
+
+    /// `kill -SEGV` from outside, landing on the write-out thread after it took the bytes and
+    /// before its write(2): that thread never goes on, so the ending thread writes them.
+    @Test("a signal that stops the writing thread between taking its bytes and writing them: the ending thread writes them, once")
+    func handlerOnTheWritingThread() {
+        let buffer = Self.filled(), output = Pipe()
+        var calls = 0
+        _ = buffer.writeOut(to: output.write, waitingAtMost: -1) { fd, _, count in
+            calls += 1
+            // The handler on this thread hands the ending to the ending thread, which writes out
+            // for good; this thread's write never happens (here: it pretends it did).
+            buffer.writeOutBounded(to: fd, timer: nil, interrupted: UInt(pthread_self()))
+            return count
+        }
+        #expect(calls == 1)
+        #expect(output.contents() == Self.lines)
+    }
+
+    @Test("a write that fails gives its bytes back: held again, and written once by the next write-out")
+    func failedWriteGivesBytesBack() {
+        let buffer = Self.filled(), output = Pipe()
+        let held = buffer.count
+        let failure = buffer.writeOut(to: output.write, waitingAtMost: -1) { _, _, _ in
+            errno = EIO
+            return -1
+        }
+        #expect(failure == EIO)
+        #expect(buffer.count == held)
+        buffer.writeOutBounded(to: output.write, timer: nil)
+        #expect(buffer.count == 0)
+        #expect(output.contents() == Self.lines)
+    }
+}
