@@ -24,7 +24,7 @@ struct PeerProfileTests {
             "reconcilers": {"willFinishLaunching": "allTrue", "didFinishLaunching": "allTrue",
                             "performFetch": "firstAnswer", "didReceiveRemoteNotification": "firstAnswer"},
             "sceneBridge": true, "launchOnce": "oncePluginReceived", "replayLaunch": true,
-            "sceneConnectAsLaunch": true, "sceneBridgeSkips": "sceneSubscribers"
+            "sceneConnectAsLaunch": true, "sceneBridgeSkips": "sceneSubscribers", "sceneFanOut": "firstYes"
             """#,
         .googleUtilities: #"""
             "reconcilers": {"didReceiveRemoteNotification": ["newData", "noData", "failed"]},

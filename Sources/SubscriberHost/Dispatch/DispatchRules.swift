@@ -60,6 +60,20 @@ public struct DispatchRules: Sendable, Hashable {
         case sceneSubscribers
     }
 
+    /// Which scene subscribers hear `scene.openURLContexts`, `scene.continueUserActivity` and
+    /// `scene.performActionForShortcutItem`: manifest `"sceneFanOut"`.
+    public enum SceneFanOut: String, Sendable, Hashable, CaseIterable {
+        /// Every responder, whatever the answers so far (UIKit's delegate has one; the default).
+        case allResponders
+        /// Responders in order until the first that answers true (the quick action: that takes the
+        /// completion, not declining it), then none (Flutter's `FlutterPluginSceneLifeCycleDelegate`).
+        case firstYes
+    }
+
+    /// The events ``SceneFanOut/firstYes`` stops at the first YES.
+    static let firstYesEvents: Set<LifecycleEvent> = [.sceneOpenURLContexts, .sceneContinueUserActivity,
+                                                      .scenePerformActionForShortcutItem]
+
     /// The most notification responses a host keeps (``pendingResponseLimit``).
     public static let pendingResponseLimitRange = 1...4096
 
@@ -82,6 +96,8 @@ public struct DispatchRules: Sendable, Hashable {
     /// connection's options as launch options, to app-level subscribers (Flutter's fallback turns a
     /// scene's connection into a launch for app-delegate plugins): manifest `"sceneConnectAsLaunch"`.
     public var connectAsLaunch = false
+    /// Every scene responder of a URL, an activity or a quick action (default), or until the first YES (Flutter).
+    public var sceneFanOut: SceneFanOut = .allResponders
     /// How notification responses nobody handled are kept.
     public var pendingResponses: PendingResponses = .untilHandled
     /// The most notification responses kept, the oldest dropped first: manifest
@@ -100,7 +116,8 @@ public struct DispatchRules: Sendable, Hashable {
                 launchOnce: LaunchOnce = .perProcess, replaysLaunch: Bool = false,
                 pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32,
                 sceneBridgeForwards: SceneBridgeForwards = .unhandled, connectAsLaunch: Bool = false,
-                sceneBridgeSkips: SceneBridgeSkips = .eventResponders) {
+                sceneBridgeSkips: SceneBridgeSkips = .eventResponders, sceneFanOut: SceneFanOut = .allResponders) {
+        self.sceneFanOut = sceneFanOut
         self.sceneBridgeSkips = sceneBridgeSkips
         self.connectAsLaunch = connectAsLaunch
         self.sceneBridgeForwards = sceneBridgeForwards

@@ -39,7 +39,7 @@ public enum PeerProfile: String, CaseIterable, Sendable, Hashable, CustomStringC
                               .performFetch: .firstAnswer, .didReceiveRemoteNotification: .firstAnswer],
                 sceneBridge: true,
                 dispatch: DispatchRules(launchOnce: .oncePluginReceived, replaysLaunch: true, connectAsLaunch: true,
-                                        sceneBridgeSkips: .sceneSubscribers))
+                                        sceneBridgeSkips: .sceneSubscribers, sceneFanOut: .firstYes))
         case .googleUtilities:
             PeerRules(
                 reconcilers: [.didReceiveRemoteNotification: .precedence([.newData, .noData, .failed])],

@@ -9,6 +9,8 @@ import SubscriberABI
 // event's CompletionCollector for answers through completions.
 //
 // Every responder is called, in order, whatever the answers so far: no reconciler short-circuits.
+// The one exception is a rule, not a reconciler: ``DeliveryContext/stopsAtFirstYes`` (Flutter's
+// scene fan-out) stops after the first YES, one branch per event on the default path.
 // In-process objects and handlers are borrowed with ``borrowing(_:_:)``, never with the stdlib's
 // `_withUnsafeGuaranteedRef` directly (see there).
 @MainActor
@@ -55,19 +57,31 @@ enum Deliver {
         var clock = CallClock(timed: context.timed, count: count)
         // One slot per responder, filled before its call returns.
         var answers = [R.Answer?](repeating: nil, count: count)
+        // How many were called: all, unless the fan-out stops at the first YES (one branch per event).
+        var called = count
         answers.withUnsafeMutableBufferPointer { slots in
             list.responders.withUnsafeBufferPointer { responders in
-                for index in 0..<responders.count {
-                    responders[index].answer(value, cArguments, context, A.self, R.self, into: &slots[index], call: call)
-                    clock.mark()
+                if context.stopsAtFirstYes {
+                    for index in 0..<responders.count {
+                        responders[index].answer(value, cArguments, context, A.self, R.self, into: &slots[index], call: call)
+                        clock.mark()
+                        if let yes = slots[index] as? Bool, yes { called = index + 1; break }
+                    }
+                } else {
+                    for index in 0..<responders.count {
+                        responders[index].answer(value, cArguments, context, A.self, R.self, into: &slots[index], call: call)
+                        clock.mark()
+                    }
                 }
             }
         }
         withExtendedLifetime(encoded) {}
+        if called < count { answers.removeLast(count - called) }
         let policy = unsafeDowncast(context.policy, to: TypedPolicy<A.Value, R.Answer>.self)
         let decided = policy.reconciler.reconcile(named(answers, list, context), event: event,
                                                   nobody: policy.nobody.answer(for: value, policy.settings))
-        let record = TypedAnswerRecord(subscribers: list.subscribers, answers: answers, nanoseconds: clock.spans)
+        let subscribers = called < count ? Array(list.subscribers.prefix(called)) : list.subscribers
+        let record = TypedAnswerRecord(subscribers: subscribers, answers: answers, nanoseconds: clock.spans)
         return SettledFlight(immediate: decided.result,
                              result: DeliveryResult(final: decided.result, answers: record, reports: decided.reports))
     }
@@ -102,12 +116,18 @@ enum Deliver {
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
         var clock = CallClock(timed: context.timed, count: responders.count)
+        let stops = context.stopsAtFirstYes
         responders.withUnsafeBufferPointer { responders in
             for index in 0..<responders.count {
                 responders[index].complete(value, cArguments, context, A.self, R.self, collector: collector, index: index,
                                            token: tokens.isEmpty ? nil : tokens[index], call: call)
                 collector.didReturn(index)
                 clock.mark()
+                // Flutter's YES: it took the completion (did not decline); the rest are not called.
+                if stops, collector.state(index) != .declined {
+                    for rest in (index + 1)..<responders.count { collector.decline(rest) }
+                    break
+                }
             }
         }
         withExtendedLifetime(encoded) {}
