@@ -24,7 +24,8 @@ struct PeerProfileTests {
             "reconcilers": {"willFinishLaunching": "allTrue", "didFinishLaunching": "allTrue",
                             "performFetch": "firstAnswer", "didReceiveRemoteNotification": "firstAnswer"},
             "sceneBridge": true, "launchOnce": "oncePluginReceived", "replayLaunch": true,
-            "sceneConnectAsLaunch": true, "sceneBridgeSkips": "sceneSubscribers", "sceneFanOut": "firstYes"
+            "sceneConnectAsLaunch": true, "sceneBridgeSkips": "sceneSubscribers", "sceneFanOut": "firstYes",
+            "sceneConnectionOptions": "firstSubscriber"
             """#,
         .googleUtilities: #"""
             "reconcilers": {"didReceiveRemoteNotification": ["newData", "noData", "failed"]},

@@ -97,3 +97,46 @@ final class FanOutProbe: InstantiableSubscriber, SceneWillConnectSubscriber, Sce
         if yes { completionHandler(true) } else { completionHandler.decline() }
     }
 }
+
+/// Who gets `scene.willConnect`'s connection options (`"sceneConnectionOptions"`, and the
+/// `flutter` profile): the first scene subscriber only, the later ones empty options; every one
+/// under `uikit`.
+@MainActor
+@Suite("Peer rule: a scene's connection options to the first scene subscriber only (flutter), to every one under uikit")
+struct SceneConnectionOptionsTests {
+    nonisolated static let firstOnly = [#""profile": "flutter""#, #""sceneConnectionOptions": "firstSubscriber""#]
+    nonisolated static let everyone = ["", #""profile": "uikit""#, #""profile": "flutter", "sceneConnectionOptions": "everySubscriber""#]
+
+    @Test("scene.willConnect: the options to the first subscriber, or to every one", arguments: firstOnly + everyone)
+    func options(_ members: String) throws {
+        let host = try PluginHost(manifest: parseManifest(withApp(members)), inProcess: [
+            InProcessSubscriber(ConnectionProbe.self, name: "First"), InProcessSubscriber(ConnectionProbe.self, name: "Second"),
+            InProcessSubscriber(ConnectionProbe.self, name: "Third"),
+        ])
+        host.dispatchAtOnce(.didFinishLaunching())
+        let options = SceneConnectionOptions(urlContexts: [OpenURLContext(url: URL(string: "news://cold")!)],
+                                             userActivity: UserActivity(activityType: "com.example.read"))
+        host.dispatchAtOnce(.sceneWillConnect(scene: "main", options: options))
+        host.dispatchAtOnce(.sceneWillConnect(scene: "second"))  // no options: the same for everyone
+        let heard = ["First", "Second", "Third"].map { host.subscriber(named: $0, as: ConnectionProbe.self)!.heard }
+        let full = "main: news://cold, com.example.read"
+        let later = Self.firstOnly.contains(members) ? "main: -" : full
+        #expect(heard == [[full, "second: -"], [later, "second: -"], [later, "second: -"]], "\(members)")
+    }
+
+    @Test("an unknown sceneConnectionOptions is one line")
+    func badValue() {
+        #expect(manifestError(withApp(#""sceneConnectionOptions": "first""#))
+            == #"m.json: sceneConnectionOptions: expected one of "everySubscriber", "firstSubscriber", found the string "first""#)
+    }
+}
+
+/// A scene subscriber that records each connection's scene and options.
+final class ConnectionProbe: InstantiableSubscriber, SceneWillConnectSubscriber {
+    var heard: [String] = []
+    required init(context: SubscriberContext) {}
+    func scene(_ scene: Scene, willConnectTo session: SceneSession, options connectionOptions: SceneConnectionOptions) {
+        let parts = connectionOptions.urlContexts.map(\.url.absoluteString) + [connectionOptions.userActivity?.activityType].compactMap { $0 }
+        heard.append("\(scene.identifier): \(parts.isEmpty ? "-" : parts.joined(separator: ", "))")
+    }
+}

@@ -70,6 +70,14 @@ public struct DispatchRules: Sendable, Hashable {
         case firstYes
     }
 
+    /// Which scene subscribers get `scene.willConnect`'s connection options: manifest `"sceneConnectionOptions"`.
+    public enum SceneConnectionOptions: String, Sendable, Hashable, CaseIterable {
+        /// Every one (the default).
+        case everySubscriber
+        /// The first in call order; the later ones get the event with empty options (Flutter).
+        case firstSubscriber
+    }
+
     /// The events ``SceneFanOut/firstYes`` stops at the first YES.
     static let firstYesEvents: Set<LifecycleEvent> = [.sceneOpenURLContexts, .sceneContinueUserActivity,
                                                       .scenePerformActionForShortcutItem]
@@ -98,6 +106,8 @@ public struct DispatchRules: Sendable, Hashable {
     public var connectAsLaunch = false
     /// Every scene responder of a URL, an activity or a quick action (default), or until the first YES (Flutter).
     public var sceneFanOut: SceneFanOut = .allResponders
+    /// Who gets a scene's connection options: every scene subscriber (default), or the first (Flutter).
+    public var sceneConnectionOptions: SceneConnectionOptions = .everySubscriber
     /// How notification responses nobody handled are kept.
     public var pendingResponses: PendingResponses = .untilHandled
     /// The most notification responses kept, the oldest dropped first: manifest
@@ -116,7 +126,9 @@ public struct DispatchRules: Sendable, Hashable {
                 launchOnce: LaunchOnce = .perProcess, replaysLaunch: Bool = false,
                 pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32,
                 sceneBridgeForwards: SceneBridgeForwards = .unhandled, connectAsLaunch: Bool = false,
-                sceneBridgeSkips: SceneBridgeSkips = .eventResponders, sceneFanOut: SceneFanOut = .allResponders) {
+                sceneBridgeSkips: SceneBridgeSkips = .eventResponders, sceneFanOut: SceneFanOut = .allResponders,
+                sceneConnectionOptions: SceneConnectionOptions = .everySubscriber) {
+        self.sceneConnectionOptions = sceneConnectionOptions
         self.sceneFanOut = sceneFanOut
         self.sceneBridgeSkips = sceneBridgeSkips
         self.connectAsLaunch = connectAsLaunch

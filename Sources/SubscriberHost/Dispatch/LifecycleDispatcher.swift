@@ -318,6 +318,7 @@ package final class LifecycleDispatcher {
             deadline: configuration.deadline(for: event).nanosecondsSaturating, clock: configuration.clock, lateReports: lateReports,
             problem: reportProblem)
         if configuration.rules.sceneFanOut == .firstYes { context.stopsAtFirstYes = DispatchRules.firstYesEvents.contains(event) }
+        if configuration.rules.sceneConnectionOptions == .firstSubscriber { context.optionsToFirstOnly = event == .sceneWillConnect }
         return context
     }
 

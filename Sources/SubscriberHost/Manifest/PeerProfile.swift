@@ -39,7 +39,8 @@ public enum PeerProfile: String, CaseIterable, Sendable, Hashable, CustomStringC
                               .performFetch: .firstAnswer, .didReceiveRemoteNotification: .firstAnswer],
                 sceneBridge: true,
                 dispatch: DispatchRules(launchOnce: .oncePluginReceived, replaysLaunch: true, connectAsLaunch: true,
-                                        sceneBridgeSkips: .sceneSubscribers, sceneFanOut: .firstYes))
+                                        sceneBridgeSkips: .sceneSubscribers, sceneFanOut: .firstYes,
+                                        sceneConnectionOptions: .firstSubscriber))
         case .googleUtilities:
             PeerRules(
                 reconcilers: [.didReceiveRemoteNotification: .precedence([.newData, .noData, .failed])],

@@ -30,18 +30,38 @@ enum Deliver {
         _ list: ResponderList, _ value: A.Value, _ context: DeliveryContext, _: A.Type,
         call: (UnsafeRawPointer, Me, A.CArguments) -> Void
     ) -> InFlight {
+        let count = list.responders.count
+        var clock = CallClock(timed: context.timed, count: count)
+        if context.optionsToFirstOnly, count > 1, var later = value as? SceneConnectionArguments.Value, !later.options.isEmpty {
+            // The options to the first; the others the event without them, encoded under a serial
+            // of their own (a plugin image decodes once per serial).
+            later.options = SceneConnectionOptions()
+            notify(list, 0..<1, value, context, &clock, A.self, call: call)
+            var laterContext = context
+            laterContext.serial = PayloadSerials.next()
+            notify(list, 1..<count, later as! A.Value, laterContext, &clock, A.self, call: call)
+        } else {
+            notify(list, 0..<count, value, context, &clock, A.self, call: call)
+        }
+        let record = AnswerRecord(subscribers: list.subscribers, nanoseconds: clock.spans)
+        return SettledFlight(immediate: (), result: DeliveryResult(final: (), answers: record, reports: []))
+    }
+
+    /// Notifies the responders of `list` in `range`, `value` encoded for C once.
+    @inline(__always)
+    private static func notify<A: ArgumentShape>(
+        _ list: ResponderList, _ range: Range<Int>, _ value: A.Value, _ context: DeliveryContext, _ clock: inout CallClock,
+        _: A.Type, call: (UnsafeRawPointer, Me, A.CArguments) -> Void
+    ) {
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
-        var clock = CallClock(timed: context.timed, count: list.responders.count)
         list.responders.withUnsafeBufferPointer { responders in
-            for responder in responders {
-                responder.notify(value, cArguments, context, A.self, call: call)
+            for index in range {
+                responders[index].notify(value, cArguments, context, A.self, call: call)
                 clock.mark()
             }
         }
         withExtendedLifetime(encoded) {}
-        let record = AnswerRecord(subscribers: list.subscribers, nanoseconds: clock.spans)
-        return SettledFlight(immediate: (), result: DeliveryResult(final: (), answers: record, reports: []))
     }
 
     // MARK: Answers at once

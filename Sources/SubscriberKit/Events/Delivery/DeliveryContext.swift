@@ -24,6 +24,9 @@ package struct DeliveryContext {
     /// Whether the responders after the first that answers true are not called (Flutter's scene
     /// fan-out; an answer at once, or a completion taken rather than declined). False: every one is.
     package var stopsAtFirstYes = false
+    /// Whether only the first responder gets `scene.willConnect`'s connection options, the later ones
+    /// the event with empty options (Flutter). False: every one gets them.
+    package var optionsToFirstOnly = false
     /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
     package var problem: @Sendable (Int, String) -> Void
 
