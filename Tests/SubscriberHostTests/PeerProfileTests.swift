@@ -18,7 +18,7 @@ struct PeerProfileTests {
                             "supportedInterfaceOrientations": "intersectionAllowingEmpty"},
             "restorationFromEveryCaller": true, "sceneBridge": true, "transitionOrder": "lenient",
             "pendingResponses": "untilOneHandled", "pendingResponseLimit": 4096,
-            "sceneBridgeForwards": "everything"
+            "sceneBridgeForwards": "everything", "willPresentAnswer": "firstCompleted"
             """#,
         .flutter: #"""
             "reconcilers": {"willFinishLaunching": "allTrue", "didFinishLaunching": "allTrue",

@@ -140,3 +140,46 @@ final class ConnectionProbe: InstantiableSubscriber, SceneWillConnectSubscriber 
         heard.append("\(scene.identifier): \(parts.isEmpty ? "-" : parts.joined(separator: ", "))")
     }
 }
+
+/// `willPresent`'s answer as the first completion in time (`"willPresentAnswer": "firstCompleted"`,
+/// and the `expo` profile); the union of every answer under `uikit`.
+@MainActor
+@Suite("Peer rule: willPresent answered by the first completion in time (expo), the union under uikit")
+struct WillPresentFirstCompletedTests {
+    nonisolated static let firstCompleted = [#""profile": "expo""#, #""willPresentAnswer": "firstCompleted""#]
+    nonisolated static let union = ["", #""profile": "uikit""#, #""profile": "expo", "willPresentAnswer": "reconciled""#]
+
+    @Test("the first subscriber answers after the second: the second's answer, or the union", arguments: firstCompleted + union)
+    func firstInTime(_ members: String) async throws {
+        let host = try PluginHost(manifest: parseManifest(withApp(members)), inProcess: [
+            InProcessSubscriber(PresentProbe.self, name: "Slow"), InProcessSubscriber(PresentProbe.self, name: "Fast"),
+        ])
+        host.dispatchAtOnce(.didFinishLaunching())
+        let deliveries = Deliveries<NotificationPresentationOptions>()
+        host.dispatchAtOnce(.willPresentNotification(UserNotification(identifier: "n")), whenDelivered: deliveries.handler)
+        let slow = host.subscriber(named: "Slow", as: PresentProbe.self)!
+        let fast = host.subscriber(named: "Fast", as: PresentProbe.self)!
+        fast.held.removeFirst()([.banner])  // the second called answers first
+        #expect(deliveries.outcomes.isEmpty)
+        slow.held.removeFirst()([.sound])
+        let outcome = try #require(await deliveries.first())
+        #expect(outcome.result == (Self.firstCompleted.contains(members) ? [.banner] : [.banner, .sound]), "\(members)")
+        #expect(outcome.answerNames == ["Slow", "Fast"])  // both rows, in call order
+    }
+
+    @Test("an unknown willPresentAnswer is one line")
+    func badValue() {
+        #expect(manifestError(withApp(#""willPresentAnswer": "first""#))
+            == #"m.json: willPresentAnswer: expected one of "reconciled", "firstCompleted", found the string "first""#)
+    }
+}
+
+/// Keeps each willPresent completion for the test to call.
+final class PresentProbe: InstantiableSubscriber, WillPresentNotificationSubscriber {
+    var held: [CompletionHandler<NotificationPresentationOptions>] = []
+    required init(context: SubscriberContext) {}
+    func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
+                                withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {
+        held.append(completionHandler)
+    }
+}

@@ -78,6 +78,14 @@ public struct DispatchRules: Sendable, Hashable {
         case firstSubscriber
     }
 
+    /// How `notifications.willPresent`'s answer is made: manifest `"willPresentAnswer"`.
+    public enum WillPresentAnswer: String, Sendable, Hashable, CaseIterable {
+        /// Every answer, reconciled by the event's reconciler (the union by default; the default).
+        case reconciled
+        /// The first completion that arrives in time, alone (Expo's `willPresent`).
+        case firstCompleted
+    }
+
     /// The events ``SceneFanOut/firstYes`` stops at the first YES.
     static let firstYesEvents: Set<LifecycleEvent> = [.sceneOpenURLContexts, .sceneContinueUserActivity,
                                                       .scenePerformActionForShortcutItem]
@@ -108,6 +116,8 @@ public struct DispatchRules: Sendable, Hashable {
     public var sceneFanOut: SceneFanOut = .allResponders
     /// Who gets a scene's connection options: every scene subscriber (default), or the first (Flutter).
     public var sceneConnectionOptions: SceneConnectionOptions = .everySubscriber
+    /// `willPresent`'s answer: every answer reconciled (default), or the first completion in time (Expo).
+    public var willPresentAnswer: WillPresentAnswer = .reconciled
     /// How notification responses nobody handled are kept.
     public var pendingResponses: PendingResponses = .untilHandled
     /// The most notification responses kept, the oldest dropped first: manifest
@@ -127,7 +137,9 @@ public struct DispatchRules: Sendable, Hashable {
                 pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32,
                 sceneBridgeForwards: SceneBridgeForwards = .unhandled, connectAsLaunch: Bool = false,
                 sceneBridgeSkips: SceneBridgeSkips = .eventResponders, sceneFanOut: SceneFanOut = .allResponders,
-                sceneConnectionOptions: SceneConnectionOptions = .everySubscriber) {
+                sceneConnectionOptions: SceneConnectionOptions = .everySubscriber,
+                willPresentAnswer: WillPresentAnswer = .reconciled) {
+        self.willPresentAnswer = willPresentAnswer
         self.sceneConnectionOptions = sceneConnectionOptions
         self.sceneFanOut = sceneFanOut
         self.sceneBridgeSkips = sceneBridgeSkips

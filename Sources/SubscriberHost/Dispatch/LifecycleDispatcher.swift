@@ -319,6 +319,7 @@ package final class LifecycleDispatcher {
             problem: reportProblem)
         if configuration.rules.sceneFanOut == .firstYes { context.stopsAtFirstYes = DispatchRules.firstYesEvents.contains(event) }
         if configuration.rules.sceneConnectionOptions == .firstSubscriber { context.optionsToFirstOnly = event == .sceneWillConnect }
+        if configuration.rules.willPresentAnswer == .firstCompleted { context.firstCompletedWins = event == .willPresentNotification }
         return context
     }
 

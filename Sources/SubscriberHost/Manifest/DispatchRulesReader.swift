@@ -23,6 +23,9 @@ enum DispatchRulesReader {
         if let options = try name("sceneConnectionOptions", of: DispatchRules.SceneConnectionOptions.self, in: &root) {
             rules.sceneConnectionOptions = options
         }
+        if let answer = try name("willPresentAnswer", of: DispatchRules.WillPresentAnswer.self, in: &root) {
+            rules.willPresentAnswer = answer
+        }
         if let value = root.value("pendingResponseLimit") {
             let range = DispatchRules.pendingResponseLimitRange
             guard let limit = value.intValue, range.contains(limit) else {

@@ -32,7 +32,7 @@ public enum PeerProfile: String, CaseIterable, Sendable, Hashable, CustomStringC
                 sceneBridge: true,
                 dispatch: DispatchRules(transitionOrder: .lenient, pendingResponses: .untilOneHandled,
                                         pendingResponseLimit: DispatchRules.pendingResponseLimitRange.upperBound,
-                                        sceneBridgeForwards: .everything))
+                                        sceneBridgeForwards: .everything, willPresentAnswer: .firstCompleted))
         case .flutter:
             PeerRules(
                 reconcilers: [.willFinishLaunching: .allTrue, .didFinishLaunching: .allTrue,

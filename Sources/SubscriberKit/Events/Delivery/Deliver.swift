@@ -132,7 +132,9 @@ enum Deliver {
             return SettledFlight(immediate: (), result: DeliveryResult(final: nobody, answers: .empty, reports: []))
         }
         let start = context.clock.nanoseconds()
-        let (collector, tokens) = collector(list, context, decode: { R.answer($0, problem: &$1) })
+        let firstCompletedWins = context.firstCompletedWins
+        let (collector, tokens) = collector(list, context, rules: .init(ranksArrivals: firstCompletedWins),
+                                            decode: { R.answer($0, problem: &$1) })
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
         var clock = CallClock(timed: context.timed, count: responders.count)
@@ -177,6 +179,13 @@ enum Deliver {
                     times.append((state == .answered ? collector.arrival(index) : deliveredAt) &- callStarts[index])
                 }
                 if let value { answers.append(NamedAnswer(subscriber: names[subscribers[index]], answer: value)) }
+            }
+            if firstCompletedWins {
+                // Only the first completion in time is reconciled (a late one never is first).
+                let answered = (0..<collector.count).filter { collector.state($0) == .answered && collector.value($0) != nil }
+                if let first = answered.min(by: { collector.rank($0) < collector.rank($1) }), let value = collector.value(first) {
+                    answers = [NamedAnswer(subscriber: names[subscribers[first]], answer: value)]
+                }
             }
             let decided = policy.reconciler.reconcile(answers, event: event, nobody: nobody)
             let record = TypedAnswerRecord(subscribers: rowSubscribers, answers: rowAnswers, nanoseconds: times)

@@ -27,6 +27,9 @@ package struct DeliveryContext {
     /// Whether only the first responder gets `scene.willConnect`'s connection options, the later ones
     /// the event with empty options (Flutter). False: every one gets them.
     package var optionsToFirstOnly = false
+    /// Whether only the first completion that arrived in time is reconciled (Expo's `willPresent`).
+    /// False: every answer, in call order.
+    package var firstCompletedWins = false
     /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
     package var problem: @Sendable (Int, String) -> Void
 
