@@ -18,13 +18,14 @@ struct PeerProfileTests {
                             "supportedInterfaceOrientations": "intersectionAllowingEmpty"},
             "restorationFromEveryCaller": true, "sceneBridge": true, "transitionOrder": "lenient",
             "pendingResponses": "untilOneHandled", "pendingResponseLimit": 4096,
-            "sceneBridgeForwards": "everything"
+            "sceneBridgeForwards": "everything", "willPresentAnswer": "firstCompleted"
             """#,
         .flutter: #"""
             "reconcilers": {"willFinishLaunching": "allTrue", "didFinishLaunching": "allTrue",
                             "performFetch": "firstAnswer", "didReceiveRemoteNotification": "firstAnswer"},
             "sceneBridge": true, "launchOnce": "oncePluginReceived", "replayLaunch": true,
-            "sceneConnectAsLaunch": true, "sceneBridgeSkips": "sceneSubscribers"
+            "sceneConnectAsLaunch": true, "sceneBridgeSkips": "sceneSubscribers", "sceneFanOut": "firstYes",
+            "sceneConnectionOptions": "firstSubscriber"
             """#,
         .googleUtilities: #"""
             "reconcilers": {"didReceiveRemoteNotification": ["newData", "noData", "failed"]},

@@ -60,6 +60,36 @@ public struct DispatchRules: Sendable, Hashable {
         case sceneSubscribers
     }
 
+    /// Which scene subscribers hear `scene.openURLContexts`, `scene.continueUserActivity` and
+    /// `scene.performActionForShortcutItem`: manifest `"sceneFanOut"`.
+    public enum SceneFanOut: String, Sendable, Hashable, CaseIterable {
+        /// Every responder, whatever the answers so far (UIKit's delegate has one; the default).
+        case allResponders
+        /// Responders in order until the first that answers true (the quick action: that takes the
+        /// completion, not declining it), then none (Flutter's `FlutterPluginSceneLifeCycleDelegate`).
+        case firstYes
+    }
+
+    /// Which scene subscribers get `scene.willConnect`'s connection options: manifest `"sceneConnectionOptions"`.
+    public enum SceneConnectionOptions: String, Sendable, Hashable, CaseIterable {
+        /// Every one (the default).
+        case everySubscriber
+        /// The first in call order; the later ones get the event with empty options (Flutter).
+        case firstSubscriber
+    }
+
+    /// How `notifications.willPresent`'s answer is made: manifest `"willPresentAnswer"`.
+    public enum WillPresentAnswer: String, Sendable, Hashable, CaseIterable {
+        /// Every answer, reconciled by the event's reconciler (the union by default; the default).
+        case reconciled
+        /// The first completion that arrives in time, alone (Expo's `willPresent`).
+        case firstCompleted
+    }
+
+    /// The events ``SceneFanOut/firstYes`` stops at the first YES.
+    static let firstYesEvents: Set<LifecycleEvent> = [.sceneOpenURLContexts, .sceneContinueUserActivity,
+                                                      .scenePerformActionForShortcutItem]
+
     /// The most notification responses a host keeps (``pendingResponseLimit``).
     public static let pendingResponseLimitRange = 1...4096
 
@@ -82,6 +112,12 @@ public struct DispatchRules: Sendable, Hashable {
     /// connection's options as launch options, to app-level subscribers (Flutter's fallback turns a
     /// scene's connection into a launch for app-delegate plugins): manifest `"sceneConnectAsLaunch"`.
     public var connectAsLaunch = false
+    /// Every scene responder of a URL, an activity or a quick action (default), or until the first YES (Flutter).
+    public var sceneFanOut: SceneFanOut = .allResponders
+    /// Who gets a scene's connection options: every scene subscriber (default), or the first (Flutter).
+    public var sceneConnectionOptions: SceneConnectionOptions = .everySubscriber
+    /// `willPresent`'s answer: every answer reconciled (default), or the first completion in time (Expo).
+    public var willPresentAnswer: WillPresentAnswer = .reconciled
     /// How notification responses nobody handled are kept.
     public var pendingResponses: PendingResponses = .untilHandled
     /// The most notification responses kept, the oldest dropped first: manifest
@@ -100,7 +136,12 @@ public struct DispatchRules: Sendable, Hashable {
                 launchOnce: LaunchOnce = .perProcess, replaysLaunch: Bool = false,
                 pendingResponses: PendingResponses = .untilHandled, pendingResponseLimit: Int = 32,
                 sceneBridgeForwards: SceneBridgeForwards = .unhandled, connectAsLaunch: Bool = false,
-                sceneBridgeSkips: SceneBridgeSkips = .eventResponders) {
+                sceneBridgeSkips: SceneBridgeSkips = .eventResponders, sceneFanOut: SceneFanOut = .allResponders,
+                sceneConnectionOptions: SceneConnectionOptions = .everySubscriber,
+                willPresentAnswer: WillPresentAnswer = .reconciled) {
+        self.willPresentAnswer = willPresentAnswer
+        self.sceneConnectionOptions = sceneConnectionOptions
+        self.sceneFanOut = sceneFanOut
         self.sceneBridgeSkips = sceneBridgeSkips
         self.connectAsLaunch = connectAsLaunch
         self.sceneBridgeForwards = sceneBridgeForwards

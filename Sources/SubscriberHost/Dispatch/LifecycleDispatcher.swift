@@ -312,11 +312,15 @@ package final class LifecycleDispatcher {
     /// What a delivery of `event` needs besides its responders, made for the subscribers as they are now.
     @inline(__always)
     func deliveryContext(for event: LifecycleEvent, names: [String]? = nil) -> DeliveryContext {
-        DeliveryContext(
+        var context = DeliveryContext(
             event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
             names: names ?? self.names, policy: policies[event.index],
             deadline: configuration.deadline(for: event).nanosecondsSaturating, clock: configuration.clock, lateReports: lateReports,
             problem: reportProblem)
+        if configuration.rules.sceneFanOut == .firstYes { context.stopsAtFirstYes = DispatchRules.firstYesEvents.contains(event) }
+        if configuration.rules.sceneConnectionOptions == .firstSubscriber { context.optionsToFirstOnly = event == .sceneWillConnect }
+        if configuration.rules.willPresentAnswer == .firstCompleted { context.firstCompletedWins = event == .willPresentNotification }
+        return context
     }
 
     /// Builds the outcome and attaches the late reports gathered since the previous one.

@@ -19,6 +19,13 @@ enum DispatchRulesReader {
         }
         if let asLaunch = try root.bool("sceneConnectAsLaunch") { rules.connectAsLaunch = asLaunch }
         if let skips = try name("sceneBridgeSkips", of: DispatchRules.SceneBridgeSkips.self, in: &root) { rules.sceneBridgeSkips = skips }
+        if let fanOut = try name("sceneFanOut", of: DispatchRules.SceneFanOut.self, in: &root) { rules.sceneFanOut = fanOut }
+        if let options = try name("sceneConnectionOptions", of: DispatchRules.SceneConnectionOptions.self, in: &root) {
+            rules.sceneConnectionOptions = options
+        }
+        if let answer = try name("willPresentAnswer", of: DispatchRules.WillPresentAnswer.self, in: &root) {
+            rules.willPresentAnswer = answer
+        }
         if let value = root.value("pendingResponseLimit") {
             let range = DispatchRules.pendingResponseLimitRange
             guard let limit = value.intValue, range.contains(limit) else {

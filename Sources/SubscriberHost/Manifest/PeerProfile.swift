@@ -32,14 +32,15 @@ public enum PeerProfile: String, CaseIterable, Sendable, Hashable, CustomStringC
                 sceneBridge: true,
                 dispatch: DispatchRules(transitionOrder: .lenient, pendingResponses: .untilOneHandled,
                                         pendingResponseLimit: DispatchRules.pendingResponseLimitRange.upperBound,
-                                        sceneBridgeForwards: .everything))
+                                        sceneBridgeForwards: .everything, willPresentAnswer: .firstCompleted))
         case .flutter:
             PeerRules(
                 reconcilers: [.willFinishLaunching: .allTrue, .didFinishLaunching: .allTrue,
                               .performFetch: .firstAnswer, .didReceiveRemoteNotification: .firstAnswer],
                 sceneBridge: true,
                 dispatch: DispatchRules(launchOnce: .oncePluginReceived, replaysLaunch: true, connectAsLaunch: true,
-                                        sceneBridgeSkips: .sceneSubscribers))
+                                        sceneBridgeSkips: .sceneSubscribers, sceneFanOut: .firstYes,
+                                        sceneConnectionOptions: .firstSubscriber))
         case .googleUtilities:
             PeerRules(
                 reconcilers: [.didReceiveRemoteNotification: .precedence([.newData, .noData, .failed])],

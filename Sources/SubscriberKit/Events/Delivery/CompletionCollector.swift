@@ -40,10 +40,14 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         /// Whether a responder still waiting at the deadline is reported late (not for the optional
         /// restoration handler).
         package var reportsLate = true
+        /// Whether the order the completions arrive in is kept (``rank(_:)``): only for a rule that
+        /// reads it (the first completion in time wins), so that no other event pays for it.
+        package var ranksArrivals = false
 
-        package init(acceptsReleased: Bool = false, reportsLate: Bool = true) {
+        package init(acceptsReleased: Bool = false, reportsLate: Bool = true, ranksArrivals: Bool = false) {
             self.acceptsReleased = acceptsReleased
             self.reportsLate = reportsLate
+            self.ranksArrivals = ranksArrivals
         }
     }
 
@@ -60,6 +64,10 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// and the token table), and an optional of a generic value costs a metadata lookup per call.
     private let values: UnsafeMutablePointer<Value>
     private let arrivals: UnsafeMutablePointer<UInt64>
+    /// Slot `i`'s place in the order of arrival (1 for the first), under ``Rules/ranksArrivals``.
+    private let ranks: UnsafeMutablePointer<UInt64>
+    /// The last place given.
+    private let lastRank = Atomic<UInt64>(0)
     private let pending: Atomic<Int>
     private let phase = Atomic<Int>(0)
     /// Set when the host shut down while this event waited: later calls are reported as after shutdown.
@@ -108,11 +116,13 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         returned = .allocate(capacity: max(count, 1))
         values = .allocate(capacity: max(count, 1))
         arrivals = .allocate(capacity: max(count, 1))
+        ranks = .allocate(capacity: max(count, 1))
         for index in 0..<count {
             (states + index).initialize(to: Atomic(SlotState.waiting.rawValue))
             (returned + index).initialize(to: Atomic(false))
         }
         arrivals.initialize(repeating: 0, count: count)
+        ranks.initialize(repeating: 0, count: count)
     }
 
     /// The name of slot `slot`'s subscriber.
@@ -126,6 +136,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         returned.deinitialize(count: count).deallocate()
         values.deallocate()
         arrivals.deallocate()
+        ranks.deallocate()
     }
 
     /// The handler of responder `index`.
@@ -140,6 +151,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
                                         ordering: .acquiring).exchanged {
             (values + slot).initialize(to: value)
             if timed { arrivals[slot] = MonotonicClock.now() }
+            if rules.ranksArrivals { ranks[slot] = lastRank.wrappingAdd(1, ordering: .relaxed).newValue }
             states[slot].store(SlotState.answered.rawValue, ordering: .releasing)
             if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { wakeIfParked() }
             return
@@ -352,4 +364,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// When slot `slot`'s value arrived (``MonotonicClock``), when timed; 0 otherwise.
     @inline(__always)
     package func arrival(_ slot: Int) -> UInt64 { arrivals[slot] }
+    /// Slot `slot`'s place in the order of arrival, 1 for the first (answered slots, under
+    /// ``Rules/ranksArrivals``).
+    package func rank(_ slot: Int) -> UInt64 { ranks[slot] }
 }

@@ -9,6 +9,8 @@ import SubscriberABI
 // event's CompletionCollector for answers through completions.
 //
 // Every responder is called, in order, whatever the answers so far: no reconciler short-circuits.
+// The one exception is a rule, not a reconciler: ``DeliveryContext/stopsAtFirstYes`` (Flutter's
+// scene fan-out) stops after the first YES, one branch per event on the default path.
 // In-process objects and handlers are borrowed with ``borrowing(_:_:)``, never with the stdlib's
 // `_withUnsafeGuaranteedRef` directly (see there).
 @MainActor
@@ -28,18 +30,38 @@ enum Deliver {
         _ list: ResponderList, _ value: A.Value, _ context: DeliveryContext, _: A.Type,
         call: (UnsafeRawPointer, Me, A.CArguments) -> Void
     ) -> InFlight {
+        let count = list.responders.count
+        var clock = CallClock(timed: context.timed, count: count)
+        if context.optionsToFirstOnly, count > 1, var later = value as? SceneConnectionArguments.Value, !later.options.isEmpty {
+            // The options to the first; the others the event without them, encoded under a serial
+            // of their own (a plugin image decodes once per serial).
+            later.options = SceneConnectionOptions()
+            notify(list, 0..<1, value, context, &clock, A.self, call: call)
+            var laterContext = context
+            laterContext.serial = PayloadSerials.next()
+            notify(list, 1..<count, later as! A.Value, laterContext, &clock, A.self, call: call)
+        } else {
+            notify(list, 0..<count, value, context, &clock, A.self, call: call)
+        }
+        let record = AnswerRecord(subscribers: list.subscribers, nanoseconds: clock.spans)
+        return SettledFlight(immediate: (), result: DeliveryResult(final: (), answers: record, reports: []))
+    }
+
+    /// Notifies the responders of `list` in `range`, `value` encoded for C once.
+    @inline(__always)
+    private static func notify<A: ArgumentShape>(
+        _ list: ResponderList, _ range: Range<Int>, _ value: A.Value, _ context: DeliveryContext, _ clock: inout CallClock,
+        _: A.Type, call: (UnsafeRawPointer, Me, A.CArguments) -> Void
+    ) {
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
-        var clock = CallClock(timed: context.timed, count: list.responders.count)
         list.responders.withUnsafeBufferPointer { responders in
-            for responder in responders {
-                responder.notify(value, cArguments, context, A.self, call: call)
+            for index in range {
+                responders[index].notify(value, cArguments, context, A.self, call: call)
                 clock.mark()
             }
         }
         withExtendedLifetime(encoded) {}
-        let record = AnswerRecord(subscribers: list.subscribers, nanoseconds: clock.spans)
-        return SettledFlight(immediate: (), result: DeliveryResult(final: (), answers: record, reports: []))
     }
 
     // MARK: Answers at once
@@ -55,19 +77,31 @@ enum Deliver {
         var clock = CallClock(timed: context.timed, count: count)
         // One slot per responder, filled before its call returns.
         var answers = [R.Answer?](repeating: nil, count: count)
+        // How many were called: all, unless the fan-out stops at the first YES (one branch per event).
+        var called = count
         answers.withUnsafeMutableBufferPointer { slots in
             list.responders.withUnsafeBufferPointer { responders in
-                for index in 0..<responders.count {
-                    responders[index].answer(value, cArguments, context, A.self, R.self, into: &slots[index], call: call)
-                    clock.mark()
+                if context.stopsAtFirstYes {
+                    for index in 0..<responders.count {
+                        responders[index].answer(value, cArguments, context, A.self, R.self, into: &slots[index], call: call)
+                        clock.mark()
+                        if let yes = slots[index] as? Bool, yes { called = index + 1; break }
+                    }
+                } else {
+                    for index in 0..<responders.count {
+                        responders[index].answer(value, cArguments, context, A.self, R.self, into: &slots[index], call: call)
+                        clock.mark()
+                    }
                 }
             }
         }
         withExtendedLifetime(encoded) {}
+        if called < count { answers.removeLast(count - called) }
         let policy = unsafeDowncast(context.policy, to: TypedPolicy<A.Value, R.Answer>.self)
         let decided = policy.reconciler.reconcile(named(answers, list, context), event: event,
                                                   nobody: policy.nobody.answer(for: value, policy.settings))
-        let record = TypedAnswerRecord(subscribers: list.subscribers, answers: answers, nanoseconds: clock.spans)
+        let subscribers = called < count ? Array(list.subscribers.prefix(called)) : list.subscribers
+        let record = TypedAnswerRecord(subscribers: subscribers, answers: answers, nanoseconds: clock.spans)
         return SettledFlight(immediate: decided.result,
                              result: DeliveryResult(final: decided.result, answers: record, reports: decided.reports))
     }
@@ -98,16 +132,24 @@ enum Deliver {
             return SettledFlight(immediate: (), result: DeliveryResult(final: nobody, answers: .empty, reports: []))
         }
         let start = context.clock.nanoseconds()
-        let (collector, tokens) = collector(list, context, decode: { R.answer($0, problem: &$1) })
+        let firstCompletedWins = context.firstCompletedWins
+        let (collector, tokens) = collector(list, context, rules: .init(ranksArrivals: firstCompletedWins),
+                                            decode: { R.answer($0, problem: &$1) })
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
         var clock = CallClock(timed: context.timed, count: responders.count)
+        let stops = context.stopsAtFirstYes
         responders.withUnsafeBufferPointer { responders in
             for index in 0..<responders.count {
                 responders[index].complete(value, cArguments, context, A.self, R.self, collector: collector, index: index,
                                            token: tokens.isEmpty ? nil : tokens[index], call: call)
                 collector.didReturn(index)
                 clock.mark()
+                // Flutter's YES: it took the completion (did not decline); the rest are not called.
+                if stops, collector.state(index) != .declined {
+                    for rest in (index + 1)..<responders.count { collector.decline(rest) }
+                    break
+                }
             }
         }
         withExtendedLifetime(encoded) {}
@@ -137,6 +179,13 @@ enum Deliver {
                     times.append((state == .answered ? collector.arrival(index) : deliveredAt) &- callStarts[index])
                 }
                 if let value { answers.append(NamedAnswer(subscriber: names[subscribers[index]], answer: value)) }
+            }
+            if firstCompletedWins {
+                // Only the first completion in time is reconciled (a late one never is first).
+                let answered = (0..<collector.count).filter { collector.state($0) == .answered && collector.value($0) != nil }
+                if let first = answered.min(by: { collector.rank($0) < collector.rank($1) }), let value = collector.value(first) {
+                    answers = [NamedAnswer(subscriber: names[subscribers[first]], answer: value)]
+                }
             }
             let decided = policy.reconciler.reconcile(answers, event: event, nobody: nobody)
             let record = TypedAnswerRecord(subscribers: rowSubscribers, answers: rowAnswers, nanoseconds: times)

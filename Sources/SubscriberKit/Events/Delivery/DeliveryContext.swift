@@ -21,6 +21,15 @@ package struct DeliveryContext {
     package var clock: any HostClock
     /// Where calls that arrive after delivery are reported.
     package var lateReports: LateReports
+    /// Whether the responders after the first that answers true are not called (Flutter's scene
+    /// fan-out; an answer at once, or a completion taken rather than declined). False: every one is.
+    package var stopsAtFirstYes = false
+    /// Whether only the first responder gets `scene.willConnect`'s connection options, the later ones
+    /// the event with empty options (Flutter). False: every one gets them.
+    package var optionsToFirstOnly = false
+    /// Whether only the first completion that arrived in time is reconciled (Expo's `willPresent`).
+    /// False: every answer, in call order.
+    package var firstCompletedWins = false
     /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
     package var problem: @Sendable (Int, String) -> Void
 
