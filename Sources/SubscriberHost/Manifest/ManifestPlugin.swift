@@ -47,6 +47,8 @@ public struct ManifestPlugin: Sendable, Hashable {
     public var after: [String] = []
     /// `before`: subscriber names this entry's subscribers are called before (the same rules).
     public var before: [String] = []
+    /// How the plugin is hosted: in process (the default) or in a child process.
+    public var isolation = PluginIsolation()
     /// Key path of the subscriber list as written (`plugins[1].ios.appDelegateSubscribers`), for errors.
     var subscriberListPath: String
 
