@@ -4,8 +4,13 @@
 //
 // The layout is the architecture:
 //   SubscriberABI          the C header: the binary contract. Depends on nothing.
-//   SubscriberKit          what plugin authors import. Imports only SubscriberABI.
-//   SubscriberHost         manifest, loader, dispatcher, reconcilers. Never imports a plugin.
+//   SubscriberKit          what plugin authors import, and all a Swift plugin links: the SDK (protocols,
+//                          values, export) and the event model both sides share (the event table, its
+//                          shapes, reconcilers, JSON). Imports only SubscriberABI.
+//   SubscriberDelivery     the host's delivery engine: each row's call path, responders, completion
+//                          collection and tokens, in-flight events, the host clock. Over SubscriberKit;
+//                          only the host links it, never a plugin.
+//   SubscriberHost         manifest, loader, dispatcher. Never imports a plugin.
 //   SubscriberConformance  the plugin conformance kit, over SubscriberHost.
 //   AppHostCLI / apphost   the command line, thin over the libraries above.
 //   Plugins/               example plugins, each a dynamic library product.
@@ -100,7 +105,8 @@ let package = Package(
     targets: [
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
-        .target(name: "SubscriberHost", dependencies: ["SubscriberKit", "SubscriberABI", "HostDynamicLinker"]),
+        .target(name: "SubscriberDelivery", dependencies: ["SubscriberKit", "SubscriberABI"]),
+        .target(name: "SubscriberHost", dependencies: ["SubscriberDelivery", "SubscriberKit", "SubscriberABI", "HostDynamicLinker"]),
         // dladdr1 (the entry symbol's ELF type), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "HostDynamicLinker"),
         // Child processes (spawn, signed channel, reaper) for the kit and process isolation; its C half
@@ -130,11 +136,11 @@ let package = Package(
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
         // For the test targets only: a plugin written from the event table and compiled at test time.
         .target(name: "GeneratedPlugin", dependencies: ["SubscriberKit", "BuiltProducts"], path: "Tests/GeneratedPlugin"),
-        .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit"]),
+        .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit", "SubscriberDelivery"]),
         .testTarget(name: "SubscriberHostTests",
-                    dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts",
+                    dependencies: ["SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts",
                                    "GeneratedPlugin"]),
-        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberKit", "BuiltProducts"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberDelivery", "SubscriberKit", "BuiltProducts"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "SubscriberConformanceTests",
                     dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts", "GeneratedPlugin"]),

@@ -1,5 +1,6 @@
 import Synchronization
 import SubscriberABI
+@testable import SubscriberDelivery
 @testable import SubscriberKit
 import Testing
 @testable import SubscriberHost

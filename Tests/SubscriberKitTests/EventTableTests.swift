@@ -1,6 +1,7 @@
 import Foundation
 import SubscriberABI
 import Testing
+@testable import SubscriberDelivery
 @testable import SubscriberKit
 
 /// The entries of a family's vtable as its header declares them, in order: the function pointers

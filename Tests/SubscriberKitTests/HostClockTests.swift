@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
+@testable import SubscriberDelivery
 @testable import SubscriberKit
 
 /// What fired, in order: the labels of the timers.

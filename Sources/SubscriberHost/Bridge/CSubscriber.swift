@@ -1,4 +1,5 @@
 import SubscriberABI
+import SubscriberDelivery
 import SubscriberKit
 
 /// A subscriber made by a plugin through the C ABI: its struct, and the entry of each event it

@@ -1,4 +1,5 @@
 import SubscriberABI
+import SubscriberDelivery
 import SubscriberKit
 import Glibc
 import Synchronization

@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// The application's state as UIKit moves it (UIApplication.State), and each scene's

@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// How a ``LifecycleDispatcher`` reconciles and waits: the application, the reconciler chosen per

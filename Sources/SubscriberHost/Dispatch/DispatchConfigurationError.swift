@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// A dispatch setting that cannot be honoured: a reconciler that does not fit an event's answer, a

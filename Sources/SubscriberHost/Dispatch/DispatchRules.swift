@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// The rules a ``PluginHost`` follows where the peers differ from UIKit and from each other, as

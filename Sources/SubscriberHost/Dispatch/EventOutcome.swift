@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// What dispatching one event produced: the reconciled result, every responder's answer, the

@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// Why a subscriber could not be added or removed while the host runs. Nothing changed. One line:

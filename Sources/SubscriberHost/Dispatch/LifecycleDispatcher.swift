@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// Forwards every lifecycle event to every subscriber that responds, in order, and reconciles their

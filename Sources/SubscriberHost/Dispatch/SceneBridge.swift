@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// The scene bridge (``DispatchConfiguration/sceneBridge``, manifest `"sceneBridge": true`): app-level

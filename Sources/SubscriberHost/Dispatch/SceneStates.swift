@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// The scenes the host knows, by identifier, and how many are in each activation state: what the

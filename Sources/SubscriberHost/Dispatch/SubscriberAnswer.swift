@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// One row of an event's outcome: what one responding subscriber answered and how long it took.

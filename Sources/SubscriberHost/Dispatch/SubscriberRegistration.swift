@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// A subscriber as the dispatcher sees it: its name, its priority, and what it responds to.

@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberDelivery
 import SubscriberKit
 
 /// What a ``URLHookSubscriber`` decides about a URL before it is fanned out or classified.

@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// How a ``PluginHost`` loads a manifest: the command line's knobs, as a value.

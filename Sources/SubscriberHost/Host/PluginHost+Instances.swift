@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 extension PluginHost {

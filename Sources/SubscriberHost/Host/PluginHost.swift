@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// A running host: a manifest's plugins loaded and checked, their subscribers made through the C

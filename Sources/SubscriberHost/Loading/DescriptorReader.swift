@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import SubscriberABI
+import SubscriberDelivery
 import SubscriberKit
 
 /// The descriptor's fields as Swift values, once checks 6–8 passed.

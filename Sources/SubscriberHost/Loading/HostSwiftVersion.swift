@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// The Swift compiler that built the host, as "major.minor". A Swift plugin carries the same text

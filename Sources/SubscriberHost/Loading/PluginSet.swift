@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// What loading a manifest's plugins produced: every plugin that passed all ten checks, with the

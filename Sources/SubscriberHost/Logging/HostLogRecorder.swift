@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberDelivery
 import SubscriberKit
 import Synchronization
 

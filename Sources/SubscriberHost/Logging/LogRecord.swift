@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberDelivery
 import SubscriberKit
 
 /// One thing a subscriber told its host: a log line, an analytics event or an error (Q2's module

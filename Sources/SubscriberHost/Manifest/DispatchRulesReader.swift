@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// Reads the manifest's keys of the dispatcher's rules (``DispatchRules``), each over the value its

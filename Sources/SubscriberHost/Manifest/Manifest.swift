@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// The host's manifest (docs/manifest.md): the app, per-idiom orientations, deadlines, the peer

@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// A manifest that cannot be used: unreadable, not JSON, or JSON of the wrong shape. One line,

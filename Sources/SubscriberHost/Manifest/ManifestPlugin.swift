@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// One entry of the manifest's `plugins` array: which file, which of its subscribers, and how.

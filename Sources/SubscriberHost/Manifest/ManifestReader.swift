@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// Reads the sections of a manifest document into a ``Manifest``, one function per section, each

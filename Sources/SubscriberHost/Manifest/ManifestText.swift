@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// Rules for the manifest's strings that leave Swift as C strings: file paths, library names,

@@ -1,3 +1,4 @@
+import SubscriberDelivery
 import SubscriberKit
 
 /// The peer whose rules a host follows where the peers differ from UIKit (docs/profiles.md): a

@@ -35,16 +35,14 @@ extension EventRow {
                                           call: AnyEventCall(event, value: value), completion: nil))
             }
         }
-        operations.deliver = { list, box, context in
-            Deliver.notification(list, value(box, A.self), context, A.self) { call(cast($0), $1, $2) }
-        }
+        operations.entryCall = EntryCall<A.CArguments, Void> { call(cast($0), $1, $2) }
         operations.fuzz = { draw, serial in
             let encoded = A.fuzzed(&draw, spec: spec, serial: serial)
             return FuzzedCall { entry, me in withExtendedLifetime(encoded) { call(cast(entry), me, A.cArguments(encoded)) } }
         }
         return EventRow(name: name, family: family, uikit: uikit, swift: swift, state: state, cSlot: slot, timing: .notification,
                         defaultReconciler: nil, fittingReconcilers: [], nobodyAnswers: "nothing", lateCountsAs: nil,
-                        argumentShape: shapeName(A.self), answerShape: shapeName(NoAnswer.self), operations: operations)
+                        argumentType: A.self, answerType: NoAnswer.self, operations: operations)
     }
 
     // MARK: Answers at once
@@ -66,9 +64,7 @@ extension EventRow {
                                       completion: nil)).map { $0 as! R.Answer }
             }
         }
-        operations.deliver = { list, box, context in
-            Deliver.immediate(list, value(box, A.self), context, A.self, R.self) { call(cast($0), $1, $2) }
-        }
+        operations.entryCall = EntryCall<A.CArguments, R.CReturn> { call(cast($0), $1, $2) }
         operations.fuzz = { draw, serial in
             let encoded = A.fuzzed(&draw, spec: spec, serial: serial)
             return FuzzedCall { entry, me in withExtendedLifetime(encoded) { _ = call(cast(entry), me, A.cArguments(encoded)) } }
@@ -76,7 +72,7 @@ extension EventRow {
         return EventRow(name: name, family: family, uikit: uikit, swift: swift, state: state, cSlot: slot, timing: .immediate,
                         defaultReconciler: reconciler, fittingReconcilers: R.fittingReconcilers,
                         nobodyAnswers: describe(nobody, R.json(answer:)), lateCountsAs: nil,
-                        argumentShape: shapeName(A.self), answerShape: shapeName(R.self), operations: operations)
+                        argumentType: A.self, answerType: R.self, operations: operations)
     }
 
     // MARK: Answers through completions
@@ -99,9 +95,7 @@ extension EventRow {
                                           completion: ErasedCompletion(completion)))
             }
         }
-        operations.deliver = { list, box, context in
-            Deliver.completion(list, value(box, A.self), context, A.self, R.self) { call(cast($0), $1, $2, $3) }
-        }
+        operations.entryCall = EntryCall<(A.CArguments, R.CCompletion), adh_response> { call(cast($0), $1, $2.0, $2.1) }
         operations.fuzz = { draw, serial in
             let encoded = A.fuzzed(&draw, spec: spec, serial: serial)
             return FuzzedCall { entry, me in
@@ -112,7 +106,7 @@ extension EventRow {
                         defaultReconciler: reconciler, fittingReconcilers: R.fittingReconcilers,
                         nobodyAnswers: describe(nobody, R.json(answer:)),
                         lateCountsAs: late.map { R.json(answer: $0).serialized() } ?? "nothing",
-                        argumentShape: shapeName(A.self), answerShape: shapeName(R.self), operations: operations)
+                        argumentType: A.self, answerType: R.self, operations: operations)
     }
 
     // MARK: An answer at once, then an optional handler
@@ -139,9 +133,7 @@ extension EventRow {
                                       completion: ErasedCompletion(completion))).map { $0 as! Bool }
             }
         }
-        operations.deliver = { list, box, context in
-            Deliver.restoration(list, value(box, A.self), context, A.self) { call(cast($0), $1, $2, $3) }
-        }
+        operations.entryCall = EntryCall<(A.CArguments, adh_json_completion), adh_tristate> { call(cast($0), $1, $2.0, $2.1) }
         operations.fuzz = { draw, serial in
             let encoded = A.fuzzed(&draw, spec: spec, serial: serial)
             return FuzzedCall { entry, me in
@@ -152,7 +144,7 @@ extension EventRow {
                         defaultReconciler: reconciler, fittingReconcilers: R.fittingReconcilers,
                         nobodyAnswers: describe(nobody, R.json(answer:)),
                         lateCountsAs: "nothing, unreported (the restoration handler is optional)",
-                        argumentShape: shapeName(A.self), answerShape: shapeName(R.self), operations: operations)
+                        argumentType: A.self, answerType: R.self, operations: operations)
     }
 
     // MARK: Shared
@@ -179,7 +171,7 @@ extension EventRow {
             install: { vtable in install(&vtable.assumingMemoryBound(to: V.self).pointee) },
             fits: { _ in false },
             erasedHandler: { _, _ in fatalError("set by the timing's builder") },
-            deliver: { _, _, _ in fatalError("set by the timing's builder") },
+            entryCall: EntryCall<Void, Void> { _, _, _ in fatalError("set by the timing's builder") },
             fuzz: { _, _ in fatalError("set by the timing's builder") })
     }
 
@@ -222,11 +214,6 @@ extension EventRow {
     /// A raw entry as its C function type.
     @inline(__always)
     private static func cast<Fn>(_ entry: UnsafeRawPointer) -> Fn { unsafeBitCast(entry, to: Fn.self) }
-
-    /// The shape type's name, read from its metadata. Not `String(describing:)`: that casts the
-    /// metatype to protocols first, and each cast scans every loaded image's conformances — the rows
-    /// are built once per plugin image, so with 1,000 plugins loading went quadratic (minutes).
-    private static func shapeName(_ type: Any.Type) -> String { _typeName(type, qualified: false) }
 }
 
 // The same builders for shapes that take no per-row facts.

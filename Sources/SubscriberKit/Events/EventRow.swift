@@ -50,6 +50,11 @@ package final class EventRow: @unchecked Sendable {
 
     let operations: Operations
 
+    /// Its shapes as types: the delivery engine compiles one call path per timing and pair of shapes,
+    /// and finds a row's by these.
+    package let argumentType: any ArgumentShape.Type
+    package let answerType: any AnswerShape.Type
+
     /// For a scene event, what the scene bridge replays to app-level subscribers (docs/events.md);
     /// nil for every other event. Set once, when the table's row is made (``bridging(_:to:followsApplicationState:_:)``).
     package private(set) var bridge: SceneBridgeRule?
@@ -70,13 +75,16 @@ package final class EventRow: @unchecked Sendable {
         var install: (UnsafeMutableRawPointer) -> Void
         var fits: (AnyEventHandler) -> Bool
         var erasedHandler: (LifecycleEvent, @escaping @MainActor (ErasedInvocation) -> (any Sendable)?) -> AnyEventHandler
-        var deliver: @MainActor (ResponderList, ArgumentBox, DeliveryContext) -> InFlight
+        /// How to call an entry of the row's C type with the shapes' C forms, typed for its shapes
+        /// (``EntryCall``): what the delivery engine's call path calls each loaded responder with.
+        var entryCall: AnyObject
         var fuzz: (inout any FuzzDraw, UInt64) -> FuzzedCall
     }
 
     init(name: String, family: EventFamily, uikit: String, swift: (String, String), state: StateRule, cSlot: String,
          timing: AnswerTiming, defaultReconciler: ReconcilerChoice?, fittingReconcilers: [ReconcilerChoice],
-         nobodyAnswers: String, lateCountsAs: String?, argumentShape: String, answerShape: String, operations: Operations) {
+         nobodyAnswers: String, lateCountsAs: String?, argumentType: any ArgumentShape.Type, answerType: any AnswerShape.Type,
+         operations: Operations) {
         self.name = name
         self.family = family
         namesScene = family === EventFamily.scene
@@ -89,8 +97,12 @@ package final class EventRow: @unchecked Sendable {
         self.fittingReconcilers = fittingReconcilers
         self.nobodyAnswers = nobodyAnswers
         self.lateCountsAs = lateCountsAs
-        self.argumentShape = argumentShape
-        self.answerShape = answerShape
+        self.argumentType = argumentType
+        self.answerType = answerType
+        // Names read from metadata, not `String(describing:)`: that casts the metatype to protocols
+        // first, and each cast scans every loaded image's conformances.
+        argumentShape = _typeName(argumentType, qualified: false)
+        answerShape = _typeName(answerType, qualified: false)
         self.operations = operations
     }
 
@@ -174,12 +186,9 @@ package final class EventRow: @unchecked Sendable {
 
     // MARK: Delivery
 
-    /// Calls every responder of `list` with `call`'s arguments, in order, and returns what the event
-    /// produced at once and (now or once its completions arrived) its result.
-    @MainActor
-    package func deliver(_ call: AnyEventCall, to list: ResponderList, _ context: DeliveryContext) -> InFlight {
-        operations.deliver(list, call.arguments, context)
-    }
+    /// The row's C call, typed for its shapes: an ``EntryCall`` of its C arguments and what its
+    /// entry returns, with the completion's C type for an event answered through one.
+    package var entryCall: AnyObject { operations.entryCall }
 
     /// Hostile C arguments for this event's entry, drawn from `draw`: a call of an entry with them
     /// (completions that ignore their calls).
@@ -241,6 +250,18 @@ package struct FuzzedCall {
     }
 }
 
+/// How to call a raw C entry of one row's C type: the entry, the subscriber, the C arguments (and,
+/// for an event answered through a completion, the completion), giving what the entry returns.
+/// Made by a row's builder, where its C type is known; the delivery engine casts a row's back to
+/// the types its shapes say. No requirements on its parameters: its metadata is made without any
+/// conformance lookup.
+package final class EntryCall<Arguments, Result>: @unchecked Sendable {
+    // @unchecked: immutable; the closure captures only the row's immutable C call.
+    package let call: (UnsafeRawPointer, UnsafePointer<adh_subscriber>, Arguments) -> Result
+
+    init(_ call: @escaping (UnsafeRawPointer, UnsafePointer<adh_subscriber>, Arguments) -> Result) { self.call = call }
+}
+
 /// The arguments of one call, typed inside by the event's argument shape.
 package class ArgumentBox: @unchecked Sendable {
     // @unchecked: immutable.
@@ -254,10 +275,10 @@ package class ArgumentBox: @unchecked Sendable {
 }
 
 /// Arguments of type `Value`.
-final class TypedArgumentBox<Value: Sendable & Hashable>: ArgumentBox, @unchecked Sendable {
-    let value: Value
+package final class TypedArgumentBox<Value: Sendable & Hashable>: ArgumentBox, @unchecked Sendable {
+    package let value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     override func isEqual(_ other: ArgumentBox) -> Bool {
         (other as? TypedArgumentBox<Value>)?.value == value

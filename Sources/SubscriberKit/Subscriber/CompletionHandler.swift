@@ -40,15 +40,18 @@ extension CompletionHandler where Value == Void {
 
 /// Where completion handlers' calls go: the host's collector of one event, the SDK's forwarder to a
 /// C completion, or a pair of closures. Subclasses override both methods. [any-thread]
-package class CompletionReceiver<Value: Sendable>: @unchecked Sendable {
+///
+/// Open only to the delivery engine (a module of its own, whose collector is one), behind an SPI
+/// that plugin authors never import: `package` classes cannot be subclassed in another module.
+@_spi(Engine) open class CompletionReceiver<Value: Sendable>: @unchecked Sendable {
     // @unchecked: subclasses synchronize their own state.
-    package init() {}
+    @_spi(Engine) public init() {}
 
     /// The handler of `slot` was called with `value`.
-    package func complete(_ slot: Int, with value: Value) {}
+    @_spi(Engine) open func complete(_ slot: Int, with value: Value) {}
 
     /// The handler of `slot` declined.
-    package func decline(_ slot: Int) {}
+    @_spi(Engine) open func decline(_ slot: Int) {}
 }
 
 /// A receiver that hands calls to closures (``CompletionHandler/init(_:onDecline:)``).

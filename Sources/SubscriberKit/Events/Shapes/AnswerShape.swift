@@ -114,3 +114,16 @@ package enum RawCompletion: Sendable {
     /// JSON text that cannot be read (too long, NULL data).
     case unreadable(ABIStringProblem)
 }
+
+/// Where the host's C completions (``CompletionAnswerShape/completion(token:)``) hand what a plugin
+/// passed: the delivery engine's completion tokens, which set ``receiver`` when they are first made —
+/// before any token is handed out, so no completion call can come earlier. In a plugin image it is
+/// never set (a plugin is handed completions, it never makes the host's).
+package enum HostCompletions {
+    /// The token table's receiver. Set once, on the main thread, before any completion is made.
+    nonisolated(unsafe) package static var receiver: @Sendable (UnsafeMutableRawPointer?, RawCompletion) -> Void = { _, _ in }
+
+    /// A plugin called a host completion with `token` and `raw`. [any-thread]
+    @inline(__always)
+    package static func deliver(_ token: UnsafeMutableRawPointer?, _ raw: RawCompletion) { receiver(token, raw) }
+}

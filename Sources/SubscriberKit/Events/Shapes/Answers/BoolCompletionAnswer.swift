@@ -3,7 +3,7 @@ import SubscriberABI
 /// A `Bool` through a completion (`performActionForShortcutItem`): an `adh_bool_completion` in C.
 package enum BoolCompletionAnswer: CompletionAnswerShape {
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_bool_completion {
-        adh_bool_completion(call: { CompletionTokens.deliver($0, .integer(Int64($1))) }, context: token)
+        adh_bool_completion(call: { HostCompletions.deliver($0, .integer(Int64($1))) }, context: token)
     }
 
     package static var ignoringCompletion: adh_bool_completion { adh_bool_completion(call: { _, _ in }, context: nil) }

@@ -37,7 +37,7 @@ package enum DictionaryAnswer: CompletionAnswerShape {
     }
 
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_json_completion {
-        adh_json_completion(call: { CompletionTokens.deliver($0, RawCompletion(json: $1)) }, context: token)
+        adh_json_completion(call: { HostCompletions.deliver($0, RawCompletion(json: $1)) }, context: token)
     }
 
     package static var ignoringCompletion: adh_json_completion { adh_json_completion(call: { _, _ in }, context: nil) }

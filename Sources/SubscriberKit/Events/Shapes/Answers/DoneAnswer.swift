@@ -19,7 +19,7 @@ package enum DoneAnswer: CompletionAnswerShape {
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) {}
 
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_void_completion {
-        adh_void_completion(call: { CompletionTokens.deliver($0, .done) }, context: token)
+        adh_void_completion(call: { HostCompletions.deliver($0, .done) }, context: token)
     }
 
     package static var ignoringCompletion: adh_void_completion { adh_void_completion(call: { _ in }, context: nil) }

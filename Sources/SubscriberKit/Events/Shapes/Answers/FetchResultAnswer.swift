@@ -59,7 +59,7 @@ package enum FetchResultAnswer: CompletionAnswerShape {
     }
 
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_fetch_completion {
-        adh_fetch_completion(call: { CompletionTokens.deliver($0, .integer(Int64($1))) }, context: token)
+        adh_fetch_completion(call: { HostCompletions.deliver($0, .integer(Int64($1))) }, context: token)
     }
 
     package static var ignoringCompletion: adh_fetch_completion { adh_fetch_completion(call: { _, _ in }, context: nil) }

@@ -36,7 +36,7 @@ package enum PresentationOptionsAnswer: CompletionAnswerShape {
     }
 
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_presentation_completion {
-        adh_presentation_completion(call: { CompletionTokens.deliver($0, .integer(Int64($1))) }, context: token)
+        adh_presentation_completion(call: { HostCompletions.deliver($0, .integer(Int64($1))) }, context: token)
     }
 
     package static var ignoringCompletion: adh_presentation_completion {

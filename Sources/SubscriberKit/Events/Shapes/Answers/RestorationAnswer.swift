@@ -19,7 +19,7 @@ package enum RestorationAnswer: AnswerShape {
 
     /// The restoration handler of the host whose calls go to ``CompletionSlots`` with `token`.
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_json_completion {
-        adh_json_completion(call: { CompletionTokens.deliver($0, RawCompletion(json: $1)) }, context: token)
+        adh_json_completion(call: { HostCompletions.deliver($0, RawCompletion(json: $1)) }, context: token)
     }
 
     /// What a plugin passed to the restoration handler: a JSON array of strings; anything else is

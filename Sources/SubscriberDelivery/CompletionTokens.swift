@@ -23,6 +23,8 @@
 // slot without a lock: only the main thread ever changes a slot. Calls from other threads take the
 // table's lock to read it. Issuing takes the lock once per event, not per subscriber, and allocates
 // nothing per subscriber (slots live in chunks that are never freed).
+
+import SubscriberKit
 import Glibc
 import Synchronization
 
@@ -46,7 +48,13 @@ package final class CompletionTokens: @unchecked Sendable {
     // the lock, and read on the main thread without it (see the top of this file).
 
     /// The table the C completion callbacks use.
-    package static let shared = CompletionTokens()
+    package static let shared: CompletionTokens = {
+        let tokens = CompletionTokens()
+        // The host's C completions (the answer shapes') reach this table through the event model's
+        // hook: set here, before the first token exists.
+        HostCompletions.receiver = { tokens.deliver($0, $1) }
+        return tokens
+    }()
     /// How many retired slots the shared table keeps mapped (late calls still reported) before reuse.
     package static let defaultRetiredCapacity = 65_536
     /// A token no slot ever has (tag 0): the context of a completion whose slot could not be issued.

@@ -1,4 +1,5 @@
 import Synchronization
+import SubscriberKit
 
 /// Where a host's time comes from: what time it is, and deadlines. The dispatcher reads it when a
 /// completion event starts and arms the event's deadline on it; nothing else in delivery waits on

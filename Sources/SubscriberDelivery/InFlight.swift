@@ -1,3 +1,5 @@
+import SubscriberKit
+
 /// What one delivered event produced: its result, each responder's row, and the reports.
 package struct DeliveryResult: @unchecked Sendable {
     // @unchecked: `final` holds the event's result type, always Sendable (``AnswerShape/Final``).

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+@_spi(Engine) import SubscriberKit
 
 /// Collects the completions of one completion event's responders and delivers exactly once: when
 /// every awaited responder has answered, or at the deadline, whichever comes first.
@@ -146,7 +147,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     // MARK: Calls (any thread)
 
     /// Responder `slot` completed with `value`. [any-thread]
-    package override func complete(_ slot: Int, with value: Value) {
+    override package func complete(_ slot: Int, with value: Value) {
         if states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.claiming.rawValue,
                                         ordering: .acquiring).exchanged {
             (values + slot).initialize(to: value)
@@ -189,7 +190,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     }
 
     /// Responder `slot` declined. Valid only before its method returned and before it answered.
-    package override func decline(_ slot: Int) {
+    override package func decline(_ slot: Int) {
         guard !returned[slot].load(ordering: .acquiring),
               states[slot].compareExchange(expected: SlotState.waiting.rawValue, desired: SlotState.declined.rawValue,
                                            ordering: .acquiringAndReleasing).exchanged else {

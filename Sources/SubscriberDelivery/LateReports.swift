@@ -1,4 +1,5 @@
 import Synchronization
+import SubscriberKit
 
 /// Reports about completions that arrived after their event had been delivered (from any thread).
 /// The dispatcher attaches them to the next outcome; ``LifecycleDispatcher/takeLateReports()``

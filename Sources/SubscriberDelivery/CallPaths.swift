@@ -1,0 +1,119 @@
+import SubscriberABI
+import SubscriberKit
+
+// Each event row's call path, compiled for its shapes, here in the engine that runs it: a plugin
+// image carries the event table but none of this.
+//
+// The rows live in SubscriberKit, which cannot see the engine, so the engine compiles one call path
+// per timing and pair of shapes it knows (``CallPaths/shapes``) and finds a row's by the row's shape
+// types. A row of a pair not listed is a bug of this list, caught the first time the engine reads
+// the table (every test run: `CallPathTests`), with a line that says which pair to add. An event of
+// existing shapes needs nothing here; a new shape, or a new pairing, one line.
+
+extension EventRow {
+    /// Calls every responder of `list` with `call`'s arguments, in order, and returns what the event
+    /// produced at once and (now or once its completions arrived) its result.
+    @MainActor
+    package func deliver(_ call: AnyEventCall, to list: ResponderList, _ context: DeliveryContext) -> InFlight {
+        CallPaths.all[index](list, call.arguments, context)
+    }
+}
+
+/// The call path of every row, by event index.
+package enum CallPaths {
+    package typealias Path = @MainActor (ResponderList, ArgumentBox, DeliveryContext) -> InFlight
+
+    /// By event index: each row's call path.
+    static let all: [Path] = EventTable.rows.map { row in
+        guard let path = shapes.lazy.compactMap({ $0.path(for: row) }).first else { fatalError(missing(row)) }
+        return path
+    }
+
+    /// Why `row` has no call path; nil when it has one.
+    package static func problem(_ row: EventRow) -> String? {
+        shapes.contains { $0.path(for: row) != nil } ? nil : missing(row)
+    }
+
+    private static func missing(_ row: EventRow) -> String {
+        "event table: no call path for \(row.name) (\(row.timing.rawValue), \(row.argumentShape) → \(row.answerShape)); "
+            + "add its shapes to CallPaths.shapes (Sources/SubscriberDelivery/CallPaths.swift)"
+    }
+
+    private typealias Scene<Inner: ArgumentShape> = SceneScoped<Inner>
+
+    /// Every timing and pair of shapes some row has.
+    static let shapes: [any CallPathShapes] = [
+        // Notifications.
+        Notifying<NoArguments>(), Notifying<CountArgument>(), Notifying<DeviceTokenArgument>(), Notifying<ErrorArgument>(),
+        Notifying<OptionalNotificationArgument>(), Notifying<UserActivityArguments>(), Notifying<ActivityFailureArguments>(),
+        Notifying<SceneConnectionArguments>(), Notifying<Scene<NoArguments>>(), Notifying<Scene<UserActivityArguments>>(),
+        Notifying<Scene<ActivityFailureArguments>>(), Notifying<Scene<GeometryArgument>>(),
+        // Answers at once.
+        Answering<NoArguments, OptionalBoolAnswer>(), Answering<LaunchArguments, OptionalBoolAnswer>(),
+        Answering<OpenURLArguments, OptionalBoolAnswer>(), Answering<TextArgument, OptionalBoolAnswer>(),
+        Answering<IdiomArgument, OrientationMaskAnswer>(), Answering<TextArgument, ConfigurationNameAnswer>(),
+        Answering<Scene<UserActivityArguments>, OptionalBoolAnswer>(), Answering<Scene<TextArgument>, OptionalBoolAnswer>(),
+        Answering<Scene<URLContextsArgument>, OptionalBoolAnswer>(), Answering<Scene<NoArguments>, UserActivityAnswer>(),
+        // Answers through completions.
+        Completing<NoArguments, FetchResultAnswer>(), Completing<UserInfoArgument, FetchResultAnswer>(),
+        Completing<UserInfoArgument, DictionaryAnswer>(), Completing<TextArgument, DoneAnswer>(),
+        Completing<ShortcutItemArguments, BoolCompletionAnswer>(), Completing<Scene<ShortcutItemArguments>, BoolCompletionAnswer>(),
+        Completing<NotificationArguments, PresentationOptionsAnswer>(), Completing<NotificationResponseArguments, DoneAnswer>(),
+        // An answer at once, then a handler.
+        Restoring<UserActivityArguments>(),
+    ]
+}
+
+/// One timing and pair of shapes: the call path of a row of them.
+protocol CallPathShapes: Sendable {
+    /// `row`'s call path when the row is of these shapes; nil otherwise.
+    func path(for row: EventRow) -> CallPaths.Path?
+}
+
+/// The typed arguments of `box`, of shape `A` (a call's arguments are always its event's shape).
+@inline(__always)
+private func value<A: ArgumentShape>(_ box: ArgumentBox, _: A.Type) -> A.Value {
+    unsafeDowncast(box, to: TypedArgumentBox<A.Value>.self).value
+}
+
+/// Whether `row` has these timing and shapes.
+private func fits(_ row: EventRow, _ timing: AnswerTiming, _ arguments: Any.Type, _ answer: Any.Type) -> Bool {
+    row.timing == timing && ObjectIdentifier(row.argumentType) == ObjectIdentifier(arguments)
+        && ObjectIdentifier(row.answerType) == ObjectIdentifier(answer)
+}
+
+struct Notifying<A: ArgumentShape>: CallPathShapes {
+    func path(for row: EventRow) -> CallPaths.Path? {
+        guard fits(row, .notification, A.self, NoAnswer.self) else { return nil }
+        let call = unsafeDowncast(row.entryCall, to: EntryCall<A.CArguments, Void>.self).call
+        return { list, box, context in Deliver.notification(list, value(box, A.self), context, A.self, call: call) }
+    }
+}
+
+struct Answering<A: ArgumentShape, R: ImmediateAnswerShape>: CallPathShapes {
+    func path(for row: EventRow) -> CallPaths.Path? {
+        guard fits(row, .immediate, A.self, R.self) else { return nil }
+        let call = unsafeDowncast(row.entryCall, to: EntryCall<A.CArguments, R.CReturn>.self).call
+        return { list, box, context in Deliver.immediate(list, value(box, A.self), context, A.self, R.self, call: call) }
+    }
+}
+
+struct Completing<A: ArgumentShape, R: CompletionAnswerShape>: CallPathShapes {
+    func path(for row: EventRow) -> CallPaths.Path? {
+        guard fits(row, .completion, A.self, R.self) else { return nil }
+        let call = unsafeDowncast(row.entryCall, to: EntryCall<(A.CArguments, R.CCompletion), adh_response>.self).call
+        return { list, box, context in
+            Deliver.completion(list, value(box, A.self), context, A.self, R.self) { call($0, $1, ($2, $3)) }
+        }
+    }
+}
+
+struct Restoring<A: ArgumentShape>: CallPathShapes {
+    func path(for row: EventRow) -> CallPaths.Path? {
+        guard fits(row, .restoration, A.self, RestorationAnswer.self) else { return nil }
+        let call = unsafeDowncast(row.entryCall, to: EntryCall<(A.CArguments, adh_json_completion), adh_tristate>.self).call
+        return { list, box, context in
+            Deliver.restoration(list, value(box, A.self), context, A.self) { call($0, $1, ($2, $3)) }
+        }
+    }
+}

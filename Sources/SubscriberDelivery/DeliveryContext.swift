@@ -1,0 +1,63 @@
+import Synchronization
+import SubscriberKit
+
+/// What the dispatcher tells one delivery besides the call: the application, this event's policy and
+/// deadline, whether to time each subscriber, and where to report.
+package struct DeliveryContext {
+    /// The event delivered.
+    package var event: LifecycleEvent
+    /// The application handed to every subscriber.
+    package var application: Application
+    /// The serial of this event's C payloads (non-zero, new per event).
+    package var serial: UInt64
+    /// Whether each subscriber's time is measured (output shows it).
+    package var timed: Bool
+    /// The subscribers' names, by the indices in ``Responder/subscriber``: how reports name them.
+    package var names: [String]
+    /// The event's policy (reconciler, what nobody answering gives), made by its row.
+    package var policy: EventPolicy
+    /// The deadline of a completion event, in nanoseconds.
+    package var deadline: UInt64
+    /// Where the deadline is measured and armed (the dispatcher's clock).
+    package var clock: any HostClock
+    /// Where calls that arrive after delivery are reported.
+    package var lateReports: LateReports
+    /// Whether the responders after the first that answers true are not called (Flutter's scene
+    /// fan-out; an answer at once, or a completion taken rather than declined). False: every one is.
+    package var stopsAtFirstYes = false
+    /// Whether only the first responder gets `scene.willConnect`'s connection options, the later ones
+    /// the event with empty options (Flutter). False: every one gets them.
+    package var optionsToFirstOnly = false
+    /// Whether only the first completion that arrived in time is reconciled (Expo's `willPresent`).
+    /// False: every answer, in call order.
+    package var firstCompletedWins = false
+    /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
+    package var problem: @Sendable (Int, String) -> Void
+
+    package init(event: LifecycleEvent, application: Application, serial: UInt64, timed: Bool, names: [String], policy: EventPolicy,
+                 deadline: UInt64, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
+                problem: @escaping @Sendable (Int, String) -> Void) {
+        self.event = event
+        self.application = application
+        self.serial = serial
+        self.timed = timed
+        self.names = names
+        self.policy = policy
+        self.deadline = deadline
+        self.clock = clock
+        self.lateReports = lateReports
+        self.problem = problem
+    }
+}
+
+/// The serials of C payloads, new for every event in the process: a plugin image serves the
+/// subscribers of every dispatcher in the process, and decodes once per serial (adh/payloads.h), so
+/// two dispatchers must never hand it the same serial for different arguments.
+package enum PayloadSerials {
+    private static let last = Atomic<UInt64>(0)
+
+    /// A serial no event in this process had (never 0, which means "not numbered").
+    package static func next() -> UInt64 {
+        last.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+import BuiltProducts
+
+/// What a loaded Swift plugin costs in resident memory once its subscriber is made: a coarse guard
+/// (the figure itself is the benchmark's, docs/performance.md). 200 byte-identical copies of
+/// libBenchSubscribers.so under different names are loaded by a child process — `subscriber-bench
+/// --load-child`, which reads its own resident set size (/proc/self/statm) before and after — once
+/// with a bare `dlopen` each, once with the entry called and a subscriber made the way the host
+/// makes it. The difference per plugin is what the SDK inside each plugin builds: its event table,
+/// vtables, handlers. A child process, so the test runner's own allocations are not counted, and
+/// resident memory, never time: the bound holds on a busy machine.
+@Suite("Plugin memory: what a loaded Swift plugin adds after create", .serialized)
+struct PluginMemoryTests {
+    static let count = 200
+
+    /// Resident KB per plugin over a bare `dlopen` of the same file. Measured (debug build, 200
+    /// plugins): 1,515 KB before the SDK stopped building every event's row in every plugin image,
+    /// about 0 after; release builds are smaller. Set well under the old figure, with margin
+    /// for the allocator and the kernel's fault-around.
+    static let boundKB = 400
+
+    @Test("a Swift plugin's entry and create add at most 400 KB resident over its bare dlopen (200 plugins)")
+    func residentGrowthPerPluginIsBounded() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = BuiltProducts.library("BenchSubscribers")
+        for index in 0..<Self.count {
+            let digits = String(index)
+            let name = "libBench-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".so"
+            try FileManager.default.copyItem(atPath: library, toPath: directory.path + "/" + name)
+        }
+        let bare = try Self.residentKBPerPlugin("bare", folder: directory.path)
+        let made = try Self.residentKBPerPlugin("create", folder: directory.path)
+        #expect(made - bare <= Self.boundKB,
+                "per plugin: \(made) KB resident after create, \(bare) KB after a bare dlopen; expected at most \(Self.boundKB) KB more")
+    }
+
+    /// Resident KB per plugin that `subscriber-bench --load-child variant folder count` added.
+    static func residentKBPerPlugin(_ variant: String, folder: String) throws -> Int {
+        let result = try AppHostProcess.run(["--load-child", variant, folder, String(count)],
+                                            program: BuiltProducts.file("subscriber-bench"))
+        let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard result.status == 0, fields.count == 3 else {
+            throw MemoryProbeError("subscriber-bench --load-child \(variant): status \(result.status), output \(result.stdout)\(result.stderr)")
+        }
+        return (fields[2] - fields[1]) / 1024 / count
+    }
+}
+
+struct MemoryProbeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
