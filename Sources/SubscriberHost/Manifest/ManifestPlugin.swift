@@ -96,8 +96,9 @@ public struct ManifestPlugin: Sendable, Hashable {
 
 extension ManifestPlugin {
     /// Reads entry `index` of the `plugins` array. Names are checked for emptiness and control
-    /// characters; repeats, within the entry or across entries, are the manifest's check.
-    init(json: JSONValue, index: Int) throws(JSONShapeError) {
+    /// characters; repeats, within the entry or across entries, are the manifest's check. The
+    /// isolation keys the entry does not write come from the top level's, `isolationDefaults`.
+    init(json: JSONValue, index: Int, isolationDefaults: IsolationKeys = IsolationKeys()) throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: "plugins[\(index)]")
         let path = try reader.string("path")
         let library = try reader.string("library")
@@ -136,11 +137,13 @@ extension ManifestPlugin {
         let optional = try reader.bool("optional") ?? false
         let after = try Self.readOrderNames(&reader, .after)
         let before = try Self.readOrderNames(&reader, .before)
+        let isolation = try IsolationKeys.read(&reader).resolved(over: isolationDefaults, at: reader)
         try reader.rejectUnknownKeys()
         self.init(index: index, source: source, subscribers: subscribers, sha256: pin, options: options,
                   priority: priority, optional: optional, after: after, before: before)
         self.subscriberOptions = subscriberOptions
         self.subscriberOptionNames = subscriberOptionNames
+        self.isolation = isolation
         subscriberListPath = listPath
     }
 

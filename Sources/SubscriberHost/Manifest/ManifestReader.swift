@@ -13,10 +13,12 @@ enum ManifestReader {
         let reconcilers = try readReconcilers(root.value("reconcilers"))
         let searchPaths = try readSearchPaths(root.strings("pluginSearchPaths") ?? [])
         let restorationFromEveryCaller = try root.bool("restorationFromEveryCaller")
-        let plugins = try readPlugins(root.array("plugins") ?? [])
+        let isolationDefaults = try IsolationKeys.read(&root)
+        let plugins = try readPlugins(root.array("plugins") ?? [], isolationDefaults: isolationDefaults)
         let sceneBridge = try root.bool("sceneBridge")
         let dispatchRules = try DispatchRulesReader.read(&root, over: (profile ?? .uikit).rules.dispatch)
         try checkOrder(plugins)
+        if let problem = Manifest.isolationGroupProblem(plugins) { throw problem }
         try root.rejectUnknownKeys()
         var manifest = Manifest(file: file, directory: directory, app: app, supportedInterfaceOrientations: orientations,
                                 deadlines: deadlines, defaultDeadline: defaultDeadline, profile: profile ?? .uikit,
@@ -175,11 +177,13 @@ enum ManifestReader {
 
     // MARK: plugins
 
-    private static func readPlugins(_ elements: [JSONValue]) throws(JSONShapeError) -> [ManifestPlugin] {
+    private static func readPlugins(_ elements: [JSONValue], isolationDefaults: IsolationKeys) throws(JSONShapeError)
+        -> [ManifestPlugin]
+    {
         var plugins: [ManifestPlugin] = []
         var listed: Set<String> = []  // every subscriber name listed so far: one hash lookup per name
         for (index, element) in elements.enumerated() {
-            let plugin = try ManifestPlugin(json: element, index: index)
+            let plugin = try ManifestPlugin(json: element, index: index, isolationDefaults: isolationDefaults)
             let needed = listed.count + plugin.subscribers.count
             if needed > listed.capacity { listed.reserveCapacity(max(needed, 2 * listed.capacity)) }  // geometric growth
             for (position, name) in plugin.subscribers.enumerated() where !listed.insert(name).inserted {
