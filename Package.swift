@@ -32,6 +32,7 @@ let cPlugins: [String] = [
     "QuietHours",  // the notification-center extension (ABI 1.1)
     "BenchSubscribersC",  // the benchmark's C subscriber: the host's own overhead per C subscriber
     "SceneGreeterC",  // the scene extension (docs/writing-plugins-c.md), verbatim
+    "LinkRewriterC",  // the URL hook extension (docs/writing-plugins-c.md), verbatim
 ]
 
 /// Deliberately broken C plugins, each failing exactly one load-time or conformance check (listed in
@@ -53,6 +54,8 @@ let brokenPlugins: [String] = [
     "SleepsOnThread", "RedirectsStdout",
     // A subscriber whose get_extension hands out a vtable the host must not read (misaligned, unreadable).
     "BadExtensionVTable",
+    // A URL hook (adh.url-hook/1) whose decisions are bad answers the host must keep and report.
+    "BadURLHookAnswers",
     // Not a defect: valid behaviour the host and the kit must accept (the optional restoration handler, a
     // handler that declines without an option).
     "NeverRestores", "DeclinesByDefault",

@@ -31,3 +31,5 @@ _Static_assert(sizeof(adh_scene_connection_options) % 8 == 0, "adh_scene_connect
 _Static_assert(sizeof(adh_scene_geometry) % 8 == 0, "adh_scene_geometry is read in whole words");
 _Static_assert(offsetof(adh_host_state, struct_size) == 0, "struct_size comes first");
 _Static_assert(offsetof(adh_host_requests, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(adh_url_hook, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(adh_url_hook, decide) == 8, "url_hook 1: decide follows struct_size");

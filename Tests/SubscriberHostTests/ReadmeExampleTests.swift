@@ -51,6 +51,7 @@ struct ReadmeExampleTests {
         "Examples/CPlugin/acme_fetch.c", "Examples/CPlugin/manifest.json",
         "Plugins/QuietHours/QuietHours.c",
         "Plugins/SceneGreeter/SceneGreeter.swift", "Plugins/SceneGreeterC/scene_greeter.c",
+        "Plugins/LinkRewriterC/link_rewriter.c",
     ]
 
     @Test func everyMarkedSampleIsItsFileVerbatim() throws {

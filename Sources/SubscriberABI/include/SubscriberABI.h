@@ -14,6 +14,7 @@
  *   adh/ext/scene.h                the scene family (UIWindowSceneDelegate)
  *   adh/ext/host_state.h           host service: the application's state
  *   adh/ext/host_requests.h        host service: requests from plugins (remote notifications, orientations)
+ *   adh/ext/url_hook.h             the URL hook: rewrite or drop a URL before it is delivered
  */
 #ifndef SUBSCRIBER_ABI_H
 #define SUBSCRIBER_ABI_H
@@ -29,5 +30,6 @@
 #include "adh/ext/scene.h"
 #include "adh/ext/host_state.h"
 #include "adh/ext/host_requests.h"
+#include "adh/ext/url_hook.h"
 
 #endif /* SUBSCRIBER_ABI_H */

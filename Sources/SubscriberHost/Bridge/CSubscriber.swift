@@ -24,6 +24,14 @@ package final class CSubscriber {
 
     /// The plugin's struct, passed back as `self` to every entry.
     package let me: UnsafePointer<adh_subscriber>
+    /// The descriptor of the plugin that made it (its id names it in reports).
+    package let descriptor: UnsafePointer<adh_plugin_descriptor>
+    /// The C type of a URL hook's `decide` (adh/ext/url_hook.h).
+    package typealias DecideEntry = @convention(c) (UnsafePointer<adh_subscriber>?, UnsafePointer<CChar>?, adh_string,
+                                                     UnsafeMutablePointer<adh_string>?) -> Int32
+    /// Its URL hook's `decide` when `get_extension` gave an `adh.url-hook/1` vtable with one; nil
+    /// otherwise, and once destroyed.
+    package private(set) var urlHookEntry: DecideEntry?
     /// The plugin's `destroy`; nil once destroyed.
     private var destroyEntry: (@convention(c) (UnsafePointer<adh_subscriber>?) -> Void)?
     private var host: HostInterface?
@@ -91,7 +99,21 @@ package final class CSubscriber {
             }
             familyVTables.append(table)
         }
+        // The URL hook (adh/ext/url_hook.h) is no event family: one entry, asked for once, checked alike.
+        var hookEntry: DecideEntry?
+        if let table = vtable.get_extension?(made, ADH_EXT_URL_HOOK) {
+            if let problem = VTableCheck.problem(at: table, size: MemoryLayout<adh_url_hook>.size) {
+                let source = "get_extension(\"\(ADH_EXT_URL_HOOK)\")"
+                context.log("\(source): expected \(problem.expected), found \(problem.found); not used", level: .error)
+                vtable.destroy?(made)
+                host.retire(reportingTo: SubscriberContextReference(context))
+                throw .unreadableStruct(source: source, expected: problem.expected, found: problem.found)
+            }
+            hookEntry = ABI.readCovered(table.assumingMemoryBound(to: adh_url_hook.self)).decide
+        }
         self.name = name
+        self.descriptor = descriptor
+        self.urlHookEntry = hookEntry
         self.context = context
         self.contextReference = SubscriberContextReference(context)
         self.me = made
@@ -116,6 +138,7 @@ package final class CSubscriber {
         guard let destroy = destroyEntry else { return }
         destroyEntry = nil
         entries = entries.map { _ in nil }
+        urlHookEntry = nil
         destroy(me)
         // The header keeps the host interface valid until destroy has returned; only now retire it.
         host?.retire(reportingTo: contextReference)

@@ -164,7 +164,7 @@ final class PeerRuleState {
     /// (``DispatchRules/replaysLaunch``).
     var launch: AnyEventCall?
     /// The URL hooks among the subscribers (URLHook.swift); nil until asked after a change.
-    var hooks: [(String, any URLHookSubscriber)]?
+    var hooks: [URLHookTarget]?
     /// Subscribers added from inside an event's calls, given the launch once the calls are over.
     var launchReplays: [String] = []
 

@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberABI
 import SubscriberDelivery
 import SubscriberKit
 
@@ -38,8 +39,10 @@ extension LifecycleDispatcher {
         var notes: [String] = []
         func decide(_ url: URL) -> URL? {
             var current = url
-            for (name, hook) in hooks {
+            for hook in hooks {
+                let name = hook.name
                 switch hook.decide(current, for: event) {
+                case .bad(let line): notes.append(line)
                 case .keep: continue
                 case .rewrite(let rewritten):
                     notes.append("\(name) rewrote \(current.absoluteString) → \(rewritten.absoluteString)")
@@ -72,15 +75,100 @@ extension LifecycleDispatcher {
         return (call, [], false)
     }
 
-    /// The in-process subscribers that are URL hooks, in dispatch order, with their names; made
-    /// once per subscriber list (``PeerRuleState/hooks``, forgotten by ``rebuild()``).
-    private func urlHooks() -> [(String, any URLHookSubscriber)] {
+    /// The subscribers that are URL hooks, in dispatch order: in-process ones (``URLHookSubscriber``)
+    /// and loaded ones whose `get_extension` gave an `adh.url-hook/1` vtable; made once per subscriber
+    /// list (``PeerRuleState/hooks``, forgotten by ``rebuild()``).
+    private func urlHooks() -> [URLHookTarget] {
         if let hooks = peer.hooks { return hooks }
-        let hooks: [(String, any URLHookSubscriber)] = subscribers.compactMap { registration in
-            guard case .inProcess = registration.kind, let hook = registration.subscriber as? any URLHookSubscriber else { return nil }
-            return (registration.name, hook)
+        let hooks: [URLHookTarget] = subscribers.compactMap { registration in
+            switch registration.kind {
+            case .inProcess:
+                guard let hook = registration.subscriber as? any URLHookSubscriber else { return nil }
+                return URLHookTarget(name: registration.name, kind: .inProcess(hook))
+            case .loaded(let loaded):
+                guard loaded.urlHookEntry != nil else { return nil }
+                return URLHookTarget(name: registration.name, kind: .loaded(loaded))
+            case .transport:
+                return nil
+            }
         }
         peer.hooks = hooks
         return hooks
+    }
+}
+
+/// A URL hook as the dispatcher asks it: an in-process ``URLHookSubscriber``, or a loaded subscriber's
+/// `decide` (adh/ext/url_hook.h), whose answer is checked.
+@MainActor
+struct URLHookTarget {
+    /// The subscriber's name.
+    let name: String
+    let kind: Kind
+
+    enum Kind {
+        case inProcess(any URLHookSubscriber)
+        case loaded(CSubscriber)
+    }
+
+    /// A decision, or a bad answer from a loaded hook: its line (the URL is kept).
+    enum Answer {
+        case keep, rewrite(URL), drop
+        case bad(String)
+    }
+
+    /// The longest rewritten URL taken from a loaded hook (ADH_URL_HOOK_MAX_LENGTH).
+    static let maximumLength = 8192
+
+    /// What the hook decides about `url` for `event`.
+    func decide(_ url: URL, for event: LifecycleEvent) -> Answer {
+        switch kind {
+        case .inProcess(let hook):
+            switch hook.decide(url, for: event) {
+            case .keep: return .keep
+            case .rewrite(let rewritten): return .rewrite(rewritten)
+            case .drop: return .drop
+            }
+        case .loaded(let loaded):
+            guard let decide = loaded.urlHookEntry else { return .keep }
+            var rewritten = adh_string(data: nil, length: 0)
+            var text = url.absoluteString
+            let decision = text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    event.name.withCString { name in
+                        decide(loaded.me, name, adh_string(data: chars.baseAddress, length: chars.count), &rewritten)
+                    }
+                }
+            }
+            // Copied at once: the plugin's string is valid only until it is called again.
+            func bad(_ expected: String, _ found: String) -> Answer {
+                .bad("\(name) (plugin \(Self.pluginID(of: loaded))): bad URL hook answer for \(url.absoluteString): "
+                     + "expected \(expected), found \(found); kept")
+            }
+            switch decision {
+            case Int32(ADH_URL_KEEP): return .keep
+            case Int32(ADH_URL_DROP): return .drop
+            case Int32(ADH_URL_REWRITE):
+                guard let data = rewritten.data else { return bad("a rewritten URL", "NULL") }
+                guard rewritten.length > 0 else { return bad("a rewritten URL", "an empty string") }
+                guard rewritten.length <= Self.maximumLength else {
+                    return bad("a rewritten URL of at most \(Self.maximumLength) bytes", "\(rewritten.length) bytes")
+                }
+                let bytes = UnsafeRawBufferPointer(start: data, count: rewritten.length)
+                guard let string = String(validating: bytes, as: UTF8.self) else {
+                    return bad("a rewritten URL in UTF-8", "bytes that are not UTF-8")
+                }
+                guard let rewrittenURL = URL(string: string), rewrittenURL.scheme.map({ !$0.isEmpty }) == true else {
+                    return bad("an absolute URL with a scheme", "\"\(string)\"")
+                }
+                return .rewrite(rewrittenURL)
+            default:
+                return bad("a decision 0 (keep), 1 (rewrite) or 2 (drop)", "\(decision)")
+            }
+        }
+    }
+
+    /// The plugin's id, from its descriptor (checked when it was loaded).
+    private static func pluginID(of loaded: CSubscriber) -> String {
+        ABI.readCovered(loaded.descriptor).id.map { String(cString: $0) } ?? "?"
     }
 }
