@@ -99,6 +99,9 @@ package class EventPolicy: @unchecked Sendable {
     package let choice: ReconcilerChoice?
 
     init(choice: ReconcilerChoice?) { self.choice = choice }
+
+    /// What a responder that missed the deadline counts as (the event's answer type); nil: nothing.
+    package var lateAnswer: (any Sendable)? { nil }
 }
 
 /// The policy of an event of shapes `Arguments` and `Answer`.
@@ -117,6 +120,8 @@ final class TypedPolicy<Value: Sendable, Answer: Sendable>: EventPolicy, @unchec
         self.late = late
         super.init(choice: shown)
     }
+
+    override package var lateAnswer: (any Sendable)? { late }
 }
 
 /// The serials of C payloads, new for every event in the process: a plugin image serves the
