@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "SubscriberABI"),
         .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
         .target(name: "SubscriberDelivery", dependencies: ["SubscriberKit", "SubscriberABI"]),
-        .target(name: "SubscriberHost", dependencies: ["SubscriberDelivery", "SubscriberKit", "SubscriberABI", "HostDynamicLinker"]),
+        .target(name: "SubscriberHost", dependencies: ["SubscriberDelivery", "SubscriberKit", "SubscriberABI", "HostDynamicLinker", "ChildProcess"]),
         // dladdr1 (the entry symbol's ELF type), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "HostDynamicLinker"),
         // Child processes (spawn, signed channel, reaper) for the kit and process isolation; its C half

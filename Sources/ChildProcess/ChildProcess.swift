@@ -295,7 +295,7 @@ package enum ChildProcess {
     }
 
     /// Makes the pipes and the channels (close-on-exec here), spawns, and closes the child's ends.
-    private static func spawn(_ launch: ChildLaunch) throws(ChildProcessError)
+    static func spawn(_ launch: ChildLaunch) throws(ChildProcessError)
         -> (pid: pid_t, output: Int32, errors: Int32, channel: Int32, reaper: Int32)
     {
         func failure(_ call: String) -> ChildProcessError {

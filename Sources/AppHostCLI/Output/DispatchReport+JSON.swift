@@ -31,6 +31,22 @@ extension DispatchReport {
             object["scene"] = .string(scene)
             object["sceneState"] = sceneState.map { .string($0.name) } ?? .null
             object["expected"] = .string(expected)
+        case .crashed(let plugin, let subscriber, _, let found):
+            object["plugin"] = .string(plugin)
+            object["subscriber"] = subscriber.map { .string($0) } ?? .null
+            object["found"] = .string(found)
+        case .hung(let plugin, let subscriber, _, let budget):
+            object["plugin"] = .string(plugin)
+            object["subscriber"] = .string(subscriber)
+            object["budgetMilliseconds"] = .number(Double(budget))
+        case .restarted(let plugin, _, let restart, let max):
+            object["plugin"] = .string(plugin)
+            object["restart"] = .number(Double(restart))
+            object["max"] = .number(Double(max))
+        case .disabled(let plugin, _, let restarts, let within):
+            object["plugin"] = .string(plugin)
+            object["restarts"] = .number(Double(restarts))
+            object["withinSeconds"] = .number(Double(within))
         }
         object["message"] = .string(description)
         return object

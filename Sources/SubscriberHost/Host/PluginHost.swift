@@ -31,6 +31,8 @@ public final class PluginHost {
     package let subscribers: [CSubscriber]
     /// The subscribers of plugins added while the host runs (``addPlugin(_:options:whenResponseDelivered:)``).
     var pluginSubscribersAdded: [CSubscriber] = []
+    /// The children of the isolated plugins (``PluginIsolation/Mode/process``), one per isolation group.
+    package let isolationGroups: [IsolationGroup]
     /// Whether ``shutDown()`` ran.
     public private(set) var isShutDown = false
 
@@ -57,22 +59,31 @@ public final class PluginHost {
         DispatchWarmUp.prepareTimers()  // before any plugin code runs: Environment/DispatchWarmUp.swift
         let configuration = try Self.configuration(for: manifest, options: options)
         let loaded: PluginSet
+        // Isolated plugins are never loaded here: their children load them (Isolation/).
+        var hosted = manifest
+        hosted.plugins.removeAll { $0.isolation.mode == .process }
         do {
             loaded = try PluginLoader(allowWritable: options.allowWritable)
-                .load(manifest, extraSearchDirectories: options.extraSearchDirectories)
+                .load(hosted, extraSearchDirectories: options.extraSearchDirectories)
         } catch {
             throw HostError(.load(error))
         }
-        try self.init(manifest: manifest, loaded: loaded, inProcess: inProcess, configuration: configuration,
-                      log: HostLogRecorder(handler: options.logHandler, requestHandler: options.requestHandler))
+        let log = HostLogRecorder(handler: options.logHandler, requestHandler: options.requestHandler)
+        let (groups, skippedIsolated) = try Self.startIsolationGroups(of: manifest, options: options, log: log)
+        var all = loaded
+        all.skipped += skippedIsolated
+        try self.init(manifest: manifest, loaded: all, isolated: groups, inProcess: inProcess, configuration: configuration,
+                      log: log)
     }
 
-    init(manifest: Manifest, loaded: PluginSet, inProcess: [InProcessSubscriber] = [],
+    init(manifest: Manifest, loaded: PluginSet, isolated: [IsolationGroup] = [], inProcess: [InProcessSubscriber] = [],
          configuration: DispatchConfiguration, log: HostLogRecorder) throws(HostError) {
         var plugins: [PluginSet.Plugin] = []
         var skipped = loaded.skipped
         var made: [CSubscriber] = []
         var registrations: [SubscriberRegistration] = []
+        /// The manifest entry of each registration so far (isolated ones are merged in manifest order below).
+        var registrationEntries: [ManifestPlugin] = []
         let state = ApplicationStateCell()
         for plugin in loaded.plugins {
             let subscribers: [CSubscriber]
@@ -93,6 +104,15 @@ public final class PluginHost {
                 (registration.after, registration.before) = (plugin.entry.after, plugin.entry.before)
                 return registration
             }
+            registrationEntries += subscribers.map { _ in plugin.entry }
+        }
+        do throws(HostError) {
+            (registrations, registrationEntries) = try Self.mergeIsolated(isolated, into: registrations, registrationEntries,
+                                                                          manifest: manifest)
+        } catch {
+            made.reversed().forEach { $0.destroy() }
+            isolated.forEach { $0.shutDown() }
+            throw error
         }
         let loadedCount = registrations.count
         // In-process subscribers follow the manifest's, in the order given; then one stable sort by
@@ -102,14 +122,17 @@ public final class PluginHost {
             let name = subscriber.name
             if let problem = SubscriberName.problem(name) {
                 made.reversed().forEach { $0.destroy() }
+                isolated.forEach { $0.shutDown() }
                 throw HostError(.invalidInProcessName(index: index, expected: problem.expected, found: problem.found))
             }
             guard taken.insert(name).inserted else {
                 made.reversed().forEach { $0.destroy() }
+                isolated.forEach { $0.shutDown() }
                 throw HostError(.duplicateInProcessName(name: name, index: index))
             }
             if let problem = Self.orderListProblem(subscriber) {
                 made.reversed().forEach { $0.destroy() }
+                isolated.forEach { $0.shutDown() }
                 throw HostError(.invalidInProcessOrder(index: index, key: problem.key, expected: problem.expected,
                                                         found: problem.found))
             }
@@ -121,13 +144,14 @@ public final class PluginHost {
         }
         skipped.sort { $0.pluginIndex < $1.pluginIndex }  // manifest order, whichever step refused them
         do throws(HostError) {
-            try Self.checkOrder(registrations, loadedCount: loadedCount, entries: plugins.flatMap { plugin in
-                plugin.subscriberNames.map { _ in plugin.entry }
-            }, skipped: skipped, manifest: manifest)
+            try Self.checkOrder(registrations, loadedCount: loadedCount, entries: registrationEntries, skipped: skipped,
+                                manifest: manifest)
         } catch {
             made.reversed().forEach { $0.destroy() }
+            isolated.forEach { $0.shutDown() }
             throw error
         }
+        self.isolationGroups = isolated
         self.manifest = manifest
         self.plugins = PluginSet(plugins: plugins, skipped: skipped)
         self.log = log
@@ -321,6 +345,7 @@ public final class PluginHost {
             nextWindow += 1
             log.open(event: nextWindow)
             for subscriber in (subscribers + pluginSubscribersAdded).reversed() { subscriber.destroy() }
+            for group in isolationGroups.reversed() { group.shutDown() }
             // Events still waiting are delivered with what arrived, and their whenDelivered handlers
             // run now; no outcome lists a destroyed subscriber.
             dispatcher.shutDown()

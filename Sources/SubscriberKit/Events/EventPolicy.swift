@@ -51,6 +51,9 @@ package class EventPolicy: @unchecked Sendable {
     package let choice: ReconcilerChoice?
 
     init(choice: ReconcilerChoice?) { self.choice = choice }
+
+    /// What a responder that missed the deadline counts as (the event's answer type); nil: nothing.
+    package var lateAnswer: (any Sendable)? { nil }
 }
 
 /// The policy of an event of shapes `Arguments` and `Answer`.
@@ -69,4 +72,6 @@ package final class TypedPolicy<Value: Sendable, Answer: Sendable>: EventPolicy,
         self.late = late
         super.init(choice: shown)
     }
+
+    override package var lateAnswer: (any Sendable)? { late }
 }

@@ -43,6 +43,19 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     /// `subscriber` called a completion of `event` after the host shut down (its subscribers were
     /// destroyed); the `count` calls were ignored.
     case completionAfterShutdown(subscriber: String, event: LifecycleEvent, count: Int = 1)
+    /// The child process of isolated plugin `plugin` ended (a signal, an exit, or a malformed message,
+    /// said by `found`) during `subscriber`'s call of `event` (nil: between events, noticed at
+    /// `event`): its answer counts as no opinion, its owed completions are settled as missed.
+    case crashed(plugin: String, subscriber: String?, event: LifecycleEvent, found: String)
+    /// `subscriber` of isolated plugin `plugin` did not answer `event` within the call budget; its
+    /// child was killed.
+    case hung(plugin: String, subscriber: String, event: LifecycleEvent, budgetMilliseconds: Int)
+    /// The child of isolated plugin `plugin` was started again before `event` (restart `restart` of
+    /// at most `max` in the restart window); its subscribers were made anew.
+    case restarted(plugin: String, event: LifecycleEvent, restart: Int, max: Int)
+    /// Isolated plugin `plugin` ended more often than its restart policy allows (`restarts` within
+    /// `withinSeconds`): it is not started again, and its subscribers are skipped from `event` on.
+    case disabled(plugin: String, event: LifecycleEvent, restarts: Int, withinSeconds: Int)
 
     /// The event the report is about; nil for ``unattributedForgedCompletion(count:)``.
     public var event: LifecycleEvent? {
@@ -53,7 +66,8 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
              .completionAfterDecline(_, let event, _), .unexpectedRestoration(_, let event, _),
              .forgedCompletion(_, let event, _), .ignoredDecline(_, let event), .orientationConflict(let event, _, _),
              .duplicateKey(_, _, _, let event), .stateViolation(let event, _, _), .completionAfterShutdown(_, let event, _),
-             .sceneStateViolation(let event, _, _, _):
+             .sceneStateViolation(let event, _, _, _), .crashed(_, _, let event, _), .hung(_, _, let event, _),
+             .restarted(_, let event, _, _), .disabled(_, let event, _, _):
             event
         }
     }
@@ -72,6 +86,10 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .duplicateKey: "duplicateKey"
         case .stateViolation, .sceneStateViolation: "stateViolation"
         case .completionAfterShutdown: "completionAfterShutdown"
+        case .crashed: "crashed"
+        case .hung: "hung"
+        case .restarted: "restarted"
+        case .disabled: "disabled"
         }
     }
 
@@ -113,6 +131,20 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
                 + "expected \(expected); not delivered"
         case .completionAfterShutdown(let subscriber, let event, let count):
             "completion after shutdown: \(subscriber) completed \(event) after the host shut down\(Self.repeated(count)); ignored"
+        case .crashed(let plugin, let subscriber?, let event, let found):
+            "crashed: \(plugin) (isolated) ended during \(subscriber)'s call of \(event); expected a reply, found: \(found); "
+                + "its answer counts as no opinion"
+        case .crashed(let plugin, nil, let event, let found):
+            "crashed: \(plugin) (isolated) ended between events (noticed at \(event)); expected a running child, found: \(found)"
+        case .hung(let plugin, let subscriber, let event, let budget):
+            "hung: \(plugin) (isolated): \(subscriber) did not answer \(event) within its call budget; expected a reply within "
+                + "\(budget) ms, found none; its child was killed and its answer counts as no opinion"
+        case .restarted(let plugin, let event, let restart, let max):
+            "restarted: \(plugin) (isolated) was started again before \(event) (restart \(restart) of at most \(max)); "
+                + "its subscribers were made anew"
+        case .disabled(let plugin, let event, let restarts, let within):
+            "disabled: \(plugin) (isolated) ended again after \(restarts) restarts within \(within) s; expected at most "
+                + "\(restarts) restarts in that window, found one more; its subscribers are skipped from \(event) on"
         }
     }
 

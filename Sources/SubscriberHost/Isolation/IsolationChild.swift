@@ -1,0 +1,287 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ChildProcess
+import Dispatch
+import Foundation
+import SubscriberABI
+import SubscriberKit
+import Synchronization
+
+/// The child of an isolation group (the "isolation" role of ChildProcessEntry.h): loads the
+/// group's plugin files with the same checks as the host, makes their subscribers and serves
+/// events on its channel until the host says goodbye or goes away. Any executable that links
+/// SubscriberHost can be this child: the host starts itself again (/proc/self/exe).
+///
+/// Threads: a reader thread takes the host's frames and hands each to the main queue, where the
+/// main actor runs (`dispatchMain`), as plugins expect of their `[main-thread]` entries.
+enum IsolationChild {
+    static func enter(_ endpoint: ChildEndpoint) -> Never {
+        // The setup arrives before any plugin code runs: nothing else can have read it.
+        guard let frame = endpoint.receive(),
+              let (type, setup) = try? IsolationWire.read(frame[...]), type == .setup
+        else { refuse("expected the setup message first on the channel, found none or a malformed one") }
+        applyLimits(setup["limits"]?.objectValue ?? [:])
+        Task { @MainActor in
+            let server = IsolationServer(endpoint: endpoint)
+            server.load(setup)
+            server.serve()
+        }
+        // The main actor runs on the main thread's run loop, as in an async `main`; this is before
+        // `main`, so run it here. It never returns: goodbye, or the host's end, ends the process.
+        while true { RunLoop.main.run() }
+    }
+
+    /// The manifest's `limits` as setrlimit, before any plugin is loaded (soft and hard alike, so a
+    /// plugin cannot raise them again).
+    static func applyLimits(_ limits: JSONObject) {
+        func set(_ resource: Int32, _ value: Int?, scale: Int) {
+            guard let value, value > 0 else { return }
+            let amount = rlim_t(value) * rlim_t(scale)
+            var limit = rlimit(rlim_cur: amount, rlim_max: amount)
+            _ = setrlimit(__rlimit_resource_t(UInt32(resource)), &limit)
+        }
+        set(Int32(RLIMIT_AS.rawValue), limits["memoryMiB"]?.intValue, scale: 1 << 20)
+        set(Int32(RLIMIT_CPU.rawValue), limits["cpuSeconds"]?.intValue, scale: 1)
+        set(Int32(RLIMIT_NOFILE.rawValue), limits["openFiles"]?.intValue, scale: 1)
+    }
+
+    static func refuse(_ message: String) -> Never {
+        let bytes = Array(("isolation child: " + message + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        _exit(2)
+    }
+}
+
+/// The child's subscribers and how it answers the host's messages. [main-thread]
+@MainActor
+final class IsolationServer {
+    private let endpoint: ChildEndpoint
+    private let cell = ApplicationStateCell()
+    private var application = Application(name: "", bundleIdentifier: "", version: "")
+    private var registrations: [SubscriberRegistration] = []
+    private var subscribers: [CSubscriber] = []
+    private var names: [String] = []
+    private let lateReports = LateReports()
+    private lazy var policies: [EventPolicy?] = EventTable.rows.map { try? $0.policy(nil, settings: DeliverySettings()) }
+
+    init(endpoint: ChildEndpoint) { self.endpoint = endpoint }
+
+    private func send(_ type: IsolationMessage, _ object: JSONObject) {
+        if !endpoint.send(IsolationWire.payload(type, object)) { _exit(0) }  // the host is gone
+    }
+
+    /// Loads every plugin of the setup and makes its subscribers, then says hello: the subscribers'
+    /// names, which plugin each is of, and the events each responds to. A failure says why instead,
+    /// in one line, and exits.
+    func load(_ setup: JSONObject) {
+        application = Application(infoJSON: setup["app"]?.objectValue ?? [:])
+        let sink = ForwardingSink(endpoint: endpoint)
+        let loader = PluginLoader(allowWritable: setup["allowWritable"]?.boolValue ?? false)
+        var hello: [JSONValue] = []
+        for (pluginIndex, plugin) in (setup["plugins"]?.arrayValue ?? []).enumerated() {
+            let path = plugin["path"]?.stringValue ?? ""
+            do throws(PluginLoadError) {
+                let image = try loader.loadImage(at: path, sha256: plugin["sha256"]?.stringValue.flatMap(SHA256Digest.init(hex:)))
+                let requested = (plugin["subscribers"]?.arrayValue ?? []).compactMap(\.stringValue)
+                let made = try image.subscribers(requested: requested, path: path)
+                for name in made {
+                    let options = plugin["options"]?[name] ?? plugin["sharedOptions"] ?? [:]
+                    let context = sink.context(for: name, application: application, options: options)
+                    let subscriber: CSubscriber
+                    do {
+                        subscriber = try CSubscriber(creating: name, from: image.descriptor, context: context, state: cell)
+                    } catch {
+                        throw PluginLoadError.createFailed(path: path, name: name, reason: error.description)
+                    }
+                    sink.names.withLock { $0.append(name) }
+                    subscribers.append(subscriber)
+                    registrations.append(SubscriberRegistration(subscriber))
+                    names.append(name)
+                    hello.append(["name": .string(name), "plugin": .number(Double(pluginIndex)),
+                                  "events": .array(subscriber.respondingEvents.map { .string($0.row.name) })])
+                }
+            } catch {
+                subscribers.reversed().forEach { $0.destroy() }
+                send(.hello, ["error": .string(error.description), "plugin": .number(Double(pluginIndex))])
+                _exit(3)
+            }
+        }
+        send(.hello, ["subscribers": .array(hello)])
+    }
+
+    /// Reads the host's frames on a thread of its own and handles each on the main actor, in order.
+    func serve() {
+        let endpoint = endpoint
+        let thread = Thread {
+            while let frame = endpoint.receive() {
+                DispatchQueue.main.async { MainActor.assumeIsolated { IsolationServer.current?.handle(frame) } }
+            }
+            _exit(0)  // the host closed the channel, or died
+        }
+        Self.current = self
+        thread.start()
+    }
+
+    /// The one server of this process, for the reader thread's hops.
+    static var current: IsolationServer?
+
+    private func handle(_ frame: [UInt8]) {
+        guard let (type, message) = try? IsolationWire.read(frame[...]) else {
+            IsolationChild.refuse("expected a message from the host, found a malformed frame")
+        }
+        switch type {
+        case .event: event(message)
+        case .goodbye:
+            for subscriber in subscribers.reversed() { subscriber.destroy() }
+            send(.farewell, ["seq": message["seq"] ?? .null])
+            _exit(0)
+        default: IsolationChild.refuse("expected an event or goodbye, found \(type)")
+        }
+    }
+
+    /// One event, to the listed subscribers in the host's order: one reply with every answer.
+    private func event(_ message: JSONObject) {
+        let seq = message["seq"] ?? .null
+        guard let name = message["event"]?.stringValue, let row = EventTable.rows.first(where: { $0.name == name }),
+              let policy = policies[row.index] else {
+            IsolationChild.refuse("expected a known event, found \(message["event"].map { "\($0)" } ?? "nothing")")
+        }
+        let call: AnyEventCall
+        do {
+            var reader = try JSONObjectReader(message["arguments"] ?? [:], path: "arguments")
+            call = try row.call(reading: &reader)
+        } catch {
+            IsolationChild.refuse("expected \(name)'s arguments, found: \(error)")
+        }
+        if let raw = message["state"]?.intValue, let state = ApplicationState(rawValue: Int32(raw)) {
+            application.applicationState = state
+            cell.state = state
+        }
+        // The host settles deadlines; this one only bounds how long a flight is kept here.
+        let deadline = UInt64(max(0, message["deadline"]?.doubleValue ?? 0)) &* 2 &+ 5_000_000_000
+        let clock = MonotonicHostClock()
+        var answers: [JSONValue] = []
+        for value in message["subscribers"]?.arrayValue ?? [] {
+            guard let local = value.intValue, local >= 0, local < registrations.count else { continue }
+            guard let target = registrations[local].target(for: row.event) else {
+                answers.append(["s": .number(Double(local)), "k": "n"])
+                continue
+            }
+            let sink = endpoint
+            let problemNames = names
+            let context = DeliveryContext(
+                event: row.event, application: application, serial: PayloadSerials.next(), timed: false, names: names,
+                policy: policy, deadline: deadline, clock: clock, lateReports: lateReports,
+                problem: { index, line in
+                    _ = sink.send(IsolationWire.payload(.log, ["s": .number(Double(index)), "level": .number(Double(LogLevel.error.rawValue)),
+                                                                "m": .string(line)]))
+                    _ = problemNames
+                })
+            let start = clock.nanoseconds()
+            let flight = row.deliver(call, to: ResponderList([Responder(target, subscriber: local)]), context)
+            var answer: JSONObject = ["s": .number(Double(local))]
+            switch row.timing {
+            case .notification:
+                answer["k"] = "n"
+            case .immediate:
+                let value = flight.settled?.answers.answer(0)
+                answer["k"] = value == nil ? "n" : "a"
+                if let value { answer["v"] = row.json(answer: value) }
+            case .completion:
+                if let settled = flight.settled {
+                    if settled.answers.count == 0 {
+                        answer["k"] = "d"
+                    } else if let value = settled.answers.answer(0) {
+                        answer["k"] = "a"
+                        answer["v"] = row.json(answer: value)
+                    } else {
+                        answer["k"] = "n"
+                    }
+                } else {
+                    answer["k"] = "p"
+                    follow(flight, seq: seq, local: local, row: row, start: start, deadline: deadline, clock: clock)
+                }
+            case .restoration:
+                if (flight.immediate as? Bool) == true { answer["k"] = "a"; answer["v"] = true } else { answer["k"] = "n" }
+                if let settled = flight.settled {
+                    if let lists = (settled.answers.answer(0) as? ContinueUserActivityResult)?.restorableObjects {
+                        answer["l"] = .array(lists.map { .string($0) })
+                    }
+                } else {
+                    answer["p"] = true
+                    follow(flight, seq: seq, local: local, row: row, start: start, deadline: deadline, clock: clock)
+                }
+            }
+            answers.append(.object(answer))
+            if message["stopsAtFirstYes"]?.boolValue == true, answer["v"] == .bool(true) { break }
+        }
+        send(.reply, ["seq": seq, "answers": .array(answers)])
+    }
+
+    /// Sends the completion of a flight still waiting once it arrives: its answer, "declined",
+    /// or "expired" when only this child's far deadline settled it (the host's settled it long before).
+    private func follow(_ flight: InFlight, seq: JSONValue, local: Int, row: EventRow, start: UInt64, deadline: UInt64,
+                        clock: MonotonicHostClock) {
+        let endpoint = endpoint
+        Task { @MainActor in
+            let result = await flight.finish()
+            var message: JSONObject = ["seq": seq, "s": .number(Double(local))]
+            if clock.nanoseconds() &- start >= deadline {
+                message["k"] = "x"
+            } else if result.answers.count == 0 {
+                message["k"] = "d"
+            } else if row.timing == .restoration {
+                let lists = (result.answers.answer(0) as? ContinueUserActivityResult)?.restorableObjects
+                message["k"] = lists == nil ? "n" : "a"
+                if let lists { message["v"] = .array(lists.map { .string($0) }) }
+            } else if let value = result.answers.answer(0) {
+                message["k"] = "a"
+                message["v"] = row.json(answer: value)
+            } else {
+                message["k"] = "n"
+            }
+            _ = endpoint.send(IsolationWire.payload(.completion, message))
+        }
+    }
+}
+
+/// The child's log sink: every line, analytics event, error and request goes to the host as a
+/// message, named by the subscriber's index in the hello. [any-thread]
+final class ForwardingSink: SubscriberLogSink {
+    let endpoint: ChildEndpoint
+    /// The subscribers' names in hello order (appended as they are made).
+    let names = Mutex<[String]>([])
+
+    init(endpoint: ChildEndpoint) { self.endpoint = endpoint }
+
+    private func index(_ subscriber: String) -> JSONValue {
+        names.withLock { $0.firstIndex(of: subscriber) }.map { .number(Double($0)) } ?? .string(subscriber)
+    }
+
+    func log(subscriber: String, level: LogLevel, message: String) {
+        _ = endpoint.send(IsolationWire.payload(.log, ["s": index(subscriber), "level": .number(Double(level.rawValue)),
+                                                       "m": .string(message)]))
+    }
+
+    func logEvent(subscriber: String, name: String, attributes: JSONObject) {
+        _ = endpoint.send(IsolationWire.payload(.log, ["s": index(subscriber), "event": .string(name),
+                                                       "attributes": .object(attributes)]))
+    }
+
+    func logError(subscriber: String, message: String, attributes: JSONObject) {
+        _ = endpoint.send(IsolationWire.payload(.log, ["s": index(subscriber), "error": .string(message),
+                                                       "attributes": .object(attributes)]))
+    }
+
+    func request(_ request: SubscriberRequest, from subscriber: String) {
+        _ = endpoint.send(IsolationWire.payload(.request, ["s": index(subscriber), "r": .string(request.name)]))
+    }
+}
+
+/// The worker's entry, called by the constructor in ChildProcessEntry before `main` when the process
+/// was started as an isolation child. Public only so that it is never stripped; not API.
+@_cdecl("adh_isolation_child_main")
+public func _isolationChildMain(_ channel: Int32, _ secret: UnsafePointer<UInt8>?, _ secretLength: Int) -> Int32 {
+    IsolationChild.enter(ChildEndpoint(channel: channel, secret: secret, length: secretLength))
+}

@@ -1,0 +1,350 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ChildProcess
+import Dispatch
+import Foundation
+import SubscriberKit
+import Synchronization
+
+/// How a child's process ended, as the host saw it.
+package enum ChildEnding: Sendable, Equatable, CustomStringConvertible {
+    /// Killed by a signal (its name: "SIGSEGV"), or exited with a status, as its reaper reported.
+    case crashed(String)
+    /// Its synchronous call passed the budget; the host killed its process group.
+    case hung(budgetMilliseconds: Int)
+    /// It wrote something that is not a message of the protocol; the host killed it. The line says what.
+    case malformed(String)
+
+    package var description: String {
+        switch self {
+        case .crashed(let how): how
+        case .hung(let budget): "no reply within the call budget of \(budget) ms (killed)"
+        case .malformed(let what): "a malformed frame: \(what) (killed)"
+        }
+    }
+}
+
+/// One running isolation child as the host sees it: its process, its channel, and a reader thread
+/// that takes every frame the child writes (and its standard output and error, line by line). The
+/// main actor sends an event and waits for its reply (``roundTrip(_:seq:budgetMilliseconds:)``);
+/// completions, logs and requests are handled on the reader thread as they arrive. Nothing the
+/// child writes is trusted: a frame without the run's secret, over the size limit, of an unknown
+/// type, with JSON that does not read, naming a subscriber or a sequence the host never gave, ends
+/// the child as ``ChildEnding/malformed(_:)``.
+package final class IsolationConnection: @unchecked Sendable {
+    // @unchecked: `state` is behind its mutex; the rest is immutable.
+    /// A completion the host waits for: the handler once the transport gave it, or the answer when it
+    /// arrived first (the child runs a whole batch before the host calls the later responders).
+    enum Pending {
+        case handler(@Sendable (JSONObject) throws(IsolationWireError) -> Void)
+        case arrived(JSONObject)
+    }
+
+    /// What an owed completion is handed when its child ended before it arrived.
+    static let crashedMessage: JSONObject = ["k": "c"]
+
+    struct Key: Hashable { let seq: UInt64; let subscriber: Int }
+
+    struct State {
+        var awaited: UInt64?
+        var reply: JSONObject?
+        var ending: ChildEnding?
+        var ended = false
+        var pending: [Key: Pending] = [:]
+        /// The highest sequence sent: a completion for a later one was never asked for.
+        var lastSent: UInt64 = 0
+        var subscriberCount: Int?
+        /// The last lines the child wrote on standard error, for a child that ends before its hello.
+        var lastWords: [String] = []
+    }
+
+    let child: StartedChild
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let log: HostLogRecorder
+    /// Who standard output and error lines are attributed to, and the subscribers' names by index.
+    private let names: Mutex<[String]>
+    private let outputName: String
+
+    /// Starts a child playing the isolation role, sends it `setup`, and starts reading.
+    init(setup: JSONObject, environment: [String: String], log: HostLogRecorder, outputName: String) throws(ChildProcessError) {
+        let launch = ChildLaunch(executable: "/proc/self/exe", environment: environment, role: "isolation",
+                                 firstMessages: [IsolationWire.payload(.setup, setup)], timeout: .seconds(0))
+        child = try ChildProcess.start(launch)
+        self.log = log
+        self.outputName = outputName
+        names = Mutex([])
+        let thread = Thread { [self] in read() }
+        thread.start()
+    }
+
+    /// The child's process id (the reaper's; its worker is a fork in the same process group).
+    package var pid: pid_t { child.pid }
+
+    /// Whether the child ended (crashed, hung, malformed, or was stopped).
+    var hasEnded: Bool { state.withLock { $0.ended } }
+
+    /// The last lines it wrote on standard error (at most three).
+    var lastWords: [String] { state.withLock { $0.lastWords } }
+
+    /// How it ended, once it did.
+    var ending: ChildEnding? { state.withLock { $0.ending } }
+
+    /// Sets the subscribers' names once the hello arrived: logs name them by index from then on.
+    func setNames(_ list: [String]) {
+        names.withLock { $0 = list }
+        state.withLock { $0.subscriberCount = list.count }
+    }
+
+    /// Kills the child's process group (the reader thread reaps it).
+    func kill() { killpg(child.pid, SIGKILL) }
+
+    // MARK: Round trips
+
+    enum Outcome {
+        case reply(JSONObject)
+        case ended(ChildEnding)
+    }
+
+    /// Sends `payload` (a message numbered `seq`) and waits for its reply, at most the budget; past it,
+    /// the child is killed and reported hung. Waits for the hello with `seq` 0.
+    func roundTrip(_ payload: [UInt8]?, seq: UInt64, budgetMilliseconds: Int) -> Outcome {
+        state.withLock {
+            $0.awaited = seq
+            $0.reply = nil
+            $0.lastSent = max($0.lastSent, seq)
+        }
+        if let payload, !ChildChannel.writeAll(ChildChannel.frame(payload), to: child.channel) {
+            // The child is gone: its reader sees the end and says how.
+            return waitForEnd(orFallBackTo: .crashed("the channel closed"))
+        }
+        let deadline = DispatchTime.now() + .milliseconds(max(0, budgetMilliseconds))
+        while true {
+            if let outcome = takeOutcome(seq) { return outcome }
+            if wake.wait(timeout: deadline) == .timedOut {
+                if let outcome = takeOutcome(seq) { return outcome }
+                let ending = ChildEnding.hung(budgetMilliseconds: budgetMilliseconds)
+                state.withLock { if $0.ending == nil { $0.ending = ending } }
+                kill()
+                _ = waitForEnd(orFallBackTo: ending)
+                return .ended(ending)
+            }
+        }
+    }
+
+    private func takeOutcome(_ seq: UInt64) -> Outcome? {
+        state.withLock { state in
+            if let reply = state.reply, state.awaited == seq {
+                state.reply = nil
+                state.awaited = nil
+                return .reply(reply)
+            }
+            if state.ended { return .ended(state.ending ?? .crashed("ended")) }
+            return nil
+        }
+    }
+
+    /// Waits until the reader saw the child end (bounded: it is dying or dead), and says how.
+    private func waitForEnd(orFallBackTo fallback: ChildEnding) -> Outcome {
+        let limit = DispatchTime.now() + .seconds(10)
+        while !hasEnded {
+            if wake.wait(timeout: limit) == .timedOut {
+                kill()
+                break
+            }
+        }
+        return .ended(ending ?? fallback)
+    }
+
+    /// Registers the completion handler of `subscriber` for event `seq`; runs it now when its answer
+    /// arrived first. A handler that throws (an answer that does not read) ends the child.
+    func awaitCompletion(seq: UInt64, subscriber: Int,
+                         _ handler: @escaping @Sendable (JSONObject) throws(IsolationWireError) -> Void) {
+        let key = Key(seq: seq, subscriber: subscriber)
+        let arrived: JSONObject? = state.withLock { state in
+            guard !state.ended else { return Self.crashedMessage }
+            if case .arrived(let message)? = state.pending[key] {
+                state.pending[key] = nil
+                return message
+            }
+            state.pending[key] = .handler(handler)
+            return nil
+        }
+        if let arrived { complete(arrived, handler) }
+    }
+
+    private func complete(_ message: JSONObject, _ handler: @Sendable (JSONObject) throws(IsolationWireError) -> Void) {
+        do throws(IsolationWireError) { try handler(message) } catch { malformed(error.description) }
+    }
+
+    // MARK: The reader thread
+
+    private func malformed(_ what: String) {
+        state.withLock { if $0.ending == nil { $0.ending = .malformed(what) } }
+        kill()
+    }
+
+    /// Reads the channel, the reaper's report and the standard streams until the child ended.
+    private func read() {
+        var decoder = ChildFrameDecoder()
+        var reaperFrames = ChildFrameDecoder(limit: 4_096)
+        var report: ReaperReport?
+        var lines = [LineSplitter(), LineSplitter()]
+        var fds = [child.channel, child.reaper, child.output, child.errors]
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var channelClosedAt: DispatchTime?
+        while fds[0] >= 0 || fds[1] >= 0 {
+            var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            // After the channel closed, the reaper reports at once; one that does not is killed.
+            let timeout: Int32 = channelClosedAt == nil ? -1 : 1_000
+            let ready = poll(&polled, nfds_t(polled.count), timeout)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0, let closedAt = channelClosedAt, DispatchTime.now() > closedAt + .seconds(5) { kill() }
+            for index in polled.indices where polled[index].fd >= 0 && polled[index].revents != 0 {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(polled[index].fd, $0.baseAddress, $0.count) }
+                if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                if count <= 0 {
+                    if index == 0 { channelClosedAt = .now() }
+                    close(fds[index])
+                    fds[index] = -1
+                    continue
+                }
+                switch index {
+                case 0:
+                    let frames = decoder.feed(chunk[0..<count])
+                    if let failure = decoder.failure { malformed(failure) }
+                    for frame in frames { receive(frame) }
+                case 1:
+                    for frame in reaperFrames.feed(chunk[0..<count]) where report == nil { report = ChildProcess.reaperReport(frame) }
+                default:
+                    let level: LogLevel = index == 2 ? .info : .error
+                    for line in lines[index - 2].feed(chunk[0..<count]) {
+                        log.log(subscriber: outputName, level: level, message: line)
+                        if index == 3 { state.withLock { $0.lastWords = Array(($0.lastWords + [line]).suffix(3)) } }
+                    }
+                }
+            }
+        }
+        // Whatever the worker left is killed with its group; what it wrote last is read briefly.
+        kill()
+        for index in 2...3 where fds[index] >= 0 {
+            var polled = [pollfd(fd: fds[index], events: Int16(POLLIN), revents: 0)]
+            while poll(&polled, 1, 100) > 0 {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(fds[index], $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                for line in lines[index - 2].feed(chunk[0..<count]) { log.log(subscriber: outputName, level: index == 2 ? .info : .error, message: line) }
+            }
+            if let rest = lines[index - 2].rest { log.log(subscriber: outputName, level: index == 2 ? .info : .error, message: rest) }
+            close(fds[index])
+        }
+        var status: Int32 = 0
+        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+        let how: String
+        switch report?.ending {
+        case .signaled(let signal)?: how = "killed by \(ChildProcess.signalName(signal))"
+        case .exited(let code)?: how = "exited with status \(code)"
+        default: how = "killed (no report from its reaper)"
+        }
+        let owed: [@Sendable (JSONObject) throws(IsolationWireError) -> Void] = state.withLock { state in
+            if state.ending == nil { state.ending = .crashed(how) }
+            state.ended = true
+            defer { state.pending = [:] }
+            return state.pending.values.compactMap { if case .handler(let handler) = $0 { handler } else { nil } }
+        }
+        wake.signal()
+        // Completions still owed are settled now, once, as the completion rules settle a missed one.
+        for handler in owed { try? handler(Self.crashedMessage) }
+    }
+
+    /// One frame from the child: checked, then routed.
+    private func receive(_ frame: [UInt8]) {
+        guard child.isSigned(frame) else { return malformed("a frame without the run's secret") }
+        do throws(IsolationWireError) {
+            let (type, message) = try IsolationWire.read(frame[ChildSecret.size...])
+            switch type {
+            case .hello, .reply, .farewell:
+                let seq = type == .hello ? 0 : UInt64(message["seq"]?.intValue ?? -1)
+                let expected = state.withLock { $0.awaited }
+                guard let expected, seq == expected else {
+                    throw IsolationWireError("expected a reply to \(expected.map { "message \($0)" } ?? "nothing"), found a \(type) for \(message["seq"].map { "\($0)" } ?? "none")")
+                }
+                state.withLock { $0.reply = message }
+                wake.signal()
+            case .completion:
+                let (seq, subscriber) = try completionKey(message)
+                let handler: (@Sendable (JSONObject) throws(IsolationWireError) -> Void)? = state.withLock { state in
+                    let key = Key(seq: seq, subscriber: subscriber)
+                    if case .handler(let handler)? = state.pending[key] {
+                        state.pending[key] = nil
+                        return handler
+                    }
+                    state.pending[key] = .arrived(message)
+                    return nil
+                }
+                if let handler { complete(message, handler) }
+            case .log:
+                let name = try subscriberName(message)
+                if let line = message["m"]?.stringValue {
+                    let level = message["level"]?.intValue.flatMap { LogLevel(rawValue: Int32(clamping: $0)) } ?? .info
+                    log.log(subscriber: name, level: level, message: line)
+                } else if let event = message["event"]?.stringValue {
+                    log.logEvent(subscriber: name, name: event, attributes: message["attributes"]?.objectValue ?? [:])
+                } else if let error = message["error"]?.stringValue {
+                    log.logError(subscriber: name, message: error, attributes: message["attributes"]?.objectValue ?? [:])
+                } else {
+                    throw IsolationWireError("expected a log message with m, event or error, found none of them")
+                }
+            case .request:
+                let name = try subscriberName(message)
+                guard let request = SubscriberRequest.allCases.first(where: { $0.name == message["r"]?.stringValue }) else {
+                    throw IsolationWireError("expected a known request, found \(message["r"].map { "\($0)" } ?? "nothing")")
+                }
+                log.request(request, from: name)
+            case .setup, .event, .goodbye:
+                throw IsolationWireError("expected a message from a child, found \(type), which only the host sends")
+            }
+        } catch {
+            malformed(error.description)
+        }
+    }
+
+    /// A completion's sequence and subscriber, checked against what the host sent.
+    private func completionKey(_ message: JSONObject) throws(IsolationWireError) -> (UInt64, Int) {
+        let (lastSent, count) = state.withLock { ($0.lastSent, $0.subscriberCount ?? 0) }
+        let seq = try IsolationWire.index(message, "seq", below: Int(clamping: lastSent) &+ 1, in: .completion)
+        guard seq > 0 else { throw IsolationWireError("expected completion.seq of an event sent, found 0") }
+        return (UInt64(seq), try IsolationWire.index(message, "s", below: count, in: .completion))
+    }
+
+    /// The subscriber a log or request names: an index in the hello's list (or, before the hello, a name).
+    private func subscriberName(_ message: JSONObject) throws(IsolationWireError) -> String {
+        let list = names.withLock { $0 }
+        if list.isEmpty, let name = message["s"]?.stringValue { return name }
+        if let name = message["s"]?.stringValue, list.contains(name) { return name }
+        return list[try IsolationWire.index(message, "s", below: list.count, in: .log)]
+    }
+}
+
+/// Cuts a stream into lines, each at most ``limit`` bytes (longer ones are cut), for a child's
+/// standard output and error.
+struct LineSplitter {
+    static let limit = 4_096
+    private var buffer: [UInt8] = []
+
+    mutating func feed(_ bytes: ArraySlice<UInt8>) -> [String] {
+        var lines: [String] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") || buffer.count >= Self.limit {
+                lines.append(String(decoding: buffer, as: UTF8.self))
+                buffer.removeAll(keepingCapacity: true)
+                if byte == UInt8(ascii: "\n") { continue }
+            }
+            buffer.append(byte)
+        }
+        return lines
+    }
+
+    /// An unfinished last line, if any.
+    var rest: String? { buffer.isEmpty ? nil : String(decoding: buffer, as: UTF8.self) }
+}
