@@ -2,8 +2,10 @@ import SubscriberABI
 
 // The builders of event rows, one per answer timing. Each is generic over the event's family vtable
 // `V`, its argument shape `A`, its answer shape `R` and its C entry's type `Fn`; called from a
-// table with concrete types, it is specialized, and so are the closures it keeps in the row — the
-// code that calls each responder and holds its answers (Delivery/Deliver.swift).
+// table with concrete types, it is specialized, and so are the closures it keeps in the row. The
+// code that calls each responder and holds its answers is the host's alone: the delivery engine
+// compiles it per timing and shapes (SubscriberDelivery/CallPaths.swift) around the row's C call
+// (`entryCall`), so a plugin image, which builds rows too, carries none of it.
 //
 // What a table row gives besides facts: `read` (its entry in the family's vtable), `install` (the
 // SDK's C function for it, written where the table names the event and shapes, because a C

@@ -38,8 +38,10 @@ final class DecodeCache {
         }
         let value = decode(arguments, A.self, for: instance)
         if index >= serials.count {
-            serials += repeatElement(0, count: EventTable.rows.count - serials.count)
-            decoded += repeatElement(nil, count: EventTable.rows.count - decoded.count)
+            // Up to this event's index only: growing to the table's size would build the whole
+            // table inside a plugin image, which otherwise makes only its adopted events' rows.
+            serials += repeatElement(0, count: index + 1 - serials.count)
+            decoded += repeatElement(nil, count: index + 1 - decoded.count)
         }
         serials[index] = serial
         decoded[index] = value.map { Decoded($0) }

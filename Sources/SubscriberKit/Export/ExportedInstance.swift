@@ -41,9 +41,22 @@ final class ExportedInstance {
     /// core family and for families it is not in.
     private(set) var extensions: [UnsafeMutableRawPointer?] = []
 
+    /// The rows of the events the subscriber handles, in table order (its witnesses').
+    let rows: [EventRow]
+
     private init(subscriber: any AppDelegateSubscriber, link: HostLink, name: String, application: Application) {
         self.subscriber = subscriber
-        let handlers = subscriber.eventHandlers()
+        let witnesses = subscriber.eventWitnesses()
+        // A witness's position is its event's index in the table (the witness lists are in table
+        // order). Numbered here, the rows this image makes are the adopted events' alone: the whole
+        // table is never built inside a plugin.
+        for (index, witness) in witnesses.enumerated() {
+            guard let row = witness?.row else { continue }
+            assert(row.index < 0 || row.index == index, "\(row.name): witness at \(index), row at \(row.index)")
+            if row.index < 0 { row.index = index }
+        }
+        rows = witnesses.compactMap { $0?.row }
+        let handlers = witnesses.map { $0?.handler }
         self.handlers = handlers
         handlerTable = .allocate(capacity: handlers.count)
         handlerTable.initialize(from: handlers.map { $0.map(Unmanaged.passUnretained) }, count: handlers.count)
@@ -83,7 +96,7 @@ final class ExportedInstance {
         vtable.pointee.destroy = { ExportedInstance.destroy($0) }
         vtable.pointee.get_extension = { ExportedInstance.extensionVTable($0, $1) }
         instance.extensions = EventFamily.all.map { family in
-            let rows = family.events.filter { instance.handlers[$0.index] != nil }.map(\.row)
+            let rows = instance.rows.filter { $0.family === family }
             guard family.extensionID != nil else {
                 // The core family's entries are adh_subscriber's own.
                 for row in rows { row.install(into: UnsafeMutableRawPointer(vtable)) }

@@ -54,8 +54,11 @@ extension AppDelegateSubscriber {
     /// ``_SceneEventWitnesses``), the
     /// implementation constrained to the event protocol when the type adopts it — once, when it
     /// compiles the conformance.
-    package func eventHandlers() -> [AnyEventHandler?] {
-        (Self._applicationWitnesses + Self._notificationCenterWitnesses + Self._sceneWitnesses).map { $0?.handler }
+    package func eventHandlers() -> [AnyEventHandler?] { eventWitnesses().map { $0?.handler } }
+
+    /// This subscriber's witness of each event it responds to, by event index (nil: does not respond).
+    package func eventWitnesses() -> [_EventWitness?] {
+        Self._applicationWitnesses + Self._notificationCenterWitnesses + Self._sceneWitnesses
     }
 }
 
@@ -98,9 +101,15 @@ extension _EventWitnesses {
 
 /// A subscriber type's handler of one event. Made by the SDK; a subscriber never makes one.
 public struct _EventWitness: Sendable {
+    /// The event's row: the SDK installs the row's C entry. Each row is a static constant made on
+    /// first use, so a plugin image makes only the rows of the events its types adopt.
+    package let row: EventRow
     package let handler: AnyEventHandler
 
-    init(_ handler: AnyEventHandler) { self.handler = handler }
+    init(_ row: EventRow, _ handler: AnyEventHandler) {
+        self.row = row
+        self.handler = handler
+    }
 }
 
 /// How a subscriber type's adopted app-delegate event protocols reach the SDK: one requirement per
@@ -180,7 +189,7 @@ public protocol WillFinishLaunchingSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillFinishLaunchingSubscriber {
     public static var _willFinishLaunching: _EventWitness? {
-        _EventWitness(ImmediateHandler<LaunchArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willFinishLaunchingWithOptions: a) })
+        _EventWitness(ApplicationEvents.willFinishLaunching, ImmediateHandler<LaunchArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willFinishLaunchingWithOptions: a) })
     }
 }
 
@@ -193,7 +202,7 @@ public protocol DidFinishLaunchingSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidFinishLaunchingSubscriber {
     public static var _didFinishLaunching: _EventWitness? {
-        _EventWitness(ImmediateHandler<LaunchArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFinishLaunchingWithOptions: a) })
+        _EventWitness(ApplicationEvents.didFinishLaunching, ImmediateHandler<LaunchArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFinishLaunchingWithOptions: a) })
     }
 }
 
@@ -206,7 +215,7 @@ public protocol DidBecomeActiveSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidBecomeActiveSubscriber {
     public static var _didBecomeActive: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidBecomeActive(app) })
+        _EventWitness(ApplicationEvents.didBecomeActive, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidBecomeActive(app) })
     }
 }
 
@@ -219,7 +228,7 @@ public protocol WillResignActiveSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillResignActiveSubscriber {
     public static var _willResignActive: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillResignActive(app) })
+        _EventWitness(ApplicationEvents.willResignActive, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillResignActive(app) })
     }
 }
 
@@ -232,7 +241,7 @@ public protocol DidEnterBackgroundSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidEnterBackgroundSubscriber {
     public static var _didEnterBackground: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidEnterBackground(app) })
+        _EventWitness(ApplicationEvents.didEnterBackground, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidEnterBackground(app) })
     }
 }
 
@@ -245,7 +254,7 @@ public protocol WillEnterForegroundSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillEnterForegroundSubscriber {
     public static var _willEnterForeground: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillEnterForeground(app) })
+        _EventWitness(ApplicationEvents.willEnterForeground, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillEnterForeground(app) })
     }
 }
 
@@ -258,7 +267,7 @@ public protocol WillTerminateSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillTerminateSubscriber {
     public static var _willTerminate: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillTerminate(app) })
+        _EventWitness(ApplicationEvents.willTerminate, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillTerminate(app) })
     }
 }
 
@@ -271,7 +280,7 @@ public protocol DidReceiveMemoryWarningSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidReceiveMemoryWarningSubscriber {
     public static var _didReceiveMemoryWarning: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidReceiveMemoryWarning(app) })
+        _EventWitness(ApplicationEvents.didReceiveMemoryWarning, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidReceiveMemoryWarning(app) })
     }
 }
 
@@ -284,7 +293,7 @@ public protocol SignificantTimeChangeSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: SignificantTimeChangeSubscriber {
     public static var _significantTimeChange: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationSignificantTimeChange(app) })
+        _EventWitness(ApplicationEvents.significantTimeChange, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationSignificantTimeChange(app) })
     }
 }
 
@@ -297,7 +306,7 @@ public protocol ProtectedDataWillBecomeUnavailableSubscriber: AppDelegateSubscri
 
 extension _EventWitnesses where Self: ProtectedDataWillBecomeUnavailableSubscriber {
     public static var _protectedDataWillBecomeUnavailable: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataWillBecomeUnavailable(app) })
+        _EventWitness(ApplicationEvents.protectedDataWillBecomeUnavailable, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataWillBecomeUnavailable(app) })
     }
 }
 
@@ -310,7 +319,7 @@ public protocol ProtectedDataDidBecomeAvailableSubscriber: AppDelegateSubscriber
 
 extension _EventWitnesses where Self: ProtectedDataDidBecomeAvailableSubscriber {
     public static var _protectedDataDidBecomeAvailable: _EventWitness? {
-        _EventWitness(NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataDidBecomeAvailable(app) })
+        _EventWitness(ApplicationEvents.protectedDataDidBecomeAvailable, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataDidBecomeAvailable(app) })
     }
 }
 
@@ -323,7 +332,7 @@ public protocol DidRegisterForRemoteNotificationsSubscriber: AppDelegateSubscrib
 
 extension _EventWitnesses where Self: DidRegisterForRemoteNotificationsSubscriber {
     public static var _didRegisterForRemoteNotifications: _EventWitness? {
-        _EventWitness(NotificationHandler<DeviceTokenArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didRegisterForRemoteNotificationsWithDeviceToken: a) })
+        _EventWitness(ApplicationEvents.didRegisterForRemoteNotifications, NotificationHandler<DeviceTokenArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didRegisterForRemoteNotificationsWithDeviceToken: a) })
     }
 }
 
@@ -336,7 +345,7 @@ public protocol DidFailToRegisterForRemoteNotificationsSubscriber: AppDelegateSu
 
 extension _EventWitnesses where Self: DidFailToRegisterForRemoteNotificationsSubscriber {
     public static var _didFailToRegisterForRemoteNotifications: _EventWitness? {
-        _EventWitness(NotificationHandler<ErrorArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToRegisterForRemoteNotificationsWithError: a) })
+        _EventWitness(ApplicationEvents.didFailToRegisterForRemoteNotifications, NotificationHandler<ErrorArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToRegisterForRemoteNotificationsWithError: a) })
     }
 }
 
@@ -350,7 +359,7 @@ public protocol DidReceiveRemoteNotificationSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidReceiveRemoteNotificationSubscriber {
     public static var _didReceiveRemoteNotification: _EventWitness? {
-        _EventWitness(CompletionEventHandler<UserInfoArgument, FetchResultAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, didReceiveRemoteNotification: a, fetchCompletionHandler: h) })
+        _EventWitness(ApplicationEvents.didReceiveRemoteNotification, CompletionEventHandler<UserInfoArgument, FetchResultAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, didReceiveRemoteNotification: a, fetchCompletionHandler: h) })
     }
 }
 
@@ -364,7 +373,7 @@ public protocol PerformFetchSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: PerformFetchSubscriber {
     public static var _performFetch: _EventWitness? {
-        _EventWitness(CompletionEventHandler<NoArguments, FetchResultAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performFetchWithCompletionHandler: h) })
+        _EventWitness(ApplicationEvents.performFetch, CompletionEventHandler<NoArguments, FetchResultAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performFetchWithCompletionHandler: h) })
     }
 }
 
@@ -378,7 +387,7 @@ public protocol HandleEventsForBackgroundURLSessionSubscriber: AppDelegateSubscr
 
 extension _EventWitnesses where Self: HandleEventsForBackgroundURLSessionSubscriber {
     public static var _handleEventsForBackgroundURLSession: _EventWitness? {
-        _EventWitness(CompletionEventHandler<TextArgument, DoneAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleEventsForBackgroundURLSession: a, completionHandler: h) })
+        _EventWitness(ApplicationEvents.handleEventsForBackgroundURLSession, CompletionEventHandler<TextArgument, DoneAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleEventsForBackgroundURLSession: a, completionHandler: h) })
     }
 }
 
@@ -391,7 +400,7 @@ public protocol OpenURLSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: OpenURLSubscriber {
     public static var _openURL: _EventWitness? {
-        _EventWitness(ImmediateHandler<OpenURLArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, open: a.url, options: a.options) })
+        _EventWitness(ApplicationEvents.openURL, ImmediateHandler<OpenURLArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, open: a.url, options: a.options) })
     }
 }
 
@@ -404,7 +413,7 @@ public protocol WillContinueUserActivitySubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillContinueUserActivitySubscriber {
     public static var _willContinueUserActivity: _EventWitness? {
-        _EventWitness(ImmediateHandler<TextArgument, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willContinueUserActivityWithType: a) })
+        _EventWitness(ApplicationEvents.willContinueUserActivity, ImmediateHandler<TextArgument, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willContinueUserActivityWithType: a) })
     }
 }
 
@@ -418,7 +427,7 @@ public protocol ContinueUserActivitySubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: ContinueUserActivitySubscriber {
     public static var _continueUserActivity: _EventWitness? {
-        _EventWitness(RestorationHandler<UserActivityArguments> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, continue: a, restorationHandler: h) })
+        _EventWitness(ApplicationEvents.continueUserActivity, RestorationHandler<UserActivityArguments> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, continue: a, restorationHandler: h) })
     }
 }
 
@@ -431,7 +440,7 @@ public protocol DidUpdateUserActivitySubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidUpdateUserActivitySubscriber {
     public static var _didUpdateUserActivity: _EventWitness? {
-        _EventWitness(NotificationHandler<UserActivityArguments> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didUpdate: a) })
+        _EventWitness(ApplicationEvents.didUpdateUserActivity, NotificationHandler<UserActivityArguments> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didUpdate: a) })
     }
 }
 
@@ -445,7 +454,7 @@ public protocol DidFailToContinueUserActivitySubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidFailToContinueUserActivitySubscriber {
     public static var _didFailToContinueUserActivity: _EventWitness? {
-        _EventWitness(NotificationHandler<ActivityFailureArguments> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToContinueUserActivityWithType: a.activityType, error: a.error) })
+        _EventWitness(ApplicationEvents.didFailToContinueUserActivity, NotificationHandler<ActivityFailureArguments> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToContinueUserActivityWithType: a.activityType, error: a.error) })
     }
 }
 
@@ -459,7 +468,7 @@ public protocol PerformActionForShortcutItemSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: PerformActionForShortcutItemSubscriber {
     public static var _performActionForShortcutItem: _EventWitness? {
-        _EventWitness(CompletionEventHandler<ShortcutItemArguments, BoolCompletionAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performActionFor: a, completionHandler: h) })
+        _EventWitness(ApplicationEvents.performActionForShortcutItem, CompletionEventHandler<ShortcutItemArguments, BoolCompletionAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performActionFor: a, completionHandler: h) })
     }
 }
 
@@ -473,7 +482,7 @@ public protocol SupportedInterfaceOrientationsSubscriber: AppDelegateSubscriber 
 
 extension _EventWitnesses where Self: SupportedInterfaceOrientationsSubscriber {
     public static var _supportedInterfaceOrientations: _EventWitness? {
-        _EventWitness(ImmediateHandler<IdiomArgument, OrientationMaskAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, supportedInterfaceOrientationsFor: a) })
+        _EventWitness(ApplicationEvents.supportedInterfaceOrientations, ImmediateHandler<IdiomArgument, OrientationMaskAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, supportedInterfaceOrientationsFor: a) })
     }
 }
 
@@ -487,7 +496,7 @@ public protocol ShouldAllowExtensionPointIdentifierSubscriber: AppDelegateSubscr
 
 extension _EventWitnesses where Self: ShouldAllowExtensionPointIdentifierSubscriber {
     public static var _shouldAllowExtensionPointIdentifier: _EventWitness? {
-        _EventWitness(ImmediateHandler<TextArgument, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, shouldAllowExtensionPointIdentifier: a) })
+        _EventWitness(ApplicationEvents.shouldAllowExtensionPointIdentifier, ImmediateHandler<TextArgument, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, shouldAllowExtensionPointIdentifier: a) })
     }
 }
 
@@ -500,7 +509,7 @@ public protocol ShouldSaveSecureApplicationStateSubscriber: AppDelegateSubscribe
 
 extension _EventWitnesses where Self: ShouldSaveSecureApplicationStateSubscriber {
     public static var _shouldSaveSecureApplicationState: _EventWitness? {
-        _EventWitness(ImmediateHandler<NoArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldSaveSecureApplicationState(app) })
+        _EventWitness(ApplicationEvents.shouldSaveSecureApplicationState, ImmediateHandler<NoArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldSaveSecureApplicationState(app) })
     }
 }
 
@@ -513,7 +522,7 @@ public protocol ShouldRestoreSecureApplicationStateSubscriber: AppDelegateSubscr
 
 extension _EventWitnesses where Self: ShouldRestoreSecureApplicationStateSubscriber {
     public static var _shouldRestoreSecureApplicationState: _EventWitness? {
-        _EventWitness(ImmediateHandler<NoArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldRestoreSecureApplicationState(app) })
+        _EventWitness(ApplicationEvents.shouldRestoreSecureApplicationState, ImmediateHandler<NoArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldRestoreSecureApplicationState(app) })
     }
 }
 
@@ -526,7 +535,7 @@ public protocol ConfigurationForConnectingSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: ConfigurationForConnectingSubscriber {
     public static var _configurationForConnecting: _EventWitness? {
-        _EventWitness(ImmediateHandler<TextArgument, ConfigurationNameAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, configurationForConnecting: a) })
+        _EventWitness(ApplicationEvents.configurationForConnecting, ImmediateHandler<TextArgument, ConfigurationNameAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, configurationForConnecting: a) })
     }
 }
 
@@ -539,7 +548,7 @@ public protocol DidDiscardSceneSessionsSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidDiscardSceneSessionsSubscriber {
     public static var _didDiscardSceneSessions: _EventWitness? {
-        _EventWitness(NotificationHandler<CountArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didDiscardSceneSessions: a) })
+        _EventWitness(ApplicationEvents.didDiscardSceneSessions, NotificationHandler<CountArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didDiscardSceneSessions: a) })
     }
 }
 
@@ -553,6 +562,6 @@ public protocol HandleWatchKitExtensionRequestSubscriber: AppDelegateSubscriber 
 
 extension _EventWitnesses where Self: HandleWatchKitExtensionRequestSubscriber {
     public static var _handleWatchKitExtensionRequest: _EventWitness? {
-        _EventWitness(CompletionEventHandler<UserInfoArgument, DictionaryAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleWatchKitExtensionRequest: a, reply: h) })
+        _EventWitness(ApplicationEvents.handleWatchKitExtensionRequest, CompletionEventHandler<UserInfoArgument, DictionaryAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleWatchKitExtensionRequest: a, reply: h) })
     }
 }
