@@ -17,7 +17,7 @@ enum LiveRunCommand {
             .value("user-activity", "JSON", help: "Launch continuing this user activity ({\"activityType\": …, \"webpageURL\": …})."),
             .value("notification", "JSON", help: "Launch from this remote notification's payload (a JSON object)."),
             .value("shortcut", "TYPE", help: "Launch from the home-screen quick action of this type."),
-            .value("termination-deadline", "MS", help: "How long the way out (resign, background, terminate) may take,\nin milliseconds (default 5000)."),
+            .value("termination-deadline", "MS", help: "How long the way out (resign, background, terminate) may take,\nin milliseconds (default: the manifest's terminationDeadline, else 5000)."),
             .flag("json", help: "One JSON object per event on stdout; log lines on stderr."),
             .value("log-file", "FILE", help: "Also write every log line to FILE, as JSON lines."),
             .value("deadline", "MS", help: "Deadline of every completion event, in milliseconds\n(replaces the manifest's deadlines)."),
@@ -65,10 +65,12 @@ enum LiveRunCommand {
         let logFile: TextOutput?
         let signals: SignalSource
         do {
-            terminationDeadline = try arguments.int("termination-deadline", of: "milliseconds", atLeast: 1) ?? 5000
+            let flagDeadline = try arguments.int("termination-deadline", of: "milliseconds", atLeast: 1)
             let deadline = try arguments.int("deadline", of: "milliseconds", atLeast: 1)
             launch = try launchCalls(arguments)
             let manifest = try Manifest(contentsOfFile: arguments.value("manifest") ?? "")
+            // The flag wins over the manifest's terminationDeadline; 5 s when neither says.
+            terminationDeadline = flagDeadline ?? manifest.terminationDeadline ?? 5000
             let place = try ControlSocketPlace(bundleIdentifier: manifest.app.bundleIdentifier, environment: environment)
             try place.prepareFolder()
             lock = try InstanceLock(path: place.lock, bundleIdentifier: manifest.app.bundleIdentifier, socket: place.socket)
