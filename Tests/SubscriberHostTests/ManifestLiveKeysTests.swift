@@ -19,4 +19,11 @@ struct ManifestLiveKeysTests {
         #expect(manifestError(withApp(#""terminationDeadline": \#(value)"#))
                 == "m.json: terminationDeadline: expected a whole number of milliseconds from 1 to 600000, found \(found)")
     }
+
+    @Test("sceneBased: a Boolean, false by default")
+    func sceneBased() throws {
+        #expect(try parseManifest(withApp()).sceneBased == false)
+        #expect(try parseManifest(withApp(#""sceneBased": true"#)).sceneBased == true)
+        #expect(manifestError(withApp(#""sceneBased": "yes""#)) == #"m.json: sceneBased: expected true or false, found the string "yes""#)
+    }
 }

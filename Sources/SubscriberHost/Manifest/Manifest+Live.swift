@@ -4,6 +4,9 @@ import SubscriberKit
 // dispatch keys: kept in this one place.
 
 extension Manifest {
+    /// The scene `apphost run` connects at launch in a scene-based app (``sceneBased``).
+    public static let liveSceneIdentifier = "main"
+
     /// The bounds of `terminationDeadline`, in milliseconds: up to ten minutes (systemd's default
     /// stop timeout is 90 s).
     public static let terminationDeadlineRange = 1...600_000
@@ -20,5 +23,12 @@ enum LiveManifestKeys {
                                 "a whole number of milliseconds from \(range.lowerBound) to \(range.upperBound)", value)
         }
         return milliseconds
+    }
+
+    /// `sceneBased`: whether the app is scene-based, as an Info.plist with a scene manifest makes it
+    /// (`apphost run` connects scene "main" at launch with the launch's options, and moves it);
+    /// nil when the manifest does not say (false).
+    static func sceneBased(_ root: inout JSONObjectReader) throws(JSONShapeError) -> Bool? {
+        try root.bool("sceneBased")
     }
 }

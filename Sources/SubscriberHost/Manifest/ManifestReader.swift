@@ -18,6 +18,7 @@ enum ManifestReader {
         let sceneBridge = try root.bool("sceneBridge")
         let dispatchRules = try DispatchRulesReader.read(&root, over: (profile ?? .uikit).rules.dispatch)
         let terminationDeadline = try LiveManifestKeys.terminationDeadline(&root)  // Manifest+Live.swift
+        let sceneBased = try LiveManifestKeys.sceneBased(&root)
         try checkOrder(plugins)
         if let problem = Manifest.isolationGroupProblem(plugins) { throw problem }
         try root.rejectUnknownKeys()
@@ -27,6 +28,7 @@ enum ManifestReader {
                                 sceneBridge: sceneBridge, restorationFromEveryCaller: restorationFromEveryCaller)
         manifest.rules.dispatch = dispatchRules
         manifest.terminationDeadline = terminationDeadline
+        manifest.sceneBased = sceneBased ?? false
         return manifest
     }
 
