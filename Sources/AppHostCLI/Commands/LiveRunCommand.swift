@@ -53,7 +53,11 @@ enum LiveRunCommand {
         """
 
     @MainActor
-    static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) async -> Int32 {
+    static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput,
+                    hostClock: any HostClock = MonotonicHostClock()) async -> Int32 {
+        // One clock for everything: the dispatcher's completion deadlines (HostOptions.clock) and the
+        // live host's timers (termination deadline, watchdog, memory-pressure polling, the recording).
+        let clock = HostDrivenClock(hostClock)
         let json = arguments.flag("json")
         Survival.runStarts(json: json, output: output, errors: errors)
         defer { Survival.runEnds() }
@@ -77,7 +81,6 @@ enum LiveRunCommand {
             try place.prepareFolder()
             lock = try InstanceLock(path: place.lock, bundleIdentifier: manifest.app.bundleIdentifier, socket: place.socket)
             // Before anything is delivered: a signal from now on is an event, never lost.
-            let clock = MonotonicClock()
             let stopDeadline = UInt64(terminationDeadline) * 1_000_000
             signals = try SignalSource(onStop: {
                 // From the signal on, whatever holds the loop: kept until the process ends.
@@ -87,7 +90,7 @@ enum LiveRunCommand {
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
                                       deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged,
-                                      measuresSubscribers: true)
+                                      measuresSubscribers: true, clock: hostClock)
             host = try PluginHost(manifestAt: manifest.file, options: options)
             Survival.pluginsLoaded(host)
             server = try ControlSocketServer(path: place.socket)
@@ -115,7 +118,6 @@ enum LiveRunCommand {
 
         let liveOutput = EventOutput(host: host, json: json, output: output, errors: errors, logFile: logFile)
         let notifier = ServiceNotifier(environment: environment)
-        let clock = MonotonicClock()
         let live = LiveHost(host: host, output: liveOutput, notifier: notifier, clock: clock,
                             terminationDeadline: UInt64(terminationDeadline) * 1_000_000)
         if host.manifest.sceneBased { live.scene = Manifest.liveSceneIdentifier }
