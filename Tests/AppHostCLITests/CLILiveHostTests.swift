@@ -237,6 +237,29 @@ struct CLILiveHostTests {
         #expect(host.stderr.contains("apphost: the termination deadline (300 ms) passed on the way out; exiting with status 1"))
     }
 
+    @Test("the manifest's terminationDeadline sets the deadline; --termination-deadline wins over it",
+          arguments: [(manifest: 300, flag: nil as Int?, expected: 300), (manifest: 600_000, flag: 250, expected: 250)])
+    func terminationDeadlineFromManifest(_ manifest: Int, _ flag: Int?, _ expected: Int) throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("hang.json", """
+            {"app": {"name": "Hang", "bundleIdentifier": "com.example.hang", "version": "1"},
+             "deadlines": {"performFetch": 600000}, "terminationDeadline": \(manifest),
+             "plugins": [{"library": "NeverCompletes"}]}
+            """)
+        _ = AppHostProcess.plugin("NeverCompletes")
+        let host = try LiveHostChild(["run", "--manifest", path, "--plugin-dir", AppHostProcess.buildDirectory]
+                                     + (flag.map { ["--termination-deadline", "\($0)"] } ?? []), directory: directory)
+        defer { host.cleanUp() }
+        #expect(host.notify.messages(until: "READY=1") != nil, "\(host.stderr)")
+        let client = try SocketClient(directory.path + "/run/apphost/com.example.hang.sock")
+        defer { client.close() }
+        try client.write(Array("{\"event\": \"didReceiveMemoryWarning\"}\n{\"event\": \"performFetch\"}\n".utf8))
+        #expect(client.readLine()?.hasPrefix(#"{"event":"didReceiveMemoryWarning""#) == true)
+        host.signal(SIGTERM)
+        #expect(host.waitForExit(seconds: 120) == 1)
+        #expect(host.stderr.contains("apphost: the termination deadline (\(expected) ms) passed on the way out; exiting with status 1"))
+    }
+
     @Test("the socket refuses a peer of another uid (as root: apphost send run as uid 65534, able to reach the socket)")
     func otherUidRefused() throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {

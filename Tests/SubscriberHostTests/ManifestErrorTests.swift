@@ -16,7 +16,7 @@ struct BadManifest: Sendable, CustomTestStringConvertible {
 /// `plugins: [<entry>]` after a valid app.
 private func plugin(_ entry: String) -> String { withApp(#""plugins": [\#(entry)]"#) }
 
-private let rootKeys = "app, callBudget, deadlines, duplicateRegistration, isolation, isolationGroup, launchOnce, limits, pendingResponseLimit, pendingResponses, pluginSearchPaths, plugins, profile, reconcilers, replayLaunch, restart, restorationFromEveryCaller, sceneBridge, sceneBridgeForwards, sceneBridgeSkips, sceneConnectAsLaunch, sceneConnectionOptions, sceneFanOut, supportedInterfaceOrientations, transitionOrder, willPresentAnswer"
+private let rootKeys = "app, callBudget, deadlines, duplicateRegistration, isolation, isolationGroup, launchOnce, limits, pendingResponseLimit, pendingResponses, pluginSearchPaths, plugins, profile, reconcilers, replayLaunch, restart, restorationFromEveryCaller, sceneBased, sceneBridge, sceneBridgeForwards, sceneBridgeSkips, sceneConnectAsLaunch, sceneConnectionOptions, sceneFanOut, supportedInterfaceOrientations, terminationDeadline, transitionOrder, willPresentAnswer"
 private let pluginKeys = "after, apple, before, callBudget, ios, isolation, isolationGroup, library, limits, optional, options, path, priority, restart, sha256, subscriberOptions, subscribers"
 /// What a priority may be, as its error says.
 private let priorityRange = "a whole number from -9007199254740991 to 9007199254740991 (±(2^53 − 1))"

@@ -17,9 +17,10 @@ enum LiveRunCommand {
             .value("user-activity", "JSON", help: "Launch continuing this user activity ({\"activityType\": …, \"webpageURL\": …})."),
             .value("notification", "JSON", help: "Launch from this remote notification's payload (a JSON object)."),
             .value("shortcut", "TYPE", help: "Launch from the home-screen quick action of this type."),
-            .value("termination-deadline", "MS", help: "How long the way out (resign, background, terminate) may take,\nin milliseconds (default 5000)."),
+            .value("termination-deadline", "MS", help: "How long the way out (resign, background, terminate) may take,\nin milliseconds (default: the manifest's terminationDeadline, else 5000)."),
             .flag("json", help: "One JSON object per event on stdout; log lines on stderr."),
             .value("log-file", "FILE", help: "Also write every log line to FILE, as JSON lines."),
+            .value("record", "FILE", help: "Write every event dispatched, from every source, to FILE as an event\nscript (with \"source\" and \"at\"): apphost --events FILE replays it."),
             .value("deadline", "MS", help: "Deadline of every completion event, in milliseconds\n(replaces the manifest's deadlines)."),
             .value("plugin-dir", "DIR", help: "Also search DIR for library plugins.", repeatable: true),
             .flag("allow-writable", help: "Turn the plugin path check off (unsafe): accept files or folders writable by others or owned by another user."),
@@ -52,7 +53,11 @@ enum LiveRunCommand {
         """
 
     @MainActor
-    static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) async -> Int32 {
+    static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput,
+                    hostClock: any HostClock = MonotonicHostClock()) async -> Int32 {
+        // One clock for everything: the dispatcher's completion deadlines (HostOptions.clock) and the
+        // live host's timers (termination deadline, watchdog, memory-pressure polling, the recording).
+        let clock = HostDrivenClock(hostClock)
         let json = arguments.flag("json")
         Survival.runStarts(json: json, output: output, errors: errors)
         defer { Survival.runEnds() }
@@ -63,17 +68,19 @@ enum LiveRunCommand {
         let server: ControlSocketServer
         let lock: InstanceLock
         let logFile: TextOutput?
+        let record: TextOutput?
         let signals: SignalSource
         do {
-            terminationDeadline = try arguments.int("termination-deadline", of: "milliseconds", atLeast: 1) ?? 5000
+            let flagDeadline = try arguments.int("termination-deadline", of: "milliseconds", atLeast: 1)
             let deadline = try arguments.int("deadline", of: "milliseconds", atLeast: 1)
-            launch = try launchCalls(arguments)
             let manifest = try Manifest(contentsOfFile: arguments.value("manifest") ?? "")
+            launch = try launchCalls(arguments, scene: manifest.sceneBased ? Manifest.liveSceneIdentifier : nil)
+            // The flag wins over the manifest's terminationDeadline; 5 s when neither says.
+            terminationDeadline = flagDeadline ?? manifest.terminationDeadline ?? 5000
             let place = try ControlSocketPlace(bundleIdentifier: manifest.app.bundleIdentifier, environment: environment)
             try place.prepareFolder()
             lock = try InstanceLock(path: place.lock, bundleIdentifier: manifest.app.bundleIdentifier, socket: place.socket)
             // Before anything is delivered: a signal from now on is an event, never lost.
-            let clock = MonotonicClock()
             let stopDeadline = UInt64(terminationDeadline) * 1_000_000
             signals = try SignalSource(onStop: {
                 // From the signal on, whatever holds the loop: kept until the process ends.
@@ -83,7 +90,7 @@ enum LiveRunCommand {
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
                                       deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged,
-                                      measuresSubscribers: true)
+                                      measuresSubscribers: true, clock: hostClock)
             host = try PluginHost(manifestAt: manifest.file, options: options)
             Survival.pluginsLoaded(host)
             server = try ControlSocketServer(path: place.socket)
@@ -96,6 +103,14 @@ enum LiveRunCommand {
                 return try LogFile.openForWriting(path, guarded: guarded.compactMap { $0 })
             }
             if let logFile { Survival.stageLogs(for: logFile) }
+            record = try arguments.value("record").map { (path) throws(CommandError) in
+                var guarded: [LogFile.Guarded?] = [LogFile.Guarded(role: "the manifest", path: host.manifest.file)]
+                guarded += host.plugins.plugins.map { LogFile.Guarded(role: "the plugin file \($0.path)", path: $0.path) }
+                for stream in [output, errors, logFile].compactMap({ $0 }) {
+                    if let fd = stream.fileDescriptor { guarded.append(LogFile.Guarded(role: stream.name, fileDescriptor: fd)) }
+                }
+                return try LogFile.openForWriting(path, guarded: guarded.compactMap { $0 }, flag: "--record")
+            }
         } catch {
             errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
@@ -103,9 +118,13 @@ enum LiveRunCommand {
 
         let liveOutput = EventOutput(host: host, json: json, output: output, errors: errors, logFile: logFile)
         let notifier = ServiceNotifier(environment: environment)
-        let clock = MonotonicClock()
         let live = LiveHost(host: host, output: liveOutput, notifier: notifier, clock: clock,
                             terminationDeadline: UInt64(terminationDeadline) * 1_000_000)
+        if host.manifest.sceneBased { live.scene = Manifest.liveSceneIdentifier }
+        if let record, let fd = record.fileDescriptor {
+            live.recorder = SessionRecorder(fd: fd, name: record.name, clock: clock)
+            liveOutput.note("recording: every event dispatched, to \(arguments.value("record") ?? "")")
+        }
         live.add(signals)
         live.add(server)
         // Each source once, at start: what is in use, and what is not available (never fatal).
@@ -155,8 +174,11 @@ enum LiveRunCommand {
     }
 
     /// will/didFinishLaunching with the launch options the flags give (at most one of them), read
-    /// as an event script's launchOptions would be.
-    static func launchCalls(_ arguments: ParsedArguments) throws(UsageError) -> [AnyEventCall] {
+    /// as an event script's launchOptions would be. In a scene-based app (`scene` set) the launch
+    /// options are empty and `scene` connects with the flag's option in its connection options, as
+    /// UIKit gives them: a URL context, the user activity, the quick action, a notification response
+    /// (a tap on the notification whose userInfo is the payload).
+    static func launchCalls(_ arguments: ParsedArguments, scene: String? = nil) throws(UsageError) -> [AnyEventCall] {
         let given = ["url", "user-activity", "notification", "shortcut"].filter { arguments.value($0) != nil }
         guard given.count <= 1 else {
             throw UsageError("--\(given[0]) and --\(given[1]): expected at most one launch option, found \(given.count)")
@@ -174,9 +196,22 @@ enum LiveRunCommand {
         if let text = arguments.value("notification") { options["remoteNotification"] = try parsed("notification", text) }
         if let type = arguments.value("shortcut") { options["shortcutItem"] = .object(["type": .string(type)]) }
         let flag = given.first.map { "--" + $0 } ?? "launch options"
-        return try ["willFinishLaunching", "didFinishLaunching"].map { (event) throws(UsageError) in
+        var objects: [JSONObject] = ["willFinishLaunching", "didFinishLaunching"].map {
+            ["event": .string($0), "launchOptions": .object(scene == nil ? options : [:])]
+        }
+        if let scene {
+            var connection: JSONObject = [:]
+            if let url = options["url"] { connection["urlContexts"] = .array([.object(["url": url])]) }
+            if let activity = options["userActivity"] { connection["userActivity"] = activity }
+            if let item = options["shortcutItem"] { connection["shortcutItem"] = item }
+            if let payload = options["remoteNotification"] {
+                connection["notificationResponse"] = .object(["notification": .object(["identifier": .string("launch"), "userInfo": payload])])
+            }
+            objects.append(["event": .string("scene.willConnect"), "scene": .string(scene), "options": .object(connection)])
+        }
+        return try objects.map { (object) throws(UsageError) in
             do {
-                return try AnyEventCall(json: .object(["event": .string(event), "launchOptions": .object(options)]))
+                return try AnyEventCall(json: .object(object))
             } catch let error as JSONShapeError {
                 throw UsageError("\(flag): \(ErrorLine.value(error.path)): expected \(error.expected), found \(ErrorLine.value(error.found))")
             } catch {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SubscriberHost
 import SubscriberKit
 
 /// `apphost open --manifest FILE URL`: hands URL to the app, as a desktop's URL-scheme handler does:
@@ -21,8 +22,9 @@ enum OpenCommand {
 
     static let helpEpilogue = """
 
-        With a host running: sends {"event": "openURL", "url": URL} to its control socket and prints
-        the reply (one JSON line). Without: runs apphost run --manifest FILE --url URL in this
+        With a host running: sends {"event": "openURL", "url": URL, "source": "open"} to its control socket and prints
+        the reply (one JSON line); for a scene-based manifest ("sceneBased": true), scene.openURLContexts
+        to scene "main". Without: runs apphost run --manifest FILE --url URL in this
         process, which stays up as the live host (its launch's invocation is urlScheme).
 
         Exit status: as apphost send's when a host was running; as apphost run's otherwise.
@@ -36,8 +38,13 @@ enum OpenCommand {
         let place: ControlSocketPlace
         let line: [UInt8]
         do {
-            (place, _) = try ControlSocketClient.place(manifestFile: manifestFile)
-            let object = JSONValue.object(["event": .string("openURL"), "url": .string(url)])
+            let manifest: Manifest
+            (place, manifest) = try ControlSocketClient.place(manifestFile: manifestFile)
+            // A scene-based app opens the URL in its scene (UIKit: scene(_:openURLContexts:)).
+            let object: JSONValue = manifest.sceneBased
+                ? .object(["event": .string("scene.openURLContexts"), "scene": .string(Manifest.liveSceneIdentifier),
+                           "urlContexts": .array([.object(["url": .string(url)])]), "source": .string("open")])
+                : .object(["event": .string("openURL"), "url": .string(url), "source": .string("open")])
             _ = try AnyEventCall(json: object)
             line = Array((object.serialized() + "\n").utf8)
         } catch let error as LiveError {

@@ -184,9 +184,11 @@ final class ControlSocketServer: LiveSource {
     /// blank or comment line.
     private func stimulus(for client: Client) -> LiveStimulus? {
         do {
-            guard let call = try EventScript.call(in: client.input[...], number: client.lineNumber, file: Self.lineSource) else { return nil }
+            guard let (call, source) = try EventScript.entry(in: client.input[...], number: client.lineNumber, file: Self.lineSource)
+            else { return nil }
             client.pending += 1
-            return .call(call, from: name, reply: { [weak self, client] text in
+            // `apphost open` says so in its line ("source": "open"); any other line is the socket's.
+            return .call(call, from: source == "open" ? "open" : name, reply: { [weak self, client] text in
                 client.pending -= 1
                 self?.enqueue(text, to: client)
             })

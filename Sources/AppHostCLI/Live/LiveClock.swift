@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import SubscriberHost
 
 /// The live host's clock: every timer it keeps (the watchdog's keep-alive, the termination
 /// deadline) asks this seam for the time and for alarms, so that one clock can later drive them all
@@ -18,24 +19,37 @@ protocol LiveAlarm: Sendable {
     func cancel()
 }
 
-/// The system's monotonic clock (CLOCK_MONOTONIC), alarms on a libdispatch timer.
-struct MonotonicClock: LiveClock {
-    func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
+/// The live host's clock over a ``HostClock``, the one the host's dispatcher arms its completion
+/// deadlines on (`HostOptions.clock`): `apphost run` makes one and hands it to both, so one clock
+/// drives the live host's timers (watchdog, memory-pressure polling, termination deadline, the
+/// recording's times) and the events' deadlines. A ``ManualHostClock`` makes them all move only when
+/// advanced.
+struct HostDrivenClock: LiveClock {
+    let clock: any HostClock
+
+    init(_ clock: any HostClock) { self.clock = clock }
+
+    func now() -> UInt64 { clock.nanoseconds() }
 
     func alarm(after nanoseconds: UInt64, _ action: @escaping @Sendable () -> Void) -> LiveAlarm {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
-        timer.schedule(deadline: .now() + .nanoseconds(Int(min(nanoseconds, UInt64(Int.max)))))
-        timer.setEventHandler(handler: action)
-        timer.resume()
-        return DispatchAlarm(timer: timer)
+        let now = clock.nanoseconds()
+        let deadline = now > UInt64.max - nanoseconds ? UInt64.max : now + nanoseconds
+        return TimerAlarm(timer: clock.schedule(at: deadline, action))
     }
 
-    private struct DispatchAlarm: LiveAlarm, @unchecked Sendable {
-        let timer: DispatchSourceTimer
+    private struct TimerAlarm: LiveAlarm {
+        let timer: any HostTimer
         func cancel() { timer.cancel() }
+    }
+}
+
+/// The system's monotonic clock (CLOCK_MONOTONIC, ``MonotonicHostClock``), alarms on its dispatch timers.
+struct MonotonicClock: LiveClock {
+    private let driven = HostDrivenClock(MonotonicHostClock())
+
+    func now() -> UInt64 { driven.now() }
+
+    func alarm(after nanoseconds: UInt64, _ action: @escaping @Sendable () -> Void) -> LiveAlarm {
+        driven.alarm(after: nanoseconds, action)
     }
 }

@@ -23,6 +23,11 @@ final class LiveHost {
     private(set) var sources: [LiveSource] = []
     /// Set once the app was terminated: the loop ends.
     private var finished = false
+    /// In a scene-based app (the manifest's `sceneBased`), the scene connected at launch: the host
+    /// moves it (foreground, active, background) where it would move the app; nil otherwise.
+    var scene: String?
+    /// Records every event dispatched (`--record`); nil when not recording.
+    var recorder: SessionRecorder?
     /// Raises SIGSTOP after a suspend (a seam: tests that inject a suspend do not stop themselves).
     var stopProcess: () -> Void = { _ = raise(SIGSTOP) }
 
@@ -37,11 +42,12 @@ final class LiveHost {
     /// Adds a source polled by the loop.
     func add(_ source: LiveSource) { sources.append(source) }
 
-    /// Launches: `launch` (will/didFinishLaunching), then didBecomeActive; READY=1 once done.
-    /// False when the launch was refused or an output failed.
+    /// Launches: `launch` (will/didFinishLaunching, and a scene-based app's scene.willConnect), then
+    /// didBecomeActive (a scene-based app: its scene's willEnterForeground and didBecomeActive);
+    /// READY=1 once done. False when the launch was refused or an output failed.
     func launch(_ launch: [AnyEventCall]) async -> Bool {
-        for call in launch + [NotificationCall.didBecomeActive.erased] {
-            let outcome = await deliver(call)
+        for call in launch + foreground(fromBackground: false) {
+            let outcome = await deliver(call, source: "launch")
             guard outcome?.refusal == nil, output.writable else { return false }
         }
         output.flush()
@@ -93,14 +99,14 @@ final class LiveHost {
                 reply?(ControlSocketServer.errorLine("the app has terminated; \(call.event.name) not delivered"))
                 return
             }
-            let outcome = await deliver(call)
+            let outcome = await deliver(call, source: source)
             if let outcome { reply?(JSONLines.event(outcome)) }
             if host.applicationState == .terminated { await stop(because: "willTerminate from the \(source)", terminated: true) }
         case .stop(let reason):
             await stop(because: reason, terminated: false)
         case .suspend(let reason):
             guard !finished else { return }
-            await moveToBackground()
+            await moveToBackground(source: Self.source(of: reason))
             notifier.status("\(host.application.name) is stopped (\(reason)); SIGCONT continues it")
             output.flush()
             stopProcess()
@@ -110,24 +116,42 @@ final class LiveHost {
                 output.note("\(reason) ignored: the app is \(host.applicationState), not in the background")
                 return
             }
-            await deliver(NotificationCall.willEnterForeground.erased)
-            await deliver(NotificationCall.didBecomeActive.erased)
+            for call in foreground(fromBackground: true) { await deliver(call, source: Self.source(of: reason)) }
             notifier.status("\(host.application.name) is active (\(reason))")
         case .memoryWarning(let reason):
             guard !finished, [.active, .inactive, .background].contains(host.applicationState) else { return }
             output.note("memory warning: \(reason)")
-            await deliver(NotificationCall.didReceiveMemoryWarning.erased)
+            await deliver(NotificationCall.didReceiveMemoryWarning.erased, source: Self.source(of: reason, else: "memory pressure"))
         case .timeChange(let reason):
             guard !finished, [.active, .inactive, .background].contains(host.applicationState) else { return }
             output.note("significant time change: \(reason)")
-            await deliver(NotificationCall.significantTimeChange.erased)
+            await deliver(NotificationCall.significantTimeChange.erased, source: Self.source(of: reason, else: "clock"))
         }
     }
 
     /// Resign active and enter the background, as far as the state still needs.
-    private func moveToBackground() async {
-        if host.applicationState == .active { await deliver(NotificationCall.willResignActive.erased) }
-        if host.applicationState == .inactive { await deliver(NotificationCall.didEnterBackground.erased) }
+    private func moveToBackground(source: String) async {
+        if host.applicationState == .active {
+            await deliver(scene.map { NotificationCall.sceneWillResignActive(scene: $0).erased } ?? NotificationCall.willResignActive.erased,
+                          source: source)
+        }
+        if host.applicationState == .inactive {
+            await deliver(scene.map { NotificationCall.sceneDidEnterBackground(scene: $0).erased } ?? NotificationCall.didEnterBackground.erased,
+                          source: source)
+        }
+    }
+
+    /// What makes the app active: didBecomeActive (after willEnterForeground from the background), or
+    /// in a scene-based app its scene's willEnterForeground and didBecomeActive.
+    private func foreground(fromBackground: Bool) -> [AnyEventCall] {
+        if let scene { return [NotificationCall.sceneWillEnterForeground(scene: scene).erased, NotificationCall.sceneDidBecomeActive(scene: scene).erased] }
+        return (fromBackground ? [NotificationCall.willEnterForeground.erased] : []) + [NotificationCall.didBecomeActive.erased]
+    }
+
+    /// What a recording names as the source of a stimulus given for `reason`: `signal SIGTERM` for a
+    /// signal, else `other` (or the reason itself).
+    static func source(of reason: String, else other: String? = nil) -> String {
+        reason.hasPrefix("SIG") ? "signal " + reason : other ?? reason
     }
 
     /// The way out: resign, background, terminate (what the state still needs) within the
@@ -141,8 +165,9 @@ final class LiveHost {
         let alarm = Self.armTerminationDeadline(terminationDeadline, clock: clock)
         defer { alarm.cancel() }
         if !terminated {
-            await moveToBackground()
-            if host.applicationState != .terminated { await deliver(NotificationCall.willTerminate.erased) }
+            let source = Self.source(of: reason)
+            await moveToBackground(source: source)
+            if host.applicationState != .terminated { await deliver(NotificationCall.willTerminate.erased, source: source) }
         }
         for source in sources { source.close() }
     }
@@ -157,9 +182,11 @@ final class LiveHost {
         }
     }
 
-    /// Delivers `call` and writes its outcome; nil when the outcome never came.
+    /// Delivers `call`, asked for by `source`, and writes its outcome (recorded first, with
+    /// `--record`); nil when the outcome never came.
     @discardableResult
-    private func deliver(_ call: AnyEventCall) async -> AnyEventOutcome? {
+    private func deliver(_ call: AnyEventCall, source: String) async -> AnyEventOutcome? {
+        if let warning = recorder?.record(call, source: source) { output.note(warning) }
         output.starts(call)
         let outcome = await host.dispatch(call)
         output.write(outcome, call: call)

@@ -44,9 +44,9 @@ enum LogFile {
     /// Opens `path` for writing, truncated, unless it is one of `guarded` or a file that is
     /// neither regular nor a character device (such as /dev/null). Throws one line naming the
     /// file, what was expected and what was found.
-    static func openForWriting(_ path: String, guarded: [Guarded]) throws(CommandError) -> TextOutput {
+    static func openForWriting(_ path: String, guarded: [Guarded], flag: String = "--log-file") throws(CommandError) -> TextOutput {
         func refuse(_ found: String, expected: String = "a regular file or a device such as /dev/null") -> CommandError {
-            CommandError("--log-file \(ErrorLine.path(path)): expected \(expected), found \(found)")
+            CommandError("\(flag) \(ErrorLine.path(path)): expected \(expected), found \(found)")
         }
         // Look first, so that a FIFO is refused without even trying to open it.
         var status = stat()
@@ -76,7 +76,7 @@ enum LogFile {
             throw error
         }
         // Left open until the process exits, which closes it.
-        return TextOutput(fileDescriptor: fd, name: "--log-file \(ErrorLine.path(path))")
+        return TextOutput(fileDescriptor: fd, name: "\(flag) \(ErrorLine.path(path))")
     }
 
     /// `a FIFO`, `a directory`, … for a file type a log cannot be; nil for a regular file or a

@@ -61,6 +61,14 @@ package enum EventScript {
 
     /// The call on line `number` of `file`, or nil for a blank or comment line.
     static func call(in rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError) -> AnyEventCall? {
+        try entry(in: rawLine, number: number, file: file)?.call
+    }
+
+    /// The call on line `number` of `file` and the line's `"source"` (a recorded session's), or nil
+    /// for a blank or comment line.
+    static func entry(in rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError)
+        -> (call: AnyEventCall, source: String?)?
+    {
         var line = rawLine
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         let content = line.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
@@ -75,7 +83,7 @@ package enum EventScript {
                                    expected: error.expected, found: error.found)
         }
         do {
-            return try AnyEventCall(json: json)
+            return try AnyEventCall.readingSource(json: json)
         } catch {
             throw EventScriptError(file: file, line: number, location: error.path.isEmpty ? "(root)" : error.path,
                                    expected: error.expected, found: error.found)

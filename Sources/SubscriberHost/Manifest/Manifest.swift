@@ -34,6 +34,13 @@ public struct Manifest: Sendable, Hashable {
     public var pluginSearchPaths: [String]
     /// `plugins`, in manifest order (which is dispatch order before constraints and priorities).
     public var plugins: [ManifestPlugin]
+    /// `terminationDeadline`: how long `apphost run`'s way out (resign, background, terminate) may
+    /// take, in milliseconds (``terminationDeadlineRange``); nil: not said (the flag's, else 5000).
+    public var terminationDeadline: Int? = nil
+    /// `sceneBased`: the app is scene-based (UIKit: an Info.plist with a scene manifest): `apphost run`
+    /// connects scene ``liveSceneIdentifier`` at launch with the launch's options and moves it, and
+    /// `apphost open` sends it `scene.openURLContexts`. Default false.
+    public var sceneBased = false
     /// `profile`: the peer whose rules ``rules`` started from (docs/profiles.md); `.uikit` by default.
     public var profile: PeerProfile
     /// Every rule where the peers differ: the profile's, each overridden by the manifest's own key.

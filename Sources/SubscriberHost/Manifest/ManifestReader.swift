@@ -17,6 +17,8 @@ enum ManifestReader {
         let plugins = try readPlugins(root.array("plugins") ?? [], isolationDefaults: isolationDefaults)
         let sceneBridge = try root.bool("sceneBridge")
         let dispatchRules = try DispatchRulesReader.read(&root, over: (profile ?? .uikit).rules.dispatch)
+        let terminationDeadline = try LiveManifestKeys.terminationDeadline(&root)  // Manifest+Live.swift
+        let sceneBased = try LiveManifestKeys.sceneBased(&root)
         try checkOrder(plugins)
         if let problem = Manifest.isolationGroupProblem(plugins) { throw problem }
         try root.rejectUnknownKeys()
@@ -25,6 +27,8 @@ enum ManifestReader {
                                 reconcilers: reconcilers, pluginSearchPaths: searchPaths, plugins: plugins,
                                 sceneBridge: sceneBridge, restorationFromEveryCaller: restorationFromEveryCaller)
         manifest.rules.dispatch = dispatchRules
+        manifest.terminationDeadline = terminationDeadline
+        manifest.sceneBased = sceneBased ?? false
         return manifest
     }
 
