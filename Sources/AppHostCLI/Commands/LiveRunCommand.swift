@@ -83,7 +83,7 @@ enum LiveRunCommand {
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
                                       deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged,
-                                      measuresSubscribers: true)
+                                      measuresSubscribers: true, scanCache: ScanCache.standard())
             host = try PluginHost(manifestAt: manifest.file, options: options)
             Survival.pluginsLoaded(host)
             server = try ControlSocketServer(path: place.socket)
