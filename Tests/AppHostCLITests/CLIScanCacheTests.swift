@@ -114,7 +114,7 @@ struct CLIScanCacheTests {
             {"app": {"name": "A", "bundleIdentifier": "a"},
              "plugins": [{"library": "HangsInCreate"}, {"library": "CountsInspections"}]}
             """)
-        let list = try place.run(["list", "--json", "--manifest", manifest], environment: ["APPHOST_SCAN_BUDGET_MS": "2000"])
+        let list = try place.run(["list", "--json", "--manifest", manifest], environment: ["APPHOST_SCAN_BUDGET_MS": "3000"])
         #expect(list.signal == nil && list.status == 1)
         let plugins = try #require(try list.stdout.parsedJSON()["plugins"]?.arrayValue)
         #expect(plugins.map { $0["status"] } == ["blacklisted", "loaded"])
@@ -218,6 +218,25 @@ struct ScanCacheTests {
         #expect(read.warning == nil)
         #expect(read.records.count == ScanCache.entryLimit)
         #expect(read.records.first == record(10) && read.records.last == records.last)
+    }
+
+    @Test("the loader refuses exactly the blacklisted file, given the cache; without one, or once the file changes, it loads")
+    @MainActor
+    func loaderRefusal() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/libGreeterCopy.so"
+        try FileManager.default.copyItem(atPath: AppHostProcess.plugin("GreeterC"), toPath: path)
+        let cache = ScanCache(directory: directory.path + "/cache")
+        let key = try PluginLoader().examine(at: path)
+        #expect(cache.write([ScanRecord(key: key, failure: .init(reason: "crashed with SIGSEGV", date: "then"))]) == nil)
+
+        #expect(throws: PluginLoadError.blacklisted(path: path, reason: "crashed with SIGSEGV", date: "then", cache: cache.file)) {
+            try PluginLoader(scanCache: cache).loadImage(at: path)
+        }
+        // A new modification time: another file to the cache.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 2_000_000)], ofItemAtPath: path)
+        #expect(try PluginLoader(scanCache: cache).loadImage(at: path).id == "com.example.greeter-c")
     }
 
     @Test("a cache over the byte limit is discarded with a warning")
