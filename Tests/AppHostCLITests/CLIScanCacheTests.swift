@@ -106,6 +106,22 @@ struct CLIScanCacheTests {
         #expect(run.stdout.contains("skipped (optional)") && run.stdout.contains("refused until the file changes"))
     }
 
+    @Test("an isolated entry of a blacklisted file is refused too, before its child is started")
+    func isolatedBlacklisted() throws {
+        let place = try Place()
+        defer { place.directory.remove() }
+        let manifest = try place.directory.write("m.json", """
+            {"app": {"name": "A", "bundleIdentifier": "a"},
+             "plugins": [{"library": "Greeter"}, {"library": "CrashesInEntry", "isolation": "process"}]}
+            """)
+        let list = try place.run(["list", "--manifest", manifest])
+        #expect(list.status == 1 && list.stdout.contains("✗ plugins[1]  library \"CrashesInEntry\"  blacklisted"))
+        let run = try place.run(["--manifest", manifest])
+        #expect(run.signal == nil && run.status == 2)
+        #expect(run.stderrLines.count == 1)
+        #expect(run.stderr.hasPrefix("apphost: \(manifest): plugins[1]: plugin \"") && run.stderr.contains("refused until the file changes"))
+    }
+
     @Test("a plugin whose create hangs: the child is stopped after its budget of silence, the file is remembered as hung, the others listed")
     func hangInCreate() throws {
         let place = try Place()

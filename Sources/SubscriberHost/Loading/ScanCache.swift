@@ -196,6 +196,21 @@ public final class ScanCache: Sendable {
 
     // MARK: - The blacklist, for the loader
 
+    /// Throws ``PluginLoadError/blacklisted(path:reason:date:cache:)`` when the file at `path` is one
+    /// whose inspection crashed or hung, for a plugin loaded elsewhere (an isolated one, in its
+    /// child). Opens the file only to compare it; a file it cannot open is left to the loader's checks.
+    package func refuseIfBlacklisted(path: String) throws(PluginLoadError) {
+        let path = FilePaths.absolute(path)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        if let failure = blacklisted(path: path, fd: fd, info: info)?.failure {
+            throw .blacklisted(path: path, reason: failure.reason, date: failure.date, cache: file)
+        }
+    }
+
     /// The record of a crashed or hung inspection of exactly this file (`fd`, opened at `path`, with
     /// `info` its `fstat`), if the cache holds one: same path, size and modification time, then the
     /// same SHA-256 (hashed only then). The cache file is read again only when it changed.
