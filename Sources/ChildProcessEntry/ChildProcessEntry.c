@@ -32,12 +32,16 @@ extern int adh_child_process_test_main(int channel, const unsigned char *secret,
 /* Process isolation's child (SubscriberHost): serves one isolation group's plugins. */
 extern int adh_isolation_child_main(int channel, const unsigned char *secret, size_t secret_length)
     __attribute__((weak));
+/* apphost list's plugin scanner (AppHostCLI/Listing/PluginScanChild.swift). */
+extern int adh_plugin_scan_child_main(int channel, const unsigned char *secret, size_t secret_length)
+    __attribute__((weak));
 
 /* The main of `role`, or NULL when the role is unknown or its main is not linked in. */
 static adh_child_main role_main(const char *role) {
     if (strcmp(role, "conformance") == 0) return adh_conformance_child_main;
     if (strcmp(role, "child-process-test") == 0) return adh_child_process_test_main;
     if (strcmp(role, "isolation") == 0) return adh_isolation_child_main;
+    if (strcmp(role, "plugin-scan") == 0) return adh_plugin_scan_child_main;
     return NULL;
 }
 

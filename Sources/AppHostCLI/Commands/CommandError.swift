@@ -91,6 +91,9 @@ enum ErrorLine {
         case .fileReplaced(let file, let found): .fileReplaced(path: path(file), found: value(found))
         case .notELF(let file, let found): .notELF(path: path(file), found: value(found))
         case .entryNotAFunction(let file, let found): .entryNotAFunction(path: path(file), found: value(found))
+        case .blacklisted(let file, let reason, let date, let cache):
+            .blacklisted(path: path(file), reason: value(reason), date: value(date), cache: path(cache))
+        case .inspected(let file, let check, let message): .inspected(path: path(file), check: check, message: message)  // cut by the child
         }
     }
 

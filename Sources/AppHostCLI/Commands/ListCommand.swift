@@ -21,7 +21,10 @@ enum ListCommand {
 
         Every entry is loaded on its own, in manifest order, through the same ten checks a run uses,
         and each of its subscribers is made and destroyed; a failing entry is listed with the check
-        it failed and the listing goes on.
+        it failed and the listing goes on. Plugins are loaded in a child process, never in apphost
+        itself; what it finds is kept in the scan cache ($XDG_CACHE_HOME/apphost/scan-cache.json,
+        else ~/.cache/apphost/), and a file whose inspection crashed or hung is listed as
+        blacklisted, and refused by a run, until the file changes (or the cache is deleted).
 
         Exit status:
           0  every required plugin loads (optional ones may fail)
@@ -30,7 +33,7 @@ enum ListCommand {
 
         """
 
-    /// Runs the command; returns the exit status. On the main actor: it loads plugins.
+    /// Runs the command; returns the exit status. On the main actor, as every command.
     @MainActor
     static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) -> Int32 {
         let file = arguments.value("manifest") ?? ""
@@ -41,8 +44,10 @@ enum ListCommand {
             errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
         }
-        let verdicts = PluginInspector.inspect(manifest, extraSearchDirectories: arguments.values("plugin-dir"),
-                                               allowWritable: arguments.flag("allow-writable"))
+        let listing = PluginInspector.inspect(manifest, extraSearchDirectories: arguments.values("plugin-dir"),
+                                              allowWritable: arguments.flag("allow-writable"), cache: ScanCache.standard())
+        for warning in listing.warnings { errors.singleLine("apphost: warning: " + warning) }
+        let verdicts = listing.verdicts
         let renderer = PluginListRenderer(style: .for(output))
         if arguments.flag("json") {
             output.write(renderer.json(manifestFile: file, app: manifest.app, verdicts: verdicts))

@@ -90,7 +90,7 @@ enum LiveRunCommand {
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
                                       deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged,
-                                      measuresSubscribers: true, clock: hostClock)
+                                      measuresSubscribers: true, clock: hostClock, scanCache: ScanCache.standard())
             host = try PluginHost(manifestAt: manifest.file, options: options)
             Survival.pluginsLoaded(host)
             server = try ControlSocketServer(path: place.socket)

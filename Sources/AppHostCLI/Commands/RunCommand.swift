@@ -39,7 +39,7 @@ enum RunCommand {
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
                                       deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged,
-                                      measuresSubscribers: true)
+                                      measuresSubscribers: true, scanCache: ScanCache.standard())
             host = try PluginHost(manifestAt: arguments.value("manifest") ?? "", options: options)
             Survival.pluginsLoaded(host)
             // Opened last, so a run that fails before its first event leaves an existing log as it was.

@@ -46,10 +46,16 @@ package struct PluginListRenderer: Sendable {
                           row("path", TerminalText.escaped(plugin.path, limit: TerminalText.pathLimit)), row("subscribers", subscribers)]
                 if let loadTime = plugin.loadTime {
                     lines.append(row("loaded in", DisplayText.milliseconds(loadTime)))
+                } else if verdict.fromCache {
+                    lines.append(row("inspected", "earlier (scan cache)"))
                 }
             case .failed(let error):
+                if case .blacklisted = error { title += "  blacklisted" }
                 if entry.optional { title += "  optional (a run skips it)" }
                 lines.append((entry.optional ? style.yellow("✗") : style.red("✗")) + " " + style.bold(title))
+                if case .blacklisted(_, let reason, let date, _) = error {
+                    lines.append(row("blacklisted", TerminalText.line("its inspection \(reason) on \(date)")))
+                }
                 let text = TerminalText.line("check \(error.check) failed: \(ErrorLine.cut(error))")
                 lines.append(row("error", entry.optional ? style.yellow(text) : style.red(text)))
             }
@@ -59,7 +65,9 @@ package struct PluginListRenderer: Sendable {
 
     /// `{"manifest", "app", "plugins": [{"index", "source", "optional", "priority", "status", …}],
     /// "loaded", "failed", "ok"}` on one line. A loaded entry carries the plugin's fields; a failed
-    /// one `"error": {"check", "message"}`. `ok` is false when a required entry failed. A file several
+    /// one `"error": {"check", "message"}`; a blacklisted one (its inspection crashed or hung) has the
+    /// status `"blacklisted"` and `"blacklisted": {"reason", "since"}` too. `scanCache` says whether
+    /// the scan cache answered for the entry's file. `ok` is false when a required entry failed. A file several
     /// entries load has its `declaredSubscribers` at the first of them; each later one has
     /// `"declaredSubscribersAt": <that entry's index>` instead (``DeclaredLists``).
     package func json(manifestFile: String, app: Application, verdicts: [PluginVerdict]) -> String {
@@ -87,7 +95,12 @@ package struct PluginListRenderer: Sendable {
                 failed += 1
                 object["status"] = "failed"
                 object["error"] = ["check": .number(Double(error.check)), "message": .string(error.description)]
+                if case .blacklisted(_, let reason, let date, _) = error {
+                    object["status"] = "blacklisted"
+                    object["blacklisted"] = ["reason": .string(reason), "since": .string(date)]
+                }
             }
+            object["scanCache"] = .bool(verdict.fromCache)
             entries.append(.object(object))
         }
         let document: JSONObject = [

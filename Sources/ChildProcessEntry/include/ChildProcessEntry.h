@@ -35,7 +35,7 @@
 #define ADH_CHILD_CHANNEL_VARIABLE "ADH_CHILD_CHANNEL"
 /** The reaper channel's descriptor number in a freshly started child. */
 #define ADH_CHILD_REAPER_VARIABLE "ADH_CHILD_REAPER"
-/** The child's role: which main the worker runs ("conformance", "child-process-test"). */
+/** The child's role: which main the worker runs ("conformance", "child-process-test", "plugin-scan"). */
 #define ADH_CHILD_ROLE_VARIABLE "ADH_CHILD_ROLE"
 
 /** The size of the run's secret, in bytes. */

@@ -22,12 +22,16 @@ public struct HostOptions: Sendable {
     /// ``ManualHostClock`` in a test, so that a deadline passes exactly when the test advances it.
     /// Durations shown for ``measuresSubscribers`` always read the system's monotonic clock.
     public var clock: any HostClock
+    /// The scan cache `apphost list` fills: a plugin file whose inspection there crashed or hung is
+    /// refused at load until the file changes. nil (the default) reads no cache; `apphost` passes
+    /// ``ScanCache/standard(environment:)``.
+    public var scanCache: ScanCache?
 
     /// Options with the given values; the defaults load the manifest as written.
     public init(extraSearchDirectories: [String] = [], allowWritable: Bool = false,
                 deadlineOverride: Duration? = nil, logHandler: (@Sendable (LogRecord) -> Void)? = nil,
                 requestHandler: (@Sendable (HostRequest) -> Void)? = nil, measuresSubscribers: Bool = false,
-                clock: any HostClock = MonotonicHostClock()) {
+                clock: any HostClock = MonotonicHostClock(), scanCache: ScanCache? = nil) {
         self.extraSearchDirectories = extraSearchDirectories
         self.allowWritable = allowWritable
         self.deadlineOverride = deadlineOverride
@@ -35,5 +39,6 @@ public struct HostOptions: Sendable {
         self.requestHandler = requestHandler
         self.measuresSubscribers = measuresSubscribers
         self.clock = clock
+        self.scanCache = scanCache
     }
 }

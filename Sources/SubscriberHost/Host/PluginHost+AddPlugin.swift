@@ -24,7 +24,7 @@ extension PluginHost {
         let locator = PluginLocator(manifest: manifest, extraDirectories: options.extraSearchDirectories)
         let made: [CSubscriber]
         do throws(PluginLoadError) {
-            let plugin = try PluginLoader(allowWritable: options.allowWritable).loadEntry(entry, locator: locator, owners: &owners)
+            let plugin = try PluginLoader(allowWritable: options.allowWritable, scanCache: options.scanCache).loadEntry(entry, locator: locator, owners: &owners)
             made = try plugin.makeSubscribers(application: manifest.app, sink: log, state: dispatcher.stateCell)
         } catch {
             throw HostError(.load(PluginSetError(file: manifest.file, pluginIndex: entry.index, error: error)))

@@ -32,7 +32,9 @@ extension PluginHost {
             var failed = false
             for entry in entries {
                 do throws(PluginLoadError) {
-                    plugins.append(IsolationGroup.Plugin(entry: entry, path: try locator.locate(entry.source)))
+                    let path = try locator.locate(entry.source)
+                    try options.scanCache?.refuseIfBlacklisted(path: path)  // as in-process plugins are
+                    plugins.append(IsolationGroup.Plugin(entry: entry, path: path))
                 } catch {
                     try fail(entry, error, group: entries)
                     failed = true

@@ -63,7 +63,7 @@ public final class PluginHost {
         var hosted = manifest
         hosted.plugins.removeAll { $0.isolation.mode == .process }
         do {
-            loaded = try PluginLoader(allowWritable: options.allowWritable)
+            loaded = try PluginLoader(allowWritable: options.allowWritable, scanCache: options.scanCache)
                 .load(hosted, extraSearchDirectories: options.extraSearchDirectories)
         } catch {
             throw HostError(.load(error))

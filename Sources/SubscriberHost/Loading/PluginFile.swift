@@ -104,13 +104,17 @@ final class PluginFile {
 
     /// Check 3: the SHA-256 of this descriptor's bytes equals the pin.
     func checkPin(_ pin: SHA256Digest, path: String) throws(PluginLoadError) {
-        let digest: SHA256Digest
+        let digest = try digest(path: path)
+        if digest != pin { throw .checksumMismatch(path: path, expected: pin.hex, found: digest.hex) }
+    }
+
+    /// The SHA-256 of this descriptor's bytes.
+    func digest(path: String) throws(PluginLoadError) -> SHA256Digest {
         do {
-            digest = try SHA256.hash(fileDescriptor: fd, path: path)
+            return try SHA256.hash(fileDescriptor: fd, path: path)
         } catch {
             throw .unreadable(path: path, reason: error.reason)
         }
-        if digest != pin { throw .checksumMismatch(path: path, expected: pin.hex, found: digest.hex) }
     }
 
     /// Check 4: `dlopen(RTLD_NOW | RTLD_LOCAL)` of this descriptor's file. `dlerror` text names

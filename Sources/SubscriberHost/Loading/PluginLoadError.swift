@@ -73,6 +73,14 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
     /// calling it would crash the host.
     case entryNotAFunction(path: String, found: String)
 
+    // Refused before check 4 (the scan cache, docs/cli.md): no code of the file runs.
+    /// Inspecting this very file (same path, size, modification time and SHA-256) in a child crashed
+    /// or hung (`reason`, on `date`), as the scan cache `cache` remembers: refused until it changes.
+    case blacklisted(path: String, reason: String, date: String, cache: String)
+    /// What the child that inspected the file for `apphost list` found: the failed `check` and its
+    /// line, as that child's loader wrote it.
+    case inspected(path: String, check: Int, message: String)
+
     /// Which of the ten load-time checks failed (1…10).
     package var check: Int {
         switch self {
@@ -86,6 +94,8 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         case .malformedDescriptor: 8
         case .unknownSubscriber, .createFailed, .unreadableStruct: 9
         case .duplicateSubscriber: 10
+        case .blacklisted: 4
+        case .inspected(_, let check, _): check
         }
     }
 
@@ -144,6 +154,12 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
             return "plugin \"\(path)\": expected the file to stay in place while it is checked, found \(found)"
         case .notELF(let path, let found):
             return "plugin \"\(path)\": could not load library: expected an ELF shared object, found \(found)"
+        case .blacklisted(let path, let reason, let date, let cache):
+            return "plugin \"\(path)\": expected a file whose inspection by apphost list ended, found that its inspection "
+                + "\(reason) on \(date); refused until the file changes"
+                + (cache.isEmpty ? "" : " (remembered in \(cache))")
+        case .inspected(_, _, let message):
+            return message
         case .entryNotAFunction(let path, let found):
             return "plugin \"\(path)\": adh_plugin_entry is not a function (found \(found)); "
                 + "export a function returning the descriptor"

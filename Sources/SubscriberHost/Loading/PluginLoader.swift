@@ -38,10 +38,16 @@ package struct PluginLoader: Sendable {
     /// tool says otherwise.
     package var hostSwiftVersion: String
 
+    /// When set, a file whose inspection by `apphost list` crashed or hung, as this cache remembers,
+    /// is refused before `dlopen` (``PluginLoadError/blacklisted(path:reason:date:cache:)``).
+    package var scanCache: ScanCache?
+
     /// A loader with the given checks.
-    package init(allowWritable: Bool = false, hostSwiftVersion: String = HostSwiftVersion.current) {
+    package init(allowWritable: Bool = false, hostSwiftVersion: String = HostSwiftVersion.current,
+                 scanCache: ScanCache? = nil) {
         self.allowWritable = allowWritable
         self.hostSwiftVersion = hostSwiftVersion
+        self.scanCache = scanCache
     }
 
     /// Every image loaded in this process, by file identity. Process-wide because `dlopen` is.
@@ -67,6 +73,10 @@ package struct PluginLoader: Sendable {
         let realPath = try checkSafePath(file, path: path, verified: verified)      // check 2
         try file.checkELFHeader(path: path)                                         // check 4, its header
         if let sha256 { try file.checkPin(sha256, path: path) }                     // check 3
+        if let scanCache, let record = scanCache.blacklisted(path: path, fd: file.fd, info: file.info),
+           let failure = record.failure {                                           // before check 4
+            throw .blacklisted(path: path, reason: failure.reason, date: failure.date, cache: scanCache.file)
+        }
 
         // Held across dlopen and the entry call: `loadedImage(realPath:)` may read from any thread.
         return try Self.images.withLock { (images) throws(PluginLoadError) -> LoadedPluginImage in
@@ -88,6 +98,22 @@ package struct PluginLoader: Sendable {
             images[identity] = image
             return image
         }
+    }
+
+    /// Checks 1–3 of the file at `path` (relative to the current directory unless absolute) without
+    /// loading it, so no code of it runs, and the key the scan cache knows it by (its SHA-256 hashed
+    /// once, for the pin too). What `apphost list` runs in the host before a child inspects the file.
+    package func examine(at path: String, sha256: SHA256Digest? = nil) throws(PluginLoadError) -> ScanRecord.Key {
+        let path = FilePaths.absolute(path)
+        let file = try PluginFile(opening: path)                                    // check 1
+        _ = try checkSafePath(file, path: path, verified: VerifiedFolders())        // check 2
+        try file.checkELFHeader(path: path)                                         // check 4, its header
+        let digest = try file.digest(path: path)
+        if let sha256, digest != sha256 {                                           // check 3
+            throw .checksumMismatch(path: path, expected: sha256.hex, found: digest.hex)
+        }
+        return ScanRecord.Key(path: path, size: Int64(file.info.st_size), modified: ScanRecord.Key.modified(file.info),
+                              sha256: digest.hex)
     }
 
     /// The image already loaded from `realPath`, if any.

@@ -49,7 +49,8 @@ enum AppHostProcess {
     }
 
     /// Runs `apphost arguments` in the package root with `stdin` as standard input and the current
-    /// environment minus `NO_COLOR`, plus `environment`; standard output as `standardOutput` says.
+    /// environment minus `NO_COLOR`, with a scan cache of its own (`XDG_CACHE_HOME`), plus
+    /// `environment`; standard output as `standardOutput` says.
     /// `program` runs instead of apphost when given (a shell that redirects for it).
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
                     standardOutput: StandardOutput = .captured, program: String? = nil) throws -> Result {
@@ -74,6 +75,8 @@ enum AppHostProcess {
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         var variables = ProcessInfo.processInfo.environment
         variables["NO_COLOR"] = nil
+        // A scan cache of the run's own (`list` writes one), unless the test keeps one across runs.
+        variables["XDG_CACHE_HOME"] = directory.path + "/cache"
         variables.merge(environment) { $1 }
         process.environment = variables
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
