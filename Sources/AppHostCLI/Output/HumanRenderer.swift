@@ -31,7 +31,9 @@ package struct HumanRenderer: Sendable {
         var lines = [DisplayText.appTitle(summary.app, manifestFile: summary.manifestFile, style: style)]
         let labels = summary.plugins.map { "plugins[\($0.index)]" }
         let titles = summary.plugins.map { "\(TerminalText.escaped($0.name)) \(TerminalText.escaped($0.version))" }
-        let kinds = summary.plugins.map { "\(TerminalText.escaped($0.language)) · ABI \(TerminalText.escaped($0.abi))" }
+        let kinds = summary.plugins.map {
+            "\(TerminalText.escaped($0.language)) · ABI \(TerminalText.escaped($0.abi)) · \($0.isolation.headerText)"
+        }
         let widths = [labels, titles, kinds].map { $0.map(\.count).max() ?? 0 }
         for (index, plugin) in summary.plugins.enumerated() {
             lines.append("  " + style.green(DisplayText.padded(labels[index], widths[0])) + "  "
