@@ -35,6 +35,25 @@ struct IsolationHeaderTests {
             """)
     }
 
+    @Test("a plugin in a child, whose descriptor the host never read: its file's name and how it is hosted")
+    func isolatedWithoutDescriptor() {
+        var isolated = PluginSummary(index: 1, source: "library \"Analytics\"", name: "libAnalytics.so", id: "", version: "",
+                                     abi: "", swiftVersion: "", path: "/p/libAnalytics.so", subscribers: ["Analytics"])
+        isolated.isolation = PluginIsolation(mode: .process, group: "acme")
+        let summary = HostSummary(manifestFile: "m.json", app: app, plugins: [plugin(0, "Router"), isolated],
+                                  dispatchOrder: ["Router", "Analytics"])
+        #expect(HumanRenderer(style: .plain, subscriberNames: summary.dispatchOrder).header(summary) == """
+            News 1.0 (com.example.news) · m.json
+              plugins[0]  Router 1.0       Swift 6.3 · ABI 1.1 · in process  Router
+              plugins[1]  libAnalytics.so  process · group acme              Analytics
+              order: Router → Analytics
+
+
+            """)
+        let json = try? #require(summary.isolationHeaderJSON).parsedJSON()
+        #expect(json?["plugins"]?.arrayValue?.last?["version"] == .null)
+    }
+
     @Test("a group's name is escaped like every text from outside")
     func escapedGroup() {
         #expect(PluginIsolation(mode: .process, group: "a\u{1B}[2Jb").headerText == #"process · group a\e[2Jb"#)
@@ -77,7 +96,10 @@ struct IsolationHeaderRunTests {
         #expect(human.status == 0, "stderr: \(human.stderr)")
         let lines = human.stdoutLines
         #expect(lines.contains { $0.hasPrefix("  plugins[0]") && $0.contains(" · in process ") && $0.hasSuffix("DeepLinkRouter") })
-        #expect(lines.contains { $0.hasPrefix("  plugins[1]") && $0.contains(" · process · group analytics ") && $0.hasSuffix("SessionAnalytics") })
+        // In its child: the host never read its descriptor, so the line names its file.
+        #expect(lines.contains {
+            $0.hasPrefix("  plugins[1]  libSessionAnalytics.so  process · group analytics ") && $0.hasSuffix("SessionAnalytics")
+        }, "\(lines)")
 
         let json = try AppHostProcess.run(arguments + ["--json"])
         #expect(json.status == 0, "stderr: \(json.stderr)")
@@ -86,6 +108,9 @@ struct IsolationHeaderRunTests {
         let plugins = try #require(header["plugins"]?.arrayValue)
         #expect(plugins.map { $0["isolation"] } == ["inProcess", "process"])
         #expect(plugins.map { $0["group"] } == [.null, "analytics"])
+        #expect(plugins.map { $0["name"] } == ["Deep Link Router", "libSessionAnalytics.so"])
+        #expect(plugins.map { $0["version"] } == ["1.0.0", .null])
+        #expect(plugins.map { $0["subscribers"] } == [["DeepLinkRouter"], ["SessionAnalytics"]])
         #expect(try #require(json.stdoutLines.last).parsedJSON()["event"] == "didFinishLaunching")
     }
 }
