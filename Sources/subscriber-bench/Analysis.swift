@@ -11,6 +11,8 @@ struct BenchResults: Sendable {
     var cli: CLIFigure?
     /// The command that reproduces this run.
     var command: String
+    /// The floor for isolated events (a socketpair ping-pong), when that section ran.
+    var isolation: IsolationFloor? = nil
 }
 
 /// How one figure grows with N: its cost per unit at each N, and the growth exponent between

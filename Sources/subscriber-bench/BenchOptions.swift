@@ -1,7 +1,7 @@
 /// The command line of subscriber-bench.
 struct BenchOptions {
     static let usage = """
-        usage: subscriber-bench [--json] [--quick] [--repetitions N] [--only dispatch|load|cli] [--plugin PATH]
+        usage: subscriber-bench [--json] [--quick] [--repetitions N] [--only dispatch|load|cli|isolation] [--plugin PATH]
                                 [--manifest FILE]
                subscriber-bench --profile EVENT N EVENTS in-process|loaded
                subscriber-bench --cli-script EVENTS FILE
@@ -11,13 +11,14 @@ struct BenchOptions {
         plugins through a manifest vs bare dlopen+dlsym (N = 1, 10, 100, 1,000), memory per plugin, and
         how each grows with N; and the CLI's own cost per event: `apphost --json` playing an event script
         with the demo manifest (stdout and stderr to /dev/null) vs that manifest's dispatcher alone, in
-        this process, on the same events (100,000; --quick: 10,000). Build with -c release: apphost and
+        this process, on the same events (100,000; --quick: 10,000); and the floor of an isolated event, a
+        socketpair ping-pong of one small frame with a child process. Build with -c release: apphost and
         the demo plugins must be beside this executable.
 
           --json            print the results as one JSON object instead of the table
           --quick           3 repetitions and N ≤ 100 only (for CI); the same table
           --repetitions N   repetitions per figure (default 7; --quick: 3)
-          --only dispatch|load|cli
+          --only dispatch|load|cli|isolation
                             run one section only (the others are left out; empty in --json)
           --plugin PATH     libBenchSubscribers.so to load (default: beside this executable)
           --manifest FILE   the CLI section's manifest (default: manifests/news.json in the current
@@ -69,9 +70,9 @@ struct BenchOptions {
                 }
                 repetitions = count
             case "--only":
-                let text = try value(for: argument, expecting: "dispatch, load or cli")
-                guard ["dispatch", "load", "cli"].contains(text) else {
-                    throw BenchError("--only expects dispatch, load or cli, found \"\(text)\"")
+                let text = try value(for: argument, expecting: "dispatch, load, cli or isolation")
+                guard ["dispatch", "load", "cli", "isolation"].contains(text) else {
+                    throw BenchError("--only expects dispatch, load, cli or isolation, found \"\(text)\"")
                 }
                 only = text
             case "--plugin":

@@ -63,6 +63,7 @@ extension BenchResults {
         } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
                 "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
-                "memory": .array(memoryRows), "cli": cliRow, "growth": .array(growthRows), "targets": .array(targetRows)]
+                "memory": .array(memoryRows), "cli": cliRow, "growth": .array(growthRows), "targets": .array(targetRows),
+                "limits": .array(IsolationBench.limitJSON(isolation))]
     }
 }

@@ -132,6 +132,11 @@ extension BenchResults {
             out.append(table.rendered())
             out.append("")
         }
+        if let isolation {
+            out.append("LIMITS: what the machine allows, measured in this run (the floor of the rows named)")
+            out.append(TextTable(header: ["limit", "ns"], rows: IsolationBench.limitRows(isolation)).rendered())
+            out.append("")
+        }
         out.append("TARGETS")
         table = TextTable(header: ["target", "limit", "measured", "verdict"])
         for target in targets {

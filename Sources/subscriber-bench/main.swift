@@ -14,6 +14,11 @@ if arguments.first == "--load-child" {
     exit(LoadChild.run(Array(arguments.dropFirst())))
 }
 
+// The other end of the isolation floor's ping-pong (see IsolationBench): not for people.
+if arguments.first == IsolationBench.childFlag {
+    exit(IsolationBench.child())
+}
+
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("subscriber-bench: \(message)\n".utf8))
     exit(status)
@@ -77,8 +82,11 @@ do {
         cli = try await CLIBench(apphostPath: apphost, manifestPath: manifest, events: options.cliEvents,
                                  repetitions: options.repetitionCount).run(progress: progress)
     }
-    let results = BenchResults(machine: machine, repetitions: options.repetitionCount, quick: options.quick,
+    let isolation = !options.runs("isolation") ? nil
+        : try await IsolationBench.run(executable: MachineInfo.executablePath, sampler: sampler, progress: progress)
+    var results = BenchResults(machine: machine, repetitions: options.repetitionCount, quick: options.quick,
                                dispatch: dispatch, load: load, cli: cli, command: options.command)
+    results.isolation = isolation
     progress("done")
     print(options.json ? results.json.serialized(pretty: true) : results.text)
 } catch {

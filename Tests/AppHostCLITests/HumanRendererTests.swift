@@ -86,8 +86,8 @@ struct HumanRendererTests {
         let boot = LogRecord(subscriber: "ExtensionGuard", kind: .log, level: .warning, message: "careful")
         #expect(renderer.header(summary, logs: [boot]) == """
             News 1.0 (com.example.news) · manifests/news.json
-              plugins[0]  Deep Link Router 1.0.0  Swift 6.3 · ABI 1.0  DeepLinkRouter
-              plugins[2]  ExtensionGuard 1.0.0    C · ABI 1.0          ExtensionGuard
+              plugins[0]  Deep Link Router 1.0.0  Swift 6.3 · ABI 1.0 · in process  DeepLinkRouter
+              plugins[2]  ExtensionGuard 1.0.0    C · ABI 1.0 · in process          ExtensionGuard
               ⚠ plugins[1] library "Missing" skipped (optional): not found
               order: DeepLinkRouter → ExtensionGuard
                 warn  ExtensionGuard: careful
@@ -109,7 +109,7 @@ struct HumanRendererTests {
         let header = renderer.header(summary, logs: [LogRecord(subscriber: evil, kind: .log, level: .info, message: "a\nb\u{1B}[1A")])
         #expect(header == #"""
             A\u{7} 1\n2 (a) · m.json
-              plugins[0]  Name\e]0;t\u{7} 1.0\u{9B}  C · ABI 1.0  Evil\e[2J\r
+              plugins[0]  Name\e]0;t\u{7} 1.0\u{9B}  C · ABI 1.0 · in process  Evil\e[2J\r
               order: Evil\e[2J\r
                 log   Evil\e[2J\r: a\nb\e[1A
 

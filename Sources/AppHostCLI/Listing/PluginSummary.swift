@@ -28,6 +28,8 @@ package struct PluginSummary: Sendable, Hashable {
     package var declaredSubscribers: [String]
     /// How long its load-time checks took, dlopen included (nil when not measured).
     package var loadTime: Duration?
+    /// How the manifest entry hosts it: in process, or in a child (and its group).
+    package var isolation = PluginIsolation()
 
     /// A summary with the given fields.
     package init(index: Int, source: String, name: String, id: String, version: String, vendor: String = "",
@@ -53,6 +55,7 @@ package struct PluginSummary: Sendable, Hashable {
                   version: image.version, vendor: image.vendor, abi: "\(image.abiMajor).\(image.abiMinor)",
                   swiftVersion: image.swiftVersion, path: path, subscribers: subscribers,
                   declaredSubscribers: image.subscriberNames, loadTime: image.loadDuration)
+        isolation = entry.isolation
     }
 
     /// The summary of a plugin a ``PluginHost`` loaded.

@@ -29,6 +29,7 @@ final class EventOutput {
         writeLogs(startupLogs, during: nil)
         Survival.logsWritten(startupLogs.count)
         if json {
+            if let header = summary.isolationHeaderJSON { output.write(header) }
             for skipped in summary.skipped {
                 errors.singleLine("apphost: \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")
             }

@@ -49,7 +49,7 @@ package struct HostSummary: Sendable {
     @MainActor
     package init(_ host: PluginHost) {
         self.init(manifestFile: host.manifest.file, app: host.manifest.app,
-                  plugins: host.plugins.plugins.map(PluginSummary.init),
+                  plugins: (host.plugins.plugins.map(PluginSummary.init) + Self.isolatedPlugins(of: host)).sorted { $0.index < $1.index },
                   skipped: host.plugins.skipped.map {
                       Skipped(keyPath: $0.entry.keyPath, source: ErrorLine.source($0.entry.source), reason: ErrorLine.cut($0.error).description)
                   },

@@ -30,8 +30,14 @@ package struct HumanRenderer: Sendable {
     package func header(_ summary: HostSummary, logs: [LogRecord] = []) -> String {
         var lines = [DisplayText.appTitle(summary.app, manifestFile: summary.manifestFile, style: style)]
         let labels = summary.plugins.map { "plugins[\($0.index)]" }
-        let titles = summary.plugins.map { "\(TerminalText.escaped($0.name)) \(TerminalText.escaped($0.version))" }
-        let kinds = summary.plugins.map { "\(TerminalText.escaped($0.language)) · ABI \(TerminalText.escaped($0.abi))" }
+        // A plugin in a child: the host never read its descriptor, so its file and how it is hosted.
+        let titles = summary.plugins.map {
+            $0.version.isEmpty ? TerminalText.escaped($0.name) : "\(TerminalText.escaped($0.name)) \(TerminalText.escaped($0.version))"
+        }
+        let kinds = summary.plugins.map {
+            $0.abi.isEmpty ? $0.isolation.headerText
+                : "\(TerminalText.escaped($0.language)) · ABI \(TerminalText.escaped($0.abi)) · \($0.isolation.headerText)"
+        }
         let widths = [labels, titles, kinds].map { $0.map(\.count).max() ?? 0 }
         for (index, plugin) in summary.plugins.enumerated() {
             lines.append("  " + style.green(DisplayText.padded(labels[index], widths[0])) + "  "
