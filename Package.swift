@@ -65,6 +65,9 @@ let brokenPlugins: [String] = [
     "OptionsEcho",
     // Not a defect: many log lines in one event, for logging that stays linear in an event's lines.
     "LogsManyLines",
+    // Process isolation: a crash in create, a crash with a completion owed, garbage on the channel, a
+    // memory limit reached, lines on standard output and error.
+    "IsolationFaults",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a
