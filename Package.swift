@@ -144,7 +144,7 @@ let package = Package(
         .target(name: "GeneratedPlugin", dependencies: ["SubscriberKit", "BuiltProducts"], path: "Tests/GeneratedPlugin"),
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit", "SubscriberDelivery"]),
         .testTarget(name: "SubscriberHostTests",
-                    dependencies: ["SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts",
+                    dependencies: ["SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts", "ChildProcess",
                                    "GeneratedPlugin"]),
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberDelivery", "SubscriberKit", "BuiltProducts"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),

@@ -263,6 +263,8 @@ package final class IsolationConnection: @unchecked Sendable {
 
     /// One frame from the child: checked, then routed.
     private func receive(_ frame: [UInt8]) {
+        // After a malformed frame nothing more from this child is believed: it is being killed.
+        if state.withLock({ $0.ending }) != nil { return }
         guard child.isSigned(frame) else { return malformed("a frame without the run's secret") }
         do throws(IsolationWireError) {
             let (type, message) = try IsolationWire.read(frame[ChildSecret.size...])
