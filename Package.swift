@@ -70,6 +70,9 @@ let brokenPlugins: [String] = [
     // apphost list's scan cache: an entry that crashes, a create that hangs, an entry that counts the
     // processes that ran it.
     "CrashesInEntry", "HangsInCreate", "CountsInspections",
+    // Process isolation: a crash in create, a crash with a completion owed, garbage on the channel, a
+    // memory limit reached, lines on standard output and error.
+    "IsolationFaults",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a
@@ -146,7 +149,7 @@ let package = Package(
         .target(name: "GeneratedPlugin", dependencies: ["SubscriberKit", "BuiltProducts"], path: "Tests/GeneratedPlugin"),
         .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit", "SubscriberDelivery"]),
         .testTarget(name: "SubscriberHostTests",
-                    dependencies: ["SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts",
+                    dependencies: ["SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts", "ChildProcess",
                                    "GeneratedPlugin"]),
         .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberDelivery", "SubscriberKit", "BuiltProducts"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),

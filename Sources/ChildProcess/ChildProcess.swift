@@ -337,6 +337,7 @@ package enum ChildProcess {
         environment[ADH_CHILD_CHANNEL_VARIABLE] = String(channelDescriptor)
         environment[ADH_CHILD_REAPER_VARIABLE] = String(reaperDescriptor)
         environment[ADH_CHILD_ROLE_VARIABLE] = launch.role
+        environment[ADH_CHILD_PARENT_VARIABLE] = String(getpid())
         let argv = ([launch.executable] + launch.arguments).map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

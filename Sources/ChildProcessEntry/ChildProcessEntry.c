@@ -35,6 +35,9 @@ extern int adh_isolation_child_main(int channel, const unsigned char *secret, si
 /* apphost list's plugin scanner (AppHostCLI/Listing/PluginScanChild.swift). */
 extern int adh_plugin_scan_child_main(int channel, const unsigned char *secret, size_t secret_length)
     __attribute__((weak));
+/* A host of an isolated plugin, for the host's tests (the child dies with its host). */
+extern int adh_isolation_host_test_main(int channel, const unsigned char *secret, size_t secret_length)
+    __attribute__((weak));
 
 /* The main of `role`, or NULL when the role is unknown or its main is not linked in. */
 static adh_child_main role_main(const char *role) {
@@ -42,6 +45,7 @@ static adh_child_main role_main(const char *role) {
     if (strcmp(role, "child-process-test") == 0) return adh_child_process_test_main;
     if (strcmp(role, "isolation") == 0) return adh_isolation_child_main;
     if (strcmp(role, "plugin-scan") == 0) return adh_plugin_scan_child_main;
+    if (strcmp(role, "isolation-host-test") == 0) return adh_isolation_host_test_main;
     return NULL;
 }
 
@@ -223,8 +227,9 @@ static void stop_worker(int signal_number) {
     if (reaped_worker > 0) kill(reaped_worker, SIGKILL);
 }
 
-/* The reaper: waits for `worker`, kills what it left, reports on `report_channel`, exits. */
-static void reap(pid_t worker, int report_channel) {
+/* The reaper: waits for `worker`, kills what it left, reports on `report_channel`, exits. `parent`
+ * is the process that started it (0: not known). */
+static void reap(pid_t worker, int report_channel, pid_t parent) {
     reaped_worker = worker;
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -232,6 +237,8 @@ static void reap(pid_t worker, int report_channel) {
     sigaction(SIGTERM, &action, NULL);
     /* Set by the parent's thread that waits for this process until it ends, so it holds. */
     prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    /* A parent that died before the signal was set never sends it: then stop at once. */
+    if (parent > 0 && getppid() != parent) stop_worker(SIGTERM);
     int status = 0;
     for (;;) {
         pid_t ended = waitpid(-1, &status, 0);
@@ -335,6 +342,9 @@ __attribute__((constructor)) static void adh_child_process_entry(void) {
     unsetenv(ADH_CHILD_CHANNEL_VARIABLE);
     unsetenv(ADH_CHILD_REAPER_VARIABLE);
     unsetenv(ADH_CHILD_ROLE_VARIABLE);
+    const char *parent_text = getenv(ADH_CHILD_PARENT_VARIABLE);
+    pid_t parent = parent_text != NULL ? (pid_t)strtol(parent_text, NULL, 10) : 0;
+    unsetenv(ADH_CHILD_PARENT_VARIABLE);
     if (channel < 0 || report_channel < 0)
         refuse("expected " ADH_CHILD_CHANNEL_VARIABLE " and " ADH_CHILD_REAPER_VARIABLE
                " to name the parent's sockets (set by the child-process layer only), found something else");
@@ -360,7 +370,7 @@ __attribute__((constructor)) static void adh_child_process_entry(void) {
         /* The reaper writes only its report, on its own channel; the worker channel is the worker's. */
         close(channel);
         memset(secret, 0, sizeof secret);
-        reap(worker, report_channel);
+        reap(worker, report_channel, parent);
     }
     /* Before anything else runs in the worker: its code never holds the reaper channel. */
     close(report_channel);

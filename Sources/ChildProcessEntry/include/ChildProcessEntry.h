@@ -38,6 +38,10 @@
 /** The child's role: which main the worker runs ("conformance", "child-process-test", "plugin-scan"). */
 #define ADH_CHILD_ROLE_VARIABLE "ADH_CHILD_ROLE"
 
+/** The process id of the parent that started the child (the reaper checks it after setting its
+ *  parent-death signal: a parent already gone never sends it). */
+#define ADH_CHILD_PARENT_VARIABLE "ADH_CHILD_PARENT"
+
 /** The size of the run's secret, in bytes. */
 #define ADH_CHILD_SECRET_SIZE 16
 

@@ -85,6 +85,10 @@ package final class IsolationConnection: @unchecked Sendable {
     /// Whether the child ended (crashed, hung, malformed, or was stopped).
     var hasEnded: Bool { state.withLock { $0.ended } }
 
+    /// Who the child's standard output and error lines are attributed to: its first subscriber once
+    /// known, its first plugin's file before.
+    private var streamName: String { names.withLock { $0.first } ?? outputName }
+
     /// The last lines it wrote on standard error (at most three).
     var lastWords: [String] { state.withLock { $0.lastWords } }
 
@@ -220,7 +224,7 @@ package final class IsolationConnection: @unchecked Sendable {
                 default:
                     let level: LogLevel = index == 2 ? .info : .error
                     for line in lines[index - 2].feed(chunk[0..<count]) {
-                        log.log(subscriber: outputName, level: level, message: line)
+                        log.log(subscriber: streamName, level: level, message: line)
                         if index == 3 { state.withLock { $0.lastWords = Array(($0.lastWords + [line]).suffix(3)) } }
                     }
                 }
@@ -233,9 +237,9 @@ package final class IsolationConnection: @unchecked Sendable {
             while poll(&polled, 1, 100) > 0 {
                 let count = chunk.withUnsafeMutableBytes { Glibc.read(fds[index], $0.baseAddress, $0.count) }
                 if count <= 0 { break }
-                for line in lines[index - 2].feed(chunk[0..<count]) { log.log(subscriber: outputName, level: index == 2 ? .info : .error, message: line) }
+                for line in lines[index - 2].feed(chunk[0..<count]) { log.log(subscriber: streamName, level: index == 2 ? .info : .error, message: line) }
             }
-            if let rest = lines[index - 2].rest { log.log(subscriber: outputName, level: index == 2 ? .info : .error, message: rest) }
+            if let rest = lines[index - 2].rest { log.log(subscriber: streamName, level: index == 2 ? .info : .error, message: rest) }
             close(fds[index])
         }
         var status: Int32 = 0
@@ -259,6 +263,8 @@ package final class IsolationConnection: @unchecked Sendable {
 
     /// One frame from the child: checked, then routed.
     private func receive(_ frame: [UInt8]) {
+        // After a malformed frame nothing more from this child is believed: it is being killed.
+        if state.withLock({ $0.ending }) != nil { return }
         guard child.isSigned(frame) else { return malformed("a frame without the run's secret") }
         do throws(IsolationWireError) {
             let (type, message) = try IsolationWire.read(frame[ChildSecret.size...])

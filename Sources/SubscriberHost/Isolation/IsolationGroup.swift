@@ -48,6 +48,8 @@ package final class IsolationGroup {
     /// The last reply: the event's serial and each listed subscriber's answer.
     private var batchSerial: UInt64 = 0
     private var batch: [Int: JSONObject] = [:]
+    /// The serial of the event during which the child last ended.
+    private var endedSerial: UInt64 = 0
     /// Per event: this child's responders and their positions among the dispatcher's names, as last seen.
     private var order: [Int: [(local: Int, position: Int)]] = [:]
 
@@ -147,6 +149,8 @@ package final class IsolationGroup {
     /// its child ended during the event (reported).
     func answer(for local: Int, subscriber: Int, _ context: DeliveryContext, arguments: () -> JSONObject) -> JSONObject? {
         if batchSerial == context.serial, let answer = batch.removeValue(forKey: local) { return answer }
+        // Its child ended during this event: the rest of it gets no call (restarts wait for the next event).
+        if endedSerial == context.serial { return nil }
         guard ensureRunning(context), let connection else { return nil }
         let listed = batchList(from: local, subscriber: subscriber, context)
         seq &+= 1
@@ -158,7 +162,7 @@ package final class IsolationGroup {
         if context.stopsAtFirstYes { message["stopsAtFirstYes"] = true }
         switch connection.roundTrip(IsolationWire.payload(.event, message), seq: seq, budgetMilliseconds: isolation.callBudgetMilliseconds) {
         case .ended(let ending):
-            reportEnd(ending, local: local, context)
+            reportEnd(ending, local: local, context, batch: listed)
             return nil
         case .reply(let reply):
             var answers: [Int: JSONObject] = [:]
@@ -244,12 +248,17 @@ package final class IsolationGroup {
 
     /// Reports how the child ended, once per child: `hung` or `crashed`, naming the plugin and the
     /// subscriber whose call was under way (nil: between events, noticed at this one).
-    private func reportEnd(_ ending: ChildEnding, local: Int?, _ context: DeliveryContext) {
+    private func reportEnd(_ ending: ChildEnding, local: Int?, _ context: DeliveryContext, batch listed: [Int]? = nil) {
+        endedSerial = context.serial
         guard !endReported else { return }
         endReported = true
         batch = [:]
-        let plugin = plugins[local.map { pluginOf[$0] } ?? 0].name
-        let subscriber = local.map { names[$0] }
+        // A child ended during a batch cannot say whose call it was in: the report names the batch.
+        let locals = listed ?? local.map { [$0] } ?? []
+        var pluginNames: [String] = []
+        for index in locals.map({ pluginOf[$0] }) where !pluginNames.contains(plugins[index].name) { pluginNames.append(plugins[index].name) }
+        let plugin = pluginNames.isEmpty ? plugins.map(\.name).joined(separator: " or ") : pluginNames.joined(separator: " or ")
+        let subscriber = locals.isEmpty ? nil : locals.map { names[$0] }.joined(separator: " or ")
         switch ending {
         case .hung(let budget):
             context.lateReports.append(.hung(plugin: plugin, subscriber: subscriber ?? "", event: context.event,

@@ -132,7 +132,7 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .completionAfterShutdown(let subscriber, let event, let count):
             "completion after shutdown: \(subscriber) completed \(event) after the host shut down\(Self.repeated(count)); ignored"
         case .crashed(let plugin, let subscriber?, let event, let found):
-            "crashed: \(plugin) (isolated) ended during \(subscriber)'s call of \(event); expected a reply, found: \(found); "
+            "crashed: \(plugin) (isolated) ended during the call of \(subscriber) for \(event); expected a reply, found: \(found); "
                 + "its answer counts as no opinion"
         case .crashed(let plugin, nil, let event, let found):
             "crashed: \(plugin) (isolated) ended between events (noticed at \(event)); expected a running child, found: \(found)"

@@ -1,0 +1,196 @@
+import Glibc
+import Testing
+import BuiltProducts
+import SubscriberKit
+@testable import SubscriberHost
+
+/// An isolated plugin differs from an in-process one only by its failures: a crash, a hang or
+/// garbage on its channel costs its answer and is reported; the host and every other plugin go on;
+/// the child is started again before its next event, within its restart budget, then disabled.
+@MainActor
+@Suite("Isolation: crashes, hangs, restarts, limits", .serialized)
+struct IsolationFailureTests {
+    @Test("a crash in a synchronous event: no opinion, one crashed report naming plugin, subscriber, event and how",
+          arguments: [("segv", "killed by SIGSEGV"), ("raiseSegv", "killed by SIGSEGV"), ("trap", "killed by SIGTRAP"),
+                      ("_exit0", "exited with status 0"), ("exit0", "exited with status 0"),
+                      ("segvThread", "killed by SIGSEGV")])
+    func crashInSynchronousEvent(how: String, found: String) throws {
+        let host = try Isolated.host([.init(library: "DiesOnEvent", options: ["on": "didBecomeActive", "do": .string(how)])])
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        let outcome = host.dispatchAtOnce(.didBecomeActive)
+        #expect(outcome.reports == [.crashed(plugin: "libDiesOnEvent.so", subscriber: "DiesOnEvent", event: .didBecomeActive,
+                                             found: found)])
+        #expect(outcome.reports.first?.description.contains("libDiesOnEvent.so") == true)
+        #expect(outcome.reports.first?.description.contains("DiesOnEvent for didBecomeActive") == true)
+        // The host goes on; the child is started again before its next event, which it answers.
+        let next = host.dispatchAtOnce(.willResignActive)
+        #expect(next.reports == [.restarted(plugin: "libDiesOnEvent.so", event: .willResignActive, restart: 1, max: 3)])
+        #expect(next.answers.map(\.subscriber) == ["DiesOnEvent"])
+    }
+
+    @Test("a crash with a completion owed: the completion is settled once, as a missed one (failed), without waiting for the deadline")
+    func crashWithCompletionOwed() async throws {
+        let clock = ManualHostClock()
+        let host = try Isolated.host([.init(library: "IsolationFaults")], clock: clock)
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        var delivered: [EventOutcome<BackgroundFetchResult>] = []
+        host.dispatchAtOnce(.performFetch) { delivered.append($0) }
+        #expect(delivered.isEmpty)  // owed: the manual clock never reaches the deadline
+        let crash = host.dispatchAtOnce(.didBecomeActive)
+        #expect(Isolated.kinds(crash.reports) == ["crashed"])
+        await Isolated.wait("the owed completion to be settled") { delivered.count == 1 }
+        #expect(delivered.first?.result == .failed)
+        #expect(delivered.first?.answers.map(\.subscriber) == ["IsolationFaults"])
+        // Exactly once: the deadline passing later changes nothing and reports nothing.
+        clock.advance(by: .seconds(3_600))
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(delivered.count == 1)
+        #expect(host.shutDown().reports.isEmpty)
+    }
+
+    @Test("a crash in create: a required plugin fails the host with one line; an optional one is skipped")
+    func crashInCreate() throws {
+        #expect {
+            try Isolated.host([.init(library: "IsolationFaults", options: ["create": "segv"])])
+        } throws: { error in
+            let line = "\(error)"
+            return line.contains("plugins[0]") && line.contains("libIsolationFaults.so") && line.contains("killed by SIGSEGV")
+        }
+        let host = try Isolated.host([.init(library: "IsolationFaults", options: ["create": "segv"], optional: true),
+                                      .init(library: "DiesOnEvent")])
+        defer { host.shutDown() }
+        #expect(host.skippedPlugins.count == 1)
+        #expect(host.skippedPlugins.first?.contains("killed by SIGSEGV") == true)
+        #expect(host.subscriberNames == ["DiesOnEvent"])
+    }
+
+    @Test("a hang in a synchronous event: past the call budget the child is killed and reported hung; the next event restarts it")
+    func hang() throws {
+        let host = try Isolated.host([.init(library: "DiesOnEvent", options: ["on": "didBecomeActive", "do": "hang"])], budget: 50)
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        let pid = try #require(host.isolationGroups.first?.connection?.pid)
+        let outcome = host.dispatchAtOnce(.didBecomeActive)
+        #expect(outcome.reports == [.hung(plugin: "libDiesOnEvent.so", subscriber: "DiesOnEvent", event: .didBecomeActive,
+                                          budgetMilliseconds: 50)])
+        #expect(outcome.reports.first?.description.contains("within 50 ms") == true)
+        #expect(Isolated.isGone(pid))
+        let next = host.dispatchAtOnce(.willResignActive)
+        #expect(Isolated.kinds(next.reports) == ["restarted"])
+        #expect(next.answers.map(\.subscriber) == ["DiesOnEvent"])
+    }
+
+    @Test("restarts within the budget, then disabled (reported once), then skipped; the window is on the host clock")
+    func restartThenDisabled() throws {
+        let clock = ManualHostClock()
+        let host = try Isolated.host([.init(library: "DiesOnEvent", options: ["on": "didBecomeActive", "do": "segv"])],
+                                     restart: .init(max: 2, withinSeconds: 60), clock: clock)
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        var kinds: [[String]] = []
+        for _ in 0..<4 {
+            kinds.append(Isolated.kinds(host.dispatchAtOnce(.didBecomeActive).reports))
+            kinds.append(Isolated.kinds(host.dispatchAtOnce(.willResignActive).reports))
+        }
+        #expect(kinds == [["crashed"], ["restarted"], ["crashed"], ["restarted"], ["crashed"], ["disabled"], [], []])
+        #expect(host.isolationGroups.first?.connection == nil)
+    }
+
+    @Test("restarts are counted in a window: one an hour later is allowed again")
+    func restartWindow() throws {
+        let clock = ManualHostClock()
+        let host = try Isolated.host([.init(library: "DiesOnEvent", options: ["on": "didBecomeActive", "do": "segv"])],
+                                     restart: .init(max: 1, withinSeconds: 60), clock: clock)
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        _ = host.dispatchAtOnce(.didBecomeActive)
+        #expect(Isolated.kinds(host.dispatchAtOnce(.willResignActive).reports) == ["restarted"])
+        _ = host.dispatchAtOnce(.didBecomeActive)
+        clock.advance(by: .seconds(3_600))
+        #expect(Isolated.kinds(host.dispatchAtOnce(.willResignActive).reports) == ["restarted"])
+    }
+
+    @Test("a group of two plugins where one crashes: the report names the call, both plugins are restarted and reported")
+    func groupOfTwo() throws {
+        let host = try Isolated.host([.init(library: "SessionAnalytics", group: "pair"),
+                                      .init(library: "DiesOnEvent", options: ["on": "didBecomeActive", "do": "segv"], group: "pair")])
+        defer { host.shutDown() }
+        #expect(host.isolationGroups.count == 1)
+        host.dispatchAtOnce(.didFinishLaunching())
+        let pid = try #require(host.isolationGroups.first?.connection?.pid)
+        let crash = host.dispatchAtOnce(.didBecomeActive)
+        #expect(crash.reports.count == 1)
+        #expect(crash.reports.first?.kind == "crashed")
+        #expect(crash.reports.first?.description.contains("SessionAnalytics or DiesOnEvent") == true)
+        let next = host.dispatchAtOnce(.willResignActive)
+        #expect(next.reports == [.restarted(plugin: "libSessionAnalytics.so", event: .willResignActive, restart: 1, max: 3),
+                                 .restarted(plugin: "libDiesOnEvent.so", event: .willResignActive, restart: 1, max: 3)])
+        #expect(Set(next.answers.map(\.subscriber)) == ["SessionAnalytics", "DiesOnEvent"])
+        #expect(host.isolationGroups.first?.connection?.pid != pid)
+    }
+
+    @Test("the memory limit applies in the child: 8 GiB of address space is refused under 6 GiB (crash), given without")
+    func memoryLimit() throws {
+        let free = try Isolated.host([.init(library: "IsolationFaults")])
+        defer { free.shutDown() }
+        free.dispatchAtOnce(.didFinishLaunching())
+        let given = free.dispatchAtOnce(.didReceiveMemoryWarning)
+        #expect(given.reports.isEmpty)
+        #expect(given.logs.map(\.message).contains("got 8 GiB of address space"))
+
+        let limited = try Isolated.host([.init(library: "IsolationFaults")], limits: .init(memoryMiB: 6_144))
+        defer { limited.shutDown() }
+        limited.dispatchAtOnce(.didFinishLaunching())
+        let refused = limited.dispatchAtOnce(.didReceiveMemoryWarning)
+        #expect(refused.reports == [.crashed(plugin: "libIsolationFaults.so", subscriber: "IsolationFaults",
+                                             event: .didReceiveMemoryWarning, found: "killed by SIGABRT")])
+    }
+
+    @Test("a plugin writing a frame of its own on the channel: malformed, the child is killed and reported crashed")
+    func garbageOnTheChannel() throws {
+        let host = try Isolated.host([.init(library: "IsolationFaults")])
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        host.dispatchAtOnce(.didBecomeActive)  // crashes: restarted below
+        let outcome = host.dispatchAtOnce(.willResignActive)
+        #expect(Isolated.kinds(outcome.reports) == ["restarted", "crashed"])
+        #expect(outcome.reports.last?.description.contains("a malformed frame: a frame without the run's secret") == true)
+    }
+
+    @Test("standard output and error of the child are its plugin's log lines")
+    func standardStreams() async throws {
+        let host = try Isolated.host([.init(library: "IsolationFaults")])
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        let background = host.dispatchAtOnce(.didEnterBackground)
+        #expect(background.reports.isEmpty)
+        var lines = background.logs.filter { $0.subscriber == "IsolationFaults" }.map { "\($0.level) \($0.message)" }
+        let expected = ["info IsolationFaults: a line on standard output", "error IsolationFaults: a line on standard error"]
+        await Isolated.wait("both lines") {
+            lines += host.takeLogs().filter { $0.subscriber == "IsolationFaults" }.map { "\($0.level) \($0.message)" }
+            return expected.allSatisfy(lines.contains)
+        }
+        #expect(expected.allSatisfy(lines.contains), "\(lines)")
+    }
+
+    @Test("1,000 events through one isolated plugin leak no descriptor and no thread")
+    func noLeaks() throws {
+        func count(_ folder: String) -> Int {
+            guard let directory = opendir(folder) else { return -1 }
+            defer { closedir(directory) }
+            var count = 0
+            while readdir(directory) != nil { count += 1 }
+            return count
+        }
+        let host = try Isolated.host([.init(library: "DiesOnEvent")])
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        for _ in 0..<10 { host.dispatchAtOnce(.didReceiveMemoryWarning) }
+        let (fds, threads) = (count("/proc/self/fd"), count("/proc/self/task"))
+        for _ in 0..<1_000 { #expect(host.dispatchAtOnce(.didReceiveMemoryWarning).reports.isEmpty) }
+        #expect(count("/proc/self/fd") == fds)
+        #expect(count("/proc/self/task") <= threads)
+    }
+}
