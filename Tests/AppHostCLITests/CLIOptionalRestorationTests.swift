@@ -5,7 +5,7 @@ import SubscriberKit
 /// The faithful port of an Expo subscriber: continueUserActivity returns true and never calls the
 /// restoration handler, which UIKit makes optional. An event script with it ends as soon as its
 /// events are played, with exit 0: nothing waits for the handler, nothing is reported.
-@Suite("apphost: the optional restoration handler stalls nothing", .timeLimit(.minutes(1)))
+@Suite("apphost: the optional restoration handler stalls nothing", .timeLimit(.minutes(10)))
 struct CLIOptionalRestorationTests {
     @Test("NeverRestores: a script ends at once, exit 0, no report; the lists are delivered empty at shutdown",
           arguments: [false, true])

@@ -6,7 +6,7 @@ import SubscriberKit
 
 /// A continueUserActivity whose optional restoration handler a subscriber never calls is written at
 /// the end of the run: with the lines its subscribers logged during it, in every output.
-@Suite("apphost: the lines of a continueUserActivity waiting for its optional handler are kept", .timeLimit(.minutes(1)))
+@Suite("apphost: the lines of a continueUserActivity waiting for its optional handler are kept", .timeLimit(.minutes(10)))
 struct CLIPendingRestorationLogTests {
     @Test("DeepLinkRouter's line during a continueUserActivity NeverRestores leaves open: on stdout, in --json's stderr and in --log-file",
           arguments: [false, true])

@@ -71,7 +71,7 @@ struct CompletionEvidenceTests {
 /// Every check gives one finding per line: several subscribers, several problems, never joined by "; ".
 @Suite("Kit evidence: one finding per line")
 struct FindingsPerLineTests {
-    @Test("checks over several subscribers give one line each (BenchSubscribers: six subscribers)")
+    @Test("checks over several subscribers give one line each (BenchSubscribers: seven subscribers)")
     func oneLinePerSubscriber() async throws {
         let report = await ConformanceKit.run(plugins: [Built.plugin("BenchSubscribers")], options: kitOptions {
             $0.only = ["events.canonical", "subscriber.memory"]
@@ -79,7 +79,8 @@ struct FindingsPerLineTests {
         })
         let plugin = try #require(report.plugins.first)
         let names = try #require(plugin.identity?.subscribers)
-        #expect(names.count == 6)
+        // VoidCounter, URLMatcher, SyncFetcher, AsyncFetcher, SceneURLMatcher, NotificationPresenter, LoadProbe.
+        #expect(names.count == 7)
         for id in ["events.canonical", "subscriber.memory"] {
             let found = try #require(plugin.result(id)?.verdict.evidence.found)
             let lines = found.split(separator: "\n").map(String.init)

@@ -6,7 +6,7 @@ import Testing
 /// A plugin loaded while the host runs: checked as at start, ordered, and offered the notification
 /// responses nobody handled — a plugin, not only an in-process subscriber, receives a kept response.
 @MainActor
-@Suite("Adding a plugin while the host runs", .serialized, .timeLimit(.minutes(1)))
+@Suite("Adding a plugin while the host runs", .serialized, .timeLimit(.minutes(10)))
 struct AddPluginTests {
     static let options = HostOptions(extraSearchDirectories: [BuiltPlugins.directory])
 

@@ -5,7 +5,7 @@ import Testing
 @testable import SubscriberHost
 
 @MainActor
-@Suite("Bridge adapter: CSubscriber over a C vtable", .timeLimit(.minutes(1)))
+@Suite("Bridge adapter: CSubscriber over a C vtable", .timeLimit(.minutes(10)))
 struct BridgeAdapterTests {
     private func handBuilt(_ name: String, sink: RecordingSink = RecordingSink()) -> CSubscriber? {
         CSubscriber(descriptor: HandBuilt.descriptor, name: name, context: bridgeContext(name, sink: sink))

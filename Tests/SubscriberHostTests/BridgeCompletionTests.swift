@@ -16,7 +16,7 @@ private final class TokenRecorder: CompletionTokenSink, @unchecked Sendable {
 }
 
 @MainActor
-@Suite("Bridge completions: tokens, duplicates, unknown tokens", .timeLimit(.minutes(1)))
+@Suite("Bridge completions: tokens, duplicates, unknown tokens", .timeLimit(.minutes(10)))
 struct BridgeCompletionTests {
     @Test func aSecondCallThroughCIsReportedAndALaterOneToo() async throws {
         let adapter = try #require(CSubscriber(descriptor: HandBuilt.descriptor, name: "sparse",
@@ -110,7 +110,7 @@ struct BridgeCompletionTests {
 /// A C subscriber that never calls its completion: the event is delivered at its deadline, the
 /// subscriber reported late, and a later call still reported.
 @MainActor
-@Suite("Bridge completions: a completion never called", .timeLimit(.minutes(1)))
+@Suite("Bridge completions: a completion never called", .timeLimit(.minutes(10)))
 struct BridgeAbandonTests {
     @Test func aNeverCalledCompletionIsLateAtTheDeadlineAndALateCallIsReported() async throws {
         let sink = RecordingSink()

@@ -8,7 +8,7 @@ import SubscriberKit
 /// reported, tokens cannot be guessed from a neighbour's, repeats are counted, a bad struct_size is
 /// named, a call after destroy is dropped.
 @MainActor
-@Suite("Bridge: hostile plugins", .timeLimit(.minutes(1)))
+@Suite("Bridge: hostile plugins", .timeLimit(.minutes(10)))
 struct BridgeHostileTests {
     private func hostile(_ name: String, sink: RecordingSink) throws -> CSubscriber {
         try #require(CSubscriber(descriptor: Hostile.descriptor, name: name, context: bridgeContext(name, sink: sink)))

@@ -5,7 +5,7 @@ import Testing
 @testable import SubscriberKit
 
 @MainActor
-@Suite("Bridge payloads: encoded once per event, decoded once per serial", .timeLimit(.minutes(1)))
+@Suite("Bridge payloads: encoded once per event, decoded once per serial", .timeLimit(.minutes(10)))
 struct BridgePayloadCacheTests {
     // These tests are synchronous: on the main actor nothing else runs between their calls, so the
     // image's decode cache is theirs for the duration.

@@ -22,7 +22,7 @@ func bridged(_ type: any InstantiableSubscriber.Type, sink: RecordingSink,
 }
 
 @MainActor
-@Suite("Bridge round trip: direct and through C give the same answers", .timeLimit(.minutes(1)))
+@Suite("Bridge round trip: direct and through C give the same answers", .timeLimit(.minutes(10)))
 struct BridgeRoundTripTests {
     /// The script's lines and the sink's lines for `type`, used directly and through C.
     private func both(_ type: any ScriptedSubscriber.Type) async throws

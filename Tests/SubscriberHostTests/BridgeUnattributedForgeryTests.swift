@@ -6,7 +6,7 @@ import Testing
 
 /// Completion calls with a token the host never gave, made where no subscriber can be blamed (a
 /// plugin's own thread, after its entry returned): ignored, and reported with no subscriber named.
-@Suite("Bridge completions: forged tokens from a plugin's own thread", .timeLimit(.minutes(1)))
+@Suite("Bridge completions: forged tokens from a plugin's own thread", .timeLimit(.minutes(10)))
 struct BridgeUnattributedForgeryTests {
     @MainActor
     @Test func anUnknownTokenOutsideAnEntryIsCountedAsUnattributedForged() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// lists come later through `whenDelivered`, exactly once. The restoration handler is optional: a
 /// subscriber that returns true and never calls it is not late and holds nothing up.
 @MainActor
-@Suite("continueUserActivity: handled at once, the restoration lists later", .timeLimit(.minutes(1)))
+@Suite("continueUserActivity: handled at once, the restoration lists later", .timeLimit(.minutes(10)))
 struct ContinueUserActivityAtOnceTests {
     static let activity = UserActivity(activityType: UserActivity.browsingWeb,
                                        webpageURL: URL(string: "https://news.example.com/article/42")!)

@@ -7,7 +7,7 @@ import Testing
 /// completions is delivered at once; the earlier one's completions still arrive, are delivered
 /// exactly once, to the earlier event's outcome; subscribers are called in dispatch order.
 @MainActor
-@Suite("Dispatch: events overlapping an event that awaits completions", .timeLimit(.minutes(1)))
+@Suite("Dispatch: events overlapping an event that awaits completions", .timeLimit(.minutes(10)))
 struct DispatchOverlapTests {
     @Test("two performFetch in flight: each gets its own result; the first's completions arrive after the second was delivered")
     func twoFetches() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// the C vtable by SubscriberPlugin.export and wrapped back by CSubscriber (no dlopen). Every event
 /// of the every-event script must give identical results, answers and reports both ways.
 @MainActor
-@Suite("Dispatch through C: in-process and exported subscribers reconcile identically", .timeLimit(.minutes(1)))
+@Suite("Dispatch through C: in-process and exported subscribers reconcile identically", .timeLimit(.minutes(10)))
 struct DispatchThroughCTests {
     /// The dispatchers' clock: a deadline passes only when a dispatch below advances it, once every
     /// completion from a thread arrived.

@@ -37,7 +37,7 @@ final class LogsManyLines: AppDelegateSubscriberBase, InstantiableSubscriber, Di
 }
 
 @MainActor
-@Suite("Host: logs and requests go with their own event's outcome", .serialized, .timeLimit(.minutes(2)))
+@Suite("Host: logs and requests go with their own event's outcome", .serialized, .timeLimit(.minutes(10)))
 struct HostEventLogTests {
     @Test("a continueUserActivity waiting for its optional handler keeps its lines and requests; the next event's lines stay the next event's")
     func pendingRestorationKeepsItsLines() async throws {

@@ -55,7 +55,7 @@ final class NeverRestoresInProcess: AppDelegateSubscriberBase, InstantiableSubsc
 // MARK: The tests
 
 @MainActor
-@Suite("Host: re-entrancy, termination, shutdown, scene memory, refusals", .serialized, .timeLimit(.minutes(2)))
+@Suite("Host: re-entrancy, termination, shutdown, scene memory, refusals", .serialized, .timeLimit(.minutes(10)))
 struct HostLifecycleGuardTests {
     @Test("an event dispatched from inside another's calls is refused, and the state machine stays right")
     func nestedDispatchIsRefused() async throws {

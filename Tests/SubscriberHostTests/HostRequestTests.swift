@@ -54,7 +54,7 @@ final class RequestSink: SubscriberLogSink {
 /// made later, from any thread, is what `takeRequests()` returns (or the next outcome carries). In
 /// Swift through the context, in C through `adh.host.requests/1`.
 @MainActor
-@Suite("Host: subscriber requests, during an event and later", .timeLimit(.minutes(1)))
+@Suite("Host: subscriber requests, during an event and later", .timeLimit(.minutes(10)))
 struct HostRequestTests {
     /// A host of no plugins and the in-process subscribers `inProcess`.
     static func host(_ inProcess: [InProcessSubscriber], options: HostOptions = HostOptions()) throws -> PluginHost {

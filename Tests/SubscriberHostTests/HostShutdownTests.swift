@@ -5,7 +5,7 @@ import SubscriberKit
 
 /// Real C fixture plugins loaded through the loader: log lines at destroy, hostile lengths and tokens.
 @MainActor
-@Suite("Host: shutdown keeps every log line; hostile C plugins are reported, not trapped on", .timeLimit(.minutes(1)))
+@Suite("Host: shutdown keeps every log line; hostile C plugins are reported, not trapped on", .timeLimit(.minutes(10)))
 struct HostShutdownTests {
     private func host(_ plugin: String) throws -> PluginHost {
         let json: JSONValue = [

@@ -60,7 +60,7 @@ func liveLoaded() throws -> CSubscriber {
 /// (ExpoAppDelegateSubscriberRepository, called at any time) and GoogleUtilities'
 /// `GULAppDelegateSwizzler registerAppDelegateInterceptor:` / `unregisterAppDelegateInterceptorWithID:`.
 @MainActor
-@Suite("Dispatch: subscribers added and removed while the host runs", .serialized, .timeLimit(.minutes(1)))
+@Suite("Dispatch: subscribers added and removed while the host runs", .serialized, .timeLimit(.minutes(10)))
 struct LiveSubscriberTests {
     @Test("Expo's registerSubscriber / GoogleUtilities' unregisterAppDelegateInterceptorWithID: added and removed between events, taking effect from the next")
     func betweenEvents() throws {

@@ -9,7 +9,7 @@ import Testing
 /// with options and priorities), each written to a file and built in code from the same choices.
 @MainActor
 @Suite("Embedding without files: a manifest built in code gives the outcomes of the same manifest read from a file",
-       .serialized, .timeLimit(.minutes(2)))
+       .serialized, .timeLimit(.minutes(10)))
 struct ManifestInCodeTests {
     /// A small deterministic generator (SplitMix64): the same seed, the same manifests.
     struct Seeded: RandomNumberGenerator {

@@ -63,7 +63,7 @@ final class NotificationProbe: InstantiableSubscriber, WillPresentNotificationSu
 /// crosses the `adh.notification-center/1` vtable), gives the same results, answers, reports, call
 /// order and arguments — and both give the results the event rules say.
 @MainActor
-@Suite("Notification center through C: same outcomes as in-process", .timeLimit(.minutes(1)))
+@Suite("Notification center through C: same outcomes as in-process", .timeLimit(.minutes(10)))
 struct NotificationCenterBridgeTests {
     /// The dispatchers' clock: a deadline passes when ``play(bridged:)`` advances it, once every
     /// completion from a thread arrived.

@@ -9,7 +9,7 @@ import Testing
 /// completions from other threads. The events are the table's notification family; each has its
 /// own tests here (``familyIsCovered()`` fails when the family grows and this suite does not).
 @MainActor
-@Suite("Notification center: each event", .timeLimit(.minutes(1)))
+@Suite("Notification center: each event", .timeLimit(.minutes(10)))
 struct NotificationCenterEventTests {
     static let family = LifecycleEvent.allCases.filter { $0.family == "notifications" }
 

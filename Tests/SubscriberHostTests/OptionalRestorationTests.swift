@@ -26,7 +26,7 @@ final class NeverRestoresSwift: InstantiableSubscriber, ContinueUserActivitySubs
 /// stalls nothing; declining it before returning true means "nothing to restore", honoured at once.
 /// Both the same in-process and loaded through C.
 @MainActor
-@Suite("continueUserActivity: the restoration handler is optional", .timeLimit(.minutes(1)))
+@Suite("continueUserActivity: the restoration handler is optional", .timeLimit(.minutes(10)))
 struct OptionalRestorationTests {
     /// `type`, in-process or made through the C ABI (exported by this test image as a plugin would).
     static func registration(_ type: any InstantiableSubscriber.Type, loaded: Bool) throws -> SubscriberRegistration {

@@ -8,7 +8,7 @@ import Testing
 /// (google-utilities-style.json), each tested with that peer's own case. The defaults are this host's
 /// own rules and differ from the peers' where a test says so.
 @MainActor
-@Suite("Matching a peer: one manifest setting per behaviour, each with the peer's own case", .timeLimit(.minutes(1)))
+@Suite("Matching a peer: one manifest setting per behaviour, each with the peer's own case", .timeLimit(.minutes(10)))
 struct PeerMatchingTests {
     /// The dispatch configuration a shipped manifest gives.
     static func configuration(_ manifest: String) throws -> DispatchConfiguration {

@@ -8,7 +8,7 @@ import Testing
 /// replay to subscribers added later (Flutter), notification-response keeping (Expo), duplicate
 /// registration (GoogleUtilities).
 @MainActor
-@Suite("Peer rules: each through its profile and through its own setting", .serialized, .timeLimit(.minutes(1)))
+@Suite("Peer rules: each through its profile and through its own setting", .serialized, .timeLimit(.minutes(10)))
 struct PeerRuleTests {
     /// The dispatch configuration of a manifest whose members besides `app` are `members`.
     static func configuration(_ members: String = "") throws -> DispatchConfiguration {

@@ -9,7 +9,7 @@ import Testing
 /// cold-launched the app before its module was ready).
 @MainActor
 @Suite("Notification responses nobody handled: kept, offered once to subscribers added later", .serialized,
-       .timeLimit(.minutes(1)))
+       .timeLimit(.minutes(10)))
 struct PendingNotificationResponseTests {
     static func response(_ identifier: String) -> NotificationResponse {
         NotificationResponse(notification: UserNotification(identifier: identifier, userInfo: ["article": .string(identifier)]))

@@ -9,7 +9,7 @@ import Testing
 /// derived state changes — and the outcome lists each replay with its own answers. Off, nothing is
 /// replayed.
 @MainActor
-@Suite("Scenes: the bridge to app-level subscribers", .timeLimit(.minutes(1)))
+@Suite("Scenes: the bridge to app-level subscribers", .timeLimit(.minutes(10)))
 struct SceneBridgeTests {
     /// Which families a test subscriber responds to.
     enum Speaks { case scenes, app, both }

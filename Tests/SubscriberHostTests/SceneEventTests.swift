@@ -31,7 +31,7 @@ func sceneDispatcher(_ names: [String], configuration: DispatchConfiguration = .
 /// that each receives its scene as the host knows it — the role it connected with, its activation
 /// state during the call — and its arguments whole.
 @MainActor
-@Suite("Scenes: each event", .timeLimit(.minutes(1)))
+@Suite("Scenes: each event", .timeLimit(.minutes(10)))
 struct SceneEventTests {
     nonisolated static let family = LifecycleEvent.allCases.filter { $0.family == "scene" }
 

@@ -92,7 +92,7 @@ final class SceneProbe: InstantiableSubscriber, SceneWillConnectSubscriber, Scen
 /// role and state, the URL contexts with their options, the activities, the geometry — and both give
 /// what the event rules say.
 @MainActor
-@Suite("Scenes through C: same outcomes as in-process", .timeLimit(.minutes(1)))
+@Suite("Scenes through C: same outcomes as in-process", .timeLimit(.minutes(10)))
 struct SceneThroughCTests {
     /// The dispatchers' clock: a deadline passes when ``play(throughC:)`` advances it, once every
     /// completion from a thread arrived.
