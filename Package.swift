@@ -69,7 +69,7 @@ let brokenPlugins: [String] = [
     "LogsManyLines",
     // apphost list's scan cache: an entry that crashes, a create that hangs, an entry that counts the
     // processes that ran it.
-    "CrashesInEntry", "HangsInCreate", "CountsInspections",
+    "CrashesInEntry", "HangsInCreate", "CountsScans",
     // Process isolation: a crash in create, a crash with a completion owed, garbage on the channel, a
     // memory limit reached, lines on standard output and error.
     "IsolationFaults",

@@ -13,7 +13,7 @@ struct CLIScanCacheTests {
         var cacheHome: String { directory.path + "/cache" }
         var cacheFile: String { cacheHome + "/apphost/scan-cache.json" }
         var marker: String { directory.path + "/inspections" }
-        var environment: [String: String] { ["XDG_CACHE_HOME": cacheHome, "ADH_INSPECTION_MARKER": marker] }
+        var environment: [String: String] { ["XDG_CACHE_HOME": cacheHome, "ADH_SCAN_MARKER": marker] }
 
         init() throws {
             directory = try TemporaryDirectory()
@@ -33,7 +33,7 @@ struct CLIScanCacheTests {
                                    environment: environment.merging(extra) { $1 })
         }
 
-        /// How many processes ran CountsInspections' entry symbol.
+        /// How many processes ran CountsScans' entry symbol.
         var inspections: Int {
             ((try? String(contentsOfFile: marker, encoding: .utf8)) ?? "").split(separator: "\n").count
         }
@@ -53,7 +53,7 @@ struct CLIScanCacheTests {
         #expect(list.signal == nil && list.status == 1, "a required plugin fails: \(list.stderr)")
         #expect(list.stdout.contains("2 plugins: 1 loaded, 1 failed"))
         #expect(list.stdout.contains("✗ plugins[0]  path \"plugins/libVendor.so\"  blacklisted"))
-        #expect(list.stdout.contains("      blacklisted  its inspection crashed with SIGSEGV while being loaded"))
+        #expect(list.stdout.contains("      blacklisted  its scan crashed with SIGSEGV while being loaded"))
         #expect(list.stdout.contains("✓ plugins[1]  library \"Greeter\""))
 
         let json = try place.run(["list", "--json", "--manifest", manifest])
@@ -70,7 +70,7 @@ struct CLIScanCacheTests {
         #expect(run.stderrLines.count == 1)
         let line = try #require(run.stderrLines.first)
         #expect(line.hasPrefix("apphost: \(manifest): plugins[0]: plugin \"\(place.directory.path)/plugins/libVendor.so\": expected "))
-        #expect(line.contains("found that its inspection crashed with SIGSEGV while being loaded"))
+        #expect(line.contains("found that its scan crashed with SIGSEGV while being loaded"))
         #expect(line.contains("; refused until the file changes (remembered in \(place.cacheFile))"))
 
         // The same bytes with another modification time: another file to the cache, inspected again.
@@ -81,7 +81,7 @@ struct CLIScanCacheTests {
         #expect(again[0]["status"] == "blacklisted" && again[0]["scanCache"] == false)
 
         // New content at the path: inspected again, listed, and loaded by a run.
-        try place.install("CountsInspections", as: "libVendor.so")
+        try place.install("CountsScans", as: "libVendor.so")
         let fixed = try place.run(["list", "--manifest", manifest])
         #expect(fixed.status == 0, "stderr: \(fixed.stderr)")
         #expect(fixed.stdout.contains("✓ plugins[0]  path \"plugins/libVendor.so\""))
@@ -128,7 +128,7 @@ struct CLIScanCacheTests {
         defer { place.directory.remove() }
         let manifest = try place.directory.write("m.json", """
             {"app": {"name": "A", "bundleIdentifier": "a"},
-             "plugins": [{"library": "HangsInCreate"}, {"library": "CountsInspections"}]}
+             "plugins": [{"library": "HangsInCreate"}, {"library": "CountsScans"}]}
             """)
         let list = try place.run(["list", "--json", "--manifest", manifest], environment: ["APPHOST_SCAN_BUDGET_MS": "3000"])
         #expect(list.signal == nil && list.status == 1)
@@ -144,7 +144,7 @@ struct CLIScanCacheTests {
         let place = try Place()
         defer { place.directory.remove() }
         let manifest = try place.directory.write("m.json", """
-            {"app": {"name": "A", "bundleIdentifier": "a"}, "plugins": [{"library": "CountsInspections"}]}
+            {"app": {"name": "A", "bundleIdentifier": "a"}, "plugins": [{"library": "CountsScans"}]}
             """)
         let first = try place.run(["list", "--json", "--manifest", manifest])
         #expect(first.status == 0 && first.stderr.isEmpty, "stderr: \(first.stderr)")
@@ -153,11 +153,11 @@ struct CLIScanCacheTests {
         let second = try place.run(["list", "--json", "--manifest", manifest])
         #expect(second.status == 0 && second.stderr.isEmpty)
         let plugin = try #require(try second.stdout.parsedJSON()["plugins"]?.arrayValue?.first)
-        #expect(plugin["scanCache"] == true && plugin["status"] == "loaded" && plugin["id"] == "dev.appdelegatehost.fixture.counts-inspections")
+        #expect(plugin["scanCache"] == true && plugin["status"] == "loaded" && plugin["id"] == "dev.appdelegatehost.fixture.counts-scans")
         #expect(place.inspections == 1, "no process ran the plugin's code for the second listing")
 
         let options = try place.directory.write("m.json", """
-            {"app": {"name": "A", "bundleIdentifier": "a"}, "plugins": [{"library": "CountsInspections", "options": {"k": 1}}]}
+            {"app": {"name": "A", "bundleIdentifier": "a"}, "plugins": [{"library": "CountsScans", "options": {"k": 1}}]}
             """)
         let third = try place.run(["list", "--manifest", options])
         #expect(third.status == 0)
@@ -169,7 +169,7 @@ struct CLIScanCacheTests {
         let place = try Place()
         defer { place.directory.remove() }
         let manifest = try place.directory.write("m.json", """
-            {"app": {"name": "A", "bundleIdentifier": "a"}, "plugins": [{"library": "CountsInspections"}]}
+            {"app": {"name": "A", "bundleIdentifier": "a"}, "plugins": [{"library": "CountsScans"}]}
             """)
         let folder = place.cacheHome + "/apphost"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

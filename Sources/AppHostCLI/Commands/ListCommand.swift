@@ -23,7 +23,7 @@ enum ListCommand {
         and each of its subscribers is made and destroyed; a failing entry is listed with the check
         it failed and the listing goes on. Plugins are loaded in a child process, never in apphost
         itself; what it finds is kept in the scan cache ($XDG_CACHE_HOME/apphost/scan-cache.json,
-        else ~/.cache/apphost/), and a file whose inspection crashed or hung is listed as
+        else ~/.cache/apphost/), and a file whose scan crashed or hung is listed as
         blacklisted, and refused by a run, until the file changes (or the cache is deleted).
 
         Exit status:

@@ -133,10 +133,10 @@ package enum PluginInspector {
                     changed = true
                 case .notInspected(let reason)?:
                     found[item.index] = .error(.inspected(path: path, check: 4,
-                                                          message: "plugin \"\(path)\": expected a child process to inspect it, found \(reason)"))
+                                                          message: "plugin \"\(path)\": expected a child process to scan it, found \(reason)"))
                 case nil:
                     found[item.index] = .error(.inspected(path: path, check: 4,
-                                                          message: "plugin \"\(path)\": expected a child process to inspect it, found none"))
+                                                          message: "plugin \"\(path)\": expected a child process to scan it, found none"))
                 }
             }
         }
@@ -174,7 +174,7 @@ package enum PluginInspector {
                     }
                 case nil:
                     verdicts.append(PluginVerdict(entry: entry, outcome: .failed(.inspected(
-                        path: path, check: 4, message: "plugin \"\(path)\": expected a child process to inspect it, found none"))))
+                        path: path, check: 4, message: "plugin \"\(path)\": expected a child process to scan it, found none"))))
                 }
             }
         }

@@ -77,7 +77,7 @@ package struct PluginScanner: Sendable {
                 }
             } else if receiver.done.isEmpty {
                 // It died before the first file: nothing to pin it on, and no reason to try again.
-                let reason = "the scanner child \(Self.ending(outcome.ending)) before inspecting it"
+                let reason = "the scanner child \(Self.ending(outcome.ending)) before scanning it"
                 for item in remaining where outcomes[item.index] == nil { outcomes[item.index] = .notInspected(reason) }
             }
             remaining.removeAll { outcomes[$0.index] != nil }

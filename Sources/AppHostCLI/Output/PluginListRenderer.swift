@@ -47,14 +47,14 @@ package struct PluginListRenderer: Sendable {
                 if let loadTime = plugin.loadTime {
                     lines.append(row("loaded in", DisplayText.milliseconds(loadTime)))
                 } else if verdict.fromCache {
-                    lines.append(row("inspected", "earlier (scan cache)"))
+                    lines.append(row("scanned", "earlier (scan cache)"))
                 }
             case .failed(let error):
                 if case .blacklisted = error { title += "  blacklisted" }
                 if entry.optional { title += "  optional (a run skips it)" }
                 lines.append((entry.optional ? style.yellow("✗") : style.red("✗")) + " " + style.bold(title))
                 if case .blacklisted(_, let reason, let date, _) = error {
-                    lines.append(row("blacklisted", TerminalText.line("its inspection \(reason) on \(date)")))
+                    lines.append(row("blacklisted", TerminalText.line("its scan \(reason) on \(date)")))
                 }
                 let text = TerminalText.line("check \(error.check) failed: \(ErrorLine.cut(error))")
                 lines.append(row("error", entry.optional ? style.yellow(text) : style.red(text)))

@@ -155,7 +155,7 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notELF(let path, let found):
             return "plugin \"\(path)\": could not load library: expected an ELF shared object, found \(found)"
         case .blacklisted(let path, let reason, let date, let cache):
-            return "plugin \"\(path)\": expected a file whose inspection by apphost list ended, found that its inspection "
+            return "plugin \"\(path)\": expected a file apphost list could scan to the end, found that its scan "
                 + "\(reason) on \(date); refused until the file changes"
                 + (cache.isEmpty ? "" : " (remembered in \(cache))")
         case .inspected(_, _, let message):
