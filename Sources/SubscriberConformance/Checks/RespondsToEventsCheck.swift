@@ -1,4 +1,5 @@
-/// `subscriber.responds-to-events`: every declared subscriber responds to at least one event. One
+/// `subscriber.responds-to-events`: every declared subscriber responds to at least one event, or is
+/// a URL hook (`adh.url-hook/1`), which a host asks about URLs. One
 /// that responds to none loads, makes, destroys and passes every event check — there is nothing to
 /// call — and a host never calls it. The typical mistake of a port from Expo: UIKit-style methods on
 /// a class that adopts no event protocol, so the compiler records no event for it.
@@ -20,7 +21,9 @@ struct RespondsToEventsCheck: ConformanceCheck {
                 }
                 let events = subscriber.respondingEvents
                 subscriber.destroy()
-                if events.isEmpty {
+                if events.isEmpty && subscriber.isURLHook {
+                    counts.append("\(name) (a URL hook)")  // a host asks it about every URL
+                } else if events.isEmpty {
                     silent.append(Self.silentLine(name, isCPlugin: image.isCPlugin))
                 } else {
                     counts.append("\(name) (\(plural(events.count, "event")))")

@@ -24,6 +24,9 @@ struct RawSubscriber {
     let vtable: adh_subscriber
     /// By event index: the entry, as a raw function pointer; nil when NULL.
     let entries: [UnsafeRawPointer?]
+    /// Whether `get_extension` hands out a URL hook (`adh.url-hook/1`, adh/ext/url_hook.h): a host
+    /// asks it about URLs, whatever events it responds to.
+    let isURLHook: Bool
 
     init(pointer: UnsafePointer<adh_subscriber>) {
         self.pointer = pointer
@@ -34,6 +37,7 @@ struct RawSubscriber {
             return vtable.get_extension?(pointer, id)
         }
         entries = EventTable.rows.map { row in families[row.family.index].flatMap { row.entry(in: $0) } }
+        isURLHook = vtable.get_extension?(pointer, ADH_EXT_URL_HOOK) != nil
     }
 
     /// Whether `destroy` is set (the header requires it).
