@@ -8,7 +8,6 @@ import SubscriberKit
 /// The child dies with its host: a host killed with SIGKILL (no code of its own runs) leaves no
 /// isolation child behind, by the parent-death signals alone (the host's own reaper is killed first,
 /// so that no subreaper cleans up on its behalf).
-@MainActor
 @Suite("Isolation: the child dies with the host", .serialized)
 struct IsolationDeathTests {
     @Test("SIGKILL to the host: its isolation child (reaper and worker) is gone, checked by pid")

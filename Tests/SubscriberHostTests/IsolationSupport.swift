@@ -46,7 +46,7 @@ enum Isolated {
     }
 
     /// Whether process `pid` is gone (or a zombie no one reaped yet).
-    static func isGone(_ pid: pid_t) -> Bool {
+    nonisolated static func isGone(_ pid: pid_t) -> Bool {
         guard let file = fopen("/proc/\(pid)/stat", "r") else { return true }
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 512)
