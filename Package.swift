@@ -131,7 +131,11 @@ let package = Package(
         // -D_GNU_SOURCE: Glibc declares _dl_find_object, which names the load benchmark's probe after its file.
         .target(name: "BenchSubscribers", dependencies: ["SubscriberKit"], path: "Plugins/BenchSubscribers",
                 swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
-        .executableTarget(name: "subscriber-bench", dependencies: ["SubscriberHost", "BenchSubscribers", "AppHostCLI"]),
+        .executableTarget(name: "subscriber-bench",
+                          dependencies: ["SubscriberHost", "BenchSubscribers", "AppHostCLI", "BenchLimits"]),
+        // The floors the benchmark measures beside its rows: a C loop over subscribers' entries, a JSON
+        // line read and written in C.
+        .target(name: "BenchLimits", dependencies: ["SubscriberABI"], cSettings: cPluginSettings),
 
         // docs/embedding.md's example: an app that embeds the host (run by EmbeddingExampleTests).
         .target(name: "EmbeddingExample", dependencies: ["SubscriberHost", "SubscriberKit"], path: "Examples/Embedding"),

@@ -69,6 +69,17 @@ final class AsyncFetcher: InstantiableSubscriber, PerformFetchSubscriber {
     }
 }
 
+/// Answers `notifications.willPresent` inside the call with `.banner`: a completion event of its own
+/// answer shape (the options' union), without any thread hop.
+final class NotificationPresenter: InstantiableSubscriber, WillPresentNotificationSubscriber {
+    init(context: SubscriberContext) {}
+
+    func userNotificationCenter(_ application: Application, willPresent notification: UserNotification,
+                                withCompletionHandler completionHandler: CompletionHandler<NotificationPresentationOptions>) {
+        completionHandler(.banner)
+    }
+}
+
 /// The subscriber the load benchmark makes, one per plugin file. The benchmark loads N byte-identical
 /// copies of this library, and a host refuses two subscribers of one name (load-time check 10), so
 /// this type is named after the inode of the file its image was loaded from:
@@ -119,6 +130,8 @@ public enum BenchSubscriberTypes {
     public static var sceneURLMatcher: any InstantiableSubscriber.Type { SceneURLMatcher.self }
     /// Completes `performFetch` synchronously.
     public static var syncFetcher: any InstantiableSubscriber.Type { SyncFetcher.self }
+    /// Answers `notifications.willPresent` synchronously.
+    public static var notificationPresenter: any InstantiableSubscriber.Type { NotificationPresenter.self }
     /// Completes `performFetch` from DispatchQueue.global.
     public static var asyncFetcher: any InstantiableSubscriber.Type { AsyncFetcher.self }
     /// The name the load benchmark's subscriber has in a copy of the library whose file has `inode`.
@@ -132,5 +145,6 @@ public func pluginEntry() -> UnsafeRawPointer {
     SubscriberPlugin.export(
         id: BenchSubscriberTypes.pluginID, name: "Bench Subscribers", version: "1.0.0",
         vendor: "AppDelegateHost benchmark",
-        subscribers: [VoidCounter.self, URLMatcher.self, SyncFetcher.self, AsyncFetcher.self, SceneURLMatcher.self, LoadProbe.self])
+        subscribers: [VoidCounter.self, URLMatcher.self, SyncFetcher.self, AsyncFetcher.self, SceneURLMatcher.self, NotificationPresenter.self,
+                      LoadProbe.self])
 }

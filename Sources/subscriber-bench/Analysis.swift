@@ -13,6 +13,12 @@ struct BenchResults: Sendable {
     var command: String
     /// The floor for isolated events (a socketpair ping-pong), when that section ran.
     var isolation: IsolationFloor? = nil
+    /// The limits measured in this run.
+    var limits: [LimitFigure] = []
+    /// Instructions per event of the dispatch cells callgrind counted (none when it was not used).
+    var instructions: [InstructionFigure] = []
+    /// What the verdicts are computed from: instructions (callgrind) or the wall clock.
+    var basis: String = InstructionCounter.wallBasis
 }
 
 /// How one figure grows with N: its cost per unit at each N, and the growth exponent between
@@ -97,14 +103,9 @@ extension BenchResults {
         func figure(_ scenario: DispatchScenario, _ count: Int) -> DispatchFigure? {
             dispatch.first { $0.scenario == scenario && $0.subscribers == count }
         }
-        // The dispatch targets: loaded / in-process at 100 subscribers (the instruction counts that go
-        // with them are callgrind's, in docs/performance.md: wall time here is too noisy for them).
-        for (scenario, limit) in [(DispatchScenario.voidEvent, 1.2), (.openURL, 1.3), (.fetchSync, 1.6)] {
-            guard let found = figure(scenario, 100) else { continue }
-            result.append(Target(name: "\(scenario.label), loaded / in-process at 100 subscribers",
-                                 limit: "≤ \(String(format: "%.1f", limit))",
-                                 measured: String(format: "%.2f", found.ratio.median), met: found.ratio.median <= limit))
-        }
+        // The dispatch ratios (at 100, per extra subscriber), the limits and memory per plugin: verdicts
+        // from instruction counts where callgrind counted them (``basis``), wall ratios beside them.
+        result += ratioTargets
         if let void = figure(.voidEvent, 100) {
             let perSubscriber = void.loaded.median / 100
             result.append(Target(name: "\(DispatchScenario.voidEvent.label), loaded, per subscriber at 100",

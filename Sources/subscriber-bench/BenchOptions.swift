@@ -2,12 +2,15 @@
 struct BenchOptions {
     static let usage = """
         usage: subscriber-bench [--json] [--quick] [--repetitions N] [--only dispatch|load|cli|isolation] [--plugin PATH]
-                                [--manifest FILE]
+                                [--c-plugin PATH] [--manifest FILE] [--instructions | --no-instructions]
                subscriber-bench --profile EVENT N EVENTS in-process|loaded
+               subscriber-bench --profile-limit LIMIT N EVENTS
                subscriber-bench --cli-script EVENTS FILE
 
         Measures, in one run: dispatch through subscribers loaded from libBenchSubscribers.so vs the same
-        types in-process (void event, openURL, performFetch; 1, 10, 100, 1,000 subscribers), loading N
+        types in-process (void event, openURL, performFetch, notifications.willPresent; 1, 10, 100, 1,000
+        subscribers), each ratio at 100 subscribers and per extra subscriber (100 → 1,000), beside the
+        limits (C loops over the plugins' entries, a Swift existential loop, a JSON line in C); loading N
         plugins through a manifest vs bare dlopen+dlsym (N = 1, 10, 100, 1,000), memory per plugin, and
         how each grows with N; and the CLI's own cost per event: `apphost --json` playing an event script
         with the demo manifest (stdout and stderr to /dev/null) vs that manifest's dispatcher alone, in
@@ -21,11 +24,20 @@ struct BenchOptions {
           --only dispatch|load|cli|isolation
                             run one section only (the others are left out; empty in --json)
           --plugin PATH     libBenchSubscribers.so to load (default: beside this executable)
+          --c-plugin PATH   libBenchSubscribersC.so, for the C loop and memory per C plugin (default:
+                            beside this executable; left out when not found)
+          --instructions    count instructions with callgrind for the verdicts (the default without
+                            --quick, when valgrind and strip are installed)
+          --no-instructions verdicts on the wall clock only
           --manifest FILE   the CLI section's manifest (default: manifests/news.json in the current
                             folder or the nearest folder above this executable)
           --profile EVENT N EVENTS in-process|loaded
-                            only send EVENTS events of EVENT (voidEvent, openURL, fetchSync, fetchAsync)
-                            to N subscribers, untimed: the loop to run under valgrind --tool=callgrind
+                            only send EVENTS events of EVENT (voidEvent, openURL, fetchSync, fetchAsync,
+                            willPresent, unimplemented, sceneURL) to N subscribers, untimed: the loop
+                            to run under valgrind --tool=callgrind
+          --profile-limit LIMIT N EVENTS
+                            only run a limit's loop EVENTS times (cLoopPlugin, cLoopC, swiftLoop: over N
+                            subscribers; jsonLine: N lines a pass), untimed, for callgrind
           --cli-script EVENTS FILE
                             only write the CLI section's script of EVENTS events to FILE (to play under
                             valgrind: apphost --manifest manifests/news.json --events FILE --json)
@@ -47,6 +59,11 @@ struct BenchOptions {
     var pluginPath: String?
     var manifestPath: String?
     var profile: Profile?
+    /// `--profile-limit LIMIT N EVENTS`.
+    var profileLimit: (kind: LimitKind, count: Int, events: Int)?
+    var cPluginPath: String?
+    /// `--instructions` (true), `--no-instructions` (false), neither (nil: the default).
+    var instructionsOption: Bool?
     /// `--cli-script EVENTS FILE`: the script to write.
     var cliScript: (events: Int, path: String)?
     var help = false
@@ -77,6 +94,22 @@ struct BenchOptions {
                 only = text
             case "--plugin":
                 pluginPath = try value(for: argument, expecting: "a path")
+            case "--c-plugin":
+                cPluginPath = try value(for: argument, expecting: "a path")
+            case "--instructions": instructionsOption = true
+            case "--no-instructions": instructionsOption = false
+            case "--profile-limit":
+                let expecting = "LIMIT N EVENTS"
+                let kind = try value(for: argument, expecting: expecting)
+                let count = try value(for: argument, expecting: expecting)
+                let events = try value(for: argument, expecting: expecting)
+                guard let limit = LimitKind(rawValue: kind), let count = Int(count), count > 0,
+                      let events = Int(events), events > 0 else {
+                    throw BenchError("--profile-limit expects \(expecting) (LIMIT one of "
+                                     + LimitKind.allCases.map(\.rawValue).joined(separator: ", ")
+                                     + "), found \(kind) \(count) \(events)")
+                }
+                profileLimit = (limit, count, events)
             case "--manifest":
                 manifestPath = try value(for: argument, expecting: "a path")
             case "--cli-script":
@@ -111,6 +144,9 @@ struct BenchOptions {
     /// Events in the CLI section's script.
     var cliEvents: Int { quick ? 10_000 : 100_000 }
 
+    /// Whether instructions are counted (when callgrind can): asked for, or a full run.
+    var countsInstructions: Bool { instructionsOption ?? !quick }
+
     /// Whether the section `name` ("dispatch", "load", "cli") runs.
     func runs(_ name: String) -> Bool { only == nil || only == name }
 
@@ -121,6 +157,7 @@ struct BenchOptions {
         if let repetitions { command += " --repetitions \(repetitions)" }
         if let only { command += " --only \(only)" }
         if let manifestPath { command += " --manifest \(manifestPath)" }
+        if let instructionsOption { command += instructionsOption ? " --instructions" : " --no-instructions" }
         if json { command += " --json" }
         return command
     }

@@ -5,7 +5,7 @@ import SubscriberKit
 
 /// One event the dispatch benchmark sends, and the subscriber type that answers it.
 enum DispatchScenario: String, CaseIterable, Sendable {
-    case voidEvent, openURL, fetchSync, fetchAsync, unimplemented, sceneURL
+    case voidEvent, openURL, fetchSync, fetchAsync, willPresent, unimplemented, sceneURL
 
     /// The row label.
     var label: String {
@@ -14,6 +14,7 @@ enum DispatchScenario: String, CaseIterable, Sendable {
         case .openURL: "openURL (with options)"
         case .fetchSync: "performFetch, sync completion"
         case .fetchAsync: "performFetch, other-thread completion"
+        case .willPresent: "notifications.willPresent, sync completion"
         case .unimplemented: "an event none implements"
         case .sceneURL: "scene.openURLContexts (one URL)"
         }
@@ -26,6 +27,7 @@ enum DispatchScenario: String, CaseIterable, Sendable {
         case .openURL: BenchSubscriberTypes.urlMatcher
         case .fetchSync: BenchSubscriberTypes.syncFetcher
         case .fetchAsync: BenchSubscriberTypes.asyncFetcher
+        case .willPresent: BenchSubscriberTypes.notificationPresenter
         // VoidCounter implements didReceiveMemoryWarning only; the scenario sends significantTimeChange.
         case .unimplemented: BenchSubscriberTypes.voidCounter
         case .sceneURL: BenchSubscriberTypes.sceneURLMatcher
@@ -60,6 +62,9 @@ final class DispatchBench {
     private let urlOptions = OpenURLOptions(sourceApplication: "com.example.mail",
                                             annotation: ["campaign": "spring", "position": 3], openInPlace: false)
     private var nextURL = 0
+    /// The notification every willPresent event presents.
+    private let notification = UserNotification(identifier: "bench-1", userInfo: ["articles": [1, 2]],
+                                                categoryIdentifier: "article")
 
     /// A benchmark over the plugin at `pluginPath`.
     init(pluginPath: String, sampler: Sampler) throws {
@@ -154,6 +159,10 @@ final class DispatchBench {
             }
         case .fetchSync, .fetchAsync:
             return { count in for _ in 0..<count { _ = await dispatcher.dispatch(.performFetch) } }
+        case .willPresent:
+            return { [notification] count in
+                for _ in 0..<count { _ = await dispatcher.dispatch(.willPresentNotification(notification)) }
+            }
         case .unimplemented:
             return { count in for _ in 0..<count { _ = dispatcher.dispatchAtOnce(.significantTimeChange) } }
         case .sceneURL:
@@ -178,6 +187,7 @@ final class DispatchBench {
         case .voidEvent: NotificationCall.didReceiveMemoryWarning.erased
         case .openURL: EventCall.openURL(url: urls[nextURL], options: urlOptions).erased
         case .fetchSync, .fetchAsync: EventCall.performFetch.erased
+        case .willPresent: EventCall.willPresentNotification(notification).erased
         case .unimplemented: NotificationCall.significantTimeChange.erased
         case .sceneURL: EventCall.sceneOpenURLContexts(scene: "main", urlContexts: [OpenURLContext(url: urls[nextURL], options: urlOptions)]).erased
         }

@@ -10,6 +10,8 @@ struct LoadFigure: Sendable {
     var milliseconds: [LoadVariant: Stats]
     /// Resident kilobytes added per plugin, per variant.
     var kilobytesPerPlugin: [LoadVariant: Stats]
+    /// The same for copies of libBenchSubscribersC.so (bare and create only), when that plugin was found.
+    var cKilobytesPerPlugin: [LoadVariant: Stats] = [:]
 
     /// `variant` / bare dlopen+dlsym, per repetition.
     func ratioToBare(_ variant: LoadVariant) -> Stats {
@@ -25,10 +27,14 @@ struct LoadFigure: Sendable {
 struct LoadBench {
     var pluginPath: String
     var repetitions: Int
+    /// libBenchSubscribersC.so, for memory per C plugin (bare vs +entry+create); nil: not measured.
+    var cPluginPath: String? = nil
 
     func run(counts: [Int], progress: (String) -> Void) throws -> [LoadFigure] {
         let folder = try makeFolder(copies: counts.max() ?? 0)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cFolder = try cPluginPath.map { try makeFolder(copies: counts.max() ?? 0, of: $0) }
+        defer { if let cFolder { try? FileManager.default.removeItem(atPath: cFolder) } }
         let pin = try SHA256.hash(fileAtPath: pluginPath).hex
         var figures: [LoadFigure] = []
         for count in counts {
@@ -44,22 +50,35 @@ struct LoadBench {
                     samples[variant, default: []].append(try child(variant, folder: folder, count: count))
                 }
             }
-            figures.append(LoadFigure(
+            func kilobytes(_ samples: [LoadSample]) -> Stats {
+                Stats(samples.map { Double($0.residentAfter - $0.residentBefore) / 1024 / Double(count) })
+            }
+            var figure = LoadFigure(
                 plugins: count,
                 milliseconds: samples.mapValues { Stats($0.map { Double($0.nanoseconds) / 1e6 }) },
-                kilobytesPerPlugin: samples.mapValues {
-                    Stats($0.map { Double($0.residentAfter - $0.residentBefore) / 1024 / Double(count) })
-                }))
+                kilobytesPerPlugin: samples.mapValues(kilobytes))
+            if let cFolder {
+                progress("load: \(count) C plugins (memory)")
+                var cSamples: [LoadVariant: [LoadSample]] = [:]
+                for variant in [LoadVariant.bare, .create] { _ = try child(variant, folder: cFolder, count: count, c: true) }
+                for _ in 0..<repetitions {
+                    for variant in [LoadVariant.bare, .create] {
+                        cSamples[variant, default: []].append(try child(variant, folder: cFolder, count: count, c: true))
+                    }
+                }
+                figure.cKilobytesPerPlugin = cSamples.mapValues(kilobytes)
+            }
+            figures.append(figure)
         }
         return figures
     }
 
     /// A fresh private folder holding `copies` copies of the plugin, named by ``LoadFolder``.
-    private func makeFolder(copies: Int) throws -> String {
+    private func makeFolder(copies: Int, of plugin: String? = nil) throws -> String {
         let folder = try PrivateFolder.make(prefix: "subscriber-bench")
         // Check 2 refuses a folder or file writable by group or others: set both explicitly.
         chmod(folder, 0o755)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: pluginPath))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: plugin ?? pluginPath))
         for index in 0..<copies {
             let path = folder + "/" + LoadFolder.fileName(index)
             try bytes.write(to: URL(fileURLWithPath: path))
@@ -86,10 +105,10 @@ struct LoadBench {
     }
 
     /// Runs one measurement in a child process and reads its line.
-    private func child(_ variant: LoadVariant, folder: String, count: Int) throws -> LoadSample {
+    private func child(_ variant: LoadVariant, folder: String, count: Int, c: Bool = false) throws -> LoadSample {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: MachineInfo.executablePath)
-        process.arguments = ["--load-child", variant.rawValue, folder, String(count)]
+        process.arguments = ["--load-child", variant.rawValue, folder, String(count)] + (c ? ["c"] : [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -81,18 +81,20 @@ struct LoadSample: Sendable {
 /// can never be unloaded (and `dlopen` of a file already loaded costs nothing).
 @MainActor
 enum LoadChild {
-    /// `--load-child <variant> <folder> <count>`: loads, prints one ``LoadSample`` line, exits 0;
-    /// prints the error and exits 1 when loading fails.
+    /// `--load-child <variant> <folder> <count> [c]`: loads, prints one ``LoadSample`` line, exits 0;
+    /// prints the error and exits 1 when loading fails. `c`: the copies are libBenchSubscribersC.so's,
+    /// whose subscriber is `VoidCounter` (bare, entry and create only).
     static func run(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 3, let variant = LoadVariant(rawValue: arguments[0]), let count = Int(arguments[2]),
-              count > 0 else {
-            print("--load-child: expected <bare|entry|create|pinsOff|pinsOn> <folder> <count>, found \(arguments)")
+        let cCopies = arguments.count == 4 && arguments[3] == "c"
+        guard arguments.count == 3 || cCopies, let variant = LoadVariant(rawValue: arguments[0]),
+              let count = Int(arguments[2]), count > 0, !cCopies || [.bare, .entry, .create].contains(variant) else {
+            print("--load-child: expected <bare|entry|create|pinsOff|pinsOn> <folder> <count> [c], found \(arguments)")
             return 2
         }
         let folder = arguments[1]
         do {
             let sample = switch variant {
-            case .bare, .entry, .create: try direct(variant, folder: folder, count: count)
+            case .bare, .entry, .create: try direct(variant, folder: folder, count: count, cCopies: cCopies)
             case .pinsOff, .pinsOn: try manifest(folder + "/" + LoadFolder.manifestName(count: count, variant: variant),
                                                   count: count)
             }
@@ -106,9 +108,10 @@ enum LoadChild {
 
     /// Loads without a manifest: `dlopen` + `dlsym`, then (by `variant`) the entry call and one
     /// subscriber made the way ``PluginHost`` makes it.
-    private static func direct(_ variant: LoadVariant, folder: String, count: Int) throws -> LoadSample {
+    private static func direct(_ variant: LoadVariant, folder: String, count: Int, cCopies: Bool) throws -> LoadSample {
         let paths = (0..<count).map { folder + "/" + LoadFolder.fileName($0) }
-        let names = try (0..<count).map { try LoadFolder.probeName(folder: folder, index: $0) }
+        let names = cCopies ? Array(repeating: "VoidCounter", count: count)
+            : try (0..<count).map { try LoadFolder.probeName(folder: folder, index: $0) }
         let log = HostLogRecorder()
         let application = Application(name: "Bench", bundleIdentifier: "dev.appdelegatehost.bench", version: "1.0")
         var handles: [UnsafeMutableRawPointer] = []

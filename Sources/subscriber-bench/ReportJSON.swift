@@ -34,7 +34,30 @@ extension BenchResults {
             for variant in LoadVariant.allCases {
                 row[variant.rawValue + "KilobytesPerPlugin"] = figure.kilobytesPerPlugin[variant]!.json
             }
+            for (variant, stats) in figure.cKilobytesPerPlugin {
+                row["c" + variant.rawValue.prefix(1).uppercased() + variant.rawValue.dropFirst() + "KilobytesPerPlugin"] = stats.json
+            }
             return .object(row)
+        }
+        func optional(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
+        let ratioRows: [JSONValue] = self.ratioRows.map { row in
+            ["event": .string(row.scenario.rawValue), "label": .string(row.scenario.label),
+             "at": .number(Double(row.at)), "from": .number(Double(row.from)), "to": .number(Double(row.to)),
+             "instructionsAt": optional(row.instructionsAt), "wallAt": .number(row.wallAt),
+             "instructionsPerExtra": optional(row.instructionsPerExtra), "wallPerExtra": .number(row.wallPerExtra),
+             "inProcessInstructionsPerExtraSubscriber": optional(row.instructionsExtra?.inProcess),
+             "loadedInstructionsPerExtraSubscriber": optional(row.instructionsExtra?.loaded),
+             "inProcessNanosecondsPerExtraSubscriber": .number(row.wallExtra.inProcess),
+             "loadedNanosecondsPerExtraSubscriber": .number(row.wallExtra.loaded)]
+        }
+        let limitRows: [JSONValue] = limits.map { limit in
+            ["limit": .string(limit.kind.rawValue), "label": .string(limit.kind.label), "count": .number(Double(limit.count)),
+             "unit": .string(limit.kind.unit), "nanoseconds": limit.nanoseconds.json,
+             "instructions": optional(limit.instructions), "floorFor": .string(limit.kind.floorFor)]
+        }
+        let instructionRows: [JSONValue] = instructions.map { figure in
+            ["event": .string(figure.scenario.rawValue), "subscribers": .number(Double(figure.subscribers)),
+             "inProcessInstructionsPerEvent": .number(figure.inProcess), "loadedInstructionsPerEvent": .number(figure.loaded)]
         }
         let growthRows: [JSONValue] = growth.map { series in
             ["series": .string(series.series), "unit": .string(series.unit),
@@ -63,7 +86,8 @@ extension BenchResults {
         } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
                 "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
-                "memory": .array(memoryRows), "cli": cliRow, "growth": .array(growthRows), "targets": .array(targetRows),
-                "limits": .array(IsolationBench.limitJSON(isolation))]
+                "memory": .array(memoryRows), "cli": cliRow, "ratios": .array(ratioRows),
+                "instructions": .array(instructionRows), "verdictBasis": .string(basis), "growth": .array(growthRows),
+                "targets": .array(targetRows), "limits": .array(limitRows + IsolationBench.limitJSON(isolation))]
     }
 }

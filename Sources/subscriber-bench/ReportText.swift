@@ -71,6 +71,38 @@ extension BenchResults {
             out.append(table.rendered())
             out.append("")
         }
+        let ratioRows = self.ratioRows
+        if !ratioRows.isEmpty {
+            out.append("RATIOS: loaded / in-process at N, and per extra subscriber ((cost at N2 − cost at N1) each side,")
+            out.append("  where the event's fixed costs cancel); instructions by callgrind where counted, the wall clock beside")
+            table = TextTable(header: ["event", "at N", "instr at N", "wall at N", "per extra sub", "instr per extra",
+                                       "wall per extra", "in-process instr/sub", "loaded instr/sub", "in-process ns/sub",
+                                       "loaded ns/sub"])
+            func cell(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "—" }
+            for row in ratioRows {
+                table.rows.append([row.scenario.label, String(row.at), cell(row.instructionsAt), cell(row.wallAt),
+                                   "\(row.from) → \(row.to)", cell(row.instructionsPerExtra), cell(row.wallPerExtra),
+                                   row.instructionsExtra.map { Format.number($0.inProcess) } ?? "—",
+                                   row.instructionsExtra.map { Format.number($0.loaded) } ?? "—",
+                                   Format.number(row.wallExtra.inProcess), Format.number(row.wallExtra.loaded)])
+            }
+            out.append(table.rendered())
+            out.append("  verdicts (TARGETS) use: \(basis)")
+            out.append("")
+        }
+        if !limits.isEmpty {
+            out.append("LIMITS: dispatch and the CLI, what the machine allows, measured in this run (per call, or per line)")
+            table = TextTable(header: ["limit", "N", "ns", "instructions", "the floor for"])
+            for limit in limits {
+                table.rows.append([limit.kind.label, String(limit.count), Format.stats(limit.nanoseconds),
+                                   limit.instructions.map { Format.number($0) } ?? "—", limit.kind.floorFor])
+            }
+            out.append(table.rendered())
+            out.append("  C loops: the void entry of N subscribers called from C, as no host could call them faster; Swift loop:")
+            out.append("  [any DidReceiveMemoryWarningSubscriber], the same type in-process; JSON line: getline, a scan of every")
+            out.append("  byte for the \"event\" string, one line written with stdio to /dev/null (N lines a pass).")
+            out.append("")
+        }
         if !load.isEmpty {
             out.append("LOAD: ms to load N plugins (copies of libBenchSubscribers.so), in a fresh process each")
             table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry", "+entry+create", "manifest, pins off",
@@ -88,13 +120,22 @@ extension BenchResults {
             out.append("  manifest: PluginHost(manifestAt:) — manifest read, checks 1–10, entry, subscriber, dispatcher.")
             out.append("")
             out.append("MEMORY: resident KB added per loaded plugin (RSS after − before, / N)")
-            table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry+create", "manifest, pins off"])
+            let withC = load.contains { !$0.cKilobytesPerPlugin.isEmpty }
+            table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry+create", "manifest, pins off"]
+                              + (withC ? ["C: bare dlopen+dlsym", "C: +entry+create"] : []))
             for figure in load {
                 table.rows.append([String(figure.plugins), Format.stats(figure.kilobytesPerPlugin[.bare]!),
                                    Format.stats(figure.kilobytesPerPlugin[.create]!),
-                                   Format.stats(figure.kilobytesPerPlugin[.pinsOff]!)])
+                                   Format.stats(figure.kilobytesPerPlugin[.pinsOff]!)]
+                                  + (withC ? [figure.cKilobytesPerPlugin[.bare].map(Format.stats) ?? "—",
+                                              figure.cKilobytesPerPlugin[.create].map(Format.stats) ?? "—"] : []))
             }
             out.append(table.rendered())
+            for (label, memory) in [("Swift (libBenchSubscribers.so)", swiftMemory), ("C (libBenchSubscribersC.so)", cMemory)] {
+                guard let memory else { continue }
+                out.append("  per plugin, \(label), at \(memory.plugins): \(Format.number(memory.create)) KB loaded and "
+                           + "created, \(Format.number(memory.bare)) KB bare dlopen: \(Format.number(memory.added)) KB added")
+            }
             out.append("")
         }
         if let cli {

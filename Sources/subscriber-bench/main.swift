@@ -37,6 +37,9 @@ if options.help {
 
 let plugin = options.pluginPath
     ?? (MachineInfo.executablePath as NSString).deletingLastPathComponent + "/libBenchSubscribers.so"
+let beside = (MachineInfo.executablePath as NSString).deletingLastPathComponent
+let cPlugin = options.cPluginPath
+    ?? (FileManager.default.fileExists(atPath: beside + "/libBenchSubscribersC.so") ? beside + "/libBenchSubscribersC.so" : nil)
 let startTime = BenchClock.now()
 
 /// One line on stderr: how far the run is.
@@ -64,13 +67,76 @@ if let profile = options.profile {
     }
 }
 
+if let limit = options.profileLimit {
+    do {
+        try await LimitsBench(pluginPath: plugin, cPluginPath: limit.kind == .cLoopC ? cPlugin : nil,
+                              sampler: Sampler(repetitions: 1))
+            .profile(limit.kind, count: limit.count, events: limit.events)
+        exit(0)
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}
+
+/// Instructions per event of each dispatch scenario with a target, at the Ns of the ratios, and of
+/// each limit: callgrind over stripped copies (``InstructionCounter``).
+@MainActor
+func countInstructions(_ counter: InstructionCounter, counts: [Int], limitKinds: [LimitKind])
+    throws -> ([InstructionFigure], [LimitKind: Double])
+{
+    // Enough events that the difference holds about 20,000 subscriber calls at every N.
+    func events(_ subscribers: Int) -> (small: Int, large: Int) {
+        let small = max(5, 5000 / subscribers)
+        return (small, small * 5)
+    }
+    var figures: [InstructionFigure] = []
+    for scenario in [DispatchScenario.voidEvent, .openURL, .fetchSync, .willPresent] {
+        for count in counts {
+            progress("instructions: \(scenario.label), \(count) subscribers")
+            let (small, large) = events(count)
+            func side(_ side: String) throws -> Double {
+                try counter.perEvent(small: small, large: large) {
+                    ["--profile", scenario.rawValue, String(count), String($0), side, "--plugin", counter.plugin]
+                }
+            }
+            figures.append(InstructionFigure(scenario: scenario, subscribers: count, inProcess: try side("in-process"),
+                                             loaded: try side("loaded")))
+        }
+    }
+    var limits: [LimitKind: Double] = [:]
+    for kind in limitKinds {
+        progress("instructions: \(kind.label)")
+        let count = LimitsBench.count(kind)
+        let perPass = try counter.perEvent(small: kind == .jsonLine ? 1 : 100, large: kind == .jsonLine ? 3 : 500) {
+            ["--profile-limit", kind.rawValue, String(count), String($0), "--plugin", counter.plugin]
+                + (counter.cPlugin.map { ["--c-plugin", $0] } ?? [])
+        }
+        limits[kind] = perPass / Double(count)
+    }
+    return (figures, limits)
+}
+
 do {
     let machine = MachineInfo.current()
     let sampler = Sampler(repetitions: options.repetitionCount)
     let dispatch = !options.runs("dispatch") ? []
         : try await DispatchBench(pluginPath: plugin, sampler: sampler).run(counts: options.counts, progress: progress)
+    let limitsBench = !options.runs("dispatch") ? nil : try LimitsBench(pluginPath: plugin, cPluginPath: cPlugin, sampler: sampler)
+    var limits = try await limitsBench?.run(progress: progress) ?? []
+    var instructions: [InstructionFigure] = []
+    var basis = InstructionCounter.wallBasis
+    if options.runs("dispatch") && options.countsInstructions,
+       let counter = InstructionCounter.make(pluginPath: plugin, cPluginPath: cPlugin, note: progress) {
+        defer { counter.remove() }
+        // The Ns of the ratios: 100 and the step to the largest N.
+        let counts = Array(Set(options.counts.filter { $0 >= 100 } + options.counts.suffix(2))).sorted()
+        let (figures, limitCounts) = try countInstructions(counter, counts: counts, limitKinds: limitsBench?.kinds ?? [])
+        instructions = figures
+        for index in limits.indices { limits[index].instructions = limitCounts[limits[index].kind] }
+        basis = counter.basis
+    }
     let load = !options.runs("load") ? []
-        : try LoadBench(pluginPath: plugin, repetitions: options.repetitionCount)
+        : try LoadBench(pluginPath: plugin, repetitions: options.repetitionCount, cPluginPath: cPlugin)
             .run(counts: options.counts, progress: progress)
     var cli: CLIFigure?
     if options.runs("cli") {
@@ -87,6 +153,9 @@ do {
     var results = BenchResults(machine: machine, repetitions: options.repetitionCount, quick: options.quick,
                                dispatch: dispatch, load: load, cli: cli, command: options.command)
     results.isolation = isolation
+    results.limits = limits
+    results.instructions = instructions
+    results.basis = basis
     progress("done")
     print(options.json ? results.json.serialized(pretty: true) : results.text)
 } catch {
