@@ -122,6 +122,33 @@ struct JSONLinesTests {
         #expect(JSONLines.event(launch) == Self.serialized(launch))
     }
 
+    @Test("a run's constant results and answers (no answer, done, true, false) are written as the row writes them, every time")
+    func constantsKeptForARun() throws {
+        var constants = JSONLines.Constants()
+        let values: [(LifecycleEvent, any Sendable)] = [
+            (.didBecomeActive, ()), (.handleEventsForBackgroundURLSession, ()), (.openURL, true), (.openURL, false),
+            (.shouldAllowExtensionPointIdentifier, false), (.shouldAllowExtensionPointIdentifier, true),
+            (.performFetch, BackgroundFetchResult.noData), (.supportedInterfaceOrientations, InterfaceOrientationMask([.portrait])),
+        ]
+        // Three rounds: the first writes through the rows and keeps the constants, the others reuse them.
+        for _ in 0..<3 {
+            for (event, value) in values {
+                let outcome = Self.outcome(event, value, answers: [
+                    SubscriberAnswer(subscriber: "A", answer: value, duration: .microseconds(7)),
+                    SubscriberAnswer(subscriber: "B", answer: nil, duration: .zero),
+                ])
+                var bytes: [UInt8] = []
+                JSONLines.event(outcome, into: &bytes, constants: &constants)
+                #expect(String(decoding: bytes, as: UTF8.self) == Self.serialized(outcome), "\(event) \(value)")
+            }
+        }
+        // done (handleEventsForBackgroundURLSession's answer) and no answer (didBecomeActive's) are both `()`: kept by event.
+        var bytes: [UInt8] = []
+        JSONLines.event(Self.outcome(.handleEventsForBackgroundURLSession, (), answers: [SubscriberAnswer(subscriber: "A", answer: (), duration: .zero)]),
+                        into: &bytes, constants: &constants)
+        #expect(try String(decoding: bytes, as: UTF8.self).parsedJSON()["answers"]?.arrayValue?.first?["answer"] == "done")
+    }
+
     @Test("milliseconds are written as the generic serializer writes the rounded Double, up to the largest duration")
     func milliseconds() {
         var samples: [UInt64] = [0, 1, 499, 500, 501, 999, 1_000, 1_499, 1_500, 40_000, 12_345_678, 100_000_000,

@@ -16,6 +16,8 @@ final class EventOutput {
     private(set) var eventCount = 0
     private(set) var reportCount = 0
     private var line: [UInt8] = []
+    /// The text of constant results and answers, by event (``JSONLines/Constants``).
+    private var constants = JSONLines.Constants()
 
     init(host: PluginHost, json: Bool, output: TextOutput, errors: TextOutput, logFile: TextOutput?) {
         self.json = json
@@ -67,7 +69,7 @@ final class EventOutput {
         writeLogs(outcome.logs, during: outcome.event)
         if json {
             line.removeAll(keepingCapacity: true)
-            JSONLines.event(outcome, into: &line)
+            JSONLines.event(outcome, into: &line, constants: &constants)
             output.write(bytes: line)
         } else {
             output.write(renderer.event(outcome, call: call, nobodyResponds: nobodyResponds[call.event.index]))

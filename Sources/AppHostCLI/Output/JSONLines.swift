@@ -23,12 +23,55 @@ enum JSONLines {
 
     /// Appends the line of ``event(_:)`` to `bytes`.
     static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8]) {
-        object(outcome, into: &bytes)
+        var constants = Constants()
+        event(outcome, into: &bytes, constants: &constants)
+    }
+
+    /// Appends the line of ``event(_:)`` to `bytes`, with the text of results and answers that are
+    /// `()`, `true` or `false` kept in `constants` once the event's row has written it: a run's
+    /// lines (``EventOutput``) write those without asking the row again.
+    static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8], constants: inout Constants) {
+        object(outcome, into: &bytes, constants: &constants)
         bytes.append(UInt8(ascii: "\n"))
     }
 
+    /// The JSON text of results and answers whose value is one of a few constants — `()` (no
+    /// answer, `done`), `false`, `true` — by event and value, as the event's row wrote it the first
+    /// time: those values' text never changes, so the row is asked once per event and value (and
+    /// what it wrote is what is written, byte for byte).
+    struct Constants {
+        private var results: [[UInt8]?] = []
+        private var answers: [[UInt8]?] = []
+
+        /// The slot of `value` (0: `()`, 1: `false`, 2: `true`) for `event`; nil for any other value.
+        private static func slot(_ value: any Sendable, _ event: LifecycleEvent) -> Int? {
+            if let flag = value as? Bool { return event.index * 3 + (flag ? 2 : 1) }
+            if value is Void { return event.index * 3 }
+            return nil
+        }
+
+        mutating func appendResult(_ value: any Sendable, of row: EventRow, event: LifecycleEvent, to bytes: inout [UInt8]) {
+            Self.append(value, event, table: &results, to: &bytes) { row.json(result: value) }
+        }
+
+        mutating func appendAnswer(_ value: any Sendable, of row: EventRow, event: LifecycleEvent, to bytes: inout [UInt8]) {
+            Self.append(value, event, table: &answers, to: &bytes) { row.json(answer: value) }
+        }
+
+        private static func append(_ value: any Sendable, _ event: LifecycleEvent, table: inout [[UInt8]?],
+                                   to bytes: inout [UInt8], json: () -> JSONValue) {
+            guard let slot = slot(value, event) else { return appendJSON(json(), to: &bytes) }
+            if slot < table.count, let text = table[slot] { return bytes.append(contentsOf: text) }
+            if table.count <= slot { table += Array(repeating: nil, count: slot + 1 - table.count) }
+            var text: [UInt8] = []
+            appendJSON(json(), to: &text)
+            table[slot] = text
+            bytes.append(contentsOf: text)
+        }
+    }
+
     /// Appends `outcome`'s object, without a newline.
-    private static func object(_ outcome: AnyEventOutcome, into bytes: inout [UInt8]) {
+    private static func object(_ outcome: AnyEventOutcome, into bytes: inout [UInt8], constants: inout Constants) {
         append(#"{"event":"#, to: &bytes)
         appendString(outcome.event.name, to: &bytes)
         if let scene = outcome.scene {
@@ -42,7 +85,7 @@ enum JSONLines {
             append(#"null,"refused":"#, to: &bytes)
             appendString(refusal.refusalReason, to: &bytes)
         } else {
-            appendJSON(row.json(result: outcome.result), to: &bytes)
+            constants.appendResult(outcome.result, of: row, event: outcome.event, to: &bytes)
         }
         if outcome.isKept { append(#","kept":true"#, to: &bytes) }
         if !outcome.urlHook.isEmpty {
@@ -54,14 +97,20 @@ enum JSONLines {
             bytes.append(contentsOf: JSONValue.object(invocation.json).serializedBytes())
         }
         append(#","answers":["#, to: &bytes)
-        for (index, answer) in outcome.answers.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        var first = true
+        outcome.forEachAnswer { subscriber, answer, nanoseconds in
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
             append(#"{"subscriber":"#, to: &bytes)
-            appendString(answer.subscriber, to: &bytes)
+            appendString(subscriber, to: &bytes)
             append(#","answer":"#, to: &bytes)
-            if let answer = answer.answer { appendJSON(row.json(answer: answer), to: &bytes) } else { append("null", to: &bytes) }
+            if let answer {
+                constants.appendAnswer(answer, of: row, event: outcome.event, to: &bytes)
+            } else {
+                append("null", to: &bytes)
+            }
             append(#","ms":"#, to: &bytes)
-            appendMilliseconds(answer.duration.nanosecondsSaturating, to: &bytes)
+            appendMilliseconds(nanoseconds, to: &bytes)
             bytes.append(UInt8(ascii: "}"))
         }
         bytes.append(UInt8(ascii: "]"))
@@ -81,7 +130,7 @@ enum JSONLines {
             append(#","bridged":["#, to: &bytes)
             for (index, replay) in outcome.bridged.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                object(replay, into: &bytes)
+                object(replay, into: &bytes, constants: &constants)
             }
             bytes.append(UInt8(ascii: "]"))
         }

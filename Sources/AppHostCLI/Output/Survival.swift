@@ -169,10 +169,10 @@ package enum Survival {
         humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
         errorOutput.store(errors.fileDescriptor ?? StandardDescriptors.error, ordering: .releasing)
         if json {
-            stage(errors) { record, _ in TerminalText.line(record.description) + "\n" }
+            stage(errors) { record, _, bytes in LogLineBytes.appendTerminalLine(record, to: &bytes) }
         } else {
             let renderer = HumanRenderer(style: style, subscriberNames: [])
-            stage(output) { record, _ in renderer.logLine(record) + "\n" }
+            stage(output) { record, _, bytes in bytes.append(contentsOf: (renderer.logLine(record) + "\n").utf8) }
         }
         phase.store(Phase.loading.rawValue, ordering: .releasing)
     }
@@ -187,7 +187,7 @@ package enum Survival {
     /// Also stages every log line for `logFile`, rendered as it will be written there.
     package static func stageLogs(for logFile: TextOutput) {
         guard isInstalled else { return }
-        stage(logFile) { record, event in JSONLines.log(record, during: event) }
+        stage(logFile) { record, event, bytes in bytes.append(contentsOf: JSONLines.log(record, during: event).utf8) }
     }
 
     /// Event `number` (from 1) starts: which it is is published for the handlers (a few atomic
@@ -277,7 +277,10 @@ package enum Survival {
 
         let fd: Int32
         let buffer = SignalSafeBuffer(capacity: 64 << 10)
-        let render: @Sendable (LogRecord, LifecycleEvent?) -> String
+        /// Appends a record's bytes, as its output shows it.
+        let render: @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void
+        /// The record being staged, rendered (reused: one allocation for the run).
+        var scratch: [UInt8] = []
         /// The staged records from `head` on, oldest first (one that did not fit ends where the one
         /// before did); those before `head` are forgotten (kept to spare the array a shift each time).
         var entries: [Entry] = []
@@ -286,14 +289,15 @@ package enum Survival {
         /// rather than rendering them again and calling ``Survival/logsWritten(_:)``.
         var shared = false
 
-        init(fd: Int32, render: @escaping @Sendable (LogRecord, LifecycleEvent?) -> String) {
+        init(fd: Int32, render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
             self.fd = fd
             self.render = render
         }
 
         func stage(_ record: LogRecord, during event: LifecycleEvent?) {
-            var text = render(record, event)
-            text.withUTF8 { bytes in
+            scratch.removeAll(keepingCapacity: true)
+            render(record, event, &scratch)
+            scratch.withUnsafeBufferPointer { bytes in
                 if let end = buffer.append(bytes) { return entries.append(Entry(end: end, time: record.time, event: event)) }
                 // Full: make room by moving what is held to the front (rare: lines that were never
                 // written the ordinary way pile up), then try once more; else the line is not kept.
@@ -347,7 +351,7 @@ package enum Survival {
     private nonisolated(unsafe) static let staged = UnsafeMutablePointer<Registered>.allocate(capacity: stagedCapacity)
     private static let stagedCount = Atomic<Int>(0)
 
-    private static func stage(_ output: TextOutput, render: @escaping @Sendable (LogRecord, LifecycleEvent?) -> String) {
+    private static func stage(_ output: TextOutput, render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
         guard let fd = output.fileDescriptor else { return }
         OutputClaims.withClaim { staging.withLock { state in
             let count = stagedCount.load(ordering: .relaxed)

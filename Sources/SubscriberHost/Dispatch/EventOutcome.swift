@@ -172,3 +172,19 @@ private final class SceneFacts: Sendable {
         scene == nil && bridged.isEmpty ? nil : SceneFacts(scene: scene, bridged: bridged)
     }
 }
+
+extension EventOutcome {
+    /// Each row of ``answers`` in turn — subscriber, answer, nanoseconds — without building the list
+    /// (the JSON output's hot path).
+    package func forEachAnswer(_ body: (String, (any Sendable)?, UInt64) -> Void) {
+        switch rows {
+        case .list(let answers):
+            for answer in answers { body(answer.subscriber, answer.answer, answer.duration.nanosecondsSaturating) }
+        case .record(let record, let names):
+            for index in 0..<record.count {
+                // As ``answers`` makes its duration: clamped to Int64 nanoseconds.
+                body(names[record.subscribers[index]], record.answer(index), UInt64(Int64(clamping: record.time(index))))
+            }
+        }
+    }
+}

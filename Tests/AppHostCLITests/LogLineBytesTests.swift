@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import SubscriberHost
+import SubscriberKit
+@testable import AppHostCLI
+
+@Suite("Log lines as bytes")
+struct LogLineBytesTests {
+    /// The line as it was made before: the record's description, made safe for a terminal.
+    static func ordinary(_ record: LogRecord) -> String { TerminalText.line(record.description) + "\n" }
+
+    @Test("every kind of record is written byte for byte as its description, made safe, is")
+    func sameAsDescription() {
+        let long = String(repeating: "a", count: TerminalText.lineLimit + 10)
+        let records = [
+            LogRecord(subscriber: "Analytics", kind: .log, level: .info, message: "started"),
+            LogRecord(subscriber: "Analytics", kind: .log, level: .debug, message: "not ours: https://elsewhere/é"),
+            LogRecord(subscriber: "A", kind: .event, level: .info, message: "session_started",
+                      attributes: ["timestamp": .number(1_795_788_093.4646502), "n": .number(3), "s": .string("q\"\\")]),
+            LogRecord(subscriber: "A", kind: .event, level: .info, message: "empty"),
+            LogRecord(subscriber: "A", kind: .error, level: .error, message: "failed", attributes: ["code": .number(4608)]),
+            LogRecord(subscriber: "A", kind: .error, level: .error, message: "plain"),
+            // To escape: control characters in any field, and what may start one (0xC2: U+0080…U+009F).
+            LogRecord(subscriber: "Tab\tName", kind: .log, level: .warning, message: "line\nbreak \u{1B}[2J"),
+            LogRecord(subscriber: "A", kind: .event, level: .info, message: "e", attributes: ["k": .string("\u{85}next")]),
+            LogRecord(subscriber: "A", kind: .log, level: .info, message: "café \u{7F}"),
+            // Too long: cut as TerminalText.line cuts it.
+            LogRecord(subscriber: "A", kind: .log, level: .info, message: long),
+            LogRecord(subscriber: "A", kind: .event, level: .info, message: "big", attributes: ["v": .string(long)]),
+        ]
+        for record in records {
+            var bytes: [UInt8] = Array("kept".utf8)
+            LogLineBytes.appendTerminalLine(record, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "kept" + Self.ordinary(record), "\(record.message.prefix(20))")
+        }
+    }
+}
