@@ -91,7 +91,7 @@ extension BenchResults {
             out.append("")
         }
         if !limits.isEmpty {
-            out.append("LIMITS: what the machine allows, measured in this run (per call, or per line)")
+            out.append("LIMITS: dispatch and the CLI, what the machine allows, measured in this run (per call, or per line)")
             table = TextTable(header: ["limit", "N", "ns", "instructions", "the floor for"])
             for limit in limits {
                 table.rows.append([limit.kind.label, String(limit.count), Format.stats(limit.nanoseconds),

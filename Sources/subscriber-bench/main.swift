@@ -154,6 +154,9 @@ do {
                                dispatch: dispatch, load: load, cli: cli, command: options.command,
                                limits: limits, instructions: instructions, basis: basis)
     results.isolation = isolation
+    results.limits = limits
+    results.instructions = instructions
+    results.basis = basis
     progress("done")
     print(options.json ? results.json.serialized(pretty: true) : results.text)
 } catch {
