@@ -190,7 +190,9 @@ struct IsolationFailureTests {
         for _ in 0..<10 { host.dispatchAtOnce(.didReceiveMemoryWarning) }
         let (fds, threads) = (count("/proc/self/fd"), count("/proc/self/task"))
         for _ in 0..<1_000 { #expect(host.dispatchAtOnce(.didReceiveMemoryWarning).reports.isEmpty) }
-        #expect(count("/proc/self/fd") == fds)
-        #expect(count("/proc/self/task") <= threads)
+        // Counted for the whole test process, where other tests open and close descriptors and the
+        // runtime starts threads meanwhile: a leak per event would add a thousand, the slack is 64.
+        #expect(count("/proc/self/fd") <= fds + 64, "descriptors: \(fds) before, \(count("/proc/self/fd")) after")
+        #expect(count("/proc/self/task") <= threads + 64, "threads: \(threads) before, \(count("/proc/self/task")) after")
     }
 }
