@@ -11,8 +11,8 @@ struct BenchResults: Sendable {
     var cli: CLIFigure?
     /// The command that reproduces this run.
     var command: String
-    /// The floor for isolated events (a socketpair ping-pong), when that section ran.
-    var isolation: IsolationFloor? = nil
+    /// The isolation section (its floor, a socketpair ping-pong, and the isolated rows), when it ran.
+    var isolation: IsolationFigures? = nil
     /// The limits measured in this run.
     var limits: [LimitFigure] = []
     /// Instructions per event of the dispatch cells callgrind counted (none when it was not used).
@@ -151,6 +151,7 @@ extension BenchResults {
                              measured: dispatchGrowth.isEmpty ? "not run"
                                  : nonlinear.isEmpty ? "linear" : "not: " + nonlinear.joined(separator: "; "),
                              met: dispatchGrowth.isEmpty ? nil : nonlinear.isEmpty))
+        result += IsolationBench.targets(isolation)
         return result
     }
 }

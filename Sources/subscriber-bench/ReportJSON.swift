@@ -88,6 +88,7 @@ extension BenchResults {
                 "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
                 "memory": .array(memoryRows), "cli": cliRow, "ratios": .array(ratioRows),
                 "instructions": .array(instructionRows), "verdictBasis": .string(basis), "growth": .array(growthRows),
-                "targets": .array(targetRows), "limits": .array(limitRows + IsolationBench.limitJSON(isolation))]
+                "targets": .array(targetRows), "limits": .array(limitRows + IsolationBench.limitJSON(isolation)),
+                "isolation": IsolationBench.json(isolation)]
     }
 }

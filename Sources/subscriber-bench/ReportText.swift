@@ -178,6 +178,14 @@ extension BenchResults {
             out.append(TextTable(header: ["limit", "ns"], rows: IsolationBench.limitRows(isolation)).rendered())
             out.append("")
         }
+        if let isolation {
+            out.append("ISOLATION: plugins in a child process (PluginHost, PluginIsolation(mode: .process)), measured in turn with the floor")
+            out.append(TextTable(header: ["row", "median (min–max)", "unit"], rows: IsolationBench.rows(isolation)).rendered())
+            out.append("  void: libBenchSubscribers.so's VoidCounter; openURL: URLMatcher (half the URLs match); performFetch:")
+            out.append("  SyncFetcher; the pairs: libManySubscribers.so, only didBecomeActive reaches the child. Crash: libDiesOnEvent.so")
+            out.append("  dies of SIGSEGV in didBecomeActive; until willResignActive, which restarts its child, is answered.")
+            out.append("")
+        }
         out.append("TARGETS")
         table = TextTable(header: ["target", "limit", "measured", "verdict"])
         for target in targets {

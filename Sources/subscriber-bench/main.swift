@@ -149,7 +149,8 @@ do {
                                  repetitions: options.repetitionCount).run(progress: progress)
     }
     let isolation = !options.runs("isolation") ? nil
-        : try await IsolationBench.run(executable: MachineInfo.executablePath, sampler: sampler, progress: progress)
+        : try await IsolationBench.run(executable: MachineInfo.executablePath, pluginDirectory: beside, sampler: sampler,
+                                       progress: progress)
     var results = BenchResults(machine: machine, repetitions: options.repetitionCount, quick: options.quick,
                                dispatch: dispatch, load: load, cli: cli, command: options.command,
                                limits: limits, instructions: instructions, basis: basis)
