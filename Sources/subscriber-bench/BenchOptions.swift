@@ -6,6 +6,7 @@ struct BenchOptions {
                subscriber-bench --profile EVENT N EVENTS in-process|loaded
                subscriber-bench --profile-limit LIMIT N EVENTS
                subscriber-bench --cli-script EVENTS FILE
+               subscriber-bench --profile-isolation EVENTS
 
         Measures, in one run: dispatch through subscribers loaded from libBenchSubscribers.so vs the same
         types in-process (void event, openURL, performFetch, notifications.willPresent; 1, 10, 100, 1,000
@@ -14,9 +15,11 @@ struct BenchOptions {
         plugins through a manifest vs bare dlopen+dlsym (N = 1, 10, 100, 1,000), memory per plugin, and
         how each grows with N; and the CLI's own cost per event: `apphost --json` playing an event script
         with the demo manifest (stdout and stderr to /dev/null) vs that manifest's dispatcher alone, in
-        this process, on the same events (100,000; --quick: 10,000); and the floor of an isolated event, a
-        socketpair ping-pong of one small frame with a child process. Build with -c release: apphost and
-        the demo plugins must be beside this executable.
+        this process, on the same events (100,000; --quick: 10,000); and isolation: plugins in a child
+        process (a void event, 1 and 10 subscribers in one child, openURL, performFetch, a C plugin's
+        crash to its restarted child's answer, an idle child's memory) beside their floor, a socketpair
+        ping-pong of one small frame with a child process. Build with -c release: apphost and the demo
+        and fixture plugins must be beside this executable.
 
           --json            print the results as one JSON object instead of the table
           --quick           3 repetitions and N ≤ 100 only (for CI); the same table
@@ -41,6 +44,9 @@ struct BenchOptions {
           --cli-script EVENTS FILE
                             only write the CLI section's script of EVENTS events to FILE (to play under
                             valgrind: apphost --manifest manifests/news.json --events FILE --json)
+          --profile-isolation EVENTS
+                            only send EVENTS didReceiveMemoryWarning events to one isolated VoidCounter,
+                            untimed: the loop to run under strace -c -f
           --help            this text
         """
 

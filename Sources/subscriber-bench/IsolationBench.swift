@@ -140,6 +140,33 @@ enum IsolationBench {
             openURL: stats[4], fetch: stats[5], crashToAnswer: crash, memory: memory)
     }
 
+    /// The argument that only sends events to one isolated VoidCounter, untimed: the loop to run under
+    /// `strace -c -f` (syscalls per event: the difference of two runs over the difference of their events).
+    static let profileFlag = "--profile-isolation"
+
+    /// `--profile-isolation EVENTS`: a host with VoidCounter isolated, launched, then EVENTS
+    /// didReceiveMemoryWarning events; exit status 0, or 1 with one line on standard error.
+    @MainActor
+    static func profile(_ arguments: [String], pluginDirectory: String) -> Int32 {
+        guard arguments.count == 1, let events = Int(arguments[0]), events > 0 else {
+            let line = Array("subscriber-bench \(profileFlag): expected a positive number of events, found \(arguments)\n".utf8)
+            _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+            return 2
+        }
+        do {
+            let void = try host(pluginDirectory, [("BenchSubscribers", ["VoidCounter"], [:])])
+            defer { void.shutDown() }
+            void.dispatchAtOnce(.didFinishLaunching())
+            void.dispatchAtOnce(.didBecomeActive)
+            for _ in 0..<events { void.dispatchAtOnce(.didReceiveMemoryWarning) }
+            return 0
+        } catch {
+            let line = Array("subscriber-bench \(profileFlag): \(error)\n".utf8)
+            _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+            return 1
+        }
+    }
+
     /// Each of `batches` sized by its own warm-up, then `repetitions` rounds in which each runs once,
     /// in turn, so that drift of the machine hits all alike. ns per event of each.
     @MainActor

@@ -18,6 +18,11 @@ if arguments.first == "--load-child" {
 if arguments.first == IsolationBench.childFlag {
     exit(IsolationBench.child())
 }
+// Events to one isolated plugin, untimed, for strace (see IsolationBench): not for people.
+if arguments.first == IsolationBench.profileFlag {
+    exit(IsolationBench.profile(Array(arguments.dropFirst()),
+                                pluginDirectory: (MachineInfo.executablePath as NSString).deletingLastPathComponent))
+}
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("subscriber-bench: \(message)\n".utf8))
