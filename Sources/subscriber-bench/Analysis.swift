@@ -13,6 +13,8 @@ struct BenchResults: Sendable {
     var command: String
     /// The floor for isolated events (a socketpair ping-pong), when that section ran.
     var isolation: IsolationFloor? = nil
+    /// The live host's control socket and soak (LiveBench), when that section ran.
+    var live: LiveFigure? = nil
     /// The limits measured in this run.
     var limits: [LimitFigure] = []
     /// Instructions per event of the dispatch cells callgrind counted (none when it was not used).
@@ -151,6 +153,7 @@ extension BenchResults {
                              measured: dispatchGrowth.isEmpty ? "not run"
                                  : nonlinear.isEmpty ? "linear" : "not: " + nonlinear.joined(separator: "; "),
                              met: dispatchGrowth.isEmpty ? nil : nonlinear.isEmpty))
+        result += LiveBench.targets(live)
         return result
     }
 }
