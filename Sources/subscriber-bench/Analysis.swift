@@ -13,6 +13,8 @@ struct BenchResults: Sendable {
     var command: String
     /// The isolation section (its floor, a socketpair ping-pong, and the isolated rows), when it ran.
     var isolation: IsolationFigures? = nil
+    /// The live host's control socket and soak (LiveBench), when that section ran.
+    var live: LiveFigure? = nil
     /// The limits measured in this run.
     var limits: [LimitFigure] = []
     /// Instructions per event of the dispatch cells callgrind counted (none when it was not used).
@@ -152,6 +154,7 @@ extension BenchResults {
                                  : nonlinear.isEmpty ? "linear" : "not: " + nonlinear.joined(separator: "; "),
                              met: dispatchGrowth.isEmpty ? nil : nonlinear.isEmpty))
         result += IsolationBench.targets(isolation)
+        result += LiveBench.targets(live)
         return result
     }
 }

@@ -1,8 +1,8 @@
 /// The command line of subscriber-bench.
 struct BenchOptions {
     static let usage = """
-        usage: subscriber-bench [--json] [--quick] [--repetitions N] [--only dispatch|load|cli|isolation] [--plugin PATH]
-                                [--c-plugin PATH] [--manifest FILE] [--instructions | --no-instructions]
+        usage: subscriber-bench [--json] [--quick] [--repetitions N] [--only dispatch|load|cli|isolation|live]
+                                [--plugin PATH] [--c-plugin PATH] [--manifest FILE] [--instructions | --no-instructions]
                subscriber-bench --profile EVENT N EVENTS in-process|loaded
                subscriber-bench --profile-limit LIMIT N EVENTS
                subscriber-bench --cli-script EVENTS FILE
@@ -18,13 +18,17 @@ struct BenchOptions {
         this process, on the same events (100,000; --quick: 10,000); and isolation: plugins in a child
         process (a void event, 1 and 10 subscribers in one child, openURL, performFetch, a C plugin's
         crash to its restarted child's answer, an idle child's memory) beside their floor, a socketpair
-        ping-pong of one small frame with a child process. Build with -c release: apphost and the demo
-        and fixture plugins must be beside this executable.
+        ping-pong of one small frame with a child process; and the live host: `apphost run` on the demo
+        manifest, event-script lines through its control socket on one connection (latency per event,
+        median and p99) beside a bare Unix-socket echo of the same lines between two processes, and the
+        soak: the apphost process's RSS over the run, first 10 % of the events vs the last 10 % (100,000
+        events; --quick: 5,000). Build with -c release: apphost and the demo and fixture plugins must be
+        beside this executable.
 
           --json            print the results as one JSON object instead of the table
           --quick           3 repetitions and N ≤ 100 only (for CI); the same table
           --repetitions N   repetitions per figure (default 7; --quick: 3)
-          --only dispatch|load|cli|isolation
+          --only dispatch|load|cli|isolation|live
                             run one section only (the others are left out; empty in --json)
           --plugin PATH     libBenchSubscribers.so to load (default: beside this executable)
           --c-plugin PATH   libBenchSubscribersC.so, for the C loop and memory per C plugin (default:
@@ -93,9 +97,9 @@ struct BenchOptions {
                 }
                 repetitions = count
             case "--only":
-                let text = try value(for: argument, expecting: "dispatch, load, cli or isolation")
-                guard ["dispatch", "load", "cli", "isolation"].contains(text) else {
-                    throw BenchError("--only expects dispatch, load, cli or isolation, found \"\(text)\"")
+                let text = try value(for: argument, expecting: "dispatch, load, cli, isolation or live")
+                guard ["dispatch", "load", "cli", "isolation", "live"].contains(text) else {
+                    throw BenchError("--only expects dispatch, load, cli, isolation or live, found \"\(text)\"")
                 }
                 only = text
             case "--plugin":
@@ -149,6 +153,8 @@ struct BenchOptions {
     var counts: [Int] { quick ? [1, 10, 100] : [1, 10, 100, 1000] }
     /// Events in the CLI section's script.
     var cliEvents: Int { quick ? 10_000 : 100_000 }
+    /// Events through the live host's control socket (the soak).
+    var liveEvents: Int { quick ? 5_000 : 100_000 }
 
     /// Whether instructions are counted (when callgrind can): asked for, or a full run.
     var countsInstructions: Bool { instructionsOption ?? !quick }

@@ -86,7 +86,7 @@ extension BenchResults {
         } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
                 "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
-                "memory": .array(memoryRows), "cli": cliRow, "ratios": .array(ratioRows),
+                "memory": .array(memoryRows), "cli": cliRow, "live": LiveBench.json(live), "ratios": .array(ratioRows),
                 "instructions": .array(instructionRows), "verdictBasis": .string(basis), "growth": .array(growthRows),
                 "targets": .array(targetRows), "limits": .array(limitRows + IsolationBench.limitJSON(isolation)),
                 "isolation": IsolationBench.json(isolation)]

@@ -160,6 +160,7 @@ extension BenchResults {
             out.append("  Mix, in a cycle of 12 (no event waits on a deadline): \(cli.mix).")
             out.append("")
         }
+        out += LiveBench.textLines(live)
         let growth = self.growth
         if !growth.isEmpty {
             out.append("GROWTH: cost per unit at each N, and the exponent between consecutive Ns (1.00 = linear)")

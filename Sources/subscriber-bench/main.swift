@@ -14,6 +14,11 @@ if arguments.first == "--load-child" {
     exit(LoadChild.run(Array(arguments.dropFirst())))
 }
 
+// The echoing end of the live host's limit row (see LiveBench): not for people.
+if arguments.first == LiveBench.childFlag {
+    exit(LiveBench.child(Array(arguments.dropFirst())))
+}
+
 // The other end of the isolation floor's ping-pong (see IsolationBench): not for people.
 if arguments.first == IsolationBench.childFlag {
     exit(IsolationBench.child())
@@ -156,10 +161,21 @@ do {
     let isolation = !options.runs("isolation") ? nil
         : try await IsolationBench.run(executable: MachineInfo.executablePath, pluginDirectory: beside, sampler: sampler,
                                        progress: progress)
+    var live: LiveFigure?
+    if options.runs("live") {
+        guard let manifest = options.manifestPath ?? CLIBench.defaultManifest() else {
+            throw BenchError("manifests/news.json not found in the current folder or above this executable; "
+                             + "expected it, or --manifest FILE")
+        }
+        live = try LiveBench.run(apphost: (MachineInfo.executablePath as NSString).deletingLastPathComponent + "/apphost",
+                                 manifest: manifest, executable: MachineInfo.executablePath, events: options.liveEvents,
+                                 progress: progress)
+    }
     var results = BenchResults(machine: machine, repetitions: options.repetitionCount, quick: options.quick,
                                dispatch: dispatch, load: load, cli: cli, command: options.command,
                                limits: limits, instructions: instructions, basis: basis)
     results.isolation = isolation
+    results.live = live
     results.limits = limits
     results.instructions = instructions
     results.basis = basis
