@@ -42,6 +42,9 @@ struct IsolationFigures: Sendable {
     var crashToAnswer: Stats
     /// An idle child's memory (the VoidCounter's), nil when its processes were not found.
     var memory: ChildMemory?
+    /// CPU nanoseconds per event (per pair for the pairs), this process and the child's worker together,
+    /// in the order floor, void, 1 pair, 10 pair, openURL, performFetch; nil when a child was not found.
+    var cpu: [Stats]?
 }
 
 /// Memory of an idle isolation child's two processes, from /proc/PID/statm, in KiB.
@@ -87,17 +90,24 @@ enum IsolationBench {
         }
 
         progress("isolation: hosts with isolated plugins (a child each)")
-        let before = Self.children(of: getpid())
-        let void = try host(pluginDirectory, [("BenchSubscribers", ["VoidCounter"], [:])])
-        let started = Self.children(of: getpid()).subtracting(before)
+        // Each host's child (its reaper: this process's one new child), for its CPU time and memory.
+        var reapers: [pid_t?] = []
+        func hosted(_ entries: [(library: String, subscribers: [String], options: JSONValue)]) throws -> PluginHost {
+            let before = Self.children(of: getpid())
+            let made = try host(pluginDirectory, entries)
+            let started = Self.children(of: getpid()).subtracting(before)
+            reapers.append(started.count == 1 ? started.first : nil)
+            return made
+        }
+        let void = try hosted([("BenchSubscribers", ["VoidCounter"], [:])])
         defer { void.shutDown() }
-        let one = try host(pluginDirectory, [("ManySubscribers", ["Many0000"], [:])])
+        let one = try hosted([("ManySubscribers", ["Many0000"], [:])])
         defer { one.shutDown() }
-        let ten = try host(pluginDirectory, [("ManySubscribers", (0..<10).map { "Many000\($0)" }, [:])])
+        let ten = try hosted([("ManySubscribers", (0..<10).map { "Many000\($0)" }, [:])])
         defer { ten.shutDown() }
-        let matcher = try host(pluginDirectory, [("BenchSubscribers", ["URLMatcher"], [:])])
+        let matcher = try hosted([("BenchSubscribers", ["URLMatcher"], [:])])
         defer { matcher.shutDown() }
-        let fetcher = try host(pluginDirectory, [("BenchSubscribers", ["SyncFetcher"], [:])])
+        let fetcher = try hosted([("BenchSubscribers", ["SyncFetcher"], [:])])
         defer { fetcher.shutDown() }
         for host in [void, one, ten, matcher, fetcher] {
             host.dispatchAtOnce(.didFinishLaunching())
@@ -125,19 +135,33 @@ enum IsolationBench {
             { count in for _ in 0..<count { _ = await fetcher.dispatch(.performFetch) } },
         ]
         progress("isolation: the floor and isolated events (void, didBecomeActive ×1 and ×10, openURL, performFetch), alternating")
-        let stats = await interleaved(batches, sampler: sampler)
+        let (stats, counts) = await interleaved(batches, sampler: sampler)
+        // CPU time per event, both processes (this one's threads, the child's worker's): what the
+        // wall clock cannot separate from waiting for a core on a busy machine.
+        let workers = [echo.pid] + reapers.map { $0.flatMap { children(of: $0).first } }
+        var cpuSamples = [[Double]](repeating: [], count: batches.count)
+        for _ in 0..<sampler.repetitions {
+            for index in batches.indices {
+                guard let worker = workers[index], let childBefore = cpuNanoseconds(of: worker) else { continue }
+                let hostBefore = CPUTime.process()
+                await batches[index](counts[index])
+                guard let childAfter = cpuNanoseconds(of: worker) else { continue }
+                cpuSamples[index].append(Double(CPUTime.process() &- hostBefore &+ childAfter &- childBefore) / Double(counts[index]))
+            }
+        }
+        let cpu = cpuSamples.allSatisfy { !$0.isEmpty } ? cpuSamples.map { Stats($0) } : nil
         if let failure { throw BenchError("ping-pong: \(failure)") }
         try check(void, one, ten, matcher, fetcher, urls: urls, options: urlOptions)
 
         progress("isolation: a C plugin's crash to its restarted child's answer")
         let crash = try await crashToAnswer(pluginDirectory, cycles: sampler.repetitions)
-        let memory = started.count == 1 ? childMemory(reaper: started.first!) : nil
+        let memory = reapers[0].flatMap { childMemory(reaper: $0) }
 
         return IsolationFigures(
             floor: IsolationFloor(pingPong: stats[0], frameBytes: 4 + payloadBytes),
             voidEvent: stats[1], voidToFloor: ratio(stats[1], stats[0]), activeOne: stats[2], activeTen: stats[3],
             perSubscriber: Stats(zip(stats[3].samples, stats[2].samples).map { ($0 - $1) / 9 }),
-            openURL: stats[4], fetch: stats[5], crashToAnswer: crash, memory: memory)
+            openURL: stats[4], fetch: stats[5], crashToAnswer: crash, memory: memory, cpu: cpu)
     }
 
     /// The argument that only sends events to one isolated VoidCounter, untimed: the loop to run under
@@ -170,14 +194,14 @@ enum IsolationBench {
     /// Each of `batches` sized by its own warm-up, then `repetitions` rounds in which each runs once,
     /// in turn, so that drift of the machine hits all alike. ns per event of each.
     @MainActor
-    static func interleaved(_ batches: [(Int) async -> Void], sampler: Sampler) async -> [Stats] {
+    static func interleaved(_ batches: [(Int) async -> Void], sampler: Sampler) async -> (stats: [Stats], counts: [Int]) {
         var counts: [Int] = []
         for batch in batches { counts.append(await sampler.calibrate(batch)) }
         var samples = [[Double]](repeating: [], count: batches.count)
         for _ in 0..<sampler.repetitions {
             for index in batches.indices { samples[index].append(await sampler.time(counts[index], batches[index])) }
         }
-        return samples.map { Stats($0) }
+        return (samples.map { Stats($0) }, counts)
     }
 
     /// A host of `entries` (library, subscribers, options), every one isolated in a child of its own,
@@ -267,6 +291,20 @@ enum IsolationBench {
             }
         }
         return result
+    }
+
+    /// CPU time of `pid`, every thread, in nanoseconds (/proc/PID/task/TID/schedstat's first field).
+    static func cpuNanoseconds(of pid: pid_t) -> UInt64? {
+        guard let directory = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(directory) }
+        var total: UInt64 = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let task = Int32(name) else { continue }
+            let first = (procText("/proc/\(pid)/task/\(task)/schedstat") ?? "").split(separator: " ").first
+            total &+= first.flatMap { UInt64($0) } ?? 0
+        }
+        return total
     }
 
     /// An isolation child's memory: `reaper` (the process the host started) and its one child, the worker.
@@ -460,25 +498,27 @@ enum IsolationBench {
                  "nanosecondsPerRoundTrip": floor.pingPong.json, "floorOf": "isolated event"]]
     }
 
-    /// The ISOLATION table's rows: `[row, figure median (min–max), unit]`.
+    /// The ISOLATION table's rows: `[row, figure median (min–max), unit, CPU ns of both processes]`.
     static func rows(_ figures: IsolationFigures) -> [[String]] {
+        func cpu(_ index: Int) -> String { figures.cpu.map { Format.stats($0[index]) } ?? "" }
         var rows: [[String]] = [
-            ["void event (didReceiveMemoryWarning), 1 subscriber", Format.stats(figures.voidEvent), "ns/event"],
-            ["  the same / the ping-pong floor (paired)", Format.stats(figures.voidToFloor), "×"],
-            ["willResignActive + didBecomeActive, 1 subscriber (ManySubscribers)", Format.stats(figures.activeOne), "ns/pair"],
-            ["willResignActive + didBecomeActive, 10 subscribers in one child", Format.stats(figures.activeTen), "ns/pair"],
-            ["  each further subscriber in the same child ((10 − 1) / 9)", Format.stats(figures.perSubscriber), "ns"],
-            ["openURL (with options), 1 subscriber", Format.stats(figures.openURL), "ns/event"],
-            ["performFetch, sync completion, 1 subscriber", Format.stats(figures.fetch), "ns/event"],
-            ["C plugin's crash (SIGSEGV) to its restarted child's answer", Format.stats(figures.crashToAnswer), "ms"],
+            ["socketpair ping-pong (the floor, above)", Format.stats(figures.floor.pingPong), "ns/round trip", cpu(0)],
+            ["void event (didReceiveMemoryWarning), 1 subscriber", Format.stats(figures.voidEvent), "ns/event", cpu(1)],
+            ["  the same / the ping-pong floor (paired)", Format.stats(figures.voidToFloor), "×", ""],
+            ["willResignActive + didBecomeActive, 1 subscriber (ManySubscribers)", Format.stats(figures.activeOne), "ns/pair", cpu(2)],
+            ["willResignActive + didBecomeActive, 10 subscribers in one child", Format.stats(figures.activeTen), "ns/pair", cpu(3)],
+            ["  each further subscriber in the same child ((10 − 1) / 9)", Format.stats(figures.perSubscriber), "ns", ""],
+            ["openURL (with options), 1 subscriber", Format.stats(figures.openURL), "ns/event", cpu(4)],
+            ["performFetch, sync completion, 1 subscriber", Format.stats(figures.fetch), "ns/event", cpu(5)],
+            ["C plugin's crash (SIGSEGV) to its restarted child's answer", Format.stats(figures.crashToAnswer), "ms", ""],
         ]
         if let memory = figures.memory {
             rows.append(["idle child, worker: resident (own: resident − shared)",
-                         "\(Format.number(memory.workerResident)) (\(Format.number(memory.workerPrivate)))", "KiB"])
+                         "\(Format.number(memory.workerResident)) (\(Format.number(memory.workerPrivate)))", "KiB", ""])
             rows.append(["idle child, reaper: resident (own: resident − shared)",
-                         "\(Format.number(memory.reaperResident)) (\(Format.number(memory.reaperPrivate)))", "KiB"])
+                         "\(Format.number(memory.reaperResident)) (\(Format.number(memory.reaperPrivate)))", "KiB", ""])
         } else {
-            rows.append(["idle child's memory", "not found (its processes were not this one's only new children)", ""])
+            rows.append(["idle child's memory", "not found (its processes were not this one's only new children)", "", ""])
         }
         return rows
     }
@@ -495,6 +535,14 @@ enum IsolationBench {
             "openURLNanoseconds": figures.openURL.json, "performFetchNanoseconds": figures.fetch.json,
             "crashToAnswerMilliseconds": figures.crashToAnswer.json,
         ]
+        if let cpu = figures.cpu {
+            var perEvent = JSONObject()
+            for (key, stats) in zip(["pingPong", "voidEvent", "becomeActivePairOneSubscriber", "becomeActivePairTenSubscribers",
+                                     "openURL", "performFetch"], cpu) {
+                perEvent[key] = stats.json
+            }
+            object["cpuNanosecondsPerEvent"] = .object(perEvent)
+        }
         if let memory = figures.memory {
             object["idleChildKiB"] = ["workerResident": .number(memory.workerResident), "workerPrivate": .number(memory.workerPrivate),
                                       "reaperResident": .number(memory.reaperResident), "reaperPrivate": .number(memory.reaperPrivate)]

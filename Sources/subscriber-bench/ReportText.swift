@@ -181,10 +181,12 @@ extension BenchResults {
         }
         if let isolation {
             out.append("ISOLATION: plugins in a child process (PluginHost, PluginIsolation(mode: .process)), measured in turn with the floor")
-            out.append(TextTable(header: ["row", "median (min–max)", "unit"], rows: IsolationBench.rows(isolation)).rendered())
+            out.append(TextTable(header: ["row", "median (min–max)", "unit", "CPU ns, both processes"],
+                                 rows: IsolationBench.rows(isolation)).rendered())
             out.append("  void: libBenchSubscribers.so's VoidCounter; openURL: URLMatcher (half the URLs match); performFetch:")
             out.append("  SyncFetcher; the pairs: libManySubscribers.so, only didBecomeActive reaches the child. Crash: libDiesOnEvent.so")
             out.append("  dies of SIGSEGV in didBecomeActive; until willResignActive, which restarts its child, is answered.")
+            out.append("  CPU: this process's CPU time (all threads) and the child worker's (schedstat) per event, after the timed rounds.")
             out.append("")
         }
         out.append("TARGETS")

@@ -22,6 +22,10 @@ struct IsolationBenchTests {
             let figure = isolation[key] as? [String: Any]
             #expect((figure?["median"] as? Double).map { $0.isFinite } == true, "\(key): \(figure.map { "\($0)" } ?? "absent")")
         }
+        // CPU time per event of both processes, for the floor and each event row (every child was found).
+        let cpu = isolation["cpuNanosecondsPerEvent"] as? [String: Any] ?? [:]
+        #expect(cpu.keys.sorted() == ["becomeActivePairOneSubscriber", "becomeActivePairTenSubscribers", "openURL", "performFetch",
+                                      "pingPong", "voidEvent"], "\(cpu)")
         // The idle child was found (this process's one new child: its reaper, whose child is the worker).
         let memory = try #require(isolation["idleChildKiB"] as? [String: Double], "no idleChildKiB in \(isolation.keys.sorted())")
         #expect((memory["workerResident"] ?? 0) > 0 && (memory["reaperResident"] ?? 0) > 0, "\(memory)")
