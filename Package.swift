@@ -73,6 +73,8 @@ let brokenPlugins: [String] = [
     // Process isolation: a crash in create, a crash with a completion owed, garbage on the channel, a
     // memory limit reached, lines on standard output and error.
     "IsolationFaults",
+    // The live host's reload: one plugin built with two answers (openURL true, then false); a crash while up.
+    "ReloadAnswerA", "ReloadAnswerB",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a

@@ -70,6 +70,7 @@ enum LiveRunCommand {
         let logFile: TextOutput?
         let record: TextOutput?
         let signals: SignalSource
+        let scanCache: ScanCache?
         do {
             let flagDeadline = try arguments.int("termination-deadline", of: "milliseconds", atLeast: 1)
             let deadline = try arguments.int("deadline", of: "milliseconds", atLeast: 1)
@@ -87,10 +88,11 @@ enum LiveRunCommand {
                 let alarm = LiveHost.armTerminationDeadline(stopDeadline, clock: clock)
                 SignalSource.keep(alarm)
             })
+            scanCache = ScanCache.standard()
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
                                       deadlineOverride: deadline.map { .milliseconds($0) }, logHandler: Survival.logged,
-                                      measuresSubscribers: true, clock: hostClock, scanCache: ScanCache.standard())
+                                      measuresSubscribers: true, clock: hostClock, scanCache: scanCache)
             host = try PluginHost(manifestAt: manifest.file, options: options)
             Survival.pluginsLoaded(host)
             server = try ControlSocketServer(path: place.socket)
@@ -121,6 +123,7 @@ enum LiveRunCommand {
         let live = LiveHost(host: host, output: liveOutput, notifier: notifier, clock: clock,
                             terminationDeadline: UInt64(terminationDeadline) * 1_000_000)
         if host.manifest.sceneBased { live.scene = Manifest.liveSceneIdentifier }
+        live.scanCache = scanCache
         if let record, let fd = record.fileDescriptor {
             live.recorder = SessionRecorder(fd: fd, name: record.name, clock: clock)
             liveOutput.note("recording: every event dispatched, to \(arguments.value("record") ?? "")")

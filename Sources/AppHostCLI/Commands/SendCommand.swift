@@ -11,14 +11,19 @@ enum SendCommand {
         summary: "Send event-script lines to the running live host (apphost run) and print its replies.",
         options: [
             .value("manifest", "FILE", short: "m", help: "The manifest of the running host (its bundle identifier names the socket).", required: true),
+            .value("reload", "NAME", help: "Instead of a line: restart the isolated plugin NAME (its library or file name,\nor one of its subscribers' names) from its file as it is now."),
         ],
-        positionals: PositionalSpec("LINE|-", help: "One event-script line, or '-': standard input, one line per event.", minCount: 1, maxCount: 1)
+        positionals: PositionalSpec("LINE|-", help: "One event-script line, or '-': standard input, one line per event.", minCount: 0, maxCount: 1)
     )
 
     static let helpEpilogue = """
 
         Each line is one event-script object, {"event": "<wire name>", …arguments}; each reply is one
         JSON line: the event's outcome as apphost --json writes it, or {"error": "…"} for a bad line.
+        --reload NAME restarts an isolated plugin's child ("isolation": "process") from its file: the
+        load-time checks and its sha256 pin again, its subscribers made anew; the reply is
+        {"reloaded": [files], "subscribers": [names]} or the error. A plugin loaded in process cannot
+        be reloaded (a Swift image is never unloaded).
 
         Exit status:
           0  every reply is an outcome that was delivered
@@ -29,7 +34,14 @@ enum SendCommand {
 
     @MainActor
     static func run(_ arguments: ParsedArguments, output: TextOutput, errors: TextOutput) -> Int32 {
-        let line = arguments.positionals.first ?? "-"
+        let reload = arguments.value("reload")
+        guard (reload == nil) != arguments.positionals.isEmpty else {
+            errors.singleLine(reload == nil
+                ? "apphost send: expected one event-script line (or '-', or --reload NAME), found none"
+                : "apphost send: --reload NAME: expected no event-script line beside it, found \(ErrorLine.value(arguments.positionals[0]))")
+            return ExitStatus.usage
+        }
+        let line = reload.map { JSONValue.object(["reload": .string($0)]).serialized() } ?? arguments.positionals.first ?? "-"
         let place: ControlSocketPlace
         do {
             (place, _) = try ControlSocketClient.place(manifestFile: arguments.value("manifest") ?? "")

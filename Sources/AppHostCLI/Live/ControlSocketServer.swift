@@ -183,6 +183,7 @@ final class ControlSocketServer: LiveSource {
     /// The stimulus for the client's complete line in `input`: its call, or its error; nil for a
     /// blank or comment line.
     private func stimulus(for client: Client) -> LiveStimulus? {
+        if let reload = reloadStimulus(for: client) { return reload }
         do {
             guard let (call, source) = try EventScript.entry(in: client.input[...], number: client.lineNumber, file: Self.lineSource)
             else { return nil }
@@ -195,6 +196,27 @@ final class ControlSocketServer: LiveSource {
         } catch {
             return answer(client, Self.errorLine(ErrorLine.text(for: error)))
         }
+    }
+
+    /// The stimulus of a `{"reload": "NAME"}` line (`apphost send --reload`), or its error; nil for
+    /// any other line (an event-script line). Only a line holding `"reload"` is parsed here.
+    private func reloadStimulus(for client: Client) -> LiveStimulus? {
+        let key = Array("\"reload\"".utf8)
+        guard client.input.count >= key.count,
+              client.input.indices.dropLast(key.count - 1).contains(where: { client.input[$0..<($0 + key.count)].elementsEqual(key) }),
+              case .object(let object)? = client.input.withUnsafeBytes({ try? JSONValue(parsing: $0) }),
+              let value = object["reload"], object["event"] == nil
+        else { return nil }
+        let place = "\(Self.lineSource):\(client.lineNumber): reload"
+        guard case .string(let name) = value, !name.isEmpty, object.count == 1 else {
+            let found = object.count == 1 ? ErrorLine.value("\(value)") : "more keys: " + object.keys.sorted().joined(separator: ", ")
+            return answer(client, Self.errorLine("\(place): expected {\"reload\": \"<plugin or subscriber name>\"} alone, found \(found)"))
+        }
+        client.pending += 1
+        return .reload(name, reply: { [weak self, client] text in
+            client.pending -= 1
+            self?.enqueue(text, to: client)
+        })
     }
 
     /// A reply that needs no event, in its turn among the client's replies.

@@ -28,6 +28,8 @@ final class LiveHost {
     var scene: String?
     /// Records every event dispatched (`--record`); nil when not recording.
     var recorder: SessionRecorder?
+    /// The scan cache a reload checks the plugins' files against (`apphost send --reload`).
+    var scanCache: ScanCache?
     /// Raises SIGSTOP after a suspend (a seam: tests that inject a suspend do not stop themselves).
     var stopProcess: () -> Void = { _ = raise(SIGSTOP) }
 
@@ -102,6 +104,8 @@ final class LiveHost {
             let outcome = await deliver(call, source: source)
             if let outcome { reply?(JSONLines.event(outcome)) }
             if host.applicationState == .terminated { await stop(because: "willTerminate from the \(source)", terminated: true) }
+        case .reload(let name, let reply):
+            reply(reload(name))
         case .stop(let reason):
             await stop(because: reason, terminated: false)
         case .suspend(let reason):
@@ -126,6 +130,25 @@ final class LiveHost {
             guard !finished, [.active, .inactive, .background].contains(host.applicationState) else { return }
             output.note("significant time change: \(reason)")
             await deliver(NotificationCall.significantTimeChange.erased, source: Self.source(of: reason, else: "clock"))
+        }
+    }
+
+    /// Reloads the isolated plugin named `name` (`apphost send --reload`) and says so on stderr; the
+    /// reply: `{"reloaded": [files], "subscribers": [names]}` (with `"group"` when a whole isolation
+    /// group's child restarted), or `{"error": "…"}`.
+    private func reload(_ name: String) -> String {
+        guard !finished else { return ControlSocketServer.errorLine("the app has terminated; \(name) not reloaded") }
+        do {
+            let done = try host.reloadPlugin(named: name, scanCache: scanCache)
+            let group = done.group.map { " (isolation group \($0): its whole child restarted)" } ?? ""
+            output.note("reloaded \(done.plugins.joined(separator: ", "))\(group): \(done.subscribers.joined(separator: ", ")) made anew")
+            var reply: JSONObject = ["reloaded": .array(done.plugins.map { .string($0) }),
+                                     "subscribers": .array(done.subscribers.map { .string($0) })]
+            if let name = done.group { reply["group"] = .string(name) }
+            return JSONValue.object(reply).serialized() + "\n"
+        } catch {
+            output.note(error.description)
+            return ControlSocketServer.errorLine(error.description)
         }
     }
 

@@ -19,6 +19,9 @@ enum LiveStimulus {
     case timeChange(because: String)
     /// One event-script call (the control socket): its outcome goes to `reply` as one JSON line.
     case call(AnyEventCall, from: String, reply: (@MainActor (String) -> Void)?)
+    /// Reload an isolated plugin's child from its file (`{"reload": NAME}` on the control socket,
+    /// `apphost send --reload NAME`): one JSON line to `reply`, what was reloaded or the error.
+    case reload(String, reply: @MainActor (String) -> Void)
     /// A reply that needs no event (a bad line's error), handed to `reply` in its turn.
     case answer(String, reply: @MainActor (String) -> Void)
 }

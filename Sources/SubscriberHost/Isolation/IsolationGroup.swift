@@ -284,6 +284,35 @@ package final class IsolationGroup {
 
 }
 
+extension IsolationGroup {
+    /// Reloads the group (`apphost send --reload`): starts a new child from the plugins' files as they
+    /// are now — every load-time check and pin again, the subscribers made anew — and only then says
+    /// goodbye to the old child. From the next event on the new child answers, enabled again, with
+    /// its restart budget whole. Throws one line, and the old child keeps serving, when the new one
+    /// cannot start or makes other subscribers (names, in order) than the old one did.
+    package func reload() throws(IsolationStartError) {
+        let old = connection
+        let oldEndReported = endReported
+        let hello = try start()  // sets `connection` only once the new child said hello
+        guard hello.names == names else {
+            connection?.kill()
+            (connection, endReported) = (old, oldEndReported)
+            throw IsolationStartError(plugin: plugins[0], reason: "its reloaded child made the subscribers \(hello.names), "
+                                        + "expected \(names) (the same names, in the same order: restart the app to change them)")
+        }
+        (pluginOf, responding) = (hello.plugins, hello.responding)
+        (order, batch, batchSerial, isDisabled) = ([:], [:], 0, false)
+        budget = RestartBudget(isolation.restart)
+        guard let old else { return }
+        if !old.hasEnded {
+            seq &+= 1
+            _ = old.roundTrip(IsolationWire.payload(.goodbye, ["seq": .number(Double(seq))]), seq: seq,
+                              budgetMilliseconds: max(2_000, isolation.callBudgetMilliseconds))
+        }
+        old.kill()
+    }
+}
+
 /// A child that could not start serving: which plugin, and why, in one line.
 package struct IsolationStartError: Error, Sendable, CustomStringConvertible {
     package let plugin: IsolationGroup.Plugin
