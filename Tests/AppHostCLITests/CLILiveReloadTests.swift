@@ -14,16 +14,19 @@ struct CLILiveReloadTests {
         let plugin: String
         let manifest: String
 
-        init(pin: Bool = false) throws {
+        init(pin: Bool = false, group: Bool = false) throws {
             directory = try TemporaryDirectory()
             plugin = directory.path + "/libReloadAnswer.so"
             try FileManager.default.copyItem(atPath: AppHostProcess.plugin("ReloadAnswerA"), toPath: plugin)
             var entry = #"{"path": "\#(plugin)", "isolation": "process", "callBudget": 600000"#
             if pin { entry += #", "sha256": "\#(try Self.sha256(plugin))""# }
+            if group { entry += #", "isolationGroup": "pair""# }
             entry += "}"
+            let greeter = group ? #"{"library": "Greeter", "isolation": "process", "isolationGroup": "pair", "callBudget": 600000}"#
+                                : #"{"library": "Greeter"}"#
             manifest = try directory.write("reload.json", """
                 {"app": {"name": "Reload", "bundleIdentifier": "com.example.news", "version": "1.0"},
-                 "plugins": [\(entry), {"library": "Greeter"}]}
+                 "plugins": [\(entry), \(greeter)]}
                 """)
         }
 
@@ -142,6 +145,25 @@ struct CLILiveReloadTests {
         #expect(try Self.answer(try Self.send([Self.openURL], setup, host)) == true)
         host.signal(SIGTERM)
         #expect(host.waitForExit() == 0, "\(host.stderr)")
+    }
+
+    @Test("--reload of a plugin in an isolation group restarts the whole group's child and says so")
+    func reloadRestartsTheGroup() throws {
+        let setup = try Setup(group: true)
+        let host = try LiveHostChild(["run", "--manifest", setup.manifest], directory: setup.directory)
+        defer { host.cleanUp() }
+        #expect(host.notify.messages(until: "READY=1") != nil, "no READY=1: \(host.stderr)")
+        try setup.installB()
+        let reload = try Self.send(["--reload", "Greeter"], setup, host)
+        #expect(reload.status == 0, "\(reload.stdout)\(reload.stderr)")
+        let reloaded = try #require(try reload.stdoutLines.first?.parsedJSON())
+        #expect(reloaded["reloaded"] == ["libReloadAnswer.so", "libGreeter.so"], "\(reload.stdout)")
+        #expect(reloaded["subscribers"] == ["ReloadAnswer", "Greeter"] && reloaded["group"] == "pair")
+        // ReloadAnswer shares Greeter's child: it restarted too, from B.
+        #expect(try Self.answer(try Self.send([Self.openURL], setup, host)) == false)
+        host.signal(SIGTERM)
+        #expect(host.waitForExit() == 0, "\(host.stderr)")
+        #expect(host.stderr.contains("(isolation group pair: its whole child restarted)"))
     }
 
     @Test("a crash while up: crashed in the reply to the event it crashed in, restarted in the next, same pid")
