@@ -75,6 +75,9 @@ let brokenPlugins: [String] = [
     "IsolationFaults",
     // The live host's reload: one plugin built with two answers (openURL true, then false); a crash while up.
     "ReloadAnswerA", "ReloadAnswerB",
+    // Process isolation's fidelity: reads the host's state during a call, answers an explicit NO to
+    // continueUserActivity.
+    "ReadsHostState",
 ]
 
 /// Deliberately broken Swift plugins, over SubscriberKit, for the conformance-kit checks that read a

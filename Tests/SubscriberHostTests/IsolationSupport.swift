@@ -14,7 +14,12 @@ enum Isolated {
         var optional = false
     }
 
-    static func manifest(_ plugins: [Plugin], budget: Int = 2_000, restart: PluginIsolation.RestartPolicy = .init(),
+    /// The call budget of tests that are not about hangs: the longest a manifest allows, so that no
+    /// test depends on a busy machine answering in time (a hang test passes its own, with a fixture
+    /// that blocks for ever).
+    static let patientBudget = 600_000
+
+    static func manifest(_ plugins: [Plugin], budget: Int = patientBudget, restart: PluginIsolation.RestartPolicy = .init(),
                          limits: PluginIsolation.Limits = .init()) -> Manifest {
         let entries = plugins.enumerated().map { index, plugin in
             var entry = ManifestPlugin(index: index, source: .library(plugin.library), options: plugin.options,
@@ -27,7 +32,7 @@ enum Isolated {
                         app: Application(name: "Isolation", bundleIdentifier: "dev.test.isolation", version: "1"), plugins: entries)
     }
 
-    static func host(_ plugins: [Plugin], budget: Int = 2_000, restart: PluginIsolation.RestartPolicy = .init(),
+    static func host(_ plugins: [Plugin], budget: Int = patientBudget, restart: PluginIsolation.RestartPolicy = .init(),
                      limits: PluginIsolation.Limits = .init(), clock: ManualHostClock = ManualHostClock()) throws -> PluginHost {
         try PluginHost(manifest: manifest(plugins, budget: budget, restart: restart, limits: limits),
                        options: HostOptions(extraSearchDirectories: [BuiltProducts.directory], clock: clock))

@@ -9,9 +9,13 @@
  *   didReceiveMemoryWarning  asks malloc for 8 GiB (never touched); aborts when it gets NULL (a
  *                            memory limit reached), else frees it and logs "got 8 GiB of address space"
  *   didEnterBackground       writes a line on standard output and one on standard error
+ *   willEnterForeground      with options {"crashWhen": "<path>"}: starts a thread that waits until
+ *                            that file exists, then writes through NULL (a crash between events)
+ *   destroy                  with options {"destroy": "segv"}: writes through NULL while destroyed
  */
 #define _POSIX_C_SOURCE 200809L /* adh_fixture_frame_to_every_socket */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,32 @@ static void did_enter_background(const adh_subscriber *self) {
     (void)written;
 }
 
+/* The file the crashing thread waits for (options' "crashWhen"), read at create. */
+static char crash_when[1024];
+static int destroy_segv;
+
+static void *crash_when_file_exists(void *argument) {
+    (void)argument;
+    while (access(crash_when, F_OK) != 0) adh_fixture_sleep_ms(5);
+    volatile int *nowhere = NULL;
+    *nowhere = 1;
+    return NULL;
+}
+
+static void will_enter_foreground(const adh_subscriber *self) {
+    (void)self;
+    pthread_t thread;
+    if (crash_when[0] != '\0' && pthread_create(&thread, NULL, crash_when_file_exists, NULL) == 0) pthread_detach(thread);
+}
+
+static void destroy(const adh_subscriber *self) {
+    if (destroy_segv) {
+        volatile int *nowhere = NULL;
+        *nowhere = 1;
+    }
+    adh_fixture_destroy(self);
+}
+
 static const adh_subscriber *create(const char *name, const adh_host *host) {
     adh_string options = adh_fixture_options(host);
     if (adh_fixture_find_end(options, "\"create\":\"segv\"") != 0) {
@@ -63,6 +93,16 @@ static const adh_subscriber *create(const char *name, const adh_host *host) {
     }
     adh_subscriber *subscriber = adh_fixture_create(name, "IsolationFaults", host);
     if (subscriber == NULL) return NULL;
+    destroy_segv = adh_fixture_find_end(options, "\"destroy\":\"segv\"") != 0;
+    crash_when[0] = '\0';
+    size_t at = adh_fixture_find_end(options, "\"crashWhen\":\"");
+    if (at != 0) {
+        size_t length = 0;
+        while (at < options.length && options.data[at] != '"' && length + 1 < sizeof crash_when) crash_when[length++] = options.data[at++];
+        crash_when[length] = '\0';
+    }
+    subscriber->destroy = destroy;
+    subscriber->will_enter_foreground = will_enter_foreground;
     subscriber->perform_fetch = perform_fetch;
     subscriber->did_become_active = did_become_active;
     subscriber->will_resign_active = will_resign_active;

@@ -1,6 +1,13 @@
 import SubscriberKit
 
 extension PluginHost {
+    /// Refuses a manifest whose isolation groups disagree on their limits, restart policy or call
+    /// budget (a group is one child): reading a manifest file checks this, a manifest built in code
+    /// is checked here, before any plugin is loaded.
+    static func checkIsolation(of manifest: Manifest) throws(HostError) {
+        do throws(ManifestError) { try manifest.checkIsolationGroups() } catch { throw HostError(.manifest(error)) }
+    }
+
     /// Starts one child per isolation group of `manifest`'s isolated entries (an entry without a
     /// group: a child of its own), in manifest order. A group that cannot start throws when one of its
     /// entries is required; otherwise its entries are skipped, like optional plugins that fail a check.

@@ -57,6 +57,7 @@ public final class PluginHost {
     public convenience init(manifest: Manifest, inProcess: [InProcessSubscriber] = [],
                             options: HostOptions = HostOptions()) throws(HostError) {
         DispatchWarmUp.prepareTimers()  // before any plugin code runs: Environment/DispatchWarmUp.swift
+        try Self.checkIsolation(of: manifest)  // a manifest built in code, as a file's is when read
         let configuration = try Self.configuration(for: manifest, options: options)
         let loaded: PluginSet
         // Isolated plugins are never loaded here: their children load them (Isolation/).

@@ -50,7 +50,10 @@ final class IsolatedTransport: ResponderTransport {
         case "p":
             let late = context.policy.lateAnswer as? R.Answer
             let event = context.event
+            let (names, reports) = (group.names, context.lateReports)
             group.awaitCompletion(local) { (message: JSONObject) throws(IsolationWireError) in
+                // What the child's collection noticed, before the completion can deliver the event.
+                for report in try IsolationWire.reports(message["r"], names: names, in: .completion) { reports.append(report) }
                 switch message["k"]?.stringValue {
                 case "a":
                     guard let json = message["v"] else { throw IsolationWireError("expected a completion's value, found none") }
@@ -79,7 +82,9 @@ final class IsolatedTransport: ResponderTransport {
         if let lists = reply["l"]?.arrayValue {
             restoration(lists.compactMap(\.stringValue))
         } else if reply["p"] == true {
+            let (names, reports) = (group.names, context.lateReports)
             group.awaitCompletion(local) { (message: JSONObject) throws(IsolationWireError) in
+                for report in try IsolationWire.reports(message["r"], names: names, in: .completion) { reports.append(report) }
                 if message["k"] == "a", let lists = message["v"]?.arrayValue { restoration(lists.compactMap(\.stringValue)) }
             }
         }

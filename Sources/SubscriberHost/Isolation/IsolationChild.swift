@@ -154,9 +154,15 @@ final class IsolationServer {
         } catch {
             IsolationChild.refuse("expected \(name)'s arguments, found: \(error)")
         }
-        if let raw = message["state"]?.intValue, let state = ApplicationState(rawValue: Int32(raw)) {
+        if let raw = message["state"]?.intValue, let state = ApplicationState(rawValue: Int32(clamping: raw)) {
             application.applicationState = state
             cell.state = state
+        }
+        // How the app was launched: sent when it changed (null: not yet), read as in process, through
+        // the application the Swift SDK hands over and adh.host.state/1's launch_invocation.
+        if let launch = message["launch"] {
+            application.launchInvocation = IsolationWire.launchInvocation(launch)
+            cell.setInvocation(application.launchInvocation)
         }
         // The host settles deadlines; this one only bounds how long a flight is kept here.
         let deadline = UInt64(max(0, message["deadline"]?.doubleValue ?? 0)) &* 2 &+ 5_000_000_000
@@ -181,6 +187,9 @@ final class IsolationServer {
             let start = clock.nanoseconds()
             let flight = row.deliver(call, to: ResponderList([Responder(target, subscriber: local)]), context)
             var answer: JSONObject = ["s": .number(Double(local))]
+            // What this call's completion collection noticed (a second call, a call after a decline…),
+            // for the host's outcome of this event, as in process.
+            if let settled = flight.settled { forward(settled.reports, into: &answer) }
             switch row.timing {
             case .notification:
                 answer["k"] = "n"
@@ -203,7 +212,16 @@ final class IsolationServer {
                     follow(flight, seq: seq, local: local, row: row, start: start, deadline: deadline, clock: clock)
                 }
             case .restoration:
-                if (flight.immediate as? Bool) == true { answer["k"] = "a"; answer["v"] = true } else { answer["k"] = "n" }
+                // An explicit NO is an answer (its row in the record), as in process; no row is no opinion.
+                if (flight.immediate as? Bool) == true {
+                    answer["k"] = "a"
+                    answer["v"] = true
+                } else if let row = flight.settled?.answers.answer(0) as? ContinueUserActivityResult {
+                    answer["k"] = "a"
+                    answer["v"] = .bool(row.handled)
+                } else {
+                    answer["k"] = "n"
+                }
                 if let settled = flight.settled {
                     if let lists = (settled.answers.answer(0) as? ContinueUserActivityResult)?.restorableObjects {
                         answer["l"] = .array(lists.map { .string($0) })
@@ -216,7 +234,17 @@ final class IsolationServer {
             answers.append(.object(answer))
             if message["stopsAtFirstYes"]?.boolValue == true, answer["v"] == .bool(true) { break }
         }
-        send(.reply, ["seq": seq, "answers": .array(answers)])
+        var reply: JSONObject = ["seq": seq, "answers": .array(answers)]
+        // Calls of completions that arrived after this child delivered them: for this event's outcome,
+        // the next one the host makes, as the host's late reports are.
+        forward(lateReports.drain(), into: &reply)
+        send(.reply, reply)
+    }
+
+    /// Adds the reports the host forwards (``IsolationWire/forwardedReportKinds``) to `message` as `r`.
+    private func forward(_ reports: [DispatchReport], into message: inout JSONObject) {
+        let forwarded = reports.compactMap { IsolationWire.report($0, names: names) }
+        if !forwarded.isEmpty { message["r"] = .array(forwarded) }
     }
 
     /// Sends the completion of a flight still waiting once it arrives: its answer, "declined",
@@ -227,6 +255,7 @@ final class IsolationServer {
         Task { @MainActor in
             let result = await flight.finish()
             var message: JSONObject = ["seq": seq, "s": .number(Double(local))]
+            self.forward(result.reports, into: &message)
             if clock.nanoseconds() &- start >= deadline {
                 message["k"] = "x"
             } else if result.answers.count == 0 {

@@ -50,6 +50,9 @@ package final class IsolationGroup {
     private var batch: [Int: JSONObject] = [:]
     /// The serial of the event during which the child last ended.
     private var endedSerial: UInt64 = 0
+    /// The launch invocation the current child was last sent (the outer nil: none yet): sent again
+    /// only when it changes, and to every new child.
+    private var sentLaunch: LaunchInvocation??
     /// Per event: this child's responders and their positions among the dispatcher's names, as last seen.
     private var order: [Int: [(local: Int, position: Int)]] = [:]
 
@@ -134,6 +137,7 @@ package final class IsolationGroup {
             connection.setNames(names)
             self.connection = connection
             endReported = false
+            sentLaunch = nil
             return (names, pluginOf, responding)
         }
     }
@@ -160,20 +164,41 @@ package final class IsolationGroup {
             "deadline": .number(Double(context.deadline)), "subscribers": .array(listed.map { .number(Double($0)) }),
         ]
         if context.stopsAtFirstYes { message["stopsAtFirstYes"] = true }
+        // What a subscriber reads besides the state: how the app was launched (when it changed).
+        let launch = context.application.launchInvocation
+        if sentLaunch != .some(launch) {
+            message["launch"] = IsolationWire.launch(launch)
+            sentLaunch = .some(launch)
+        }
         switch connection.roundTrip(IsolationWire.payload(.event, message), seq: seq, budgetMilliseconds: isolation.callBudgetMilliseconds) {
         case .ended(let ending):
             reportEnd(ending, local: local, context, batch: listed)
             return nil
         case .reply(let reply):
             var answers: [Int: JSONObject] = [:]
+            var reports: [DispatchReport] = []
+            do throws(IsolationWireError) {
+                reports = try IsolationWire.reports(reply["r"], names: names, in: .reply)
+            } catch {
+                malformed(error.description, local: local, context)
+                return nil
+            }
             for item in reply["answers"]?.arrayValue ?? [] {
                 guard let object = item.objectValue, let index = object["s"]?.intValue, listed.contains(index), answers[index] == nil else {
                     connection.kill()
                     reportEnd(.malformed("expected answers of subscribers \(listed), found \(item)"), local: local, context)
                     return nil
                 }
+                do throws(IsolationWireError) {
+                    reports += try IsolationWire.reports(object["r"], names: names, in: .reply)
+                } catch {
+                    malformed(error.description, local: local, context)
+                    return nil
+                }
                 answers[index] = object
             }
+            // The child's completion reports, named by the host, in this event's outcome (as in process).
+            for report in reports { context.lateReports.append(report) }
             batchSerial = context.serial
             batch = answers
             return batch.removeValue(forKey: local)
@@ -276,8 +301,14 @@ package final class IsolationGroup {
     func shutDown() {
         guard let connection, !connection.hasEnded else { return }
         seq &+= 1
-        _ = connection.roundTrip(IsolationWire.payload(.goodbye, ["seq": .number(Double(seq))]), seq: seq,
-                                 budgetMilliseconds: max(2_000, isolation.callBudgetMilliseconds))
+        // Bounded by the call budget (at least 2 s): a destroy that hangs is killed with its child.
+        let farewell = connection.roundTrip(IsolationWire.payload(.goodbye, ["seq": .number(Double(seq))]), seq: seq,
+                                            budgetMilliseconds: max(2_000, isolation.callBudgetMilliseconds))
+        // No event is under way to report on: the host's last log lines say it.
+        if case .ended(let ending) = farewell {
+            log.log(subscriber: names.first ?? plugins[0].name, level: .error,
+                    message: "\(plugins.map(\.name).joined(separator: " and ")) (isolated) ended while its subscribers were destroyed: \(ending)")
+        }
         connection.kill()
         self.connection = nil
     }
