@@ -43,6 +43,20 @@ struct IsolationFidelityTests {
         #expect(host.shutDown().reports.isEmpty)
     }
 
+    @Test("a second completion call after delivery is reported with the event during which it came, as in process",
+          arguments: [false, true])
+    func duplicateCompletionAfterDelivery(isolated: Bool) async throws {
+        let host = try Self.host([.init(library: "ReadsHostState")], isolated: isolated)
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        let fetch = await host.dispatch(.performFetch)
+        #expect(fetch.result == .newData && fetch.reports.isEmpty)
+        host.dispatchAtOnce(.didBecomeActive)
+        let resign = host.dispatchAtOnce(.willResignActive)  // calls performFetch's completion again
+        #expect(resign.reports == [.duplicateCompletion(subscriber: "ReadsHostState", event: .performFetch)])
+        #expect(host.shutDown().reports.isEmpty)
+    }
+
     @Test("continueUserActivity: an explicit false is an answer, not no opinion", arguments: [false, true])
     func restorationFalse(isolated: Bool) async throws {
         let host = try Self.host([.init(library: "ReadsHostState")], isolated: isolated)

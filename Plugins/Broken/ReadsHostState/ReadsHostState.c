@@ -6,6 +6,8 @@
  *   didBecomeActive       logs "state <n> invocation <kind> <detail>" from adh.host.state/1
  *                         (application_state, launch_invocation; "-" for no detail)
  *   continueUserActivity  answers ADH_FALSE (an explicit no), never calls the restoration handler
+ *   performFetch          completes at once (newData) and keeps the completion
+ *   willResignActive      calls the kept completion again (newData): a second call, after delivery
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,11 +37,32 @@ static adh_tristate continue_user_activity(const adh_subscriber *self, const adh
     return ADH_FALSE;
 }
 
+/* The last performFetch's completion, called again by willResignActive. */
+static adh_fetch_completion kept;
+static int holding = 0;
+
+static adh_response perform_fetch(const adh_subscriber *self, adh_fetch_completion completion) {
+    (void)self;
+    kept = completion;
+    holding = 1;
+    completion.call(completion.context, ADH_FETCH_NEW_DATA);
+    return ADH_RESPONDS;
+}
+
+static void will_resign_active(const adh_subscriber *self) {
+    (void)self;
+    if (!holding) return;
+    holding = 0;
+    kept.call(kept.context, ADH_FETCH_NEW_DATA);
+}
+
 static const adh_subscriber *create(const char *name, const adh_host *host) {
     adh_subscriber *subscriber = adh_fixture_create(name, "ReadsHostState", host);
     if (subscriber == NULL) return NULL;
     subscriber->did_become_active = did_become_active;
     subscriber->continue_user_activity = continue_user_activity;
+    subscriber->perform_fetch = perform_fetch;
+    subscriber->will_resign_active = will_resign_active;
     return subscriber;
 }
 
