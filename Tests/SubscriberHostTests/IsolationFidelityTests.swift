@@ -57,6 +57,17 @@ struct IsolationFidelityTests {
         #expect(host.shutDown().reports.isEmpty)
     }
 
+    @Test("a second completion call in destroy is in shutDown's leftovers, as in process", arguments: [false, true])
+    func duplicateCompletionAtShutDown(isolated: Bool) async throws {
+        let host = try Self.host([.init(library: "ReadsHostState")], isolated: isolated)
+        host.dispatchAtOnce(.didFinishLaunching())
+        let fetch = await host.dispatch(.performFetch)
+        #expect(fetch.result == .newData && fetch.reports.isEmpty)
+        let leftovers = host.shutDown()  // destroy calls performFetch's completion again
+        #expect(leftovers.reports == [.duplicateCompletion(subscriber: "ReadsHostState", event: .performFetch)])
+        #expect(host.shutDown().reports.isEmpty)
+    }
+
     @Test("continueUserActivity: an explicit false is an answer, not no opinion", arguments: [false, true])
     func restorationFalse(isolated: Bool) async throws {
         let host = try Self.host([.init(library: "ReadsHostState")], isolated: isolated)

@@ -8,6 +8,7 @@
  *   continueUserActivity  answers ADH_FALSE (an explicit no), never calls the restoration handler
  *   performFetch          completes at once (newData) and keeps the completion
  *   willResignActive      calls the kept completion again (newData): a second call, after delivery
+ *   destroy               the same, when willResignActive did not
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +57,11 @@ static void will_resign_active(const adh_subscriber *self) {
     kept.call(kept.context, ADH_FETCH_NEW_DATA);
 }
 
+static void destroy(const adh_subscriber *self) {
+    will_resign_active(self);
+    adh_fixture_destroy(self);
+}
+
 static const adh_subscriber *create(const char *name, const adh_host *host) {
     adh_subscriber *subscriber = adh_fixture_create(name, "ReadsHostState", host);
     if (subscriber == NULL) return NULL;
@@ -63,6 +69,7 @@ static const adh_subscriber *create(const char *name, const adh_host *host) {
     subscriber->continue_user_activity = continue_user_activity;
     subscriber->perform_fetch = perform_fetch;
     subscriber->will_resign_active = will_resign_active;
+    subscriber->destroy = destroy;
     return subscriber;
 }
 

@@ -351,7 +351,9 @@ public final class PluginHost {
             // run now; no outcome lists a destroyed subscriber.
             dispatcher.shutDown()
         }
-        return Leftovers(reports: dispatcher.takeLateReports(), logs: log.drain(), requests: log.drainRequests())
+        // An isolated child's completion reports that came after its last event come with its farewell.
+        let farewells = isolationGroups.flatMap { $0.takeFarewellReports() }
+        return Leftovers(reports: dispatcher.takeLateReports() + farewells, logs: log.drain(), requests: log.drainRequests())
     }
 
     /// What ``shutDown()`` found after the last event.

@@ -134,7 +134,10 @@ final class IsolationServer {
         case .event: event(message)
         case .goodbye:
             for subscriber in subscribers.reversed() { subscriber.destroy() }
-            send(.farewell, ["seq": message["seq"] ?? .null])
+            // Completion calls noticed since the last reply (during destroy too): the host's leftovers.
+            var farewell: JSONObject = ["seq": message["seq"] ?? .null]
+            forward(lateReports.drain(), into: &farewell)
+            send(.farewell, farewell)
             _exit(0)
         default: IsolationChild.refuse("expected an event or goodbye, found \(type)")
         }

@@ -296,6 +296,16 @@ package final class IsolationGroup {
         }
     }
 
+    /// The completion reports the child's farewell carried (calls after its last event, or during
+    /// `destroy`), until taken: for the host's leftovers, as in process.
+    private var farewellReports: [DispatchReport] = []
+
+    /// Takes the reports of the farewell (once).
+    func takeFarewellReports() -> [DispatchReport] {
+        defer { farewellReports = [] }
+        return farewellReports
+    }
+
     /// Says goodbye (its subscribers are destroyed, their last lines logged), waits a bounded time
     /// for the farewell, then kills what is left.
     func shutDown() {
@@ -305,6 +315,14 @@ package final class IsolationGroup {
         let farewell = connection.roundTrip(IsolationWire.payload(.goodbye, ["seq": .number(Double(seq))]), seq: seq,
                                             budgetMilliseconds: max(2_000, isolation.callBudgetMilliseconds))
         // No event is under way to report on: the host's last log lines say it.
+        if case .reply(let message) = farewell {
+            do throws(IsolationWireError) {
+                farewellReports = try IsolationWire.reports(message["r"], names: names, in: .farewell)
+            } catch {
+                log.log(subscriber: names.first ?? plugins[0].name, level: .error,
+                        message: "\(plugins.map(\.name).joined(separator: " and ")) (isolated): its farewell does not read: \(error)")
+            }
+        }
         if case .ended(let ending) = farewell {
             log.log(subscriber: names.first ?? plugins[0].name, level: .error,
                     message: "\(plugins.map(\.name).joined(separator: " and ")) (isolated) ended while its subscribers were destroyed: \(ending)")
