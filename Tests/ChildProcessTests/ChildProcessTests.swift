@@ -173,14 +173,12 @@ struct ChildProcessTests {
             sleeper.waitUntilExit()
         }
         let victim = sleeper.processIdentifier
-        let clock = ContinuousClock()
-        let start = clock.now
         let (outcome, messages) = try runChild("hang \(victim)", timeout: .seconds(1))
         #expect(messages == ["pid \(victim)"])
         #expect(outcome.ending == .timedOut)
-        // The reaper stopped its worker at SIGTERM and reported it, well before the grace period ran out.
+        // The reaper stopped its worker and reported it: had the grace period run out, the layer would
+        // have killed the whole group, reaper included, and no report would have come.
         #expect(outcome.reaper?.ending == .signaled(SIGKILL))
-        #expect(clock.now - start < .seconds(3))
         #expect(isRunning(victim), "the process the child named was signalled")
     }
 
