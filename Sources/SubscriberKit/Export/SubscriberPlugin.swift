@@ -14,11 +14,11 @@ import SubscriberABI
 /// ```
 public enum SubscriberPlugin {
     /// The name of the symbol a plugin exports and a host looks up ("adh_plugin_entry").
-    public static let entrySymbol: String = ABI.entrySymbol
+    package static let entrySymbol: String = ABI.entrySymbol
 
     /// The Swift compiler that built this code, "major.minor". Hosts compare their own value with a
     /// plugin's `swift_version`: both come from this same source, compiled on each side.
-    public static let swiftCompilerVersion: String = {
+    package static let swiftCompilerVersion: String = {
         #if compiler(>=7.0)
         "unknown (newer than 6.9)" // extend the ladder; hosts refuse every plugin until then
         #elseif compiler(>=6.9)

@@ -14,7 +14,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// An error at `line`, `column`.
 
-    public init(line: Int, column: Int, expected: String, found: String) {
+    package init(line: Int, column: Int, expected: String, found: String) {
         self.line = line
         self.column = column
         self.expected = expected

@@ -11,7 +11,7 @@ extension JSONValue {
     }
 
     /// The UTF-8 bytes of ``serialized(sortedKeys:pretty:)``.
-    public func serializedBytes(sortedKeys: Bool = false, pretty: Bool = false) -> [UInt8] {
+    package func serializedBytes(sortedKeys: Bool = false, pretty: Bool = false) -> [UInt8] {
         var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
         writer.write(self, depth: 0)
         return writer.output

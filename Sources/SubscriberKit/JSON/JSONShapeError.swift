@@ -10,7 +10,7 @@ public struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertibl
     public var found: String
 
     /// An error at `path`.
-    public init(path: String, expected: String, found: String) {
+    package init(path: String, expected: String, found: String) {
         self.path = path
         self.expected = expected
         self.found = found
@@ -24,7 +24,7 @@ public struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertibl
 extension JSONValue {
     /// A short description of this value for error messages: `the string "abc"`, `the number 42`,
     /// `an object`, `an array`, `null`, `true`.
-    public var shapeDescription: String {
+    package var shapeDescription: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"

@@ -33,7 +33,7 @@ public enum LogLevel: Int32, Sendable, Hashable, CaseIterable, Comparable, Custo
 }
 
 /// Where a subscriber's log lines, events and errors go: Q2's ModuleDelegate. The host provides it.
-public protocol SubscriberLogSink: Sendable {
+package protocol SubscriberLogSink: Sendable {
     /// One log line from subscriber `subscriber`. [any-thread]
     func log(subscriber: String, level: LogLevel, message: String)
     /// An analytics event from subscriber `subscriber`. [any-thread]
@@ -46,7 +46,7 @@ public protocol SubscriberLogSink: Sendable {
 }
 
 extension SubscriberLogSink {
-    public func request(_ request: SubscriberRequest, from subscriber: String) {}
+    package func request(_ request: SubscriberRequest, from subscriber: String) {}
 }
 
 /// What a subscriber gets from its host when it is made: logging (Q2's ModuleDelegate) and data
@@ -61,7 +61,7 @@ public struct SubscriberContext: Sendable {
     private let sink: any SubscriberLogSink
 
     /// A context; hosts make these.
-    public init(subscriberName: String, application: Application, options: JSONValue = [:],
+    package init(subscriberName: String, application: Application, options: JSONValue = [:],
                 sink: any SubscriberLogSink) {
         self.subscriberName = subscriberName
         self.application = application

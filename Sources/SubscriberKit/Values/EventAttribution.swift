@@ -26,7 +26,7 @@ public struct EventAttribution: Sendable, Hashable {
     }
 
     /// As JSON: {"sourceIdentifier", "destinationURL", "reportEndpoint"?, "sourceDescription", "purchaser"}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["sourceIdentifier": .number(Double(sourceIdentifier)),
                                   "destinationURL": .string(destinationURL.absoluteString),
                                   "sourceDescription": .string(sourceDescription), "purchaser": .string(purchaser)]

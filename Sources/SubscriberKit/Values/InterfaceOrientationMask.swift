@@ -21,7 +21,7 @@ public struct InterfaceOrientationMask: OptionSet, Sendable, Hashable, CustomStr
     public static let all: InterfaceOrientationMask = [.portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight]
 
     /// Each single orientation with its Info.plist-style name, in UIKit's order.
-    public static let named: [(name: String, mask: InterfaceOrientationMask)] = [
+    package static let named: [(name: String, mask: InterfaceOrientationMask)] = [
         ("portrait", .portrait), ("portraitUpsideDown", .portraitUpsideDown),
         ("landscapeLeft", .landscapeLeft), ("landscapeRight", .landscapeRight),
     ]

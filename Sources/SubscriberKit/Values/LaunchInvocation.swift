@@ -21,7 +21,7 @@ public enum LaunchInvocation: Sendable, Hashable, CustomStringConvertible {
 
     /// Classifies `options`. The checks run in this order: user activity, notification, URL,
     /// shortcut, background, icon; the first that applies wins.
-    public init(classifying options: LaunchOptions) {
+    package init(classifying options: LaunchOptions) {
         if let activity = options.userActivity {
             if activity.activityType == UserActivity.browsingWeb, let url = activity.webpageURL {
                 self = .deepLink(url)

@@ -19,7 +19,7 @@ public struct OpenURLOptions: Sendable, Hashable {
     }
 
     /// As JSON: {"sourceApplication"?, "annotation"?, "openInPlace"?, "eventAttribution"?}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = [:]
         if let sourceApplication { object["sourceApplication"] = .string(sourceApplication) }
         if let annotation { object["annotation"] = annotation }

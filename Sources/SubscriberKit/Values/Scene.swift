@@ -86,7 +86,7 @@ public struct OpenURLContext: Sendable, Hashable {
     }
 
     /// As JSON: {"url", "options"?}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["url": .string(url.absoluteString)]
         if !options.json.isEmpty { object["options"] = .object(options.json) }
         return object
@@ -134,7 +134,7 @@ public struct SceneConnectionOptions: Sendable, Hashable {
     }
 
     /// As JSON: {"urlContexts"?, "userActivity"?, "shortcutItem"?, "notificationResponse"?}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = [:]
         if !urlContexts.isEmpty { object["urlContexts"] = .array(urlContexts.map { .object($0.json) }) }
         if let userActivity { object["userActivity"] = .object(userActivity.json) }
@@ -239,7 +239,7 @@ extension LaunchInvocation {
     /// a notification response (``notification(_:)``), a URL context (an `http`/`https` URL is a
     /// universal link opened as a URL: ``deepLink(_:)``; any other scheme ``urlScheme(_:)``), a
     /// quick action (``shortcut(_:)``). Nil when the options say nothing (a plain connection).
-    public init?(classifying options: SceneConnectionOptions) {
+    package init?(classifying options: SceneConnectionOptions) {
         if let activity = options.userActivity {
             if activity.activityType == UserActivity.browsingWeb, let url = activity.webpageURL {
                 self = .deepLink(url)

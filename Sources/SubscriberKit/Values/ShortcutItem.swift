@@ -15,7 +15,7 @@ public struct ShortcutItem: Sendable, Hashable {
     }
 
     /// As JSON: {"type", "title", "userInfo"?}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["type": .string(type), "title": .string(title)]
         if !userInfo.isEmpty { object["userInfo"] = .object(userInfo) }
         return object

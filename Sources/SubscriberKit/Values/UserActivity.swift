@@ -20,7 +20,7 @@ public struct UserActivity: Sendable, Hashable {
     }
 
     /// As JSON: {"activityType", "webpageURL"?, "userInfo"?}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["activityType": .string(activityType)]
         if let webpageURL { object["webpageURL"] = .string(webpageURL.absoluteString) }
         if !userInfo.isEmpty { object["userInfo"] = .object(userInfo) }

@@ -16,7 +16,7 @@ public struct UserNotification: Sendable, Hashable {
     }
 
     /// As JSON: {"identifier", "userInfo"?, "categoryIdentifier"?}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["identifier": .string(identifier)]
         if !userInfo.isEmpty { object["userInfo"] = .object(userInfo) }
         if !categoryIdentifier.isEmpty { object["categoryIdentifier"] = .string(categoryIdentifier) }
@@ -56,7 +56,7 @@ public struct NotificationResponse: Sendable, Hashable {
     }
 
     /// As JSON: {"notification", "actionIdentifier", "userText"?}.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["notification": .object(notification.json), "actionIdentifier": .string(actionIdentifier)]
         if let userText { object["userText"] = .string(userText) }
         return object
@@ -97,7 +97,7 @@ public struct NotificationPresentationOptions: OptionSet, Sendable, Hashable, Cu
     public static let banner = NotificationPresentationOptions(rawValue: 1 << 4)
 
     /// Each option with its name, in UIKit's order of bits.
-    public static let named: [(name: String, option: NotificationPresentationOptions)] = [
+    package static let named: [(name: String, option: NotificationPresentationOptions)] = [
         ("badge", .badge), ("sound", .sound), ("list", .list), ("banner", .banner),
     ]
 

@@ -49,7 +49,7 @@ public struct ReconcilerChoice: Sendable, Hashable, CustomStringConvertible {
     public static func always(_ value: Bool) -> ReconcilerChoice { ReconcilerChoice(.always(.bool(value))) }
 
     /// As JSON, the way a manifest writes it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch form {
         case .named(let name): .string(name)
         case .precedence(let order): .array(order.map { .string($0) })
@@ -69,7 +69,7 @@ public struct ReconcilerChoice: Sendable, Hashable, CustomStringConvertible {
     /// Reads a manifest's choice: a name, a precedence list of names, or `{"always": value}`.
     /// Whether it fits the event is checked against the event's answer
     /// (``LifecycleEvent/fittingReconcilers``), which also reads what a name or list means.
-    public init(json: JSONValue, path: String) throws(JSONShapeError) {
+    package init(json: JSONValue, path: String) throws(JSONShapeError) {
         switch json {
         case .string(let name):
             self.init(.named(name))
