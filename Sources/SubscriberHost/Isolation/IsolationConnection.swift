@@ -52,6 +52,8 @@ package final class IsolationConnection: @unchecked Sendable {
         var ending: ChildEnding?
         var ended = false
         var pending: [Key: Pending] = [:]
+        /// The child said farewell to the host's goodbye: its end is the one asked for, not a crash.
+        var saidFarewell = false
         /// The highest sequence sent: a completion for a later one was never asked for.
         var lastSent: UInt64 = 0
         var subscriberCount: Int?
@@ -254,6 +256,10 @@ package final class IsolationConnection: @unchecked Sendable {
             if state.ending == nil { state.ending = .crashed(how) }
             state.ended = true
             defer { state.pending = [:] }
+            // After a farewell the host is shutting down: what is still owed is the shutdown's to
+            // settle, as for an in-process subscriber destroyed with a completion owed. Settling it
+            // here would be a completion the plugin never called, reported after delivery.
+            if state.saidFarewell { return [] }
             return state.pending.values.compactMap { if case .handler(let handler) = $0 { handler } else { nil } }
         }
         wake.signal()
@@ -275,7 +281,10 @@ package final class IsolationConnection: @unchecked Sendable {
                 guard let expected, seq == expected else {
                     throw IsolationWireError("expected a reply to \(expected.map { "message \($0)" } ?? "nothing"), found a \(type) for \(message["seq"].map { "\($0)" } ?? "none")")
                 }
-                state.withLock { $0.reply = message }
+                state.withLock {
+                    $0.reply = message
+                    if type == .farewell { $0.saidFarewell = true }
+                }
                 wake.signal()
             case .completion:
                 let (seq, subscriber) = try completionKey(message)
