@@ -39,8 +39,9 @@ typedef struct adh_host_state {
     uint32_t struct_size;
 
     /**
-     * The application's state now. During an event, the state the event is delivered in (before a
-     * transition event such as didBecomeActive, the state it leaves). [any-thread]
+     * The application's state now. During an event, the state the event is delivered in: a `will…`
+     * transition sees the state it leaves (willResignActive: active), a `did…` transition the state it
+     * enters (didBecomeActive: active), as UIKit's applicationState does. [any-thread]
      */
     adh_application_state (*application_state)(const struct adh_host *host);
 
