@@ -29,6 +29,7 @@
 #define ADH_CHILD_PROCESS_ENTRY_H
 
 #include <stddef.h>
+#include <sys/epoll.h>
 #include <sys/types.h>
 
 /** The worker channel's descriptor number in a freshly started child. */
@@ -63,5 +64,34 @@ int adh_child_pipe(int fds[2]);
 
 /** socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC): a channel's two ends. */
 int adh_child_socketpair(int fds[2]);
+
+/* A parent's reader thread waits on an epoll set (epoll_event is packed: Swift uses these instead).
+ * Each descriptor is registered with a tag, the reader learns which are ready by their tags. */
+
+/** Adds `fd` to `poller` for readability, tagged `tag`; one-shot (armed) when `oneshot` is 1. */
+static inline int adh_poller_add(int poller, int fd, unsigned tag, int oneshot) {
+    struct epoll_event event = {.events = EPOLLIN | (oneshot ? EPOLLONESHOT : 0u), .data = {.u32 = tag}};
+    return epoll_ctl(poller, EPOLL_CTL_ADD, fd, &event);
+}
+
+/** Arms (`armed` 1) or disarms a one-shot `fd` of `poller`: a disarmed one wakes nobody. */
+static inline int adh_poller_arm(int poller, int fd, unsigned tag, int armed) {
+    struct epoll_event event = {.events = (armed ? EPOLLIN : 0u) | EPOLLONESHOT, .data = {.u32 = tag}};
+    return epoll_ctl(poller, EPOLL_CTL_MOD, fd, &event);
+}
+
+/** Removes `fd` from `poller`. */
+static inline int adh_poller_remove(int poller, int fd) {
+    return epoll_ctl(poller, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/** Waits at most `timeout` ms (-1: for ever) for `poller`; writes the tags of at most 8 ready
+ *  descriptors to `tags` (room for `capacity`), returns how many, or -1 (errno). */
+static inline int adh_poller_wait(int poller, unsigned *tags, int capacity, int timeout) {
+    struct epoll_event events[8];
+    int count = epoll_wait(poller, events, capacity < 8 ? capacity : 8, timeout);
+    for (int index = 0; index < count; index++) tags[index] = events[index].data.u32;
+    return count;
+}
 
 #endif

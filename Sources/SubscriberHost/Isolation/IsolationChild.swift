@@ -13,8 +13,10 @@ import Synchronization
 /// events on its channel until the host says goodbye or goes away. Any executable that links
 /// SubscriberHost can be this child: the host starts itself again (/proc/self/exe).
 ///
-/// Threads: a reader thread takes the host's frames and hands each to the main queue, where the
-/// main actor runs (`dispatchMain`), as plugins expect of their `[main-thread]` entries.
+/// Threads: the main thread reads the host's frames and serves each where it read it, as plugins
+/// expect of their `[main-thread]` entries; between frames it runs the main dispatch queue (the
+/// main actor's jobs, `DispatchQueue.main`), waiting on the channel and on the queue's wake-up
+/// descriptor at once, as a run loop does.
 enum IsolationChild {
     static func enter(_ endpoint: ChildEndpoint) -> Never {
         // The setup arrives before any plugin code runs: nothing else can have read it.
@@ -22,14 +24,14 @@ enum IsolationChild {
               let (type, setup) = try? IsolationWire.read(frame[...]), type == .setup
         else { refuse("expected the setup message first on the channel, found none or a malformed one") }
         applyLimits(setup["limits"]?.objectValue ?? [:])
-        Task { @MainActor in
+        // This is the main thread, before `main`: the main actor's. It never returns: goodbye, or the
+        // host's end, ends the process.
+        MainActor.assumeIsolated {
             let server = IsolationServer(endpoint: endpoint)
             server.load(setup)
             server.serve()
         }
-        // The main actor runs on the main thread's run loop, as in an async `main`; this is before
-        // `main`, so run it here. It never returns: goodbye, or the host's end, ends the process.
-        while true { RunLoop.main.run() }
+        _exit(0)  // not reached: serving ends the process
     }
 
     /// The manifest's `limits` as setrlimit, before any plugin is loaded (soft and hard alike, so a
@@ -52,6 +54,15 @@ enum IsolationChild {
         _exit(2)
     }
 }
+
+/// The main dispatch queue's wake-up descriptor (an eventfd on Linux): readable when the queue has
+/// work. What a CoreFoundation run loop waits on for the same purpose (libdispatch's entry for it).
+@_silgen_name("_dispatch_get_main_queue_handle_4CF")
+private func mainQueueHandle() -> Int32
+
+/// Runs what the main dispatch queue holds, on this thread (the main thread), and returns.
+@_silgen_name("_dispatch_main_queue_callback_4CF")
+private func drainMainQueue(_ message: UnsafeMutableRawPointer?)
 
 /// The child's subscribers and how it answers the host's messages. [main-thread]
 @MainActor
@@ -110,21 +121,38 @@ final class IsolationServer {
         send(.hello, ["subscribers": .array(hello)])
     }
 
-    /// Reads the host's frames on a thread of its own and handles each on the main actor, in order.
-    func serve() {
-        let endpoint = endpoint
-        let thread = Thread {
-            while let frame = endpoint.receive() {
-                DispatchQueue.main.async { MainActor.assumeIsolated { IsolationServer.current?.handle(frame) } }
+    /// Serves the host's frames on this thread (the main thread) until goodbye or the host's end:
+    /// one `read` takes what the channel has (a frame, or several), each frame is handled where it
+    /// was read, and the main queue runs whenever it has work, so that tasks and blocks a plugin put
+    /// on the main actor run as they would in the host.
+    func serve() -> Never {
+        let channel = endpoint.descriptor
+        let mainQueue = mainQueueHandle()
+        var decoder = ChildFrameDecoder()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var polled = [pollfd(fd: channel, events: Int16(POLLIN), revents: 0),
+                      pollfd(fd: mainQueue, events: Int16(POLLIN), revents: 0)]
+        drainMainQueue(nil)  // what loading put there
+        while true {
+            let ready = poll(&polled, nfds_t(mainQueue >= 0 ? 2 : 1), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                _exit(0)
             }
-            _exit(0)  // the host closed the channel, or died
+            if polled[1].revents != 0 {
+                var count: UInt64 = 0
+                _ = Glibc.read(mainQueue, &count, MemoryLayout<UInt64>.size)
+                drainMainQueue(nil)
+            }
+            guard polled[0].revents != 0 else { continue }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(channel, $0.baseAddress, $0.count) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if count <= 0 { _exit(0) }  // the host closed the channel, or died
+            let frames = decoder.feed(chunk[0..<count])
+            if let failure = decoder.failure { IsolationChild.refuse("expected a frame from the host, found \(failure)") }
+            for frame in frames { handle(frame) }
         }
-        Self.current = self
-        thread.start()
     }
-
-    /// The one server of this process, for the reader thread's hops.
-    static var current: IsolationServer?
 
     private func handle(_ frame: [UInt8]) {
         guard let (type, message) = try? IsolationWire.read(frame[...]) else {

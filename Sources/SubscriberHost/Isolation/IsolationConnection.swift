@@ -2,8 +2,10 @@
 import Glibc
 #endif
 import ChildProcess
+import ChildProcessEntry
 import Dispatch
 import Foundation
+import SubscriberDelivery
 import SubscriberKit
 import Synchronization
 
@@ -26,12 +28,18 @@ package enum ChildEnding: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One running isolation child as the host sees it: its process, its channel, and a reader thread
-/// that takes every frame the child writes (and its standard output and error, line by line). The
-/// main actor sends an event and waits for its reply (``roundTrip(_:seq:budgetMilliseconds:)``);
-/// completions, logs and requests are handled on the reader thread as they arrive. Nothing the
-/// child writes is trusted: a frame without the run's secret, over the size limit, of an unknown
-/// type, with JSON that does not read, naming a subscriber or a sequence the host never gave, ends
-/// the child as ``ChildEnding/malformed(_:)``.
+/// for its standard output and error (line by line), its reaper's report, and its channel between
+/// calls. A synchronous call reads its reply on the calling thread
+/// (``roundTrip(_:seq:budgetMilliseconds:)``): it writes the request, then `poll`s the channel
+/// itself, the call budget as the timeout, and handles every frame that comes before the reply
+/// (logs, requests, earlier events' completions) in the order the child wrote them. Between calls
+/// the reader thread reads the channel: a completion, a log or a request that comes then is handled
+/// at once, as it arrives. The two never read at once: the channel's reader (its buffer) is behind a
+/// mutex that a call holds from its request to its reply, and the reader thread's interest in the
+/// channel (`EPOLLONESHOT`) is disarmed for the call and armed again after it, so a reply wakes only
+/// the caller. Nothing the child writes is trusted: a frame without the run's secret, over the size
+/// limit, of an unknown type, with JSON that does not read, naming a subscriber or a sequence the
+/// host never gave, ends the child as ``ChildEnding/malformed(_:)``.
 package final class IsolationConnection: @unchecked Sendable {
     // @unchecked: `state` is behind its mutex; the rest is immutable.
     /// A completion the host waits for: the handler once the transport gave it, or the answer when it
@@ -47,6 +55,7 @@ package final class IsolationConnection: @unchecked Sendable {
     struct Key: Hashable { let seq: UInt64; let subscriber: Int }
 
     struct State {
+        /// The sequence of the call under way (0: the hello), nil between calls.
         var awaited: UInt64?
         var reply: JSONObject?
         var ending: ChildEnding?
@@ -63,7 +72,13 @@ package final class IsolationConnection: @unchecked Sendable {
 
     let child: StartedChild
     private let state = Mutex(State())
+    /// Signalled once, when the reader thread saw the child end.
     private let wake = DispatchSemaphore(value: 0)
+    /// The channel's reader: whoever holds it reads the channel (a call, or the reader thread).
+    private let channelReader = Mutex(ChannelReader())
+    /// The reader thread's epoll set: the channel (one-shot, armed between calls), the reaper and
+    /// the standard streams. Closed with the connection, never before (a call may still arm it).
+    private let poller: Int32
     private let log: HostLogRecorder
     /// Who standard output and error lines are attributed to, and the subscribers' names by index.
     private let names: Mutex<[String]>
@@ -77,8 +92,24 @@ package final class IsolationConnection: @unchecked Sendable {
         self.log = log
         self.outputName = outputName
         names = Mutex([])
+        poller = epoll_create1(Int32(EPOLL_CLOEXEC))
+        // Registered before the first call (the hello's), so that a call always finds the channel to disarm.
+        for (index, fd) in [child.channel, child.reaper, child.output, child.errors].enumerated() {
+            _ = adh_poller_add(poller, fd, UInt32(index), index == 0 ? 1 : 0)
+        }
         let thread = Thread { [self] in read() }
         thread.start()
+    }
+
+    deinit {
+        // The reader thread holds the connection while it runs: it is done with both by now.
+        close(child.channel)
+        if poller >= 0 { close(poller) }
+    }
+
+    /// Arms (or disarms) the reader thread's one-shot interest in the channel.
+    private func armChannel(_ armed: Bool) {
+        _ = adh_poller_arm(poller, child.channel, 0, armed ? 1 : 0)
     }
 
     /// The child's process id (the reaper's; its worker is a fork in the same process group).
@@ -113,41 +144,74 @@ package final class IsolationConnection: @unchecked Sendable {
         case ended(ChildEnding)
     }
 
-    /// Sends `payload` (a message numbered `seq`) and waits for its reply, at most the budget; past it,
-    /// the child is killed and reported hung. Waits for the hello with `seq` 0.
+    /// Sends `payload` (a message numbered `seq`) and reads its reply on this thread, waiting at most
+    /// the budget; past it, the child is killed and reported hung. Waits for the hello with `seq` 0.
+    /// Frames before the reply (logs, requests, completions of earlier events) are handled here, in
+    /// order; those after it in the same read too, the rest by the reader thread.
     func roundTrip(_ payload: [UInt8]?, seq: UInt64, budgetMilliseconds: Int) -> Outcome {
         state.withLock {
             $0.awaited = seq
             $0.reply = nil
             $0.lastSent = max($0.lastSent, seq)
         }
-        if let payload, !ChildChannel.writeAll(ChildChannel.frame(payload), to: child.channel) {
-            // The child is gone: its reader sees the end and says how.
-            return waitForEnd(orFallBackTo: .crashed("the channel closed"))
-        }
-        let deadline = DispatchTime.now() + .milliseconds(max(0, budgetMilliseconds))
-        while true {
-            if let outcome = takeOutcome(seq) { return outcome }
-            if wake.wait(timeout: deadline) == .timedOut {
-                if let outcome = takeOutcome(seq) { return outcome }
-                let ending = ChildEnding.hung(budgetMilliseconds: budgetMilliseconds)
-                state.withLock { if $0.ending == nil { $0.ending = ending } }
-                kill()
-                _ = waitForEnd(orFallBackTo: ending)
-                return .ended(ending)
+        let call: Call = channelReader.withLock { reader in
+            armChannel(false)
+            if let payload, !ChildChannel.writeAll(ChildChannel.frame(payload), to: child.channel) { return .closed }
+            let deadline = MonotonicClock.now() &+ UInt64(max(0, budgetMilliseconds)) &* 1_000_000
+            while true {
+                if let reply = takeReply(seq) { return .reply(reply) }
+                // A malformed frame: the child is being killed, the reader thread sees it end.
+                if state.withLock({ $0.ending }) != nil { return .closed }
+                let now = MonotonicClock.now()
+                guard now < deadline else { return .timedOut }
+                let left = deadline - now
+                var polled = pollfd(fd: child.channel, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&polled, 1, Int32(clamping: (left + 999_999) / 1_000_000))
+                if ready < 0 && errno != EINTR { return .closed }
+                if ready <= 0 { continue }
+                switch reader.read(child.channel) {
+                case .frames(let frames):
+                    for frame in frames { receive(frame) }
+                case .malformed(let failure):
+                    malformed(failure)
+                    return .closed
+                case .again:
+                    continue
+                case .closed:
+                    return .closed
+                }
             }
+        }
+        // Between calls the reader thread reads the channel again (at once, if something is there).
+        armChannel(true)
+        switch call {
+        case .reply(let reply):
+            return .reply(reply)
+        case .closed:
+            // The child is gone or going: its reader sees the end and says how.
+            return waitForEnd(orFallBackTo: .crashed("the channel closed"))
+        case .timedOut:
+            let ending = ChildEnding.hung(budgetMilliseconds: budgetMilliseconds)
+            state.withLock { if $0.ending == nil { $0.ending = ending } }
+            kill()
+            _ = waitForEnd(orFallBackTo: ending)
+            return .ended(ending)
         }
     }
 
-    private func takeOutcome(_ seq: UInt64) -> Outcome? {
+    /// How a call's reading ended.
+    private enum Call {
+        case reply(JSONObject)
+        case closed
+        case timedOut
+    }
+
+    private func takeReply(_ seq: UInt64) -> JSONObject? {
         state.withLock { state in
-            if let reply = state.reply, state.awaited == seq {
-                state.reply = nil
-                state.awaited = nil
-                return .reply(reply)
-            }
-            if state.ended { return .ended(state.ending ?? .crashed("ended")) }
-            return nil
+            guard let reply = state.reply, state.awaited == seq else { return nil }
+            state.reply = nil
+            state.awaited = nil
+            return reply
         }
     }
 
@@ -191,36 +255,58 @@ package final class IsolationConnection: @unchecked Sendable {
         kill()
     }
 
-    /// Reads the channel, the reaper's report and the standard streams until the child ended.
+    /// Reads the reaper's report, the standard streams, and the channel between calls, until the
+    /// child ended.
     private func read() {
-        var decoder = ChildFrameDecoder()
         var reaperFrames = ChildFrameDecoder(limit: 4_096)
         var report: ReaperReport?
         var lines = [LineSplitter(), LineSplitter()]
         var fds = [child.channel, child.reaper, child.output, child.errors]
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var channelClosedAt: DispatchTime?
+        var tags = [UInt32](repeating: 0, count: 4)
         while fds[0] >= 0 || fds[1] >= 0 {
-            var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             // After the channel closed, the reaper reports at once; one that does not is killed.
             let timeout: Int32 = channelClosedAt == nil ? -1 : 1_000
-            let ready = poll(&polled, nfds_t(polled.count), timeout)
+            let ready = adh_poller_wait(poller, &tags, Int32(tags.count), timeout)
             if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { break }
             if ready == 0, let closedAt = channelClosedAt, DispatchTime.now() > closedAt + .seconds(5) { kill() }
-            for index in polled.indices where polled[index].fd >= 0 && polled[index].revents != 0 {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(polled[index].fd, $0.baseAddress, $0.count) }
+            for tag in tags.prefix(Int(max(0, ready))) {
+                let index = Int(tag)
+                guard index < fds.count, fds[index] >= 0 else { continue }
+                if index == 0 {
+                    // Between calls (a call disarmed this interest and holds the reader): read, hand on, re-arm.
+                    let closed: Bool = channelReader.withLock { reader in
+                        switch reader.read(child.channel) {
+                        case .frames(let frames):
+                            for frame in frames { receive(frame) }
+                        case .malformed(let failure):
+                            malformed(failure)
+                        case .again:
+                            break
+                        case .closed:
+                            return true
+                        }
+                        armChannel(true)
+                        return false
+                    }
+                    if closed {
+                        channelClosedAt = .now()
+                        _ = adh_poller_remove(poller, fds[0])
+                        fds[0] = -1  // closed with the connection: a call may still poll it
+                    }
+                    continue
+                }
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(fds[index], $0.baseAddress, $0.count) }
                 if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
                 if count <= 0 {
-                    if index == 0 { channelClosedAt = .now() }
+                    _ = adh_poller_remove(poller, fds[index])
                     close(fds[index])
                     fds[index] = -1
                     continue
                 }
                 switch index {
-                case 0:
-                    let frames = decoder.feed(chunk[0..<count])
-                    if let failure = decoder.failure { malformed(failure) }
-                    for frame in frames { receive(frame) }
                 case 1:
                     for frame in reaperFrames.feed(chunk[0..<count]) where report == nil { report = ChildProcess.reaperReport(frame) }
                 default:
@@ -235,6 +321,7 @@ package final class IsolationConnection: @unchecked Sendable {
         // Whatever the worker left is killed with its group; what it wrote last is read briefly.
         kill()
         for index in 2...3 where fds[index] >= 0 {
+            _ = adh_poller_remove(poller, fds[index])
             var polled = [pollfd(fd: fds[index], events: Int16(POLLIN), revents: 0)]
             while poll(&polled, 1, 100) > 0 {
                 let count = chunk.withUnsafeMutableBytes { Glibc.read(fds[index], $0.baseAddress, $0.count) }
@@ -285,7 +372,6 @@ package final class IsolationConnection: @unchecked Sendable {
                     $0.reply = message
                     if type == .farewell { $0.saidFarewell = true }
                 }
-                wake.signal()
             case .completion:
                 let (seq, subscriber) = try completionKey(message)
                 let handler: (@Sendable (JSONObject) throws(IsolationWireError) -> Void)? = state.withLock { state in
@@ -338,6 +424,35 @@ package final class IsolationConnection: @unchecked Sendable {
         if list.isEmpty, let name = message["s"]?.stringValue { return name }
         if let name = message["s"]?.stringValue, list.contains(name) { return name }
         return list[try IsolationWire.index(message, "s", below: list.count, in: .log)]
+    }
+}
+
+/// The channel's reading end on the host: one `recv` takes what is there (up to 64 KiB), the
+/// decoder cuts it into frames and keeps an unfinished one for the next read. Lengths are bounded
+/// by the decoder's limit, never trusted.
+struct ChannelReader {
+    private var decoder = ChildFrameDecoder()
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
+
+    enum Read {
+        case frames([[UInt8]])
+        case malformed(String)
+        /// Nothing there after all (another reader took it).
+        case again
+        case closed
+    }
+
+    /// Reads once from `fd` without blocking.
+    mutating func read(_ fd: Int32) -> Read {
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .again }
+            if count <= 0 { return .closed }
+            let frames = decoder.feed(chunk[0..<count])
+            if let failure = decoder.failure { return .malformed(failure) }
+            return .frames(frames)
+        }
     }
 }
 
