@@ -23,6 +23,9 @@ enum IsolationChild {
         guard let frame = endpoint.receive(),
               let (type, setup) = try? IsolationWire.read(frame[...]), type == .setup
         else { refuse("expected the setup message first on the channel, found none or a malformed one") }
+        guard setup["wire"]?.intValue == IsolationWire.version else {
+            refuse("expected the wire's version \(IsolationWire.version) in the setup, found \(setup["wire"].map { "\($0)" } ?? "none")")
+        }
         applyLimits(setup["limits"]?.objectValue ?? [:])
         // This is the main thread, before `main`: the main actor's. It never returns: goodbye, or the
         // host's end, ends the process.

@@ -69,6 +69,7 @@ package final class IsolationGroup {
         if let value = isolation.limits.cpuSeconds { limits["cpuSeconds"] = .number(Double(value)) }
         if let value = isolation.limits.openFiles { limits["openFiles"] = .number(Double(value)) }
         setup = [
+            "wire": .number(Double(IsolationWire.version)),
             "app": .object(application.infoJSON), "allowWritable": .bool(allowWritable), "limits": .object(limits),
             "plugins": .array(plugins.map { plugin in
                 var object: JSONObject = ["path": .string(plugin.path),

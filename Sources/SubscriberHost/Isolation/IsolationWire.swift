@@ -6,7 +6,9 @@ import SubscriberKit
 /// layer (a 4-byte big-endian length, at most ``ChildChannel/frameLimit``; the child's frames start
 /// with the run's secret), whose payload is a type byte and a JSON object. JSON because the event
 /// table already knows every event's arguments and answers as JSON (the event-script keys, the
-/// answers' output form), so nothing here lists events or shapes.
+/// answers' output form), so nothing here lists events or shapes. The two hot messages have a
+/// compact binary form besides (``IsolationWire/compactEvent`` and ``IsolationWire/compactReply``):
+/// an event without arguments, and a reply of no-opinion and yes/no answers.
 ///
 /// Who waits on what: the host sends `setup` and waits for `hello`; for an event it sends `event`
 /// and waits (at most the call budget) for its `reply`, which carries the answer of every responder
@@ -49,14 +51,27 @@ package struct IsolationWireError: Error, Sendable, CustomStringConvertible {
 
 /// Encoding and decoding of one message's payload.
 package enum IsolationWire {
-    /// `object` as the payload of a `type` message.
+    /// The protocol's version: the setup carries it, and a child of another version refuses the
+    /// setup in one line. Version 2 added the compact event and reply.
+    package static let version = 2
+
+    /// `object` as the payload of a `type` message: the compact form when the message has one and
+    /// fits it, else the type byte and the JSON object.
     package static func payload(_ type: IsolationMessage, _ object: JSONObject) -> [UInt8] {
-        [type.rawValue] + JSONValue.object(object).serializedBytes()
+        switch type {
+        case .event: if let compact = compactEventPayload(object) { return compact }
+        case .reply: if let compact = compactReplyPayload(object) { return compact }
+        default: break
+        }
+        return [type.rawValue] + JSONValue.object(object).serializedBytes()
     }
 
     /// The type and object of `payload`; throws when the type is unknown or the JSON is not an object.
+    /// A compact message reads as the object its JSON form would have been.
     package static func read(_ payload: ArraySlice<UInt8>) throws(IsolationWireError) -> (IsolationMessage, JSONObject) {
         guard let first = payload.first else { throw IsolationWireError("expected a message, found an empty frame") }
+        if first == compactEvent { return (.event, try readCompactEvent(payload.dropFirst())) }
+        if first == compactReply { return (.reply, try readCompactReply(payload.dropFirst())) }
         guard let type = IsolationMessage(rawValue: first) else {
             throw IsolationWireError("expected a message type, found the unknown type \(first)")
         }
@@ -164,5 +179,163 @@ extension IsolationWire {
         guard let object = value.objectValue else { return nil }
         let kind = adh_invocation_kind(clamping: object["k"]?.intValue ?? -1)
         return withABIString(object["d"]?.stringValue) { ABI.invocation(kind: kind, detail: $0) }
+    }
+}
+
+// MARK: The compact forms of the hot messages
+
+extension IsolationWire {
+    /// The type byte of an event in compact form: one with no arguments and no launch to send.
+    /// After it, little-endian: `seq` (f64), the event's row index (u16), `state` (f64),
+    /// `deadline` (f64), flags (u8: 1 = `stopsAtFirstYes`), the count of subscribers (u16) and
+    /// each one's index (u16). 29 bytes and 2 per subscriber.
+    package static let compactEvent: UInt8 = 4
+    /// The type byte of a reply in compact form: one whose answers are each no opinion or a yes/no
+    /// answer, with no reports. After it: `seq` (f64), the count of answers (u16), then per answer
+    /// the subscriber's index (u16) and its kind (u8: 0 no opinion, 1 answered false, 2 answered true).
+    package static let compactReply: UInt8 = 16
+
+    private static let eventKeys: Set<String> = ["seq", "event", "arguments", "state", "deadline", "subscribers", "stopsAtFirstYes"]
+
+    /// `object` (an event message) in compact form, or nil when it does not fit one.
+    static func compactEventPayload(_ object: JSONObject) -> [UInt8]? {
+        guard object.count <= eventKeys.count, object.members.allSatisfy({ eventKeys.contains($0.key) }),
+              case .number(let seq)? = object["seq"], case .number(let state)? = object["state"],
+              case .number(let deadline)? = object["deadline"],
+              let name = object["event"]?.stringValue, let row = EventTable.rows.first(where: { $0.name == name }),
+              object["arguments"]?.objectValue?.isEmpty ?? true,
+              let listed = object["subscribers"]?.arrayValue, listed.count <= Int(UInt16.max)
+        else { return nil }
+        let stops = object["stopsAtFirstYes"]
+        guard stops == nil || stops == .bool(true) else { return nil }
+        var bytes: [UInt8] = [compactEvent]
+        bytes.reserveCapacity(30 + 2 * listed.count)
+        append(seq, to: &bytes)
+        append(UInt16(row.index), to: &bytes)
+        append(state, to: &bytes)
+        append(deadline, to: &bytes)
+        bytes.append(stops == nil ? 0 : 1)
+        append(UInt16(listed.count), to: &bytes)
+        for subscriber in listed {
+            guard let index = subscriber.intValue, index >= 0, index <= Int(UInt16.max) else { return nil }
+            append(UInt16(index), to: &bytes)
+        }
+        return bytes
+    }
+
+    /// The event message a compact event stands for; throws when its length or row does not read.
+    static func readCompactEvent(_ body: ArraySlice<UInt8>) throws(IsolationWireError) -> JSONObject {
+        var reader = CompactReader(body, message: "compact event")
+        let seq = try reader.double(), row = try reader.uint16(), state = try reader.double()
+        let deadline = try reader.double(), flags = try reader.byte(), count = try reader.uint16()
+        guard Int(row) < EventTable.rows.count else {
+            throw IsolationWireError("expected a compact event's row below \(EventTable.rows.count), found \(row)")
+        }
+        guard flags <= 1 else { throw IsolationWireError("expected a compact event's flags to be 0 or 1, found \(flags)") }
+        var listed: [JSONValue] = []
+        listed.reserveCapacity(Int(count))
+        for _ in 0..<count { listed.append(.number(Double(try reader.uint16()))) }
+        try reader.end()
+        var members: [(key: String, value: JSONValue)] = [
+            ("seq", .number(seq)), ("event", .string(EventTable.rows[Int(row)].name)), ("arguments", .object([:])),
+            ("state", .number(state)), ("deadline", .number(deadline)), ("subscribers", .array(listed)),
+        ]
+        if flags == 1 { members.append(("stopsAtFirstYes", true)) }
+        return JSONObject(uniqueMembers: members)
+    }
+
+    /// `object` (a reply) in compact form, or nil when it does not fit one.
+    static func compactReplyPayload(_ object: JSONObject) -> [UInt8]? {
+        guard object.count == 2, case .number(let seq)? = object["seq"], let answers = object["answers"]?.arrayValue,
+              answers.count <= Int(UInt16.max)
+        else { return nil }
+        var bytes: [UInt8] = [compactReply]
+        bytes.reserveCapacity(11 + 3 * answers.count)
+        append(seq, to: &bytes)
+        append(UInt16(answers.count), to: &bytes)
+        for answer in answers {
+            guard let answer = answer.objectValue, let index = answer["s"]?.intValue, index >= 0, index <= Int(UInt16.max)
+            else { return nil }
+            let kind: UInt8
+            switch (answer["k"]?.stringValue, answer["v"], answer.count) {
+            case ("n"?, nil, 2): kind = 0
+            case ("a"?, .bool(false)?, 3): kind = 1
+            case ("a"?, .bool(true)?, 3): kind = 2
+            default: return nil
+            }
+            append(UInt16(index), to: &bytes)
+            bytes.append(kind)
+        }
+        return bytes
+    }
+
+    /// The reply a compact reply stands for; throws when its length or an answer's kind does not read.
+    static func readCompactReply(_ body: ArraySlice<UInt8>) throws(IsolationWireError) -> JSONObject {
+        var reader = CompactReader(body, message: "compact reply")
+        let seq = try reader.double(), count = try reader.uint16()
+        var answers: [JSONValue] = []
+        answers.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            let index = JSONValue.number(Double(try reader.uint16()))
+            switch try reader.byte() {
+            case 0: answers.append(.object(JSONObject(uniqueMembers: [("s", index), ("k", "n")])))
+            case 1: answers.append(.object(JSONObject(uniqueMembers: [("s", index), ("k", "a"), ("v", false)])))
+            case 2: answers.append(.object(JSONObject(uniqueMembers: [("s", index), ("k", "a"), ("v", true)])))
+            case let kind: throw IsolationWireError("expected a compact reply's answer kind 0, 1 or 2, found \(kind)")
+            }
+        }
+        try reader.end()
+        return JSONObject(uniqueMembers: [("seq", .number(seq)), ("answers", .array(answers))])
+    }
+
+    private static func append(_ value: UInt16, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(value & 0xFF))
+        bytes.append(UInt8(value >> 8))
+    }
+
+    private static func append(_ value: Double, to bytes: inout [UInt8]) {
+        let bits = value.bitPattern
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+    }
+}
+
+/// Reads the fields of a compact message in order, never past its end.
+private struct CompactReader {
+    private let bytes: ArraySlice<UInt8>
+    private var offset: Int
+    private let message: String
+
+    init(_ bytes: ArraySlice<UInt8>, message: String) {
+        self.bytes = bytes
+        offset = bytes.startIndex
+        self.message = message
+    }
+
+    private mutating func take(_ count: Int) throws(IsolationWireError) -> ArraySlice<UInt8> {
+        guard bytes.endIndex - offset >= count else {
+            throw IsolationWireError("expected \(count) more bytes in a \(message) at byte \(offset - bytes.startIndex + 1), found \(bytes.endIndex - offset)")
+        }
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
+    mutating func byte() throws(IsolationWireError) -> UInt8 { try take(1).first! }
+
+    mutating func uint16() throws(IsolationWireError) -> UInt16 {
+        let field = try take(2)
+        return UInt16(field[field.startIndex]) | UInt16(field[field.startIndex + 1]) << 8
+    }
+
+    mutating func double() throws(IsolationWireError) -> Double {
+        var bits: UInt64 = 0
+        for (shift, byte) in try take(8).enumerated() { bits |= UInt64(byte) << UInt64(8 * shift) }
+        return Double(bitPattern: bits)
+    }
+
+    /// Throws when bytes are left over.
+    func end() throws(IsolationWireError) {
+        guard offset == bytes.endIndex else {
+            throw IsolationWireError("expected the end of a \(message) after \(offset - bytes.startIndex) bytes, found \(bytes.endIndex - offset) more")
+        }
     }
 }
