@@ -177,7 +177,7 @@ final class IsolationServer {
     /// One event, to the listed subscribers in the host's order: one reply with every answer.
     private func event(_ message: JSONObject) {
         let seq = message["seq"] ?? .null
-        guard let name = message["event"]?.stringValue, let row = EventTable.rows.first(where: { $0.name == name }),
+        guard let name = message["event"]?.stringValue, let row = IsolationWire.rowByName[name],
               let policy = policies[row.index] else {
             IsolationChild.refuse("expected a known event, found \(message["event"].map { "\($0)" } ?? "nothing")")
         }

@@ -55,6 +55,9 @@ package enum IsolationWire {
     /// setup in one line. Version 2 added the compact event and reply.
     package static let version = 2
 
+    /// Each event's row by its name (the names the messages carry), looked up once per message.
+    package static let rowByName: [String: EventRow] = Dictionary(uniqueKeysWithValues: EventTable.rows.map { ($0.name, $0) })
+
     /// `object` as the payload of a `type` message: the compact form when the message has one and
     /// fits it, else the type byte and the JSON object.
     package static func payload(_ type: IsolationMessage, _ object: JSONObject) -> [UInt8] {
@@ -143,7 +146,7 @@ extension IsolationWire {
                 throw IsolationWireError("expected a report object in \(type).r, found \(item.shapeDescription)")
             }
             let name = names[try index(object, "s", below: names.count, in: type)]
-            guard let eventName = object["e"]?.stringValue, let row = EventTable.rows.first(where: { $0.name == eventName }) else {
+            guard let eventName = object["e"]?.stringValue, let row = rowByName[eventName] else {
                 throw IsolationWireError("expected a known event in a report of \(type), found \(object["e"].map { "\($0)" } ?? "nothing")")
             }
             guard let kind = object["k"]?.stringValue, forwardedReportKinds.contains(kind) else {
@@ -202,7 +205,7 @@ extension IsolationWire {
         guard object.count <= eventKeys.count, object.members.allSatisfy({ eventKeys.contains($0.key) }),
               case .number(let seq)? = object["seq"], case .number(let state)? = object["state"],
               case .number(let deadline)? = object["deadline"],
-              let name = object["event"]?.stringValue, let row = EventTable.rows.first(where: { $0.name == name }),
+              let name = object["event"]?.stringValue, let row = rowByName[name],
               object["arguments"]?.objectValue?.isEmpty ?? true,
               let listed = object["subscribers"]?.arrayValue, listed.count <= Int(UInt16.max)
         else { return nil }
