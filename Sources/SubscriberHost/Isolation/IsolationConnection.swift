@@ -88,11 +88,18 @@ package final class IsolationConnection: @unchecked Sendable {
     init(setup: JSONObject, environment: [String: String], log: HostLogRecorder, outputName: String) throws(ChildProcessError) {
         let launch = ChildLaunch(executable: "/proc/self/exe", environment: environment, role: "isolation",
                                  firstMessages: [IsolationWire.payload(.setup, setup)], timeout: .seconds(0))
-        child = try ChildProcess.start(launch)
+        let poller = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard poller >= 0 else {
+            throw ChildProcessError(executable: launch.executable, reason: "epoll_create1: \(String(cString: strerror(errno)))")
+        }
+        do { child = try ChildProcess.start(launch) } catch {
+            close(poller)
+            throw error
+        }
+        self.poller = poller
         self.log = log
         self.outputName = outputName
         names = Mutex([])
-        poller = epoll_create1(Int32(EPOLL_CLOEXEC))
         // Registered before the first call (the hello's), so that a call always finds the channel to disarm.
         for (index, fd) in [child.channel, child.reaper, child.output, child.errors].enumerated() {
             _ = adh_poller_add(poller, fd, UInt32(index), index == 0 ? 1 : 0)
