@@ -133,6 +133,9 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         ranks.initialize(repeating: 0, count: count)
     }
 
+    /// Where this event's late calls are reported: its dispatcher's (the token table's sinks name it).
+    package var owner: LateReports { lateReports }
+
     /// The name of slot `slot`'s subscriber.
     private func name(_ slot: Int) -> String { names[subscribers[slot]] }
 
@@ -446,4 +449,6 @@ package final class RetiredCompletions<Value: Sendable>: CompletionTokenSink, @u
     override package func forged(_ packed: Int) {
         lateReports.append(.forgedCompletion(subscriber: names[packed >> 4], event: event))
     }
+
+    override package var owner: LateReports? { lateReports }
 }

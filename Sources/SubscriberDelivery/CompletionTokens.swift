@@ -42,6 +42,9 @@ package class CompletionTokenSink: @unchecked Sendable {
     /// Responder `slot`'s subscriber called a completion with a token it was never given, during
     /// its own entry call.
     package func forged(_ slot: Int) {}
+
+    /// The late reports of the dispatcher whose event this sink serves, when known (``CompletionTokens/keptSinkCount(owner:)``).
+    package var owner: LateReports? { nil }
 }
 
 /// A table of completion tokens; the process's is ``shared``, the one every C completion's call
@@ -264,14 +267,16 @@ package final class CompletionTokens: @unchecked Sendable {
     /// How many tokens could not be issued (the table full). [any-thread]
     package var refusedCount: Int { state.withLock { $0.refusedCount } }
 
-    /// How many distinct sinks the mapped slots keep (collectors of events still waiting, and the
-    /// retired tokens' shared sinks): what the table holds beyond its slots. Linear in the slots
-    /// mapped; for tests. [main-thread]
-    package var keptSinkCount: Int {
+    /// How many distinct sinks the mapped slots keep (collectors, and the retired tokens' shared
+    /// sinks): what the table holds beyond its slots; with `owner`, only those of the dispatcher
+    /// with these late reports. Linear in the slots mapped; for tests. [main-thread]
+    package func keptSinkCount(owner: LateReports? = nil) -> Int {
         state.withLock { state in
             var kept = Set<ObjectIdentifier>()
             for index in 0..<state.count {
-                if let sink = slot(index).pointee.sink { kept.insert(ObjectIdentifier(sink.takeUnretainedValue())) }
+                guard let sink = slot(index).pointee.sink?.takeUnretainedValue() else { continue }
+                if let owner, sink.owner !== owner { continue }
+                kept.insert(ObjectIdentifier(sink))
             }
             return kept.count
         }

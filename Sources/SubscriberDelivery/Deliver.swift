@@ -274,4 +274,5 @@ private final class TokenBridge<Value: Sendable>: CompletionTokenSink, @unchecke
 
     override func deliver(_ slot: Int, _ raw: RawCompletion) { collector.deliverRaw(slot, raw) }
     override func forged(_ slot: Int) { collector.forged(slot) }
+    override var owner: LateReports? { collector.owner }
 }
