@@ -87,13 +87,18 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// unspecialized, where reading a `Value?` would cost a metadata lookup per call.
     private let receiveRaw: @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void
     private let problem: @Sendable (Int, String) -> Void
+    /// Reads a C completion's raw value (kept for what late calls need once this collector is let go).
+    private let decode: @Sendable (RawCompletion, inout String?) -> Value?
+    /// Reports a problem against a subscriber by its position among ``names``; nil: the tokens of a
+    /// delivered event keep this collector (see ``retirement()``).
+    private let reporting: (@Sendable (Int, String) -> Void)?
 
     /// A collector for the responders at `subscribers` among subscribers named `names` (in call
     /// order). `decode` reads what a loaded responder passed to its C completion; `problem` reports
     /// what it passed that the header does not allow (slot, line).
     package init(event: LifecycleEvent, names: [String], subscribers: [Int], lateReports: LateReports, timed: Bool,
                  rules: Rules = Rules(), decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?,
-                 problem: @escaping @Sendable (Int, String) -> Void) {
+                 problem: @escaping @Sendable (Int, String) -> Void, reporting: (@Sendable (Int, String) -> Void)? = nil) {
         self.event = event
         let count = subscribers.count
         self.count = count
@@ -103,6 +108,8 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         self.timed = timed
         self.rules = rules
         self.problem = problem
+        self.decode = decode
+        self.reporting = reporting
         receiveRaw = { collector, slot, raw in
             var problem: String?
             guard let value = decode(raw, &problem) else {
@@ -125,6 +132,9 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         arrivals.initialize(repeating: 0, count: count)
         ranks.initialize(repeating: 0, count: count)
     }
+
+    /// Where this event's late calls are reported: its dispatcher's (the token table's sinks name it).
+    package var owner: LateReports { lateReports }
 
     /// The name of slot `slot`'s subscriber.
     private func name(_ slot: Int) -> String { names[subscribers[slot]] }
@@ -345,6 +355,23 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         return reports.withLock { $0.reports } + late
     }
 
+    /// What this event's completion tokens lead to once it was delivered, so that the token table
+    /// does not keep this collector (its slots, values and closures: about 600 bytes an event) for
+    /// as long as it remembers them: the event's shared ``RetiredCompletions`` (one per event and
+    /// subscriber list, kept by ``LateReports``) and, for each slot, its subscriber's position, its
+    /// frozen state and whether the host had shut down, packed (``RetiredCompletions/pack``). Later
+    /// calls are reported exactly as this collector would report them. Nil without `reporting`.
+    /// [main-thread, after delivery]
+    package func retirement() -> (sink: CompletionTokenSink, slots: [Int])? {
+        guard let reporting else { return nil }
+        let closed = self.closed.load(ordering: .acquiring)
+        let slots = (0..<count).map { RetiredCompletions<Value>.pack(name: subscribers[$0], state: state($0), closed: closed) }
+        let sink = lateReports.retiredSink(for: event, names: names) {
+            RetiredCompletions(event: event, names: names, lateReports: lateReports, problem: reporting, decode: decode)
+        }
+        return (sink, slots)
+    }
+
     /// Slot `slot`'s state after delivery.
     @inline(__always)
     package func state(_ slot: Int) -> SlotState {
@@ -368,4 +395,60 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// Slot `slot`'s place in the order of arrival, 1 for the first (answered slots, under
     /// ``Rules/ranksArrivals``).
     package func rank(_ slot: Int) -> UInt64 { ranks[slot] }
+}
+
+/// Where the completion tokens of delivered events lead once their collectors are let go
+/// (``CompletionCollector/retirement()``): one per event and subscriber list, shared by every
+/// retired token of that event, each token's slot number packing what its collector knew (the
+/// subscriber's position, the slot's frozen state, whether the host had shut down). A call with
+/// such a token is reported as the collector would have reported it after delivery — a duplicate,
+/// after a decline, after delivery, an unexpected restoration, after shutdown — into the late
+/// reports, and what it passed that cannot be read is logged against its subscriber. [any-thread]
+package final class RetiredCompletions<Value: Sendable>: CompletionTokenSink, @unchecked Sendable {
+    // @unchecked: immutable.
+    private let event: LifecycleEvent
+    private let names: [String]
+    private let lateReports: LateReports
+    private let problem: @Sendable (Int, String) -> Void
+    private let decode: @Sendable (RawCompletion, inout String?) -> Value?
+
+    init(event: LifecycleEvent, names: [String], lateReports: LateReports, problem: @escaping @Sendable (Int, String) -> Void,
+         decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?) {
+        self.event = event
+        self.names = names
+        self.lateReports = lateReports
+        self.problem = problem
+        self.decode = decode
+    }
+
+    /// A retired slot's number: the subscriber's position, whether the host had shut down, the state.
+    static func pack(name: Int, state: CompletionCollector<Value>.SlotState, closed: Bool) -> Int {
+        name << 4 | (closed ? 8 : 0) | Int(state.rawValue)
+    }
+
+    override package func deliver(_ packed: Int, _ raw: RawCompletion) {
+        let name = packed >> 4
+        var problem: String?
+        guard decode(raw, &problem) != nil else {
+            return self.problem(name, "\(event): a completion of another type was called with this event's context; ignored")
+        }
+        if let problem { self.problem(name, "\(event): \(problem)") }
+        let subscriber = names[name]
+        if packed & 8 != 0 { return lateReports.append(.completionAfterShutdown(subscriber: subscriber, event: event)) }
+        let report: DispatchReport
+        switch CompletionCollector<Value>.SlotState(rawValue: UInt8(packed & 7)) ?? .expired {
+        case .claiming, .answered: report = .duplicateCompletion(subscriber: subscriber, event: event)
+        case .declined: report = .completionAfterDecline(subscriber: subscriber, event: event)
+        case .waiting, .expired: report = .completionAfterDelivery(subscriber: subscriber, event: event)
+        // After delivery a released responder's call never counts, whatever the rules.
+        case .released: report = .unexpectedRestoration(subscriber: subscriber, event: event)
+        }
+        lateReports.append(report)
+    }
+
+    override package func forged(_ packed: Int) {
+        lateReports.append(.forgedCompletion(subscriber: names[packed >> 4], event: event))
+    }
+
+    override package var owner: LateReports? { lateReports }
 }

@@ -14,6 +14,9 @@
 // - Slots are issued in one batch per event, on the main thread, and stay mapped after their event
 //   was delivered, in a bounded FIFO (65,536 slots), so a late or duplicate call is still reported
 //   against its subscriber; then the slot is reused under a new tag, and old tokens become unknown.
+//   A retired slot no longer keeps its event's collector: it leads to one sink per event shared by
+//   every retired token of that event (``RetiredCompletions``), its slot number packing what a late
+//   call's report needs, so that remembering 65,536 tokens costs their slots, not 65,536 collectors.
 // - A call with an unknown token is ignored. When it arrives on the thread running a subscriber's
 //   entry, during that entry (the call path marks the entry's own token as the call site), it comes
 //   from that subscriber and is reported against it as forged; otherwise nobody can be blamed and it
@@ -39,6 +42,9 @@ package class CompletionTokenSink: @unchecked Sendable {
     /// Responder `slot`'s subscriber called a completion with a token it was never given, during
     /// its own entry call.
     package func forged(_ slot: Int) {}
+
+    /// The late reports of the dispatcher whose event this sink serves, when known (``CompletionTokens/keptSinkCount(owner:)``).
+    package var owner: LateReports? { nil }
 }
 
 /// A table of completion tokens; the process's is ``shared``, the one every C completion's call
@@ -138,12 +144,22 @@ package final class CompletionTokens: @unchecked Sendable {
     }
 
     /// The event of these tokens was delivered: they stay mapped among the last ``retiredCapacity``
-    /// retired, then their slots are reused. [main-thread]
-    package func retire(_ tokens: [UnsafeMutableRawPointer]) {
+    /// retired, then their slots are reused. With `retired`, token `i` leads from now on to
+    /// `retired.sink` with slot number `retired.slots[i]` instead of to its event's collector, so that
+    /// a remembered token keeps a few bytes, not the collector (``CompletionCollector/retirement()``).
+    /// [main-thread]
+    package func retire(_ tokens: [UnsafeMutableRawPointer], as retired: (sink: CompletionTokenSink, slots: [Int])? = nil) {
         guard !tokens.isEmpty else { return }
         state.withLock { state in
-            for token in tokens where token != Self.unusable {
+            for (position, token) in tokens.enumerated() where token != Self.unusable {
                 let index = Int(UInt(bitPattern: token) & 0xFFFF_FFFF)
+                if let retired, position < retired.slots.count, let number = Int32(exactly: retired.slots[position]) {
+                    // Only this thread changes slots; other threads read them under this lock.
+                    let pointer = slot(index)
+                    pointer.pointee.sink?.release()
+                    pointer.pointee.sink = .passRetained(retired.sink)
+                    pointer.pointee.index = number
+                }
                 if state.retired.count < retiredCapacity {
                     state.retired.append(index)
                     continue
@@ -250,6 +266,21 @@ package final class CompletionTokens: @unchecked Sendable {
 
     /// How many tokens could not be issued (the table full). [any-thread]
     package var refusedCount: Int { state.withLock { $0.refusedCount } }
+
+    /// How many distinct sinks the mapped slots keep (collectors, and the retired tokens' shared
+    /// sinks): what the table holds beyond its slots; with `owner`, only those of the dispatcher
+    /// with these late reports. Linear in the slots mapped; for tests. [main-thread]
+    package func keptSinkCount(owner: LateReports? = nil) -> Int {
+        state.withLock { state in
+            var kept = Set<ObjectIdentifier>()
+            for index in 0..<state.count {
+                guard let sink = slot(index).pointee.sink?.takeUnretainedValue() else { continue }
+                if let owner, sink.owner !== owner { continue }
+                kept.insert(ObjectIdentifier(sink))
+            }
+            return kept.count
+        }
+    }
 
     /// How many slots map a token now (issued, not yet reused). [any-thread]
     package var mappedCount: Int { state.withLock { $0.issuedCount - $0.free.count } }

@@ -203,7 +203,7 @@ enum Deliver {
         let problem = context.problem
         let collector = CompletionCollector<Value>(
             event: context.event, names: context.names, subscribers: subscribers, lateReports: context.lateReports,
-            timed: context.timed, rules: rules, decode: decode, problem: { problem(subscribers[$0], $1) })
+            timed: context.timed, rules: rules, decode: decode, problem: { problem(subscribers[$0], $1) }, reporting: problem)
         let tokens = list.hasLoaded ? CompletionTokens.shared.issue(subscribers.count, to: TokenBridge(collector)) : []
         return (collector, tokens)
     }
@@ -274,4 +274,5 @@ private final class TokenBridge<Value: Sendable>: CompletionTokenSink, @unchecke
 
     override func deliver(_ slot: Int, _ raw: RawCompletion) { collector.deliverRaw(slot, raw) }
     override func forged(_ slot: Int) { collector.forged(slot) }
+    override var owner: LateReports? { collector.owner }
 }

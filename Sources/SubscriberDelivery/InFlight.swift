@@ -105,7 +105,8 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
         if let built { return built }
         let reports = collector.deliveredReports()
         // Calls with these tokens from now on are late: they stay mapped a while, so they are reported.
-        CompletionTokens.shared.retire(tokens)
+        // They lead to the event's shared retired sink from now on, not to the collector.
+        CompletionTokens.shared.retire(tokens, as: tokens.isEmpty ? nil : collector.retirement())
         let made = result(collector, reports)
         built = made
         return made

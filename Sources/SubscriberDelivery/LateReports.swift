@@ -17,4 +17,24 @@ package final class LateReports: Sendable {
     package func drain() -> [DispatchReport] {
         reports.withLock { $0.removeAll() }
     }
+
+    /// The retired tokens' sink of each event, by event index, with the subscriber names it was made for.
+    private let retired = Mutex<[Int: (names: [String], sink: CompletionTokenSink)]>([:])
+
+    /// The sink the retired tokens of `event` delivered to subscribers `names` share
+    /// (``CompletionCollector/retirement()``): made by `make` once per event and subscriber list
+    /// (the same array, as the dispatcher hands it to every event until its subscribers change),
+    /// so at most one per event is kept.
+    package func retiredSink(for event: LifecycleEvent, names: [String], make: () -> CompletionTokenSink) -> CompletionTokenSink {
+        retired.withLock { retired in
+            let identity = names.withUnsafeBufferPointer { $0.baseAddress }
+            if let kept = retired[event.index], kept.names.withUnsafeBufferPointer({ $0.baseAddress }) == identity,
+               kept.names.count == names.count {
+                return kept.sink
+            }
+            let sink = make()
+            retired[event.index] = (names, sink)
+            return sink
+        }
+    }
 }

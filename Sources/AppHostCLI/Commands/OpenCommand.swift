@@ -60,6 +60,10 @@ enum OpenCommand {
         if case .success(let fd) = connectUnix(place.socket) {
             defer { _ = close(fd) }
             let exchange = ControlSocketClient.exchange(fd: fd, lines: line, output: output)
+            if let shortfall = exchange.shortfall(socket: place.socket) {
+                errors.singleLine("apphost open: \(shortfall)")
+                return ExitStatus.failure
+            }
             return exchange.failures > 0 || exchange.replies == 0 ? ExitStatus.failure : ExitStatus.success
         }
         // None runs: this process becomes the host.

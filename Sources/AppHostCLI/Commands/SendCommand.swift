@@ -27,7 +27,8 @@ enum SendCommand {
 
         Exit status:
           0  every reply is an outcome that was delivered
-          1  a reply is an error or a refusal (a state violation, a bad line, too many connections)
+          1  a reply is an error or a refusal (a state violation, a bad line, too many connections),
+             or the host closed before answering every line sent
           2  usage error, bad manifest, or no host running for the manifest's bundle identifier
 
         """
@@ -58,6 +59,10 @@ enum SendCommand {
         }
         defer { _ = close(fd) }
         let exchange = ControlSocketClient.exchange(fd: fd, lines: line == "-" ? nil : Array((line + "\n").utf8), output: output)
+        if let shortfall = exchange.shortfall(socket: place.socket) {
+            errors.singleLine("apphost send: \(shortfall)")
+            return ExitStatus.failure
+        }
         return exchange.failures > 0 ? ExitStatus.failure : ExitStatus.success
     }
 }

@@ -147,7 +147,8 @@ final class ControlSocketServer: LiveSource {
         var stimuli: [LiveStimulus] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         // At most 1 MiB per wake-up, so one busy client cannot hold the loop.
-        for _ in 0..<16 {
+        var drained = false
+        for _ in 0..<16 where !drained {
             let count = Glibc.read(client.fd, &chunk, chunk.count)
             if count == 0 { client.peerDone = true; break }
             if count < 0 {
@@ -155,6 +156,8 @@ final class ControlSocketServer: LiveSource {
                 if errno != EAGAIN && errno != EWOULDBLOCK { client.peerDone = true }
                 break
             }
+            // A short read took everything there was: the next read would say EAGAIN.
+            defer { if count < chunk.count { drained = true } }
             var start = 0
             while start < count {
                 let newline = chunk[start..<count].firstIndex(of: UInt8(ascii: "\n"))

@@ -59,7 +59,8 @@ package final class LifecycleDispatcher {
     private var reportProblem: @Sendable (Int, String) -> Void = { _, _ in }
     /// Each event's policy, by event index.
     private let policies: [EventPolicy]
-    private let lateReports = LateReports()
+    /// Also what the token table's sinks of this dispatcher's events name as their owner (tests count them).
+    let lateReports = LateReports()
     /// Events still waiting for completions, so that shutting down delivers them.
     var waiting: [ObjectIdentifier: InFlight] = [:]
     /// Results owed to a `whenDelivered` handler, by flight: settled before ``shutDown()`` returns.
