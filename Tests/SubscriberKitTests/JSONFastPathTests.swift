@@ -56,4 +56,57 @@ struct JSONFastPathTests {
         }
         #expect(checked > EventTable.rows.count)
     }
+
+    // MARK: Script lines read from their bytes
+
+    @Test("a flat object's members are what the parser finds; anything it leaves to the parser is nil")
+    func flatObjects() throws {
+        let accepted = [
+            #"{"event": "openURL", "url": "news://a", "options": {"sourceApplication": "x"}}"#,
+            #"  {"a":1,"b":true,"c":null,"d":[1,{"e":"}"}],"f":"é\u00e9\"","g":-0.5e3}  "#,
+            "{}", #"{"":""}"#,
+        ]
+        for text in accepted {
+            let flat = try #require(FlatJSONObject(scanning: ArraySlice(text.utf8)), "\(text)")
+            #expect(flat.object.map(JSONValue.object) == (try JSONValue(parsing: text)), "\(text)")
+        }
+        let refused = [
+            #"{"a":1,"a":2}"#, #"{"a\u0062":1}"#, #"{"é":1}"#, "[1]", #"{"a":1} x"#, #"{"a":1"#, #"{"a" 1}"#,
+            "{\"a\":\"tab\there\"}", #"{"a":1,}"#, #"{"a":}"#, #"{,}"#, "",
+            "{\"a\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}",
+        ]
+        for text in refused {
+            #expect(FlatJSONObject(scanning: ArraySlice(text.utf8)) == nil, "\(text)")
+        }
+        // Members whose text does not parse are found, and refused when read.
+        let flat = try #require(FlatJSONObject(scanning: ArraySlice(#"{"a": tru, "b": [1}, "c": "x"}"#.utf8)))
+        var reader = JSONObjectReader(flat: flat, path: "")
+        #expect(reader.value("a") == nil && !reader.isIntact)
+        #expect(try reader.string("c") == "x")
+    }
+
+    @Test("a reader over a line's bytes reads what a reader over its parsed object reads, errors included")
+    func flatReaderMatchesTree() throws {
+        let text = #"{"s": "plain", "e": "q\"é", "n": 3, "b": false, "o": {"k": [1]}, "a": ["x", "y"]}"#
+        let flat = try #require(FlatJSONObject(scanning: ArraySlice(text.utf8)))
+        var fast = JSONObjectReader(flat: flat, path: "p")
+        var slow = try JSONObjectReader(JSONValue(parsing: text), path: "p")
+        #expect(try fast.string("s") == slow.string("s"))
+        #expect(try fast.string("e") == slow.string("e"))
+        #expect(try fast.int("n") == slow.int("n"))
+        #expect(try fast.bool("b") == slow.bool("b"))
+        #expect(try fast.object("o") == slow.object("o"))
+        #expect(try fast.strings("a") == slow.strings("a"))
+        #expect(fast.has("s") && !fast.has("zz"))
+        #expect(throws: JSONShapeError(path: "p.n", expected: "a string", found: "the number 3")) { try fast.string("n") }
+        #expect(throws: JSONShapeError(path: "p.n", expected: "a string", found: "the number 3")) { try slow.string("n") }
+        #expect(fast.isIntact)
+        // An unread key is named as the ordinary reader names it.
+        let unread = try #require(FlatJSONObject(scanning: ArraySlice(#"{"s": "x", "extra": 1}"#.utf8)))
+        var partial = JSONObjectReader(flat: unread, path: "")
+        _ = try partial.string("s")
+        #expect(throws: JSONShapeError(path: "extra", expected: "one of the known keys (s)", found: "an unknown key")) {
+            try partial.rejectUnknownKeys()
+        }
+    }
 }

@@ -20,8 +20,8 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
     /// started, a number ≥ 0; a replay plays the lines in order and does not wait for it).
     static func recordedSource(_ reader: inout JSONObjectReader) throws(JSONShapeError) -> String? {
         // Read only when there: an unknown key's error lists the keys read, and these are no argument.
-        let source = reader.object["source"] == nil ? nil : try reader.string("source")
-        if reader.object["at"] != nil, let at = reader.value("at") {
+        let source = reader.has("source") ? try reader.string("source") : nil
+        if reader.has("at"), let at = reader.value("at") {
             guard case .number(let milliseconds) = at, milliseconds >= 0, milliseconds.isFinite else {
                 throw reader.mismatch("at", "milliseconds since the host started, a number ≥ 0", at)
             }
@@ -34,6 +34,24 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
         var reader = try JSONObjectReader(json, path: "")
         let source = try recordedSource(&reader)
         return (try AnyEventCall(json: json), source)
+    }
+
+    /// A line's call and its `"source"`, read straight from the line's bytes (``FlatJSONObject``):
+    /// strings are made from the bytes, and only values that are not plain strings are built as
+    /// `JSONValue`s. Nil whenever this fast path cannot read the line or finds anything wrong with
+    /// it: the caller then reads it the ordinary way (``readingSource(json:)``), which names what is
+    /// wrong and where. What it returns is what the ordinary way returns (`EventScriptTests`).
+    static func readingSource(line: ArraySlice<UInt8>) -> (call: AnyEventCall, source: String?)? {
+        guard let flat = FlatJSONObject(scanning: line) else { return nil }
+        var reader = JSONObjectReader(flat: flat, path: "")
+        do {
+            guard let name = try reader.string("event"), let event = LifecycleEvent(rawValue: name) else { return nil }
+            let source = try recordedSource(&reader)
+            let call = try event.row.call(reading: &reader)
+            return reader.isIntact ? (call, source) : nil
+        } catch {
+            return nil
+        }
     }
 
     /// As an event-script object: `{"event": "<wire name>", …arguments}`; ``init(json:path:)`` reads it back.

@@ -41,33 +41,76 @@ extension JSONValue {
 /// Reads the members of one JSON object with their key paths, so that every shape error says where.
 /// Call ``rejectUnknownKeys()`` last to make any key that was never read an error.
 package struct JSONObjectReader: Sendable {
-    /// The object being read.
-    package let object: JSONObject
+    /// What is read: an object built, or one line's members found in its bytes (``FlatJSONObject``).
+    private enum Source: Sendable {
+        case tree(JSONObject)
+        case flat(FlatJSONObject)
+    }
+    private let source: Source
+    /// The object being read (a flat object's members built, when one is read: rare).
+    package var object: JSONObject {
+        switch source {
+        case .tree(let object): object
+        case .flat(let flat): flat.object ?? JSONObject()
+        }
+    }
     /// The key path of the object itself.
     package let path: String
     /// The keys asked for so far: the few the reading code names, so a list (no hashing) is cheapest.
     private var readKeys: [String] = []
+    /// False once a member of a flat object that was read did not parse: what was read from it
+    /// then is not the object's, and the caller reads it the ordinary way (which says what is wrong).
+    package private(set) var isIntact = true
 
     /// Starts reading `value`, which must be an object.
     package init(_ value: JSONValue, path: String) throws(JSONShapeError) {
         guard case .object(let object) = value else {
             throw JSONShapeError(path: path, expected: "an object", found: value.shapeDescription)
         }
-        self.object = object
+        source = .tree(object)
+        self.path = path
+    }
+
+    /// Starts reading an object's members straight from its bytes: strings are made from them,
+    /// other values built as they are read. Check ``isIntact`` after reading.
+    package init(flat: FlatJSONObject, path: String) {
+        source = .flat(flat)
         self.path = path
     }
 
     /// The key path of member `key`.
     package func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+    /// Whether member `key` is there (not marked as read).
+    package func has(_ key: String) -> Bool {
+        switch source {
+        case .tree(let object): object[key] != nil
+        case .flat(let flat): flat.member(key) != nil
+        }
+    }
+
     /// The raw member `key`, or nil when absent. Marks the key as read.
     package mutating func value(_ key: String) -> JSONValue? {
         if !readKeys.contains(key) { readKeys.append(key) }
-        return object[key]
+        switch source {
+        case .tree(let object):
+            return object[key]
+        case .flat(let flat):
+            guard let member = flat.member(key) else { return nil }
+            guard let value = flat.value(member) else {
+                isIntact = false
+                return nil
+            }
+            return value
+        }
     }
 
     /// Member `key` as a string; nil when absent; an error when present with another type.
     package mutating func string(_ key: String) throws(JSONShapeError) -> String? {
+        if case .flat(let flat) = source, let member = flat.member(key), member.plain {
+            if !readKeys.contains(key) { readKeys.append(key) }
+            return flat.string(member.value)
+        }
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
         return string
@@ -125,7 +168,14 @@ package struct JSONObjectReader: Sendable {
 
     /// Throws for the first key (in document order) that was never read.
     package func rejectUnknownKeys() throws(JSONShapeError) {
-        if let unknown = object.members.first(where: { !readKeys.contains($0.key) })?.key {
+        let unknown: String?
+        switch source {
+        case .tree(let object):
+            unknown = object.members.first(where: { !readKeys.contains($0.key) })?.key
+        case .flat(let flat):
+            unknown = flat.members.first(where: { !readKeys.contains(flat.string($0.key)) }).map { flat.string($0.key) }
+        }
+        if let unknown {
             let known = readKeys.sorted().joined(separator: ", ")
             throw JSONShapeError(path: path(of: unknown), expected: "one of the known keys (\(known))",
                                  found: "an unknown key")
