@@ -109,4 +109,53 @@ struct JSONFastPathTests {
             try partial.rejectUnknownKeys()
         }
     }
+
+    // MARK: Log attributes kept as text
+
+    @Test("attributes in the serializer's form are kept as they are; any other form is left to the parser")
+    func objectText() throws {
+        let objects: [JSONObject] = [
+            ["timestamp": .number(1_795_788_093.4646502)], ["n": 3, "m": -0.0, "big": 1e300, "small": .number(.leastNonzeroMagnitude), "i": 123_456_789_012_345],
+            ["s": "q\"\\\n\r\t\u{8}\u{c}\u{1}\u{1f}é€😀/"], ["route": "article(7)", "scene": "s-1"],
+            ["a": [1, [2, [3]], [:], []], "o": ["x": .null, "y": true, "z": false]], ["": ""],
+        ]
+        for object in objects {
+            let bytes = JSONValue.object(object).serializedBytes()
+            let text = try #require(bytes.withUnsafeBufferPointer { JSONObjectText(checking: $0) }, "\(object)")
+            #expect(text.bytes == bytes && text.object == object)
+        }
+        let others = [
+            "{}", "[1]", #"{"a": 1}"#, #"{"a":1.0}"#, #"{"a":1e2}"#, #"{"a":01}"#, #"{"a":1,"a":2}"#, #"{"a":"\/"}"#,
+            #"{"a":"\u00e9"}"#, #"{"a":"\u000a"}"#, #"{"a":"\u001F"}"#, #"{"a":tru}"#, #"{"a":1}x"#, #"{"a":1"#,
+            #"{"a":1234567890123456789}"#, #"{"a":-}"#, "{\"a\":\"\u{1}\"}",
+        ]
+        for other in others {
+            #expect(Array(other.utf8).withUnsafeBufferPointer { JSONObjectText(checking: $0) } == nil, "\(other)")
+        }
+        #expect([UInt8]([0x7B, 0x22, 0xC3, 0x22, 0x3A, 0x31, 0x7D]).withUnsafeBufferPointer { JSONObjectText(checking: $0) } == nil)
+    }
+
+    @Test("whatever text is kept reads back and serializes to the same bytes (every byte of many texts altered)")
+    func objectTextRoundTrips() {
+        let seeds: [JSONObject] = [
+            ["timestamp": .number(1_795_788_093.4646502), "n": 12, "s": "q\"\\\u{1}é"],
+            ["a": [0.1, -2, "x"], "o": ["k": .null]],
+        ]
+        let replacements: [UInt8] = Array(#"0 1 9 . e - " \ u { } [ ] , : a"#.utf8) + [0x00, 0x80, 0xC3]
+        var kept = 0
+        for seed in seeds {
+            let original = JSONValue.object(seed).serializedBytes()
+            for position in original.indices {
+                for replacement in replacements {
+                    var altered = original
+                    altered[position] = replacement
+                    guard let text = altered.withUnsafeBufferPointer({ JSONObjectText(checking: $0) }) else { continue }
+                    kept += 1
+                    let reparsed = try? JSONValue(parsing: text.bytes)
+                    #expect(reparsed?.serializedBytes() == text.bytes, "\(String(decoding: altered, as: UTF8.self))")
+                }
+            }
+        }
+        #expect(kept > 0)
+    }
 }

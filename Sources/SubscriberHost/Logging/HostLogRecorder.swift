@@ -107,6 +107,16 @@ package final class HostLogRecorder: SubscriberLogSink {
         record(LogRecord(subscriber: subscriber, kind: .event, level: .info, message: name, attributes: attributes))
     }
 
+    /// Records an analytics event whose attributes are checked text, kept as text. [any-thread]
+    package func logEvent(subscriber: String, name: String, attributesText: JSONObjectText) {
+        record(LogRecord(subscriber: subscriber, kind: .event, level: .info, message: name, attributesText: attributesText))
+    }
+
+    /// Records an error whose attributes are checked text, kept as text. [any-thread]
+    package func logError(subscriber: String, message: String, attributesText: JSONObjectText) {
+        record(LogRecord(subscriber: subscriber, kind: .error, level: .error, message: message, attributesText: attributesText))
+    }
+
     /// Records an error, at level error. [any-thread]
     package func logError(subscriber: String, message: String, attributes: JSONObject) {
         record(LogRecord(subscriber: subscriber, kind: .error, level: .error, message: message,
