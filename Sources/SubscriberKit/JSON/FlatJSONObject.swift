@@ -65,6 +65,12 @@ package struct FlatJSONObject: Sendable {
         }
     }
 
+    /// Whether `member`'s key is `key`.
+    func key(of member: Member, is key: String) -> Bool {
+        var key = key
+        return key.withUTF8 { key in bytes[member.key].elementsEqual(key) }
+    }
+
     /// The text of `range`, as a String.
     func string(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)

@@ -42,18 +42,12 @@ extension JSONValue {
 /// Call ``rejectUnknownKeys()`` last to make any key that was never read an error.
 package struct JSONObjectReader: Sendable {
     /// What is read: an object built, or one line's members found in its bytes (``FlatJSONObject``).
-    private enum Source: Sendable {
-        case tree(JSONObject)
-        case flat(FlatJSONObject)
-    }
-    private let source: Source
+    /// Two stored properties rather than an enum: reading a member borrows them, where binding an
+    /// enum's payload copied it (retains and releases on every key read).
+    private let tree: JSONObject
+    private let flat: FlatJSONObject?
     /// The object being read (a flat object's members built, when one is read: rare).
-    package var object: JSONObject {
-        switch source {
-        case .tree(let object): object
-        case .flat(let flat): flat.object ?? JSONObject()
-        }
-    }
+    package var object: JSONObject { flat.map { $0.object ?? JSONObject() } ?? tree }
     /// The key path of the object itself.
     package let path: String
     /// The keys asked for so far: the few the reading code names, so a list (no hashing) is cheapest.
@@ -67,14 +61,16 @@ package struct JSONObjectReader: Sendable {
         guard case .object(let object) = value else {
             throw JSONShapeError(path: path, expected: "an object", found: value.shapeDescription)
         }
-        source = .tree(object)
+        tree = object
+        flat = nil
         self.path = path
     }
 
     /// Starts reading an object's members straight from its bytes: strings are made from them,
     /// other values built as they are read. Check ``isIntact`` after reading.
     package init(flat: FlatJSONObject, path: String) {
-        source = .flat(flat)
+        tree = JSONObject()
+        self.flat = flat
         self.path = path
     }
 
@@ -83,33 +79,27 @@ package struct JSONObjectReader: Sendable {
 
     /// Whether member `key` is there (not marked as read).
     package func has(_ key: String) -> Bool {
-        switch source {
-        case .tree(let object): object[key] != nil
-        case .flat(let flat): flat.member(key) != nil
-        }
+        if let flat { return flat.member(key) != nil }
+        return tree[key] != nil
     }
 
     /// The raw member `key`, or nil when absent. Marks the key as read.
     package mutating func value(_ key: String) -> JSONValue? {
         if !readKeys.contains(key) { readKeys.append(key) }
-        switch source {
-        case .tree(let object):
-            return object[key]
-        case .flat(let flat):
-            guard let member = flat.member(key) else { return nil }
-            guard let value = flat.value(member) else {
-                isIntact = false
-                return nil
-            }
-            return value
+        guard let flat else { return tree[key] }
+        guard let member = flat.member(key) else { return nil }
+        guard let value = flat.value(member) else {
+            isIntact = false
+            return nil
         }
+        return value
     }
 
     /// Member `key` as a string; nil when absent; an error when present with another type.
     package mutating func string(_ key: String) throws(JSONShapeError) -> String? {
-        if case .flat(let flat) = source, let member = flat.member(key), member.plain {
+        if let member = flat?.member(key), member.plain {
             if !readKeys.contains(key) { readKeys.append(key) }
-            return flat.string(member.value)
+            return flat!.string(member.value)
         }
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
@@ -169,11 +159,10 @@ package struct JSONObjectReader: Sendable {
     /// Throws for the first key (in document order) that was never read.
     package func rejectUnknownKeys() throws(JSONShapeError) {
         let unknown: String?
-        switch source {
-        case .tree(let object):
-            unknown = object.members.first(where: { !readKeys.contains($0.key) })?.key
-        case .flat(let flat):
-            unknown = flat.members.first(where: { !readKeys.contains(flat.string($0.key)) }).map { flat.string($0.key) }
+        if let flat {
+            unknown = flat.members.first { member in !readKeys.contains { flat.key(of: member, is: $0) } }.map { flat.string($0.key) }
+        } else {
+            unknown = tree.members.first(where: { !readKeys.contains($0.key) })?.key
         }
         if let unknown {
             let known = readKeys.sorted().joined(separator: ", ")
