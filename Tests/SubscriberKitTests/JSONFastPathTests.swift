@@ -108,6 +108,22 @@ struct JSONFastPathTests {
         #expect(throws: JSONShapeError(path: "extra", expected: "one of the known keys (s)", found: "an unknown key")) {
             try partial.rejectUnknownKeys()
         }
+        // Keys asked for and absent are named too, as the ordinary reader names them.
+        let text2 = #"{"b": "x", "extra": 1, "a": [2]}"#
+        var fast2 = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: ArraySlice(text2.utf8))), path: "o")
+        var slow2 = try JSONObjectReader(JSONValue(parsing: text2), path: "o")
+        for reader in [0, 1] {
+            func read(_ r: inout JSONObjectReader) throws {
+                _ = try r.string("zz")
+                _ = try r.string("b")
+                _ = r.value("a")
+                _ = try r.bool("absent")
+            }
+            if reader == 0 { try read(&fast2) } else { try read(&slow2) }
+        }
+        let expected = JSONShapeError(path: "o.extra", expected: "one of the known keys (a, absent, b, zz)", found: "an unknown key")
+        #expect(throws: expected) { try fast2.rejectUnknownKeys() }
+        #expect(throws: expected) { try slow2.rejectUnknownKeys() }
     }
 
     // MARK: Log attributes kept as text

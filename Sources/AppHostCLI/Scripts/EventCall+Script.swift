@@ -45,7 +45,7 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
         guard let flat = FlatJSONObject(scanning: line) else { return nil }
         var reader = JSONObjectReader(flat: flat, path: "")
         do {
-            guard let name = try reader.string("event"), let event = LifecycleEvent(rawValue: name) else { return nil }
+            guard let name = reader.plainStringBytes("event"), let event = ScriptEventNames.event(named: name) else { return nil }
             let source = try recordedSource(&reader)
             let call = try event.row.call(reading: &reader)
             return reader.isIntact ? (call, source) : nil
@@ -65,4 +65,24 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
     /// `{"articles":[101,102]}`, `pad`; nil for events without arguments (and the launch events,
     /// whose invocation says it better).
     var argumentSummary: String? { event.row.summary(of: self) }
+}
+
+/// The events by the bytes of their wire names, for lines read from their bytes: no `String` made
+/// and hashed for a line's event. Made once from the event table, grouped by the name's length.
+enum ScriptEventNames {
+    private static let byLength: [[(name: [UInt8], event: LifecycleEvent)]] = {
+        var table: [[(name: [UInt8], event: LifecycleEvent)]] = []
+        for event in LifecycleEvent.allCases {
+            let name = Array(event.name.utf8)
+            while table.count <= name.count { table.append([]) }
+            table[name.count].append((name, event))
+        }
+        return table
+    }()
+
+    /// The event whose wire name is `name`, or nil.
+    static func event(named name: ArraySlice<UInt8>) -> LifecycleEvent? {
+        guard name.count < byLength.count else { return nil }
+        return byLength[name.count].first { $0.name.elementsEqual(name) }?.event
+    }
 }

@@ -52,23 +52,20 @@ package struct FlatJSONObject: Sendable {
     }
 
     /// The member named `key`, or nil.
-    func member(_ key: String) -> Member? {
+    func member(_ key: String) -> Member? { index(of: key).map { members[$0] } }
+
+    /// The position of the member named `key`, or nil.
+    func index(of key: String) -> Int? {
         var key = key
         return key.withUTF8 { key in
             bytes.withUnsafeBufferPointer { buffer in
-                members.first { member in
+                members.firstIndex { member in
                     guard member.key.count == key.count else { return false }
                     guard let keyBase = key.baseAddress, let base = buffer.baseAddress else { return true }  // both empty
                     return memcmp(base + (member.key.lowerBound - bytes.startIndex), keyBase, key.count) == 0
                 }
             }
         }
-    }
-
-    /// Whether `member`'s key is `key`.
-    func key(of member: Member, is key: String) -> Bool {
-        var key = key
-        return key.withUTF8 { key in bytes[member.key].elementsEqual(key) }
     }
 
     /// The text of `range`, as a String.

@@ -51,7 +51,11 @@ package struct JSONObjectReader: Sendable {
     /// The key path of the object itself.
     package let path: String
     /// The keys asked for so far: the few the reading code names, so a list (no hashing) is cheapest.
+    /// Over a flat object, only those asked for and absent: a present member read is a bit of
+    /// ``readMembers`` (no array allocated for a line whose keys are all there).
     private var readKeys: [String] = []
+    /// Over a flat object, the members read, a bit each (it has at most 32).
+    private var readMembers: UInt64 = 0
     /// False once a member of a flat object that was read did not parse: what was read from it
     /// then is not the object's, and the caller reads it the ordinary way (which says what is wrong).
     package private(set) var isIntact = true
@@ -85,9 +89,11 @@ package struct JSONObjectReader: Sendable {
 
     /// The raw member `key`, or nil when absent. Marks the key as read.
     package mutating func value(_ key: String) -> JSONValue? {
-        if !readKeys.contains(key) { readKeys.append(key) }
-        guard let flat else { return tree[key] }
-        guard let member = flat.member(key) else { return nil }
+        guard let flat else {
+            if !readKeys.contains(key) { readKeys.append(key) }
+            return tree[key]
+        }
+        guard let member = read(key, in: flat) else { return nil }
         guard let value = flat.value(member) else {
             isIntact = false
             return nil
@@ -97,13 +103,31 @@ package struct JSONObjectReader: Sendable {
 
     /// Member `key` as a string; nil when absent; an error when present with another type.
     package mutating func string(_ key: String) throws(JSONShapeError) -> String? {
-        if let member = flat?.member(key), member.plain {
-            if !readKeys.contains(key) { readKeys.append(key) }
-            return flat!.string(member.value)
+        if let flat, let index = flat.index(of: key), flat.members[index].plain {
+            readMembers |= 1 << UInt64(index)
+            return flat.string(flat.members[index].value)
         }
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
         return string
+    }
+
+    /// Member `key`'s bytes when it is a plain string (printable ASCII, nothing escaped), marked as
+    /// read; nil otherwise, or over a built object (then read it with ``string(_:)``).
+    package mutating func plainStringBytes(_ key: String) -> ArraySlice<UInt8>? {
+        guard let flat, let index = flat.index(of: key), flat.members[index].plain else { return nil }
+        readMembers |= 1 << UInt64(index)
+        return flat.bytes[flat.members[index].value]
+    }
+
+    /// Flat member `key`, marked as read (an absent key is remembered among those asked for).
+    private mutating func read(_ key: String, in flat: FlatJSONObject) -> FlatJSONObject.Member? {
+        guard let index = flat.index(of: key) else {
+            if !readKeys.contains(key) { readKeys.append(key) }
+            return nil
+        }
+        readMembers |= 1 << UInt64(index)
+        return flat.members[index]
     }
 
     /// Member `key` as a boolean; nil when absent.
@@ -159,13 +183,17 @@ package struct JSONObjectReader: Sendable {
     /// Throws for the first key (in document order) that was never read.
     package func rejectUnknownKeys() throws(JSONShapeError) {
         let unknown: String?
+        var asked = readKeys
         if let flat {
-            unknown = flat.members.first { member in !readKeys.contains { flat.key(of: member, is: $0) } }.map { flat.string($0.key) }
+            unknown = flat.members.indices.first { readMembers & 1 << UInt64($0) == 0 }.map { flat.string(flat.members[$0].key) }
+            if unknown != nil {
+                asked += flat.members.indices.filter { readMembers & 1 << UInt64($0) != 0 }.map { flat.string(flat.members[$0].key) }
+            }
         } else {
             unknown = tree.members.first(where: { !readKeys.contains($0.key) })?.key
         }
         if let unknown {
-            let known = readKeys.sorted().joined(separator: ", ")
+            let known = asked.sorted().joined(separator: ", ")
             throw JSONShapeError(path: path(of: unknown), expected: "one of the known keys (\(known))",
                                  found: "an unknown key")
         }
