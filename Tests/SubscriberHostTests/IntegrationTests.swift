@@ -122,6 +122,9 @@ struct IntegrationTests {
         #expect(ended.subscriber == "SessionAnalytics")
         #expect(ended.attributes["sessionNumber"] == 1)
         #expect(ended.attributes["duration"]?.doubleValue.map { $0 >= 0 } == true)
+        // Sent by the SDK in the serializer's form: kept as the text the plugin sent, never parsed
+        // on the way (output copies it); the object is built when asked, and serializes to it.
+        #expect(ended.attributesText?.bytes == JSONValue.object(ended.attributes).serializedBytes())
         let lines = host.log.recorded.filter { $0.subscriber == "AppLifecycleDelegate" }.map(\.message)
         #expect(lines == ["The app has become active.", "The app is about to become inactive."])
     }

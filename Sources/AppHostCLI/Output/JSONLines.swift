@@ -27,46 +27,25 @@ enum JSONLines {
         event(outcome, into: &bytes, constants: &constants)
     }
 
-    /// Appends the line of ``event(_:)`` to `bytes`, with the text of results and answers that are
-    /// `()`, `true` or `false` kept in `constants` once the event's row has written it: a run's
-    /// lines (``EventOutput``) write those without asking the row again.
+    /// Appends the line of ``event(_:)`` to `bytes`. Each result and answer is written by its
+    /// event's answer shape, straight from the typed value (``EventRow/appendJSON(answer:to:)``).
+    /// `constants` is kept for callers that hold one for a run: the shapes write `true`, `false`
+    /// and nothing without asking anything, so there is nothing left to keep.
     static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8], constants: inout Constants) {
         object(outcome, into: &bytes, constants: &constants)
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    /// The JSON text of results and answers whose value is one of a few constants — `()` (no
-    /// answer, `done`), `false`, `true` — by event and value, as the event's row wrote it the first
-    /// time: those values' text never changes, so the row is asked once per event and value (and
-    /// what it wrote is what is written, byte for byte).
+    /// Results and answers as their event's row writes them. Once a table of the constant ones'
+    /// text, by event, so that they were not built as `JSONValue`s for every event; the answer
+    /// shapes now write every value's bytes themselves.
     struct Constants {
-        private var results: [[UInt8]?] = []
-        private var answers: [[UInt8]?] = []
-
-        /// The slot of `value` (0: `()`, 1: `false`, 2: `true`) for `event`; nil for any other value.
-        private static func slot(_ value: any Sendable, _ event: LifecycleEvent) -> Int? {
-            if let flag = value as? Bool { return event.index * 3 + (flag ? 2 : 1) }
-            if value is Void { return event.index * 3 }
-            return nil
-        }
-
         mutating func appendResult(_ value: any Sendable, of row: EventRow, event: LifecycleEvent, to bytes: inout [UInt8]) {
-            Self.append(value, event, table: &results, to: &bytes) { row.json(result: value) }
+            row.appendJSON(result: value, to: &bytes)
         }
 
         mutating func appendAnswer(_ value: any Sendable, of row: EventRow, event: LifecycleEvent, to bytes: inout [UInt8]) {
-            Self.append(value, event, table: &answers, to: &bytes) { row.json(answer: value) }
-        }
-
-        private static func append(_ value: any Sendable, _ event: LifecycleEvent, table: inout [[UInt8]?],
-                                   to bytes: inout [UInt8], json: () -> JSONValue) {
-            guard let slot = slot(value, event) else { return appendJSON(json(), to: &bytes) }
-            if slot < table.count, let text = table[slot] { return bytes.append(contentsOf: text) }
-            if table.count <= slot { table += Array(repeating: nil, count: slot + 1 - table.count) }
-            var text: [UInt8] = []
-            appendJSON(json(), to: &text)
-            table[slot] = text
-            bytes.append(contentsOf: text)
+            row.appendJSON(answer: value, to: &bytes)
         }
     }
 
@@ -90,7 +69,7 @@ enum JSONLines {
         if outcome.isKept { append(#","kept":true"#, to: &bytes) }
         if !outcome.urlHook.isEmpty {
             append(#","urlHook":"#, to: &bytes)
-            bytes.append(contentsOf: JSONValue.array(outcome.urlHook.map { .string($0) }).serializedBytes())
+            appendStrings(outcome.urlHook, to: &bytes)
         }
         if let invocation = outcome.invocation {
             append(#","invocation":"#, to: &bytes)
@@ -163,17 +142,6 @@ enum JSONLines {
         var object = record.json
         object["event"] = event.map { .string($0.name) } ?? .null
         return JSONValue.object(object).serialized() + "\n"
-    }
-
-    /// A result or answer as its event's answer shape writes it: literals and strings without
-    /// building anything, the rest through the serializer.
-    private static func appendJSON(_ value: JSONValue, to bytes: inout [UInt8]) {
-        switch value {
-        case .null: append("null", to: &bytes)
-        case .bool(let flag): flag ? append("true", to: &bytes) : append("false", to: &bytes)
-        case .string(let string): appendString(string, to: &bytes)
-        default: bytes.append(contentsOf: value.serializedBytes())
-        }
     }
 
     /// `["a","b"]`.

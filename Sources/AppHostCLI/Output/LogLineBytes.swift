@@ -21,11 +21,11 @@ enum LogLineBytes {
         case .event:
             append("] event ", to: &bytes)
             appendUTF8(record.message, to: &bytes)
-            appendAttributes(record.attributes, to: &bytes)
+            appendAttributes(of: record, to: &bytes)
         case .error:
             append("] error: ", to: &bytes)
             appendUTF8(record.message, to: &bytes)
-            appendAttributes(record.attributes, to: &bytes)
+            appendAttributes(of: record, to: &bytes)
         }
         // TerminalText.line's own test: short enough, and nothing that may be a control character.
         let plain = bytes.count - start <= TerminalText.lineLimit && bytes.withUnsafeBufferPointer { all in
@@ -40,10 +40,15 @@ enum LogLineBytes {
     }
 
     /// ` {…}` when there are attributes, as `description` writes them.
-    private static func appendAttributes(_ attributes: JSONObject, to bytes: inout [UInt8]) {
-        guard !attributes.isEmpty else { return }
+    /// A plugin's attributes are written as the text it sent (checked to be the serializer's form).
+    private static func appendAttributes(of record: LogRecord, to bytes: inout [UInt8]) {
+        guard record.hasAttributes else { return }
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: JSONValue.object(attributes).serializedBytes())
+        if let text = record.attributesText {
+            bytes.append(contentsOf: text.bytes)
+        } else {
+            JSONValue.object(record.attributes).appendSerialized(to: &bytes)
+        }
     }
 
     @inline(__always)

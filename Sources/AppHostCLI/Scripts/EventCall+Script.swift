@@ -20,8 +20,8 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
     /// started, a number ≥ 0; a replay plays the lines in order and does not wait for it).
     static func recordedSource(_ reader: inout JSONObjectReader) throws(JSONShapeError) -> String? {
         // Read only when there: an unknown key's error lists the keys read, and these are no argument.
-        let source = reader.object["source"] == nil ? nil : try reader.string("source")
-        if reader.object["at"] != nil, let at = reader.value("at") {
+        let source = reader.has("source") ? try reader.string("source") : nil
+        if reader.has("at"), let at = reader.value("at") {
             guard case .number(let milliseconds) = at, milliseconds >= 0, milliseconds.isFinite else {
                 throw reader.mismatch("at", "milliseconds since the host started, a number ≥ 0", at)
             }
@@ -36,6 +36,24 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
         return (try AnyEventCall(json: json), source)
     }
 
+    /// A line's call and its `"source"`, read straight from the line's bytes (``FlatJSONObject``):
+    /// strings are made from the bytes, and only values that are not plain strings are built as
+    /// `JSONValue`s. Nil whenever this fast path cannot read the line or finds anything wrong with
+    /// it: the caller then reads it the ordinary way (``readingSource(json:)``), which names what is
+    /// wrong and where. What it returns is what the ordinary way returns (`EventScriptTests`).
+    static func readingSource(line: ArraySlice<UInt8>) -> (call: AnyEventCall, source: String?)? {
+        guard let flat = FlatJSONObject(scanning: line) else { return nil }
+        var reader = JSONObjectReader(flat: flat, path: "")
+        do {
+            guard let name = reader.plainStringBytes("event"), let event = ScriptEventNames.event(named: name) else { return nil }
+            let source = try recordedSource(&reader)
+            let call = try event.row.call(reading: &reader)
+            return reader.isIntact ? (call, source) : nil
+        } catch {
+            return nil
+        }
+    }
+
     /// As an event-script object: `{"event": "<wire name>", …arguments}`; ``init(json:path:)`` reads it back.
     package var scriptJSON: JSONObject {
         var object: JSONObject = ["event": .string(event.name)]
@@ -47,4 +65,24 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
     /// `{"articles":[101,102]}`, `pad`; nil for events without arguments (and the launch events,
     /// whose invocation says it better).
     var argumentSummary: String? { event.row.summary(of: self) }
+}
+
+/// The events by the bytes of their wire names, for lines read from their bytes: no `String` made
+/// and hashed for a line's event. Made once from the event table, grouped by the name's length.
+enum ScriptEventNames {
+    private static let byLength: [[(name: [UInt8], event: LifecycleEvent)]] = {
+        var table: [[(name: [UInt8], event: LifecycleEvent)]] = []
+        for event in LifecycleEvent.allCases {
+            let name = Array(event.name.utf8)
+            while table.count <= name.count { table.append([]) }
+            table[name.count].append((name, event))
+        }
+        return table
+    }()
+
+    /// The event whose wire name is `name`, or nil.
+    static func event(named name: ArraySlice<UInt8>) -> LifecycleEvent? {
+        guard name.count < byLength.count else { return nil }
+        return byLength[name.count].first { $0.name.elementsEqual(name) }?.event
+    }
 }

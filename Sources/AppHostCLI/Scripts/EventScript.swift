@@ -69,12 +69,37 @@ package enum EventScript {
     static func entry(in rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError)
         -> (call: AnyEventCall, source: String?)?
     {
+        guard let line = content(of: rawLine) else { return nil }
+        // Most lines: read straight from their bytes; anything that path cannot read, or finds
+        // wrong, is read the ordinary way, which says what is wrong and where.
+        if let entry = AnyEventCall.readingSource(line: line) { return entry }
+        return try ordinaryEntry(line, number: number, file: file)
+    }
+
+    /// ``entry(in:number:file:)`` without the fast path: the line parsed, then read (the tests
+    /// hold the fast path against it).
+    static func entry(inOrdinaryWay rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError)
+        -> (call: AnyEventCall, source: String?)?
+    {
+        guard let line = content(of: rawLine) else { return nil }
+        return try ordinaryEntry(line, number: number, file: file)
+    }
+
+    /// The line without a CR at its end; nil for a blank or comment line.
+    private static func content(of rawLine: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         var line = rawLine
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         let content = line.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
         if content.isEmpty || content.first == UInt8(ascii: "#") || content.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
             return nil
         }
+        return line
+    }
+
+    /// The line parsed, then read; errors name the line and where in it.
+    private static func ordinaryEntry(_ line: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError)
+        -> (call: AnyEventCall, source: String?)
+    {
         let json: JSONValue
         do {
             json = try JSONValue(parsing: line)

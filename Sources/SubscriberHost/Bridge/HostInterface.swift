@@ -137,13 +137,24 @@ final class HostInterface: Sendable {
     private func logEvent(name: adh_string, attributes: adh_string) {
         guard let context = live(during: "log_event")?.context,
               let name = read(name, of: "log_event name", in: context) else { return }
+        if let text = Self.checkedText(attributes) { return context.logEvent(name, attributesText: text) }
         context.logEvent(name, attributes: self.attributes(attributes, of: "logEvent(\(name))", in: context))
     }
 
     private func logError(message: adh_string, attributes: adh_string) {
         guard let context = live(during: "log_error")?.context,
               let message = read(message, of: "log_error", in: context) else { return }
+        if let text = Self.checkedText(attributes) { return context.logError(message, attributesText: text) }
         context.logError(message, attributes: self.attributes(attributes, of: "logError", in: context))
+    }
+
+    /// Attributes sent in the serializer's form (as the SDK sends them), kept as that text: output
+    /// writes them as they came, nothing parses them. Nil for anything else (absent, `{}`, another
+    /// form, not JSON), which ``attributes(_:of:in:)`` reads and reports.
+    private static func checkedText(_ text: adh_string) -> JSONObjectText? {
+        guard text.problem == nil, let data = text.data else { return nil }
+        return JSONObjectText(checking: UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self),
+                                                            count: text.length))
     }
 
     /// Attributes sent as JSON text; a non-object (or an unreadable string) is reported and read as `{}`.

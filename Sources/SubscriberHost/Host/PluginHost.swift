@@ -325,7 +325,7 @@ public final class PluginHost {
 
     /// `outcome` with the records logged and the requests made for its event (`window`), and those
     /// that belong to no event still waiting (``HostLogRecorder/take(event:closing:)``).
-    func attach<Result>(_ outcome: EventOutcome<Result>, window: Int? = nil, closing: Bool = true) -> EventOutcome<Result> {
+    func attach<Result>(_ outcome: consuming EventOutcome<Result>, window: Int? = nil, closing: Bool = true) -> EventOutcome<Result> {
         var outcome = outcome
         (outcome.logs, outcome.requests) = log.take(event: window, closing: closing)
         return outcome

@@ -107,6 +107,16 @@ package final class HostLogRecorder: SubscriberLogSink {
         record(LogRecord(subscriber: subscriber, kind: .event, level: .info, message: name, attributes: attributes))
     }
 
+    /// Records an analytics event whose attributes are checked text, kept as text. [any-thread]
+    package func logEvent(subscriber: String, name: String, attributesText: JSONObjectText) {
+        record(LogRecord(subscriber: subscriber, kind: .event, level: .info, message: name, attributesText: attributesText))
+    }
+
+    /// Records an error whose attributes are checked text, kept as text. [any-thread]
+    package func logError(subscriber: String, message: String, attributesText: JSONObjectText) {
+        record(LogRecord(subscriber: subscriber, kind: .error, level: .error, message: message, attributesText: attributesText))
+    }
+
     /// Records an error, at level error. [any-thread]
     package func logError(subscriber: String, message: String, attributes: JSONObject) {
         record(LogRecord(subscriber: subscriber, kind: .error, level: .error, message: message,
@@ -124,21 +134,32 @@ private struct Kept {
 
 /// Elements kept by the event they belong to, each numbered in order of arrival. Open events are
 /// those whose last outcome was not made yet: as many as events waiting for completions, a handful.
+/// The latest event opened is kept apart from the others (``latest``): it is the only open one but
+/// while an event waits for completions, so an ordinary event is opened, filled and taken with no
+/// dictionary operation.
 private struct ByEvent<Element> {
     typealias Numbered = (number: Int, element: Element)
     private var next = 0
     /// Elements that belong to no open event: they go with the next outcome made.
     private var loose: [Numbered] = []
-    /// The open events' elements, by event.
+    /// The latest event opened, while it is open, and its elements.
+    private var latest: Int?
+    private var latestElements: [Numbered] = []
+    /// The other open events' elements, by event.
     private var open: [Int: [Numbered]] = [:]
 
     mutating func open(_ event: Int) {
-        if open[event] == nil { open[event] = [] }
+        guard latest != event, open[event] == nil else { return }
+        if let latest { open[latest] = latestElements }
+        latest = event
+        latestElements = []
     }
 
     mutating func append(_ element: Element, to event: Int?) {
         next += 1
-        if let event, open[event] != nil {
+        if let event, event == latest {
+            latestElements.append((next, element))
+        } else if let event, open[event] != nil {
             open[event]!.append((next, element))
         } else {
             loose.append((next, element))
@@ -148,12 +169,17 @@ private struct ByEvent<Element> {
     /// `event`'s elements and the loose ones, merged in order of arrival (linear).
     mutating func take(_ event: Int?, closing: Bool) -> [Element] {
         let own: [Numbered]
-        if let event, let elements = open[event] {
+        if let event, event == latest {
+            own = latestElements
+            latestElements = []
+            if closing { latest = nil }
+        } else if let event, let elements = open[event] {
             own = elements
             if closing { open[event] = nil } else { open[event] = [] }
         } else {
             own = []
         }
+        if loose.isEmpty && own.isEmpty { return [] }
         let taken = Self.merged(loose, own)
         loose.removeAll()
         return taken
@@ -163,13 +189,14 @@ private struct ByEvent<Element> {
     mutating func takeAll() -> [Element] {
         let taken = all()
         loose.removeAll()
+        latestElements = []
         for event in open.keys { open[event] = [] }
         return taken
     }
 
     /// Every element, oldest first.
     func all() -> [Element] {
-        var merged = loose
+        var merged = latest == nil ? loose : Self.mergedNumbered(loose, latestElements)
         for elements in open.values where !elements.isEmpty { merged = Self.mergedNumbered(merged, elements) }
         return merged.map(\.element)
     }

@@ -26,7 +26,21 @@ public struct LogRecord: Sendable, Hashable, CustomStringConvertible {
     /// The message, or the event's name for `.event`.
     public var message: String
     /// The event's or error's attributes (`{}` for log lines).
-    public var attributes: JSONObject
+    public var attributes: JSONObject {
+        get { attributesText?.object ?? builtAttributes }
+        set {
+            builtAttributes = newValue
+            attributesText = nil
+        }
+    }
+
+    /// The attributes as a plugin sent them, when that text is in the serializer's form (what the
+    /// SDK sends): output writes it as it is, and ``attributes`` builds the object only when asked.
+    package private(set) var attributesText: JSONObjectText?
+    private var builtAttributes: JSONObject
+
+    /// Whether there are no attributes.
+    package var hasAttributes: Bool { attributesText != nil || !builtAttributes.isEmpty }
 
     /// A record with the given fields.
     public init(time: Date = Date(), subscriber: String, kind: Kind, level: LogLevel, message: String,
@@ -36,12 +50,34 @@ public struct LogRecord: Sendable, Hashable, CustomStringConvertible {
         self.kind = kind
         self.level = level
         self.message = message
-        self.attributes = attributes
+        builtAttributes = attributes
+    }
+
+    /// A record whose attributes are `attributesText` (a plugin's, checked), kept as text.
+    package init(time: Date = Date(), subscriber: String, kind: Kind, level: LogLevel, message: String,
+                 attributesText: JSONObjectText) {
+        self.init(time: time, subscriber: subscriber, kind: kind, level: level, message: message)
+        self.attributesText = attributesText
+    }
+
+    public static func == (lhs: LogRecord, rhs: LogRecord) -> Bool {
+        lhs.time == rhs.time && lhs.subscriber == rhs.subscriber && lhs.kind == rhs.kind && lhs.level == rhs.level
+            && lhs.message == rhs.message
+            && (lhs.attributesText != nil && lhs.attributesText == rhs.attributesText || lhs.attributes == rhs.attributes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(time)
+        hasher.combine(subscriber)
+        hasher.combine(kind)
+        hasher.combine(level)
+        hasher.combine(message)
+        hasher.combine(attributes)
     }
 
     /// One line for people: `[Analytics] info: started`, `[Analytics] event session_started {…}`.
     public var description: String {
-        let attributesText = attributes.isEmpty ? "" : " \(JSONValue.object(attributes))"
+        let attributesText = hasAttributes ? " \(JSONValue.object(attributes))" : ""
         switch kind {
         case .log: return "[\(subscriber)] \(level): \(message)"
         case .event: return "[\(subscriber)] event \(message)\(attributesText)"

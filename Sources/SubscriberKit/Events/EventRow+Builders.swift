@@ -30,6 +30,8 @@ extension EventRow {
         }
         operations.answerJSON = { _ in .null }
         operations.finalJSON = { _ in .null }
+        operations.appendAnswerJSON = { _, bytes in JSONText.append("null", to: &bytes) }
+        operations.appendFinalJSON = { _, bytes in JSONText.append("null", to: &bytes) }
         operations.fits = { $0 is NotificationHandler<A> }
         operations.erasedHandler = { event, body in
             NotificationHandler<A> { object, application, value in
@@ -59,6 +61,8 @@ extension EventRow {
         operations.policy = policy(R.self, standard: reconciler, nobody: nobody, late: nil)
         operations.answerJSON = { R.json(answer: $0 as! R.Answer) }
         operations.finalJSON = { R.json(final: $0 as! R.Final) }
+        operations.appendAnswerJSON = { R.appendJSON(answer: $0 as! R.Answer, to: &$1) }
+        operations.appendFinalJSON = { R.appendJSON(final: $0 as! R.Final, to: &$1) }
         operations.fits = { $0 is ImmediateHandler<A, R> }
         operations.erasedHandler = { event, body in
             ImmediateHandler<A, R> { object, application, value in
@@ -90,6 +94,8 @@ extension EventRow {
         operations.policy = policy(R.self, standard: reconciler, nobody: nobody, late: late)
         operations.answerJSON = { R.json(answer: $0 as! R.Answer) }
         operations.finalJSON = { R.json(final: $0 as! R.Final) }
+        operations.appendAnswerJSON = { R.appendJSON(answer: $0 as! R.Answer, to: &$1) }
+        operations.appendFinalJSON = { R.appendJSON(final: $0 as! R.Final, to: &$1) }
         operations.fits = { $0 is CompletionEventHandler<A, R> }
         operations.erasedHandler = { event, body in
             CompletionEventHandler<A, R> { object, application, value, completion in
@@ -128,6 +134,11 @@ extension EventRow {
             return R.json(final: row)
         }
         operations.finalJSON = { R.json(final: $0 as! R.Final) }
+        operations.appendAnswerJSON = { answer, bytes in
+            guard let row = answer as? ContinueUserActivityResult else { return R.appendJSON(answer: answer as! Bool, to: &bytes) }
+            R.appendJSON(final: row, to: &bytes)
+        }
+        operations.appendFinalJSON = { R.appendJSON(final: $0 as! R.Final, to: &$1) }
         operations.fits = { $0 is RestorationHandler<A> }
         operations.erasedHandler = { event, body in
             RestorationHandler<A> { object, application, value, completion in
@@ -167,6 +178,8 @@ extension EventRow {
             policy: { _, _ throws(ReconcilerMismatch) in fatalError("set by the timing's builder") },
             answerJSON: { _ in .null },
             finalJSON: { _ in .null },
+            appendAnswerJSON: { _, _ in },
+            appendFinalJSON: { _, _ in },
             readEntry: { vtable in
                 read(ABI.readCovered(vtable.assumingMemoryBound(to: V.self))).map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
             },

@@ -71,6 +71,8 @@ package final class EventRow: @unchecked Sendable {
         var policy: (ReconcilerChoice?, DeliverySettings) throws(ReconcilerMismatch) -> EventPolicy
         var answerJSON: (any Sendable) -> JSONValue
         var finalJSON: (any Sendable) -> JSONValue
+        var appendAnswerJSON: (any Sendable, inout [UInt8]) -> Void
+        var appendFinalJSON: (any Sendable, inout [UInt8]) -> Void
         var readEntry: (UnsafeRawPointer) -> UnsafeRawPointer?
         var install: (UnsafeMutableRawPointer) -> Void
         var fits: (AnyEventHandler) -> Bool
@@ -155,6 +157,11 @@ package final class EventRow: @unchecked Sendable {
     package func json(answer: any Sendable) -> JSONValue { operations.answerJSON(answer) }
     /// The event's result as JSON; `null` for none.
     package func json(result: any Sendable) -> JSONValue { operations.finalJSON(result) }
+    /// Appends the compact text of ``json(answer:)`` to `bytes`, written by the answer shape from the
+    /// typed value (no `JSONValue`): output's hot path.
+    package func appendJSON(answer: any Sendable, to bytes: inout [UInt8]) { operations.appendAnswerJSON(answer, &bytes) }
+    /// Appends the compact text of ``json(result:)`` to `bytes`, as ``appendJSON(answer:to:)`` does.
+    package func appendJSON(result: any Sendable, to bytes: inout [UInt8]) { operations.appendFinalJSON(result, &bytes) }
 
     // MARK: Policy
 

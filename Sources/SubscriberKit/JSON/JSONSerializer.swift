@@ -13,8 +13,53 @@ extension JSONValue {
     /// The UTF-8 bytes of ``serialized(sortedKeys:pretty:)``.
     package func serializedBytes(sortedKeys: Bool = false, pretty: Bool = false) -> [UInt8] {
         var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
+        writer.output.reserveCapacity(64)
         writer.write(self, depth: 0)
         return writer.output
+    }
+
+    /// Appends the bytes of ``serialized(sortedKeys:pretty:)`` (compact) to `bytes`.
+    package func appendSerialized(to bytes: inout [UInt8]) {
+        var writer = JSONWriter(sortedKeys: false, pretty: false)
+        swap(&writer.output, &bytes)
+        writer.write(self, depth: 0)
+        swap(&writer.output, &bytes)
+    }
+}
+
+/// Compact JSON text written straight into bytes, as ``JSONValue/serialized(sortedKeys:pretty:)``
+/// writes it: what answer shapes write their typed values with (output's hot path).
+package enum JSONText {
+    /// `string` as a JSON string literal, escaped as the serializer escapes it.
+    package static func appendString(_ string: String, to bytes: inout [UInt8]) {
+        var writer = JSONWriter(sortedKeys: false, pretty: false)
+        swap(&writer.output, &bytes)
+        writer.writeString(string)
+        swap(&writer.output, &bytes)
+    }
+
+    /// `["a","b"]`.
+    package static func appendStrings(_ strings: some Sequence<String>, to bytes: inout [UInt8]) {
+        bytes.append(0x5B)  // [
+        var first = true
+        for string in strings {
+            if !first { bytes.append(0x2C) }  // ,
+            first = false
+            appendString(string, to: &bytes)
+        }
+        bytes.append(0x5D)  // ]
+    }
+
+    /// `true` or `false`.
+    @inline(__always)
+    package static func appendBool(_ flag: Bool, to bytes: inout [UInt8]) {
+        append(flag ? "true" : "false", to: &bytes)
+    }
+
+    /// The literal `text`'s bytes.
+    @inline(__always)
+    package static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 }
 
@@ -39,7 +84,6 @@ struct JSONWriter {
     init(sortedKeys: Bool, pretty: Bool) {
         self.sortedKeys = sortedKeys
         self.pretty = pretty
-        output.reserveCapacity(64)
     }
 
     /// `string` as a JSON string literal, quotes included.

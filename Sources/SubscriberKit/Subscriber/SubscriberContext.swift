@@ -43,10 +43,21 @@ package protocol SubscriberLogSink: Sendable {
     /// A request from subscriber `subscriber` (``SubscriberRequest``). [any-thread] The default
     /// ignores it.
     func request(_ request: SubscriberRequest, from subscriber: String)
+    /// An analytics event whose attributes came as text in the serializer's form (a plugin's,
+    /// checked): a sink may keep the text. The default builds the object. [any-thread]
+    func logEvent(subscriber: String, name: String, attributesText: JSONObjectText)
+    /// An error whose attributes came as text in the serializer's form, as ``logEvent(subscriber:name:attributesText:)``.
+    func logError(subscriber: String, message: String, attributesText: JSONObjectText)
 }
 
 extension SubscriberLogSink {
     package func request(_ request: SubscriberRequest, from subscriber: String) {}
+    package func logEvent(subscriber: String, name: String, attributesText: JSONObjectText) {
+        logEvent(subscriber: subscriber, name: name, attributes: attributesText.object)
+    }
+    package func logError(subscriber: String, message: String, attributesText: JSONObjectText) {
+        logError(subscriber: subscriber, message: message, attributes: attributesText.object)
+    }
 }
 
 /// What a subscriber gets from its host when it is made: logging (Q2's ModuleDelegate) and data
@@ -87,6 +98,16 @@ public struct SubscriberContext: Sendable {
     /// Records an error. [any-thread]
     public func logError(_ error: any Error, attributes: JSONObject = [:]) {
         logError(String(describing: error), attributes: attributes)
+    }
+
+    /// Records an analytics event whose attributes are checked text (the C bridge's). [any-thread]
+    package func logEvent(_ name: String, attributesText: JSONObjectText) {
+        sink.logEvent(subscriber: subscriberName, name: name, attributesText: attributesText)
+    }
+
+    /// Records an error whose attributes are checked text (the C bridge's). [any-thread]
+    package func logError(_ message: String, attributesText: JSONObjectText) {
+        sink.logError(subscriber: subscriberName, message: message, attributesText: attributesText)
     }
 
     /// Hands `request` to the host (the C bridge forwards a plugin's requests through this). [any-thread]

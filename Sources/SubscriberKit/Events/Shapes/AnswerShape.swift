@@ -28,6 +28,18 @@ package protocol AnswerShape: Sendable {
     static func json(final: Final) -> JSONValue
     /// One subscriber's answer read back from ``json(answer:)``.
     static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> Answer
+
+    /// Appends the compact text of ``json(answer:)`` to `bytes`, written from the typed value with no
+    /// `JSONValue` built (output's hot path); byte for byte what the serializer writes.
+    static func appendJSON(answer: Answer, to bytes: inout [UInt8])
+    /// Appends the compact text of ``json(final:)`` to `bytes`, as ``appendJSON(answer:to:)`` does.
+    static func appendJSON(final: Final, to bytes: inout [UInt8])
+}
+
+extension AnswerShape {
+    /// Through the `JSONValue`: for answers that are one already (a dictionary), or rare.
+    package static func appendJSON(answer: Answer, to bytes: inout [UInt8]) { json(answer: answer).appendSerialized(to: &bytes) }
+    package static func appendJSON(final: Final, to bytes: inout [UInt8]) { json(final: final).appendSerialized(to: &bytes) }
 }
 
 /// A reconciler that does not fit an event's answer: what fits, and what was chosen.

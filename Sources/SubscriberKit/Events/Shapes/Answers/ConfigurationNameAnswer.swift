@@ -12,6 +12,8 @@ package enum ConfigurationNameAnswer: ImmediateAnswerShape {
 
     package static func json(answer: String) -> JSONValue { .string(answer) }
     package static func json(final: String) -> JSONValue { .string(final) }
+    package static func appendJSON(answer: String, to bytes: inout [UInt8]) { JSONText.appendString(answer, to: &bytes) }
+    package static func appendJSON(final: String, to bytes: inout [UInt8]) { JSONText.appendString(final, to: &bytes) }
 
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> String {
         guard case .string(let name) = json else { throw JSONShapeError(path: path, expected: "a string", found: json.shapeDescription) }

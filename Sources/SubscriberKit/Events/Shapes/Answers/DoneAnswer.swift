@@ -16,6 +16,8 @@ package enum DoneAnswer: CompletionAnswerShape {
     package static func json(answer: Void) -> JSONValue { .string("done") }
     // A completion without a value delivers nothing.
     package static func json(final: Void) -> JSONValue { .null }
+    package static func appendJSON(answer: Void, to bytes: inout [UInt8]) { JSONText.append(#""done""#, to: &bytes) }
+    package static func appendJSON(final: Void, to bytes: inout [UInt8]) { JSONText.append("null", to: &bytes) }
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) {}
 
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_void_completion {

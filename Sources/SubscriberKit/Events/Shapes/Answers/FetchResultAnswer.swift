@@ -50,6 +50,8 @@ package enum FetchResultAnswer: CompletionAnswerShape {
 
     package static func json(answer: BackgroundFetchResult) -> JSONValue { .string(answer.name) }
     package static func json(final: BackgroundFetchResult) -> JSONValue { .string(final.name) }
+    package static func appendJSON(answer: BackgroundFetchResult, to bytes: inout [UInt8]) { JSONText.appendString(answer.name, to: &bytes) }
+    package static func appendJSON(final: BackgroundFetchResult, to bytes: inout [UInt8]) { JSONText.appendString(final.name, to: &bytes) }
 
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> BackgroundFetchResult {
         guard case .string(let name) = json, let result = BackgroundFetchResult(name: name) else {

@@ -9,5 +9,7 @@ package enum NoAnswer: NotificationAnswerShape {
 
     package static func json(answer: Void) -> JSONValue { .null }
     package static func json(final: Void) -> JSONValue { .null }
+    package static func appendJSON(answer: Void, to bytes: inout [UInt8]) { JSONText.append("null", to: &bytes) }
+    package static func appendJSON(final: Void, to bytes: inout [UInt8]) { JSONText.append("null", to: &bytes) }
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) {}
 }

@@ -22,11 +22,13 @@ extension AnswerShape where Answer == Bool {
     }
 
     package static func json(answer: Bool) -> JSONValue { .bool(answer) }
+    package static func appendJSON(answer: Bool, to bytes: inout [UInt8]) { JSONText.appendBool(answer, to: &bytes) }
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> Bool { try json.bool(at: path) }
 }
 
 extension AnswerShape where Final == Bool {
     package static func json(final: Bool) -> JSONValue { .bool(final) }
+    package static func appendJSON(final: Bool, to bytes: inout [UInt8]) { JSONText.appendBool(final, to: &bytes) }
 }
 
 extension Reconciler where Answer == Bool {

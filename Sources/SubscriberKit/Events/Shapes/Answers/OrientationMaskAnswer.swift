@@ -27,6 +27,10 @@ package enum OrientationMaskAnswer: ImmediateAnswerShape {
 
     package static func json(answer: InterfaceOrientationMask) -> JSONValue { .array(answer.names.map { .string($0) }) }
     package static func json(final: InterfaceOrientationMask) -> JSONValue { json(answer: final) }
+    package static func appendJSON(answer: InterfaceOrientationMask, to bytes: inout [UInt8]) {
+        JSONText.appendStrings(InterfaceOrientationMask.named.lazy.filter { answer.contains($0.mask) }.map(\.name), to: &bytes)
+    }
+    package static func appendJSON(final: InterfaceOrientationMask, to bytes: inout [UInt8]) { appendJSON(answer: final, to: &bytes) }
 
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> InterfaceOrientationMask {
         guard case .array(let elements) = json else {

@@ -18,6 +18,10 @@ package enum PresentationOptionsAnswer: CompletionAnswerShape {
 
     package static func json(answer: NotificationPresentationOptions) -> JSONValue { .array(answer.names.map { .string($0) }) }
     package static func json(final: NotificationPresentationOptions) -> JSONValue { json(answer: final) }
+    package static func appendJSON(answer: NotificationPresentationOptions, to bytes: inout [UInt8]) {
+        JSONText.appendStrings(NotificationPresentationOptions.named.lazy.filter { answer.contains($0.option) }.map(\.name), to: &bytes)
+    }
+    package static func appendJSON(final: NotificationPresentationOptions, to bytes: inout [UInt8]) { appendJSON(answer: final, to: &bytes) }
 
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> NotificationPresentationOptions {
         guard case .array(let elements) = json else {

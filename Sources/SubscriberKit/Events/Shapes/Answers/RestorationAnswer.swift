@@ -14,6 +14,16 @@ package enum RestorationAnswer: AnswerShape {
         return .object(["handled": .bool(final.handled), "restorableObjects": .array(restorable.map { .string($0) })])
     }
 
+    package static func appendJSON(final: ContinueUserActivityResult, to bytes: inout [UInt8]) {
+        JSONText.append(#"{"handled":"#, to: &bytes)
+        JSONText.appendBool(final.handled, to: &bytes)
+        if let restorable = final.restorableObjects {
+            JSONText.append(#","restorableObjects":"#, to: &bytes)
+            JSONText.appendStrings(restorable, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     /// The handled answer as the SDK returns it.
     package static func encode(_ answer: Bool?) -> adh_tristate { ABI.tristate(answer) }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SubscriberABI
 
 /// A user activity answered at once, or none (`scene.stateRestorationActivity`): an
@@ -19,6 +20,22 @@ package enum UserActivityAnswer: ImmediateAnswerShape {
     /// The activity's JSON ({"activityType", "webpageURL"?, "userInfo"?}), `null` for none.
     package static func json(answer: UserActivity?) -> JSONValue { answer.map { .object($0.json) } ?? .null }
     package static func json(final: UserActivity?) -> JSONValue { json(answer: final) }
+
+    package static func appendJSON(answer: UserActivity?, to bytes: inout [UInt8]) {
+        guard let activity = answer else { return JSONText.append("null", to: &bytes) }
+        JSONText.append(#"{"activityType":"#, to: &bytes)
+        JSONText.appendString(activity.activityType, to: &bytes)
+        if let url = activity.webpageURL {
+            JSONText.append(#","webpageURL":"#, to: &bytes)
+            JSONText.appendString(url.absoluteString, to: &bytes)
+        }
+        if !activity.userInfo.isEmpty {
+            JSONText.append(#","userInfo":"#, to: &bytes)
+            JSONValue.object(activity.userInfo).appendSerialized(to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+    package static func appendJSON(final: UserActivity?, to bytes: inout [UInt8]) { appendJSON(answer: final, to: &bytes) }
 
     package static func answer(json: JSONValue, path: String) throws(JSONShapeError) -> UserActivity? {
         if case .null = json { return nil }

@@ -1,0 +1,250 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One JSON object read straight from its bytes, its members found but not built: what an event
+/// script line is (`{"event": "openURL", "url": "news://article/7"}`). A ``JSONObjectReader`` over
+/// it (``JSONObjectReader/init(flat:path:)``) hands a member that is a plain string out as a
+/// `String` made from its bytes and builds any other member's `JSONValue` only when it is read, so
+/// reading a line whose arguments the event's shape knows builds no `JSONValue` tree.
+///
+/// A fast path, never a second grammar: ``init(scanning:)`` accepts only what `JSONValue(parsing:)`
+/// accepts, giving the same members — anything else (escapes or non-ASCII in a key, a control
+/// character, a duplicate key, deep nesting, text after the object) is nil, and the caller parses
+/// the line the ordinary way, which says what is wrong and where. A member that is not a plain
+/// string is checked by the parser when it is built; one that does not parse makes the reader
+/// ``JSONObjectReader/isIntact`` false.
+package struct FlatJSONObject: Sendable {
+    /// One member: where its key's and its value's bytes are in ``bytes``.
+    struct Member: Sendable {
+        /// The key, without its quotes.
+        var key: Range<Int>
+        /// The value: a plain string's characters without its quotes; any other value's JSON text.
+        var value: Range<Int>
+        /// Whether the value is a string of printable ASCII characters with nothing escaped.
+        var plain: Bool
+    }
+
+    /// The object's text.
+    let bytes: ArraySlice<UInt8>
+    /// Its members, in order.
+    private(set) var members: [Member] = []
+
+    /// The most members a flat object has: a line with more is parsed the ordinary way (duplicate
+    /// keys are found by comparing each key with those before it).
+    static let memberLimit = 32
+    /// The deepest nesting a member's value may have here (the parser allows 512 in all, the
+    /// object's own level included).
+    static let depthLimit = 500
+
+    /// The object `bytes` hold (whitespace around it allowed), or nil when they hold anything
+    /// else, or anything this fast path leaves to the parser.
+    package init?(scanning bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        let scanned = bytes.withUnsafeBufferPointer { buffer -> [Member]? in
+            var scanner = Scanner(bytes: buffer, base: bytes.startIndex)
+            return scanner.object()
+        }
+        guard let scanned else { return nil }
+        members = scanned
+    }
+
+    /// The member named `key`, or nil.
+    func member(_ key: String) -> Member? { index(of: key).map { members[$0] } }
+
+    /// The position of the member named `key`, or nil.
+    func index(of key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { key in
+            bytes.withUnsafeBufferPointer { buffer in
+                members.firstIndex { member in
+                    guard member.key.count == key.count else { return false }
+                    guard let keyBase = key.baseAddress, let base = buffer.baseAddress else { return true }  // both empty
+                    return memcmp(base + (member.key.lowerBound - bytes.startIndex), keyBase, key.count) == 0
+                }
+            }
+        }
+    }
+
+    /// The text of `range`, as a String.
+    func string(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// `member`'s value: a plain string as it is; anything else parsed (nil when it does not parse).
+    func value(_ member: Member) -> JSONValue? {
+        if member.plain { return .string(string(member.value)) }
+        return try? JSONValue(parsing: bytes[member.value])
+    }
+
+    /// Every member, built: the object the parser would have made.
+    var object: JSONObject? {
+        var built: [(key: String, value: JSONValue)] = []
+        for member in members {
+            guard let value = value(member) else { return nil }
+            built.append((key: string(member.key), value: value))
+        }
+        return JSONObject(uniqueMembers: built)
+    }
+
+    /// Finds the members of one object in UTF-8 bytes.
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The index in the slice of `bytes[0]`.
+        let base: Int
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>, base: Int) {
+            self.bytes = bytes
+            self.base = base
+        }
+
+        @inline(__always)
+        func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
+
+        @inline(__always)
+        mutating func skipWhitespace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func object() -> [Member]? {
+            skipWhitespace()
+            guard byte(index) == UInt8(ascii: "{") else { return nil }
+            index += 1
+            skipWhitespace()
+            var members: [Member] = []
+            if byte(index) == UInt8(ascii: "}") {
+                index += 1
+                return end() ? members : nil
+            }
+            members.reserveCapacity(4)
+            while true {
+                guard members.count < FlatJSONObject.memberLimit, let key = key() else { return nil }
+                if key.isEmpty && members.contains(where: { $0.key.isEmpty }) { return nil }
+                for member in members where member.key.count == key.count && key.count > 0 {
+                    if memcmp(bytes.baseAddress! + member.key.lowerBound - base, bytes.baseAddress! + key.lowerBound - base, key.count) == 0 {
+                        return nil  // a duplicate key: the parser names it
+                    }
+                }
+                skipWhitespace()
+                guard byte(index) == UInt8(ascii: ":") else { return nil }
+                index += 1
+                skipWhitespace()
+                guard let (value, plain) = value() else { return nil }
+                members.append(Member(key: key, value: value, plain: plain))
+                skipWhitespace()
+                switch byte(index) {
+                case UInt8(ascii: ","):
+                    index += 1
+                    skipWhitespace()
+                case UInt8(ascii: "}"):
+                    index += 1
+                    return end() ? members : nil
+                default:
+                    return nil
+                }
+            }
+        }
+
+        /// Whether only whitespace follows.
+        mutating func end() -> Bool {
+            skipWhitespace()
+            return index == bytes.count
+        }
+
+        /// A key of printable ASCII with nothing escaped, without its quotes.
+        mutating func key() -> Range<Int>? {
+            guard byte(index) == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var i = start
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") {
+                    index = i + 1
+                    return (start + base)..<(i + base)
+                }
+                guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return nil }
+                i += 1
+            }
+            return nil
+        }
+
+        /// A value: a plain string's characters, or any other value's text (checked by the parser
+        /// when it is built), with whether it is a plain string.
+        mutating func value() -> (Range<Int>, Bool)? {
+            let start = index
+            switch byte(index) {
+            case UInt8(ascii: "\""):
+                var i = index + 1
+                var plain = true
+                while i < bytes.count {
+                    let b = bytes[i]
+                    if b == UInt8(ascii: "\"") {
+                        index = i + 1
+                        return plain ? ((start + 1 + base)..<(i + base), true) : ((start + base)..<(index + base), false)
+                    }
+                    if b < 0x20 { return nil }
+                    if b == UInt8(ascii: "\\") {
+                        plain = false
+                        i += 2
+                        continue
+                    }
+                    if b >= 0x7F { plain = false }
+                    i += 1
+                }
+                return nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard skipContainer() else { return nil }
+            default:
+                // A number or a literal: up to the next delimiter.
+                while index < bytes.count {
+                    switch bytes[index] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: break
+                    default:
+                        index += 1
+                        continue
+                    }
+                    break
+                }
+                guard index > start else { return nil }
+            }
+            return ((start + base)..<(index + base), false)
+        }
+
+        /// Moves past the array or object at `index` (strings inside skipped whole, escapes and
+        /// all); false when it does not close, or nests too deep.
+        mutating func skipContainer() -> Bool {
+            var depth = 0
+            var i = index
+            while i < bytes.count {
+                switch bytes[i] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    guard depth <= FlatJSONObject.depthLimit else { return false }
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        index = i + 1
+                        return true
+                    }
+                case UInt8(ascii: "\""):
+                    i += 1
+                    while i < bytes.count, bytes[i] != UInt8(ascii: "\"") {
+                        i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                default:
+                    break
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+}

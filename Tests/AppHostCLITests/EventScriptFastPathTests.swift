@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import SubscriberHost
+import SubscriberKit
+@testable import AppHostCLI
+
+/// A script line read straight from its bytes (``AnyEventCall/readingSource(line:)``) against the
+/// ordinary way (the line parsed, then read): the same call and source, and nothing read that the
+/// ordinary way refuses.
+@Suite("Event scripts: lines read from their bytes")
+struct EventScriptFastPathTests {
+    /// The ordinary way's reading of `line`: the call and source, or the error.
+    static func ordinary(_ line: [UInt8]) -> Result<(AnyEventCall, String?), EventScriptError>? {
+        do {
+            guard let entry = try EventScript.entry(inOrdinaryWay: ArraySlice(line), number: 1, file: "e") else { return nil }
+            return .success(entry)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Checks that the fast path reads `line` as the ordinary way does, or leaves it to it; returns
+    /// whether the fast path read it.
+    @discardableResult
+    static func check(_ line: [UInt8], _ comment: Comment? = nil) -> Bool {
+        let fast = AnyEventCall.readingSource(line: ArraySlice(line))
+        switch ordinary(line) {
+        case .success(let (call, source))?:
+            if let fast { #expect(fast.call == call && fast.source == source, comment) }
+        case .failure, nil:
+            #expect(fast == nil, comment)
+        }
+        return fast != nil
+    }
+
+    @Test("every row's calls are read from their bytes, compact and spaced, as the ordinary way reads them")
+    func everyRow() throws {
+        for row in EventTable.rows {
+            for call in row.canonicalCalls {
+                let compact = JSONValue.object(call.scriptJSON).serialized()
+                let spaced = JSONValue.object(call.scriptJSON).serialized(pretty: true).replacingOccurrences(of: "\n", with: " ")
+                for line in [compact, spaced, "\t" + compact + "  "] {
+                    let fast = try #require(AnyEventCall.readingSource(line: ArraySlice(line.utf8)), "\(line)")
+                    #expect(fast.call == call && fast.source == nil, "\(line)")
+                    #expect(Self.check(Array(line.utf8), "\(line)"))
+                }
+            }
+        }
+    }
+
+    @Test("a recorded line's source and time are read as the ordinary way reads them")
+    func recorded() {
+        #expect(Self.check(Array(#"{"event": "didBecomeActive", "source": "signal", "at": 12.5}"#.utf8)))
+        #expect(Self.check(Array(#"{"at": 0, "event": "openURL", "url": "news://a", "source": "socket"}"#.utf8)))
+        #expect(!Self.check(Array(#"{"event": "didBecomeActive", "at": -1}"#.utf8)))
+        #expect(!Self.check(Array(#"{"event": "didBecomeActive", "source": 1}"#.utf8)))
+    }
+
+    @Test("every byte of every row's line altered or dropped: read as the ordinary way reads it, or left to it")
+    func alteredLines() {
+        let replacements: [UInt8] = Array(#"" \ { } [ ] , : 1 a"#.utf8).filter { $0 != 0x20 } + [0x00, 0xC3]
+        var read = 0
+        var left = 0
+        for row in EventTable.rows {
+            guard let call = row.canonicalCalls.last else { continue }
+            let line = Array(JSONValue.object(call.scriptJSON).serialized().utf8)
+            for position in line.indices {
+                var dropped = line
+                dropped.remove(at: position)
+                if Self.check(dropped) { read += 1 } else { left += 1 }
+                for replacement in replacements where replacement != line[position] {
+                    var altered = line
+                    altered[position] = replacement
+                    if Self.check(altered) { read += 1 } else { left += 1 }
+                }
+            }
+        }
+        #expect(read > 0 && left > 0)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+@testable import SubscriberKit
+
+/// The fast paths of the CLI's per-event work, held against the ordinary ones: answers written as
+/// bytes by their shapes, a script line's members read from its bytes, and log attributes kept as
+/// the text a plugin sent.
+@Suite("JSON fast paths")
+struct JSONFastPathTests {
+    // MARK: Answers written by their shapes
+
+    /// Answers as JSON that some answer shape reads back: each row's own answers are the ones its
+    /// shape accepts.
+    static let answerSamples: [JSONValue] = [
+        .null, true, false, "done", "newData", "noData", "failed", "Default \"Configuration\"\n\u{1}é",
+        [], ["portrait"], ["portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight"],
+        ["sound", "banner"], ["badge", "list", "sound"],
+        ["reply": ["n": 1, "s": "q\"\\", "f": 0.25, "a": [true, .null]]], [:],
+        ["activityType": "NSUserActivityTypeBrowsingWeb", "webpageURL": "https://news.example.com/a?b=1"],
+        ["activityType": "t\"", "userInfo": ["k": 1, "nested": ["x": []]]],
+    ]
+
+    /// `type`'s answers among the samples, with their result when the result is the answer's type.
+    static func answers<R: AnswerShape>(_ type: R.Type) -> [(answer: any Sendable, final: (any Sendable)?)] {
+        answerSamples.compactMap { json in
+            guard let answer = try? R.answer(json: json, path: "") else { return nil }
+            return (answer, answer as? R.Final)
+        }
+    }
+
+    @Test("every row's answers and results are written as bytes exactly as their JSON serializes")
+    func answersAsBytes() {
+        var checked = 0
+        for row in EventTable.rows {
+            var samples = Self.answers(row.answerType)
+            if row.timing == .restoration {
+                for restorable in [nil, [], ["article/7", "q\"\\\n"]] as [[String]?] {
+                    let result = ContinueUserActivityResult(handled: restorable != nil, restorableObjects: restorable)
+                    samples.append((result, result))
+                }
+            }
+            #expect(!samples.isEmpty || row.timing == .notification, "\(row.name)")
+            if row.timing == .notification { samples.append(((), ())) }
+            for (answer, final) in samples {
+                var bytes: [UInt8] = [0x2A]
+                row.appendJSON(answer: answer, to: &bytes)
+                #expect(bytes == [0x2A] + row.json(answer: answer).serializedBytes(), "\(row.name) \(answer)")
+                if let final {
+                    bytes = []
+                    row.appendJSON(result: final, to: &bytes)
+                    #expect(bytes == row.json(result: final).serializedBytes(), "\(row.name) \(final)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > EventTable.rows.count)
+    }
+
+    // MARK: Script lines read from their bytes
+
+    @Test("a flat object's members are what the parser finds; anything it leaves to the parser is nil")
+    func flatObjects() throws {
+        let accepted = [
+            #"{"event": "openURL", "url": "news://a", "options": {"sourceApplication": "x"}}"#,
+            #"  {"a":1,"b":true,"c":null,"d":[1,{"e":"}"}],"f":"é\u00e9\"","g":-0.5e3}  "#,
+            "{}", #"{"":""}"#,
+        ]
+        for text in accepted {
+            let flat = try #require(FlatJSONObject(scanning: ArraySlice(text.utf8)), "\(text)")
+            #expect(flat.object.map(JSONValue.object) == (try JSONValue(parsing: text)), "\(text)")
+        }
+        let refused = [
+            #"{"a":1,"a":2}"#, #"{"a\u0062":1}"#, #"{"é":1}"#, "[1]", #"{"a":1} x"#, #"{"a":1"#, #"{"a" 1}"#,
+            "{\"a\":\"tab\there\"}", #"{"a":1,}"#, #"{"a":}"#, #"{,}"#, "",
+            "{\"a\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}",
+        ]
+        for text in refused {
+            #expect(FlatJSONObject(scanning: ArraySlice(text.utf8)) == nil, "\(text)")
+        }
+        // Members whose text does not parse are found, and refused when read.
+        let flat = try #require(FlatJSONObject(scanning: ArraySlice(#"{"a": tru, "b": [1}, "c": "x"}"#.utf8)))
+        var reader = JSONObjectReader(flat: flat, path: "")
+        #expect(reader.value("a") == nil && !reader.isIntact)
+        #expect(try reader.string("c") == "x")
+    }
+
+    @Test("a reader over a line's bytes reads what a reader over its parsed object reads, errors included")
+    func flatReaderMatchesTree() throws {
+        let text = #"{"s": "plain", "e": "q\"é", "n": 3, "b": false, "o": {"k": [1]}, "a": ["x", "y"]}"#
+        let flat = try #require(FlatJSONObject(scanning: ArraySlice(text.utf8)))
+        var fast = JSONObjectReader(flat: flat, path: "p")
+        var slow = try JSONObjectReader(JSONValue(parsing: text), path: "p")
+        #expect(try fast.string("s") == slow.string("s"))
+        #expect(try fast.string("e") == slow.string("e"))
+        #expect(try fast.int("n") == slow.int("n"))
+        #expect(try fast.bool("b") == slow.bool("b"))
+        #expect(try fast.object("o") == slow.object("o"))
+        #expect(try fast.strings("a") == slow.strings("a"))
+        #expect(fast.has("s") && !fast.has("zz"))
+        #expect(throws: JSONShapeError(path: "p.n", expected: "a string", found: "the number 3")) { try fast.string("n") }
+        #expect(throws: JSONShapeError(path: "p.n", expected: "a string", found: "the number 3")) { try slow.string("n") }
+        #expect(fast.isIntact)
+        // An unread key is named as the ordinary reader names it.
+        let unread = try #require(FlatJSONObject(scanning: ArraySlice(#"{"s": "x", "extra": 1}"#.utf8)))
+        var partial = JSONObjectReader(flat: unread, path: "")
+        _ = try partial.string("s")
+        #expect(throws: JSONShapeError(path: "extra", expected: "one of the known keys (s)", found: "an unknown key")) {
+            try partial.rejectUnknownKeys()
+        }
+        // Keys asked for and absent are named too, as the ordinary reader names them.
+        let text2 = #"{"b": "x", "extra": 1, "a": [2]}"#
+        var fast2 = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: ArraySlice(text2.utf8))), path: "o")
+        var slow2 = try JSONObjectReader(JSONValue(parsing: text2), path: "o")
+        for reader in [0, 1] {
+            func read(_ r: inout JSONObjectReader) throws {
+                _ = try r.string("zz")
+                _ = try r.string("b")
+                _ = r.value("a")
+                _ = try r.bool("absent")
+            }
+            if reader == 0 { try read(&fast2) } else { try read(&slow2) }
+        }
+        let expected = JSONShapeError(path: "o.extra", expected: "one of the known keys (a, absent, b, zz)", found: "an unknown key")
+        #expect(throws: expected) { try fast2.rejectUnknownKeys() }
+        #expect(throws: expected) { try slow2.rejectUnknownKeys() }
+    }
+
+    // MARK: Log attributes kept as text
+
+    @Test("attributes in the serializer's form are kept as they are; any other form is left to the parser")
+    func objectText() throws {
+        let objects: [JSONObject] = [
+            ["timestamp": .number(1_795_788_093.4646502)], ["n": 3, "m": -0.0, "big": 1e300, "small": .number(.leastNonzeroMagnitude), "i": 123_456_789_012_345],
+            ["s": "q\"\\\n\r\t\u{8}\u{c}\u{1}\u{1f}é€😀/"], ["route": "article(7)", "scene": "s-1"],
+            ["a": [1, [2, [3]], [:], []], "o": ["x": .null, "y": true, "z": false]], ["": ""],
+        ]
+        for object in objects {
+            let bytes = JSONValue.object(object).serializedBytes()
+            let text = try #require(bytes.withUnsafeBufferPointer { JSONObjectText(checking: $0) }, "\(object)")
+            #expect(text.bytes == bytes && text.object == object)
+        }
+        let others = [
+            "{}", "[1]", #"{"a": 1}"#, #"{"a":1.0}"#, #"{"a":1e2}"#, #"{"a":01}"#, #"{"a":1,"a":2}"#, #"{"a":"\/"}"#,
+            #"{"a":"\u00e9"}"#, #"{"a":"\u000a"}"#, #"{"a":"\u001F"}"#, #"{"a":tru}"#, #"{"a":1}x"#, #"{"a":1"#,
+            #"{"a":1234567890123456789}"#, #"{"a":-}"#, "{\"a\":\"\u{1}\"}",
+        ]
+        for other in others {
+            #expect(Array(other.utf8).withUnsafeBufferPointer { JSONObjectText(checking: $0) } == nil, "\(other)")
+        }
+        #expect([UInt8]([0x7B, 0x22, 0xC3, 0x22, 0x3A, 0x31, 0x7D]).withUnsafeBufferPointer { JSONObjectText(checking: $0) } == nil)
+    }
+
+    @Test("whatever text is kept reads back and serializes to the same bytes (every byte of many texts altered)")
+    func objectTextRoundTrips() {
+        let seeds: [JSONObject] = [
+            ["timestamp": .number(1_795_788_093.4646502), "n": 12, "s": "q\"\\\u{1}é"],
+            ["a": [0.1, -2, "x"], "o": ["k": .null]],
+        ]
+        let replacements: [UInt8] = Array(#"0 1 9 . e - " \ u { } [ ] , : a"#.utf8) + [0x00, 0x80, 0xC3]
+        var kept = 0
+        for seed in seeds {
+            let original = JSONValue.object(seed).serializedBytes()
+            for position in original.indices {
+                for replacement in replacements {
+                    var altered = original
+                    altered[position] = replacement
+                    guard let text = altered.withUnsafeBufferPointer({ JSONObjectText(checking: $0) }) else { continue }
+                    kept += 1
+                    let reparsed = try? JSONValue(parsing: text.bytes)
+                    #expect(reparsed?.serializedBytes() == text.bytes, "\(String(decoding: altered, as: UTF8.self))")
+                }
+            }
+        }
+        #expect(kept > 0)
+    }
+}
