@@ -81,6 +81,10 @@ package final class IsolationConnection: @unchecked Sendable {
         thread.start()
     }
 
+    /// The channel is closed here, not by the reader: ``roundTrip(_:seq:budgetMilliseconds:)`` may
+    /// write to it at any time, and a write to a closed number lands in whatever reused it.
+    deinit { close(child.channel) }
+
     /// The child's process id (the reaper's; its worker is a fork in the same process group).
     package var pid: pid_t { child.pid }
 
@@ -211,8 +215,9 @@ package final class IsolationConnection: @unchecked Sendable {
                 let count = chunk.withUnsafeMutableBytes { Glibc.read(polled[index].fd, $0.baseAddress, $0.count) }
                 if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
                 if count <= 0 {
-                    if index == 0 { channelClosedAt = .now() }
-                    close(fds[index])
+                    // The channel is written by the main actor too: it stays open until the
+                    // connection goes (deinit), so no frame can reach a descriptor that reused its number.
+                    if index == 0 { channelClosedAt = .now() } else { close(fds[index]) }
                     fds[index] = -1
                     continue
                 }
