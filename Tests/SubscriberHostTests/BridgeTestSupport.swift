@@ -107,6 +107,10 @@ struct Solo {
     private static func dispatcher(_ registration: SubscriberRegistration) -> LifecycleDispatcher {
         var configuration = DispatchConfiguration(application: bridgeTestApplication)
         configuration.measuresSubscribers = true
+        // A clock that never moves: an event waits for its completions however busy the machine is
+        // (on the wall clock, a test starved of the main actor for 30 s saw its fetch delivered at
+        // the deadline, as failed). No test of a lone subscriber waits for a deadline.
+        configuration.clock = ManualHostClock()
         return LifecycleDispatcher(subscribers: [registration], configuration: configuration, state: ApplicationStateCell(),
                                    enforcesApplicationState: false)
     }

@@ -29,6 +29,26 @@ struct IsolationFailureTests {
         #expect(next.answers.map(\.subscriber) == ["DiesOnEvent"])
     }
 
+    @Test("after a crash the host still owns the child's channel: a later write cannot land in a descriptor that reused its number")
+    func crashedChildsChannelStaysOpen() throws {
+        let host = try Isolated.host([.init(library: "DiesOnEvent", options: ["on": "didBecomeActive", "do": "segv"])])
+        defer { host.shutDown() }
+        host.dispatchAtOnce(.didFinishLaunching())
+        let connection = try #require(host.isolationGroups.first?.connection)
+        let channel = connection.child.channel
+        var before = stat()
+        try #require(fstat(channel, &before) == 0)
+        let outcome = host.dispatchAtOnce(.didBecomeActive)
+        #expect(Isolated.kinds(outcome.reports) == ["crashed"])
+        #expect(connection.hasEnded)
+        // The reader saw the channel end; the descriptor is still the same socket (closing it there let
+        // the next frame go to whatever took the number: a live host's control socket got frames as lines).
+        var after = stat()
+        let status = fstat(channel, &after)
+        #expect(status == 0 && after.st_ino == before.st_ino && after.st_dev == before.st_dev,
+                "descriptor \(channel): \(status == 0 ? "now inode \(after.st_ino), was \(before.st_ino)" : "closed")")
+    }
+
     @Test("a crash with a completion owed: the completion is settled once, as a missed one (failed), without waiting for the deadline")
     func crashWithCompletionOwed() async throws {
         let clock = ManualHostClock()
