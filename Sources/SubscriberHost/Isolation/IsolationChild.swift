@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ChildProcess
+import CoreFoundation
 import Dispatch
 import Foundation
 import SubscriberABI
@@ -15,8 +16,9 @@ import Synchronization
 ///
 /// Threads: the main thread reads the host's frames and serves each where it read it, as plugins
 /// expect of their `[main-thread]` entries; between frames it runs the main dispatch queue (the
-/// main actor's jobs, `DispatchQueue.main`), waiting on the channel and on the queue's wake-up
-/// descriptor at once, as a run loop does.
+/// main actor's jobs, `DispatchQueue.main`) and one pass of Foundation's main run loop (its timers),
+/// waiting on the channel and on the queue's wake-up descriptor at once until the next timer is due,
+/// as a run loop does.
 enum IsolationChild {
     static func enter(_ endpoint: ChildEndpoint) -> Never {
         // The setup arrives before any plugin code runs: nothing else can have read it.
@@ -137,7 +139,7 @@ final class IsolationServer {
                       pollfd(fd: mainQueue, events: Int16(POLLIN), revents: 0)]
         drainMainQueue(nil)  // what loading put there
         while true {
-            let ready = poll(&polled, nfds_t(mainQueue >= 0 ? 2 : 1), -1)
+            let ready = poll(&polled, nfds_t(mainQueue >= 0 ? 2 : 1), Self.runLoopTimeout())
             if ready < 0 {
                 if errno == EINTR { continue }
                 _exit(0)
@@ -155,6 +157,28 @@ final class IsolationServer {
             if let failure = decoder.failure { IsolationChild.refuse("expected a frame from the host, found \(failure)") }
             for frame in frames { handle(frame) }
         }
+    }
+
+    /// Foundation's main run loop, as `apphost`'s main thread runs it in process: when one of its
+    /// timers is due (a `Timer` on `RunLoop.main`, `perform(_:afterDelay:)`), one pass of it, which
+    /// fires them (and runs the blocks given to `RunLoop.main.perform` meanwhile). Returns how long the
+    /// channel may be waited on until its next timer is due, in milliseconds for `poll`: -1 when no
+    /// timer is scheduled (a frame or main-queue work wakes the thread), else at most a second (a
+    /// timer added from another thread meanwhile is then late by a second at most; with none
+    /// scheduled, it is seen at the next wake-up). Reading the next fire date makes no system call;
+    /// a pass makes about nine, so it is made only when a timer is due.
+    private static func runLoopTimeout() -> Int32 {
+        let mainLoop = CFRunLoopGetMain()
+        var next = CFRunLoopGetNextTimerFireDate(mainLoop, kCFRunLoopDefaultMode)
+        guard next != 0 else { return -1 }
+        if next <= CFAbsoluteTimeGetCurrent() {
+            _ = RunLoop.main.limitDate(forMode: .default)
+            next = CFRunLoopGetNextTimerFireDate(mainLoop, kCFRunLoopDefaultMode)
+            guard next != 0 else { return -1 }
+        }
+        let seconds = next - CFAbsoluteTimeGetCurrent()
+        guard seconds > 0 else { return 0 }
+        return Int32(min(1_000, (seconds * 1_000).rounded(.up)))
     }
 
     private func handle(_ frame: [UInt8]) {
