@@ -60,6 +60,8 @@ package final class IsolationConnection: @unchecked Sendable {
         var reply: JSONObject?
         var ending: ChildEnding?
         var ended = false
+        /// The reader is about to reap the child: ``kill()`` no longer signals its group's number.
+        var reaping = false
         var pending: [Key: Pending] = [:]
         /// The child said farewell to the host's goodbye: its end is the one asked for, not a crash.
         var saidFarewell = false
@@ -141,8 +143,15 @@ package final class IsolationConnection: @unchecked Sendable {
         state.withLock { $0.subscriberCount = list.count }
     }
 
-    /// Kills the child's process group (the reader thread reaps it).
-    func kill() { killpg(child.pid, SIGKILL) }
+    /// Kills the child's process group (the reader thread reaps it); false, and no signal, once the
+    /// reader is reaping it: after that the number may name another process group.
+    @discardableResult
+    func kill() -> Bool {
+        state.withLock { state in
+            guard !state.reaping else { return false }
+            return killpg(child.pid, SIGKILL) == 0
+        }
+    }
 
     // MARK: Round trips
 
@@ -339,6 +348,7 @@ package final class IsolationConnection: @unchecked Sendable {
             close(fds[index])
         }
         var status: Int32 = 0
+        state.withLock { $0.reaping = true }
         while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
         let how: String
         switch report?.ending {
