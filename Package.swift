@@ -4,12 +4,16 @@
 //
 // The layout is the architecture:
 //   SubscriberABI          the C header: the binary contract. Depends on nothing.
-//   SubscriberKit          what plugin authors import, and all a Swift plugin links: the SDK (protocols,
-//                          values, export) and the event model both sides share (the event table, its
-//                          shapes, reconcilers, JSON). Imports only SubscriberABI.
+//   SubscriberValues       the values subscribers take and return (UIKit's), JSONValue, the context and
+//                          completion handlers. Re-exported by SubscriberKit and SubscriberEventModel.
+//   SubscriberEventModel   the event model both sides run: the event table, its shapes, reconcilers,
+//                          LifecycleEvent, EventCall, DispatchReport, the ABI readers, the SDK's C glue.
+//                          A plugin links it; authors never import it (the host re-exports it).
+//   SubscriberKit          what plugin authors import: the event protocols, the base class, the export.
+//                          With the two above, all a Swift plugin links.
 //   SubscriberDelivery     the host's delivery engine: each row's call path, responders, completion
-//                          collection and tokens, in-flight events, the host clock. Over SubscriberKit;
-//                          only the host links it, never a plugin.
+//                          collection and tokens, in-flight events, the host clock. Over the event
+//                          model; only the host links it, never a plugin.
 //   SubscriberHost         manifest, loader, dispatcher. Never imports a plugin.
 //   SubscriberConformance  the plugin conformance kit, over SubscriberHost.
 //   AppHostCLI / apphost   the command line, thin over the libraries above.
@@ -121,9 +125,11 @@ let package = Package(
     + (swiftPlugins + cPlugins + brokenPlugins + swiftFixturePlugins + frozenABIPlugins.map(\.name)).map { .library(name: $0, type: .dynamic, targets: [$0]) },
     targets: [
         .target(name: "SubscriberABI"),
-        .target(name: "SubscriberKit", dependencies: ["SubscriberABI"]),
-        .target(name: "SubscriberDelivery", dependencies: ["SubscriberKit", "SubscriberABI"]),
-        .target(name: "SubscriberHost", dependencies: ["SubscriberDelivery", "SubscriberKit", "SubscriberABI", "HostDynamicLinker", "ChildProcess"]),
+        .target(name: "SubscriberValues", dependencies: ["SubscriberABI"]),
+        .target(name: "SubscriberEventModel", dependencies: ["SubscriberValues", "SubscriberABI"]),
+        .target(name: "SubscriberKit", dependencies: ["SubscriberEventModel", "SubscriberValues", "SubscriberABI"]),
+        .target(name: "SubscriberDelivery", dependencies: ["SubscriberKit", "SubscriberEventModel", "SubscriberValues", "SubscriberABI"]),
+        .target(name: "SubscriberHost", dependencies: ["SubscriberDelivery", "SubscriberKit", "SubscriberEventModel", "SubscriberABI", "HostDynamicLinker", "ChildProcess"]),
         // dladdr1 (the entry symbol's ELF type), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "HostDynamicLinker"),
         // Child processes (spawn, signed channel, reaper) for the kit and process isolation; its C half
@@ -131,8 +137,8 @@ let package = Package(
         .target(name: "ChildProcessEntry"),
         .target(name: "ChildProcess", dependencies: ["ChildProcessEntry"]),
         .target(name: "SubscriberConformance",
-                dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberABI", "ChildProcess"]),
-        .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit", "ChildProcess"]),
+                dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberEventModel", "SubscriberABI", "ChildProcess"]),
+        .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit", "SubscriberEventModel", "ChildProcess"]),
         .executableTarget(name: "apphost", dependencies: ["AppHostCLI"]),
 
         // The benchmark (docs/performance.md): the same subscriber types in-process and loaded from
@@ -157,11 +163,11 @@ let package = Package(
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
         // For the test targets only: a plugin written from the event table and compiled at test time.
         .target(name: "GeneratedPlugin", dependencies: ["SubscriberKit", "BuiltProducts"], path: "Tests/GeneratedPlugin"),
-        .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit", "SubscriberDelivery"]),
+        .testTarget(name: "SubscriberKitTests", dependencies: ["SubscriberKit", "SubscriberEventModel", "SubscriberValues", "SubscriberDelivery"]),
         .testTarget(name: "SubscriberHostTests",
-                    dependencies: ["SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberABI", "EmbeddingExample", "BuiltProducts", "ChildProcess",
+                    dependencies: ["SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberEventModel", "SubscriberValues", "SubscriberABI", "EmbeddingExample", "BuiltProducts", "ChildProcess",
                                    "GeneratedPlugin"]),
-        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberDelivery", "SubscriberKit", "BuiltProducts"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberEventModel", "SubscriberValues", "BuiltProducts"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "SubscriberConformanceTests",
                     dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts", "GeneratedPlugin"]),

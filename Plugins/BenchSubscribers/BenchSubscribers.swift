@@ -8,6 +8,7 @@ import Dispatch
 import Foundation
 import Glibc
 import SubscriberKit
+import SubscriberEventModel
 
 /// Counts `applicationDidReceiveMemoryWarning` calls: the void event (one UIKit delivers to a
 /// running app any number of times).

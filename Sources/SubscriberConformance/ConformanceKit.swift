@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SubscriberKit
+import SubscriberEventModel
 
 /// The plugin conformance kit (docs/conformance-kit.md): checks that a subscriber plugin keeps the
 /// binary contract, from a plugin author's test suite or through `apphost check`.

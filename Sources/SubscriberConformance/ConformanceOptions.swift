@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// How ``ConformanceKit/run(plugins:options:)`` runs the checks. The defaults are what
 /// `apphost check` uses; every budget is generous enough for a debug build on a busy machine.

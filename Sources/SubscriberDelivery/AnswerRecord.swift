@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// What each responder of one event answered, in call order, typed inside: the rows an outcome
 /// shows. Read only when output asks (``row(_:)``), so a dispatch whose rows nobody reads never

@@ -1,5 +1,6 @@
 import SubscriberABI
 import SubscriberKit
+import SubscriberEventModel
 
 // Each event row's call path, compiled for its shapes, here in the engine that runs it: a plugin
 // image carries the event table but none of this.

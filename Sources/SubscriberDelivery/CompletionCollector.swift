@@ -1,6 +1,8 @@
 import Glibc
 import Synchronization
-@_spi(Engine) import SubscriberKit
+import SubscriberKit
+@_spi(Engine) import SubscriberValues
+import SubscriberEventModel
 
 /// Collects the completions of one completion event's responders and delivers exactly once: when
 /// every awaited responder has answered, or at the deadline, whichever comes first.

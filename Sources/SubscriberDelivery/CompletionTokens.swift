@@ -28,6 +28,7 @@
 // nothing per subscriber (slots live in chunks that are never freed).
 
 import SubscriberKit
+import SubscriberEventModel
 import Glibc
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Dispatch
 import SubscriberKit
+import SubscriberEventModel
 
 /// A one-shot timer on a global queue: a completion event's deadline. Dispatch sources are
 /// thread-safe, so the handle may be cancelled from whichever thread delivers first.

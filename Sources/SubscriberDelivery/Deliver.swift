@@ -1,5 +1,6 @@
 import SubscriberABI
 import SubscriberKit
+import SubscriberEventModel
 
 // The call path: one function per answer timing, generic over the event's shapes. Each event row
 // instantiates the one of its timing with its own shapes and C signature (EventRow+Builders.swift),

@@ -1,5 +1,6 @@
 import Synchronization
 import SubscriberKit
+import SubscriberEventModel
 
 /// What the dispatcher tells one delivery besides the call: the application, this event's policy and
 /// deadline, whether to time each subscriber, and where to report.

@@ -1,5 +1,6 @@
 import Synchronization
 import SubscriberKit
+import SubscriberEventModel
 
 /// Where a host's time comes from: what time it is, and deadlines. The dispatcher reads it when a
 /// completion event starts and arms the event's deadline on it; nothing else in delivery waits on

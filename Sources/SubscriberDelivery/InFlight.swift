@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// What one delivered event produced: its result, each responder's row, and the reports.
 package struct DeliveryResult: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Synchronization
 import SubscriberKit
+import SubscriberEventModel
 
 /// Reports about completions that arrived after their event had been delivered (from any thread).
 /// The dispatcher attaches them to the next outcome; ``LifecycleDispatcher/takeLateReports()``

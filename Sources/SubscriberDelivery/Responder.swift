@@ -1,5 +1,6 @@
 import SubscriberABI
 import SubscriberKit
+import SubscriberEventModel
 
 /// One responder of one event as the call path sees it, and the one interface every kind of
 /// responder is reached through: ``notify(_:_:_:_:call:)``, ``answer(_:_:_:_:_:into:call:)``,

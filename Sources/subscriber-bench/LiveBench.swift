@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import SubscriberKit
+import SubscriberEventModel
 
 /// The latency of one series of round trips (one line out, its reply line back), in nanoseconds.
 struct LatencyFigure: Sendable {

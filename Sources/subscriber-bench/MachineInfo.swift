@@ -1,5 +1,6 @@
 import Foundation
 import SubscriberKit
+import SubscriberEventModel
 
 /// The machine and build a benchmark ran on, as the report prints it.
 struct MachineInfo: Sendable {

@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 extension Stats {
     /// {"median", "min", "max", "samples"}.

@@ -6,6 +6,7 @@
 //   swift run -c release subscriber-bench [--json] [--quick]
 import Foundation
 import SubscriberKit
+import SubscriberEventModel
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// `BadExtensionVTable` hands out a scene vtable the host cannot read (misaligned by default): the

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// Standard output is buffered when it is not a terminal; these pin what buffering must not change.

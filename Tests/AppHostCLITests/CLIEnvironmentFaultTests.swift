@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// Faults of the environment are errors, never traps: a plugin holding every file descriptor, a

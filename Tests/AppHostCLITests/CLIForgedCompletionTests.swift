@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// A plugin that calls its completion with contexts the host never gave, from a thread of its own:
 /// `apphost` ignores the calls, reports them with no subscriber named, and exits 1.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// `ManySubscribers`' subscriber `index`: "Many0042".

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// `apphost run`, `send` and `open`: the live host in child processes, driven by signals and its
 /// control socket; every wait is on the fake NOTIFY_SOCKET's messages, a reply, or the exit.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// `apphost send --reload NAME` and a crash while `apphost run` is up: an isolated plugin restarted
 /// while the host stays up (the same pid). Every wait is on READY=1, a reply, or the exit.

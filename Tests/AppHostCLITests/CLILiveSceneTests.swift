@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// A scene-based manifest (`"sceneBased": true`) under the live host: scene "main" connects at launch
 /// with the launch's options, the signals move the scene, and `apphost open` sends the running

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// A coarse soak of the live host: many events through its control socket in one connection, each
 /// reply awaited, with the host's resident memory read from /proc at 10 % of the events and at the end. It bounds memory,

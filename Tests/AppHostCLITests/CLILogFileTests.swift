@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// `--log-file` is opened only after the run's inputs were read and its plugins loaded, never

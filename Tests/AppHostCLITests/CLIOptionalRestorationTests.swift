@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// The faithful port of an Expo subscriber: continueUserActivity returns true and never calls the
 /// restoration handler, which UIKit makes optional. An event script with it ends as soon as its

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// `apphost run --record FILE` writes every event it dispatched, from every source, as an event script

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// Requests in `apphost`'s output: a request made during an event is on that event's JSON line as
 /// `"requests":[{"subscriber":…,"request":…}]`; an orientation request makes the command ask

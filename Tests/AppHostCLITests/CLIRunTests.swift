@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// `apphost --manifest …` run as a subprocess, the way people and CI run it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// A scene-based app through `apphost`: the shipped demo (manifests/scenes.json with
 /// manifests/events/scenes.jsonl) plays legally, each scene event's block and JSON line name its

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// The default scenario and every event script shipped in manifests/events/ are legal for the
 /// application's state machine: played with `--json`, no event is refused (no report of kind

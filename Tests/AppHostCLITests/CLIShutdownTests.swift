@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// `apphost` destroys the subscribers before it prints what arrived after the last event, so every
 /// line a plugin logs until its `destroy` returns is printed.

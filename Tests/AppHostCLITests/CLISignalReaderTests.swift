@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// A stop signal while standard output is a pipe whose reader stopped or reads slowly: the process
 /// ends within a bound with the signal's status, and every event's line is written exactly once.

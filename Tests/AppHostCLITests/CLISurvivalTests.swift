@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// Output that survives: whatever ends a run — a signal, a plugin's crash on any thread, a plugin's
 /// `exit()` — every event played before it is written out, with the lines logged during the event

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BuiltProducts
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// Process isolation changes nothing but failures: the demo manifest with every plugin in a child

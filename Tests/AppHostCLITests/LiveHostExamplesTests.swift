@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// The examples docs/live-host.md ships: the systemd unit's keys, `systemd-analyze verify` where
 /// installed, and the `.desktop` file's Exec line run for real with `%u` substituted.

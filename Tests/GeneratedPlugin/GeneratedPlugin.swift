@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import SubscriberKit
+import SubscriberEventModel
 import BuiltProducts
 
 /// A plugin written from the event table and compiled at test time: one Swift subscriber type
@@ -149,13 +150,16 @@ public enum GeneratedPlugin {
     /// (the docs' outside example), without building a second package.
     public static func compilePlugin(sources: [URL], module: String, into folder: URL) throws -> String {
         let library = folder.appendingPathComponent("lib\(module).so").path
-        // The objects of SubscriberKit's current sources, as the build's own file map lists them (the
-        // folder may still hold objects of sources since removed).
-        let map = try Data(contentsOf: buildFolder.appendingPathComponent("SubscriberKit.build/output-file-map.json"))
-        guard let entries = try JSONSerialization.jsonObject(with: map) as? [String: [String: String]] else {
-            throw Failure("SubscriberKit.build/output-file-map.json: expected an object of objects, found something else")
+        // The objects of the current sources of SubscriberKit and the modules under it, as the build's own
+        // file maps list them (a folder may still hold objects of sources since removed).
+        var objects: [String] = []
+        for linked in ["SubscriberValues", "SubscriberEventModel", "SubscriberKit"] {
+            let map = try Data(contentsOf: buildFolder.appendingPathComponent("\(linked).build/output-file-map.json"))
+            guard let entries = try JSONSerialization.jsonObject(with: map) as? [String: [String: String]] else {
+                throw Failure("\(linked).build/output-file-map.json: expected an object of objects, found something else")
+            }
+            objects += entries.values.compactMap { $0["object"] }.sorted()
         }
-        let objects = entries.values.compactMap { $0["object"] }.sorted()
         let modules = buildFolder.appendingPathComponent("Modules").path
         let moduleMap = packageRoot.appendingPathComponent("Sources/SubscriberABI/include/module.modulemap").path
         let log = folder.appendingPathComponent("swiftc-\(module).txt")

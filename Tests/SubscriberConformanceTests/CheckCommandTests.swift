@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SubscriberConformance
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 /// `apphost check` end to end: the real executable, its output and exit codes.

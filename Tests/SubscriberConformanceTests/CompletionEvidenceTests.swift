@@ -1,6 +1,7 @@
 import Testing
 import SubscriberConformance
 import SubscriberKit
+import SubscriberEventModel
 
 /// `events.completion`'s evidence: one cause per late call, and a handler whose accepting path the
 /// check never reached (it declined, or answered what nobody answering gives, every time) named.

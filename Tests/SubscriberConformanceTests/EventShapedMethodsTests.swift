@@ -3,6 +3,7 @@ import Testing
 import GeneratedPlugin
 @testable import SubscriberConformance
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 @Suite("events.shaped-methods: event-shaped methods the SDK never calls")
 struct EventShapedMethodsTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SubscriberConformance
 import SubscriberKit
+import SubscriberEventModel
 
 /// Every plugin the package builds outside Plugins/Broken (``ShippedPlugins``: the examples, the
 /// benchmark's, the frozen-ABI fixture) passes every check, with the command's default options.

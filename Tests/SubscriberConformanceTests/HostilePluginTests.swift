@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 import SubscriberConformance
 
 /// Plugins that print, flood, forge or fork (Plugins/Broken/README.md, "Conformance-kit fixtures"):

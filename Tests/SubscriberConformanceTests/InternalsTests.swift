@@ -3,6 +3,7 @@ import Testing
 import SubscriberABI
 @testable import SubscriberHost
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 @testable import SubscriberConformance
 
 @Suite("Kit internals")

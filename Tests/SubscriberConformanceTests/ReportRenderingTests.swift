@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 import SubscriberConformance
 
 /// The renderers on a synthetic report whose evidence holds every character that needs escaping.

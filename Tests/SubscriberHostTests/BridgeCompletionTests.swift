@@ -2,6 +2,7 @@ import Synchronization
 import SubscriberABI
 @testable import SubscriberDelivery
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 import Testing
 @testable import SubscriberHost
 

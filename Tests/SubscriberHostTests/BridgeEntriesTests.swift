@@ -1,5 +1,6 @@
 import SubscriberABI
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 import Testing
 import SubscriberHost
 

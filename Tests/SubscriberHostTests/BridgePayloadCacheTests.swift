@@ -3,6 +3,7 @@ import SubscriberABI
 import Testing
 @testable import SubscriberHost
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 @MainActor
 @Suite("Bridge payloads: encoded once per event, decoded once per serial", .timeLimit(.minutes(10)))

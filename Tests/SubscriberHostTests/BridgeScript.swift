@@ -1,5 +1,6 @@
 import Foundation
 import SubscriberKit
+import SubscriberEventModel
 
 /// Drives every event handler of a subscriber with canonical inputs (several per event where the
 /// answer depends on the input) and writes one line per call: its answer, or what it did with its

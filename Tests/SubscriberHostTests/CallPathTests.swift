@@ -2,6 +2,7 @@ import Testing
 
 @testable import SubscriberDelivery
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 import BuiltProducts
 import Foundation
@@ -26,8 +27,8 @@ struct CallPathTests {
         let image = try Data(contentsOf: URL(fileURLWithPath: BuiltProducts.library(plugin)))
         #expect(image.range(of: Data("13SubscriberKit".utf8)) != nil, "lib\(plugin).so should link SubscriberKit")
         for type in Self.engineTypes {
-            // As a type of either module: SubscriberKit (before the split) or SubscriberDelivery.
-            for module in ["13SubscriberKit", "18SubscriberDelivery"] {
+            // As a type of any module: SubscriberKit or the event model (before the splits) or SubscriberDelivery.
+            for module in ["13SubscriberKit", "20SubscriberEventModel", "18SubscriberDelivery"] {
                 let mangled = module + String(type.utf8.count) + type
                 #expect(image.range(of: Data(mangled.utf8)) == nil, "lib\(plugin).so holds \(mangled)")
             }

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import SubscriberKit
+import SubscriberEventModel
 
 /// The event reference (docs/events.md) against the event table: every row of every family has its
 /// line in each of the page's tables — UIKit counterpart; Swift protocol, method and C entry; the
 /// `LifecycleEvent` and `EventCall` an embedding app writes, with the call's types — so an event added
 /// to the table and not to the page fails here. The Swift names of the calls are read from the
-/// table's files (`Sources/SubscriberKit/Events/Table/`), where each family declares them.
+/// table's files (`Sources/SubscriberEventModel/Events/Table/`), where each family declares them.
 @MainActor
 @Suite("The event reference documents every event of the table")
 struct EventReferenceTests {
@@ -35,7 +36,7 @@ struct EventReferenceTests {
 
     /// The Swift names of every event the table files declare, by wire name.
     static func declaredSwiftNames() throws -> [String: SwiftNames] {
-        let folder = root + "/Sources/SubscriberKit/Events/Table"
+        let folder = root + "/Sources/SubscriberEventModel/Events/Table"
         var wireNames: [String: String] = [:]  // "ApplicationEvents.openURL" -> "openURL"
         var members: [String: String] = [:]  // member -> wire name
         var calls: [String: (constructor: String, immediate: String, final: String)] = [:]  // member -> call
@@ -111,7 +112,7 @@ struct EventReferenceTests {
         let declared = try Self.declaredSwiftNames()
         for row in EventTable.rows {
             guard let names = declared[row.name] else {
-                Issue.record("\(row.name): no LifecycleEvent member with an EventCall constructor found in Sources/SubscriberKit/Events/Table")
+                Issue.record("\(row.name): no LifecycleEvent member with an EventCall constructor found in Sources/SubscriberEventModel/Events/Table")
                 continue
             }
             #expect(Self.line(in: page, startingWith: [row.name, "." + names.member, names.constructor, names.immediate, names.final]) != nil,
@@ -124,10 +125,10 @@ struct EventReferenceTests {
         #expect(declared["didBecomeActive"]?.constructor == ".didBecomeActive")
     }
 
-    @Test("every value's initializer the page shows is one that SubscriberKit declares")
+    @Test("every value's initializer the page shows is one that SubscriberKit declares (SubscriberValues, which it re-exports)")
     func valueInitializers() throws {
         let page = try Self.page()
-        let folder = Self.root + "/Sources/SubscriberKit/Values"
+        let folder = Self.root + "/Sources/SubscriberValues/Values"
         var initializers: [String: Set<String>] = [:]  // type -> "Type(labels:)"
         for file in try FileManager.default.contentsOfDirectory(atPath: folder).filter({ $0.hasSuffix(".swift") }) {
             let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
@@ -145,7 +146,7 @@ struct EventReferenceTests {
             guard match.output.1 == match.output.3 else { continue }
             shown += 1
             #expect(initializers[String(match.output.1)]?.contains(String(match.output.2)) == true,
-                    "docs/events.md shows \(match.output.2), which SubscriberKit does not declare; it has \(initializers[String(match.output.1)] ?? [])")
+                    "docs/events.md shows \(match.output.2), which SubscriberKit (SubscriberValues) does not declare; it has \(initializers[String(match.output.1)] ?? [])")
         }
         #expect(shown >= 10)
     }

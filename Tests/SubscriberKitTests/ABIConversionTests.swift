@@ -2,6 +2,7 @@ import Foundation
 import SubscriberABI
 import Testing
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 @Suite("ABI conversions shared by both sides")
 struct ABIConversionTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 /// The one rule for control characters and the one spelling people see them in.
 @Suite("Control characters: one rule, one spelling")

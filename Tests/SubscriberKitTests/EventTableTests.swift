@@ -3,6 +3,7 @@ import SubscriberABI
 import Testing
 @testable import SubscriberDelivery
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 /// The entries of a family's vtable as its header declares them, in order: the function pointers
 /// of `struct <vtable> { … }` in `Sources/SubscriberABI/include/<header>`, read from the header

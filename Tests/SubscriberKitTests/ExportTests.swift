@@ -3,6 +3,7 @@ import Glibc
 import SubscriberABI
 import Testing
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 /// Answers openURL with whether the URL's host is "yes"; names its options in configurationForConnecting.
 /// Adopts exactly those two event protocols.

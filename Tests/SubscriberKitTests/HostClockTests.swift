@@ -4,6 +4,7 @@ import Testing
 
 @testable import SubscriberDelivery
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 /// What fired, in order: the labels of the timers.
 private final class Fired: Sendable {

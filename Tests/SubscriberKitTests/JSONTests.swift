@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 // MARK: Helpers
 

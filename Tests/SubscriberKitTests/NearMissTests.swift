@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 /// Type-checks a Swift file against the SubscriberKit module these tests were built with, with the
 /// toolchain's `swiftc`, in a child process that may not run longer than `limit`.

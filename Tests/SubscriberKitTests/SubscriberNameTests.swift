@@ -1,5 +1,6 @@
 import Testing
 @testable import SubscriberKit
+@testable import SubscriberEventModel
 
 /// Subscriber types named by default, as plain, nested, generic and base-class subscribers.
 private final class PlainDefault: InstantiableSubscriber {

@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// The `apphost` command line: parses the arguments and hands them to the command they name.
 ///

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import SubscriberConformance
 import SubscriberKit
+import SubscriberEventModel
 
 /// `apphost check PLUGIN.so…`: the conformance kit (docs/conformance-kit.md) on the command line.
 /// Prints a table (or `--json`), optionally writes JUnit XML, and exits 0 when nothing failed, 1 when a check

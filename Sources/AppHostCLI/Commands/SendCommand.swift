@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SubscriberKit
+import SubscriberEventModel
 
 /// `apphost send --manifest FILE LINE|-`: sends event-script lines to the live host running for the
 /// manifest's bundle identifier and prints its replies, one JSON line each.

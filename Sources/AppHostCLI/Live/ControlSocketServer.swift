@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SubscriberKit
+import SubscriberEventModel
 
 /// The live host's control socket: event-script lines in, one JSON line out per line (the event's
 /// outcome as `--json` writes it, or `{"error": "…"}` for a bad line, after which the connection

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SubscriberKit
+import SubscriberEventModel
 
 /// What a source asks the live host for. The host decides, from the application's state, what is
 /// delivered: a `resume` while active is ignored, a `stop` in the background goes straight to

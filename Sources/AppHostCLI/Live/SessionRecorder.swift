@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SubscriberKit
+import SubscriberEventModel
 
 /// `apphost run --record FILE`: every event the live host dispatches, from every source, as an event
 /// script line with two more keys, `"source"` (what asked for it: `launch`, `control socket`, `open`,

@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// Text from outside the program (manifests, scripts, plugin descriptors, plugin log lines, error
 /// messages quoting them) made safe to show on a terminal: control characters written as escapes,

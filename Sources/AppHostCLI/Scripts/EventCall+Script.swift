@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 extension EventCall where Immediate == any Sendable, Final == any Sendable {
     /// Reads one event-script object (docs/cli.md): `{"event": "<wire name>", …arguments}`. The

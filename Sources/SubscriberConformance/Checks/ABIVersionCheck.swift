@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// `load.abi-version`: the descriptor's ABI major is the host's, and its `struct_size` covers the
 /// 1.0 descriptor (loader check 6).

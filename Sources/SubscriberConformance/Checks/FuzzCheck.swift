@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// `events.fuzz`: hostile input (empty, huge, invalid UTF-8, NUL inside, random URLs, unusual JSON,
 /// out-of-range numbers) neither crashes nor hangs any entry that takes input. Raw vtable calls, so

@@ -4,6 +4,7 @@ import Glibc
 import ChildProcess
 import Foundation
 import SubscriberKit
+import SubscriberEventModel
 
 /// The worker side of a conformance child (the "conformance" role of ChildProcessEntry.h): reads the
 /// request from its channel, runs one check on one plugin, sends the verdict, exits. Everything a

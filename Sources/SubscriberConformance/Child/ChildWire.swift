@@ -1,5 +1,6 @@
 import ChildProcess
 import SubscriberKit
+import SubscriberEventModel
 
 /// The kit's messages on a check's worker channel (framed and signed with the run's secret by
 /// ``ChildEndpoint``), each a JSON object with a `kind`: `hello` (the protocol version), `progress`

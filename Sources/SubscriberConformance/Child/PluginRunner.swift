@@ -2,6 +2,7 @@ import ChildProcess
 import Dispatch
 import Foundation
 import SubscriberKit
+import SubscriberEventModel
 
 /// Runs the selected checks on one plugin in the parent: one child process per check, in order,
 /// skipping a check when one it requires failed (or was skipped for that reason).

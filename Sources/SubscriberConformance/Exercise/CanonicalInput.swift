@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// One canonical call: an event with ordinary, well-formed arguments, and a label for evidence.
 struct CanonicalCall: Sendable {

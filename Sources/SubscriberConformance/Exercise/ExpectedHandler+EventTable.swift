@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 // The handlers the SDK calls, derived in this one place from the event table: each row's protocol and
 // requirement text give the selector, the parameter types and the result type the symbol scan compares

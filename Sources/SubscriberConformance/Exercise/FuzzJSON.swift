@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// Random JSON text: always valid JSON (the host serialises what it hands over), but of every
 /// unusual shape a plugin might not expect.

@@ -1,5 +1,6 @@
 import SubscriberABI
 import SubscriberKit
+import SubscriberEventModel
 
 /// The raw vtable entries the fuzz check feeds: every event that takes input. Each event's argument
 /// shape draws the hostile C arguments (``ArgumentShape/fuzzed(_:spec:serial:)``), passed to the entry

@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// The report as a human table: one block per plugin, one row per check (status, id, time, what was
 /// found; evidence of several lines continues under it), the expectation under every failure and

@@ -1,5 +1,6 @@
 import Foundation
 import SubscriberKit
+import SubscriberEventModel
 
 /// The work the symbol scan may spend demangling one plugin file, and what it could not read.
 ///

@@ -17,9 +17,9 @@
 /// that has the plugin loaded) passes `superclass`; without it, a class is judged only when it
 /// declares the subscriber protocol itself.
 struct EventShapedMethods: Sendable {
-    /// Types of these modules are skipped: SubscriberKit is linked into every plugin, and its own types
-    /// are the SDK's business, not the plugin author's.
-    static let defaultIgnoredModules: Set<String> = ["SubscriberKit"]
+    /// Types of these modules are skipped: SubscriberKit and the modules under it are linked into every
+    /// plugin, and their own types are the SDK's business, not the plugin author's.
+    static let defaultIgnoredModules: Set<String> = ["SubscriberKit", "SubscriberEventModel", "SubscriberValues"]
     /// The protocol whose conformance makes a class a subscriber and fixes its events (unqualified).
     static let subscriberProtocol = "AppDelegateSubscriber"
 

@@ -12,7 +12,7 @@ struct ExpectedHandler: Sendable, Hashable {
     /// options: OpenURLOptions) -> Bool?", quoted in messages.
     let signature: String
     /// The parameter types as the demangler prints them, module-qualified, e.g.
-    /// ["SubscriberKit.Application", "FoundationEssentials.URL", "SubscriberKit.OpenURLOptions"].
+    /// ["SubscriberValues.Application", "FoundationEssentials.URL", "SubscriberValues.OpenURLOptions"].
     let parameterTypes: [String]
     /// The result type as the demangler prints it: "Swift.Bool?" and "Swift.Optional<Swift.Bool>" are
     /// the same; "()" or "Swift.Void" for none.

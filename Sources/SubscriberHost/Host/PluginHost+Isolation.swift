@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 extension PluginHost {
     /// Refuses a manifest whose isolation groups disagree on their limits, restart policy or call

@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// What ``PluginHost/reloadPlugin(named:scanCache:)`` did: the child restarted from its files.
 public struct PluginReload: Sendable, Hashable {

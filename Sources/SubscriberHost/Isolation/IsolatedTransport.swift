@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// One subscriber of an isolation child, as the dispatcher reaches it: one more kind of responder
 /// beside a loaded plugin's and an in-process one, with the same answers, reconcilers and outcome

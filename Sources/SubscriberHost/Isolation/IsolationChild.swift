@@ -7,6 +7,7 @@ import Dispatch
 import Foundation
 import SubscriberABI
 import SubscriberKit
+import SubscriberEventModel
 import Synchronization
 
 /// The child of an isolation group (the "isolation" role of ChildProcessEntry.h): loads the

@@ -7,6 +7,7 @@ import Dispatch
 import Foundation
 import SubscriberDelivery
 import SubscriberKit
+import SubscriberEventModel
 import Synchronization
 
 /// How a child's process ended, as the host saw it.

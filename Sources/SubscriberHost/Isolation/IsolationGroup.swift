@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ChildProcess
 import SubscriberKit
+import SubscriberEventModel
 
 /// The plugins of one isolation group and the child that hosts them: it starts the child, learns
 /// its subscribers from the hello, sends each event once for all of them, restarts the child after

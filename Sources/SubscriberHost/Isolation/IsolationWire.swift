@@ -1,6 +1,7 @@
 import ChildProcess
 import SubscriberABI
 import SubscriberKit
+import SubscriberEventModel
 
 /// The messages between the host and an isolation child. Each is one frame of the child-process
 /// layer (a 4-byte big-endian length, at most ``ChildChannel/frameLimit``; the child's frames start

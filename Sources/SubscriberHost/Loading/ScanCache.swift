@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Synchronization
 import SubscriberKit
+import SubscriberEventModel
 
 /// What `apphost list` learnt by inspecting plugin files in a child process, kept between runs, like
 /// GStreamer's registry: per file (keyed by its absolute path, size, modification time and SHA-256),

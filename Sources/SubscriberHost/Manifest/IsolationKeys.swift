@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 /// The isolation keys one object of the manifest wrote — the top level's (the default of every
 /// entry) or one entry's: `isolation`, `isolationGroup`, `callBudget`, `restart` and `limits`.

@@ -1,4 +1,5 @@
 import SubscriberKit
+import SubscriberEventModel
 
 // The manifest's keys for the live host (`apphost run`, docs/live-host.md), read apart from the
 // dispatch keys: kept in this one place.

@@ -23,7 +23,7 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The shape error `error`, located in `file`.
-    public init(file: String, _ error: JSONShapeError) {
+    package init(file: String, _ error: JSONShapeError) {
         self.init(file: file, location: error.path.isEmpty ? "(root)" : error.path,
                   expected: error.expected, found: error.found)
     }

@@ -1,5 +1,7 @@
 import Glibc
 import SubscriberABI
+import SubscriberEventModel
+import SubscriberValues
 
 /// The descriptors this image exported, one per plugin id, built once and never freed (the host
 /// never unloads a plugin, and the entry must return the same pointer every time).
@@ -74,7 +76,11 @@ final class ExportRegistry {
         guard let name, let host, slots.indices.contains(slot) else { return nil }
         let wanted = String(cString: name)
         guard let index = slotNames[slot].firstIndex(of: wanted) else { return nil }
-        return ExportedInstance.create(slots[slot][index], name: wanted, host: host)
+        let type = slots[slot][index]
+        return ExportedInstance.create(name: wanted, host: host) { context in
+            let subscriber = type.init(context: context)
+            return (subscriber, subscriber.eventWitnesses())
+        }
     }
 
     typealias CreateFunction = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<adh_host>?)

@@ -1,4 +1,6 @@
 import SubscriberABI
+import SubscriberEventModel
+import SubscriberValues
 
 /// Exports subscriber types from a plugin: the Swift side of the C entry symbol.
 ///
@@ -60,11 +62,4 @@ public enum SubscriberPlugin {
             return UncheckedSendable(UnsafeRawPointer(descriptor))
         }.value
     }
-}
-
-/// Carries a value the compiler cannot prove Sendable (a C pointer) out of a main-actor closure
-/// that runs synchronously on the calling thread.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }

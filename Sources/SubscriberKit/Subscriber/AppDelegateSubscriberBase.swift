@@ -1,4 +1,6 @@
 import Foundation
+import SubscriberEventModel
+import SubscriberValues
 
 /// A base class for subscribers, Q2's `Q2ModuleBase` style: it keeps the context and forwards `log`,
 /// `logEvent` and `logError` to it. A subclass declares ``InstantiableSubscriber`` and the event

@@ -1,4 +1,6 @@
 import Foundation
+import SubscriberEventModel
+import SubscriberValues
 
 /// A type whose instances respond to application lifecycle events: Expo's `ExpoAppDelegateSubscriber`,
 /// Q2's `ApplicationLifecycleModule`, for subscribers loaded by AppDelegateHost or registered in-process.
@@ -96,19 +98,6 @@ extension _EventWitnesses {
             _didDiscardSceneSessions,
             _handleWatchKitExtensionRequest,
         ]
-    }
-}
-
-/// A subscriber type's handler of one event. Made by the SDK; a subscriber never makes one.
-public struct _EventWitness: Sendable {
-    /// The event's row: the SDK installs the row's C entry. Each row is a static constant made on
-    /// first use, so a plugin image makes only the rows of the events its types adopt.
-    package let row: EventRow
-    package let handler: AnyEventHandler
-
-    init(_ row: EventRow, _ handler: AnyEventHandler) {
-        self.row = row
-        self.handler = handler
     }
 }
 

@@ -1,3 +1,5 @@
+import SubscriberEventModel
+import SubscriberValues
 /// userNotificationCenter(_:willPresent:withCompletionHandler:): how to present a notification that
 /// arrives while the app is in the foreground. Reconciled: the union of the options (a notification
 /// is shown the way any responder asked for); nobody answers: none. Call `completionHandler` exactly

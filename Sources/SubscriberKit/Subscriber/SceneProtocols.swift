@@ -1,3 +1,5 @@
+import SubscriberEventModel
+import SubscriberValues
 // The scene family's protocols: one per UIWindowSceneDelegate event, named after its method. Each
 // method receives the scene (its session, activation state and application); see docs/events.md.
 

@@ -1,3 +1,5 @@
+import SubscriberEventModel
+import SubscriberValues
 /// The default name of a subscriber type: the type's name as written, as `String(describing:)`
 /// prints it ("Greeter", "Outer.Inner", "Box<Int>").
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BuiltProducts
 import SubscriberKit
+import SubscriberEventModel
 
 /// Runs the built `apphost` executable as a subprocess and captures what it did.
 enum AppHostProcess {

@@ -1,0 +1,136 @@
+import Synchronization
+import SubscriberABI
+import SubscriberValues
+
+/// A plugin's view of the `adh_host` it was created with: the ``SubscriberLogSink`` behind its
+/// subscriber's ``SubscriberContext``, and its data source (app info, options).
+///
+/// The host interface is only valid until `destroy` returns, but a subscriber may keep its context
+/// and log from any thread at any time. So every call goes through a lock, and ``close()`` (called
+/// by `destroy`) makes later calls do nothing instead of touching freed host memory.
+final class HostLink: SubscriberLogSink {
+    // Immutable pointers; the lock around them, not the type, makes them safe to use from any thread.
+    private struct Host: @unchecked Sendable {
+        let pointer: UnsafePointer<adh_host>
+        let functions: adh_host
+    }
+
+    private let host: Mutex<Host?>
+    /// The host's services, asked for once.
+    private struct Services: @unchecked Sendable {
+        // @unchecked: C structs and pointers, immutable.
+        /// `adh.host.requests/1`, when the host offers it.
+        var requests: adh_host_requests?
+        /// `adh.host.state/1`'s `application_state`, when the host offers it. Called without the lock:
+        /// only on the main thread inside an entry call, while the host is necessarily alive.
+        var applicationState: (@convention(c) (UnsafePointer<adh_host>?) -> adh_application_state)?
+        /// `adh.host.state/1`'s `launch_invocation`, when the host's struct has it. Same rules.
+        var launchInvocation: (@convention(c) (UnsafePointer<adh_host>?, UnsafeMutablePointer<adh_string>?) -> adh_invocation_kind)?
+        var host: UnsafePointer<adh_host>
+    }
+
+    private let services: Services
+
+    /// A link to `host`, read as far as its `struct_size` covers; its services are asked for once.
+    init(_ host: UnsafePointer<adh_host>) {
+        let functions = ABI.readCovered(host)
+        self.host = Mutex(Host(pointer: host, functions: functions))
+        let state = functions.get_extension.flatMap { $0(host, ADH_EXT_HOST_STATE) }
+            .map { ABI.readCovered($0.assumingMemoryBound(to: adh_host_state.self)) }
+        let requests = functions.get_extension.flatMap { $0(host, ADH_EXT_HOST_REQUESTS) }
+            .map { ABI.readCovered($0.assumingMemoryBound(to: adh_host_requests.self)) }
+        // Read as far as the host's struct_size covers: a field it does not have reads as NULL.
+        services = Services(requests: requests, applicationState: state?.application_state,
+                            launchInvocation: state?.launch_invocation, host: host)
+    }
+
+    /// The application's state as the host tracks it; nil when the host does not say (a 1.0 host).
+    /// [main-thread] Inside an entry call.
+    func applicationState() -> ApplicationState? {
+        services.applicationState.flatMap { ApplicationState(rawValue: $0(services.host)) }
+    }
+
+    /// How the app was launched as the host classifies it now; nil when the host does not say.
+    /// [main-thread] Inside an entry call.
+    func launchInvocation() -> LaunchInvocation? {
+        guard let read = services.launchInvocation else { return nil }
+        var detail = adh_string.absent
+        let kind = read(services.host, &detail)
+        return ABI.invocation(kind: kind, detail: detail)
+    }
+
+    func request(_ request: SubscriberRequest, from subscriber: String) {
+        host.withLock { host in
+            guard let host, let requests = services.requests else { return }
+            switch request {
+            case .registerForRemoteNotifications: requests.register_for_remote_notifications?(host.pointer)
+            case .updateSupportedInterfaceOrientations: requests.update_supported_interface_orientations?(host.pointer)
+            }
+        }
+    }
+
+    /// Cuts the link: from now on every call does nothing. [main-thread]
+    func close() {
+        host.withLock { $0 = nil }
+    }
+
+    func log(subscriber: String, level: LogLevel, message: String) {
+        host.withLock { host in
+            guard let host, let log = host.functions.log else { return }
+            withABIString(message) { log(host.pointer, level.rawValue, $0) }
+        }
+    }
+
+    func logEvent(subscriber: String, name: String, attributes: JSONObject) {
+        let attributes = Self.serialized(attributes)
+        host.withLock { host in
+            guard let host, let logEvent = host.functions.log_event else { return }
+            withABIString(name) { name in
+                withABIString(attributes) { logEvent(host.pointer, name, $0) }
+            }
+        }
+    }
+
+    func logError(subscriber: String, message: String, attributes: JSONObject) {
+        let attributes = Self.serialized(attributes)
+        host.withLock { host in
+            guard let host, let logError = host.functions.log_error else { return }
+            withABIString(message) { message in
+                withABIString(attributes) { logError(host.pointer, message, $0) }
+            }
+        }
+    }
+
+    /// The app info the host gave, and a problem line when it was not a JSON object.
+    func applicationInfo() -> (info: JSONObject, problem: String?) {
+        let (info, problem) = ABI.jsonObject(text { $0.app_info_json }, what: "the host's app_info_json")
+        return (info, problem)
+    }
+
+    /// This subscriber's options (`{}` when the host gives none), and a problem line when they were
+    /// not valid JSON.
+    func options() -> (options: JSONValue, problem: String?) {
+        do {
+            return (try ABI.parseJSON(text { $0.options_json }) ?? [:], nil)
+        } catch {
+            return ([:], "the host's options_json: expected JSON, found invalid JSON (\(error))")
+        }
+    }
+
+    private typealias TextFunction = @convention(c) (UnsafePointer<adh_host>?) -> adh_string
+
+    /// What the data-source function `pick` chooses returns; absent when the link is closed or the
+    /// host has none. The bytes are host-owned and valid as long as the host struct: parse them at
+    /// once. (A closure, not a key path: a key path is instantiated by the runtime in every image.)
+    private func text(_ pick: (adh_host) -> TextFunction?) -> adh_string {
+        host.withLock { host -> UncheckedSendable<adh_string> in
+            guard let host, let read = pick(host.functions) else { return UncheckedSendable(.absent) }
+            return UncheckedSendable(read(host.pointer))
+        }.value
+    }
+
+    /// Attributes as JSON text; nil (absent) for none, as the header allows.
+    private static func serialized(_ attributes: JSONObject) -> String? {
+        attributes.isEmpty ? nil : JSONValue.object(attributes).serialized()
+    }
+}

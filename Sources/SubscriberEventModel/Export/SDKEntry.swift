@@ -1,0 +1,205 @@
+import Synchronization
+import SubscriberABI
+@_spi(Engine) import SubscriberValues
+
+/// The Swift halves of a Swift plugin's vtable entries, one function per answer timing, generic over
+/// the event's shapes: each C entry (written in the event's table row, which names its event and
+/// shapes) calls one of these, which brings the instance's application up to date, decodes the C
+/// arguments (once per payload serial for every subscriber of this image: ``DecodeCache``), calls the
+/// instance's handler of the event and encodes the answer. Run on the main actor
+/// (``MainActorEntry``), with the instance and its application borrowed, not retained.
+///
+/// An entry is only installed for an event the subscriber's type handles, so a missing handler (a
+/// vtable used after `destroy`) answers what a NULL entry means: no opinion, nothing, declined.
+@MainActor
+enum SDKEntry {
+    typealias Me = UnsafePointer<adh_subscriber>?
+
+    nonisolated static func notify<A: ArgumentShape>(_ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent,
+                                                     _: A.Type) {
+        onMain((me, arguments, event)) { call in
+            ExportedInstance.call(call.0, call.1, call.2, A.self, fallback: ()) { _, handler, subscriber, application, value in
+                unsafeDowncast(handler, to: NotificationHandler<A>.self).call(subscriber, application, value)
+            }
+        }
+    }
+
+    nonisolated static func answer<A: ArgumentShape, R: ImmediateAnswerShape>(
+        _ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type, _: R.Type
+    ) -> R.CReturn {
+        onMain((me, arguments, event)) { call in
+            let answer: (ExportedInstance, R.Answer?)? = ExportedInstance.call(call.0, call.1, call.2, A.self, fallback: nil) {
+                instance, handler, subscriber, application, value in
+                (instance, unsafeDowncast(handler, to: ImmediateHandler<A, R>.self).call(subscriber, application, value))
+            }
+            guard let (instance, answer) = answer else { return R.encode(nil, keeping: &unused) }
+            return R.encode(answer, keeping: &instance.kept)
+        }
+    }
+
+    nonisolated static func complete<A: ArgumentShape, R: CompletionAnswerShape>(
+        _ me: Me, _ arguments: A.CArguments, _ completion: R.CCompletion, _ event: LifecycleEvent, _: A.Type, _: R.Type
+    ) -> adh_response {
+        onMain((me, arguments, completion, event)) { call in
+            ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: ABI.declines) {
+                instance, handler, subscriber, application, value in
+                let receiver = instance.receiver(call.3, SDKCompletion<R>.self) {
+                    SDKCompletion<R>(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                }.reuse(call.2)
+                unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
+                    .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
+                return receiver.finish()
+            }
+        }
+    }
+
+    /// continue_user_activity: handled at once; the restoration list later, through `completion`,
+    /// as a JSON array of strings.
+    nonisolated static func restore<A: ArgumentShape>(
+        _ me: Me, _ arguments: A.CArguments, _ completion: adh_json_completion, _ event: LifecycleEvent, _: A.Type
+    ) -> adh_tristate {
+        onMain((me, arguments, completion, event)) { call in
+            ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: RestorationAnswer.encode(nil)) {
+                instance, handler, subscriber, application, value in
+                let receiver = instance.receiver(call.3, SDKRestoration.self) {
+                    SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                }.reuse(call.2)
+                let handled = unsafeDowncast(handler, to: RestorationHandler<A>.self)
+                    .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
+                receiver.finish(handled: handled)
+                return RestorationAnswer.encode(handled)
+            }
+        }
+    }
+}
+
+/// Where an answer with nothing to keep points (no instance to keep it in).
+nonisolated(unsafe) private var unused: AnyObject?
+
+/// Runs `body(arguments)` on the main actor. A file-level function: a closure that called a static
+/// method would capture the metatype, and `body` must capture nothing (``MainActorEntry``).
+@inline(__always)
+private func onMain<Arguments, Result>(_ arguments: Arguments,
+                                       _ body: @escaping @MainActor (Arguments) -> Result) -> Result {
+    MainActorEntry.run(arguments, body)
+}
+
+/// The plugin side of one completion-answering call: hands the subscriber's answer to the host's C
+/// completion, and tells the entry, once the subscriber's method returned, whether it declined.
+///
+/// `decline()` is only meaningful before the method returns and before any call; a later one cannot
+/// be honoured (the host was already told "responds", or got the answer), so it is reported to the
+/// host as a warning and ignored.
+///
+/// Reused: an instance keeps the last one of each event (``ExportedInstance/receiver(_:_:make:)``)
+/// and takes it again when nobody else holds it (the subscriber kept no handler), so a completion
+/// answered within its call allocates nothing.
+package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionReceiver<Answer.Answer>, @unchecked Sendable {
+    // @unchecked: `completion` is set only while nothing else references this object (a new call),
+    // and read by the calls of the handler made for that call; the phase is atomic.
+    private var completion: Answer.CCompletion
+    private let phase = CallPhase()
+    private let link: HostLink
+    private let name: String
+    private let event: LifecycleEvent
+
+    init(completion: Answer.CCompletion, link: HostLink, name: String, event: LifecycleEvent) {
+        self.completion = completion
+        self.link = link
+        self.name = name
+        self.event = event
+    }
+
+    /// Ready for a new call with `completion`. Only when nothing else references it.
+    func reuse(_ completion: Answer.CCompletion) -> Self {
+        self.completion = completion
+        phase.reset()
+        return self
+    }
+
+    package override func complete(_ slot: Int, with value: Answer.Answer) {
+        phase.called()
+        Answer.call(completion, with: value)
+    }
+
+    package override func decline(_ slot: Int) {
+        if let late = phase.decline() { phase.warn(link, name, event, late) }
+    }
+
+    /// The method returned: ADH_DECLINES when it declined in time.
+    func finish() -> adh_response { phase.returned() ? ABI.declines : ABI.responds }
+}
+
+/// The plugin side of `continueUserActivity`'s restoration handler. Declining it before returning
+/// means "nothing to restore": the host's handler is called with [] at once, so it waits for nothing.
+/// Reused like ``SDKCompletion``.
+package final class SDKRestoration: CompletionReceiver<[String]>, @unchecked Sendable {
+    // @unchecked: as SDKCompletion.
+    private var completion: adh_json_completion
+    private let phase = CallPhase()
+    private let link: HostLink
+    private let name: String
+    private let event: LifecycleEvent
+
+    init(completion: adh_json_completion, link: HostLink, name: String, event: LifecycleEvent) {
+        self.completion = completion
+        self.link = link
+        self.name = name
+        self.event = event
+    }
+
+    /// Ready for a new call with `completion`. Only when nothing else references it.
+    func reuse(_ completion: adh_json_completion) -> Self {
+        self.completion = completion
+        phase.reset()
+        return self
+    }
+
+    package override func complete(_ slot: Int, with value: [String]) {
+        phase.called()
+        RestorationAnswer.call(completion, with: value)
+    }
+
+    package override func decline(_ slot: Int) {
+        if let late = phase.decline() { phase.warn(link, name, event, late) }
+    }
+
+    /// The method returned `handled`: a decline before it, with true, is an empty list.
+    func finish(handled: Bool?) {
+        if phase.returned(), handled == true { RestorationAnswer.call(completion, with: []) }
+    }
+}
+
+/// Whether a completion was called, declined, and whether the method had returned: decides what a
+/// decline means. Stored inline in its receiver (noncopyable: no allocation of its own).
+struct CallPhase: ~Copyable, Sendable {
+    private static let calledBit: UInt8 = 1, declinedBit: UInt8 = 2, returnedBit: UInt8 = 4
+    private let bits = Atomic<UInt8>(0)
+
+    func called() { bits.bitwiseOr(Self.calledBit, ordering: .relaxed) }
+
+    /// A new call.
+    func reset() { bits.store(0, ordering: .relaxed) }
+
+    /// Records a decline; when it comes too late, why ("after the method returned").
+    func decline() -> String? {
+        var current = bits.load(ordering: .relaxed)
+        while true {
+            if current & Self.returnedBit != 0 { return "after the method returned" }
+            if current & Self.calledBit != 0 { return "after calling the completion handler" }
+            let (exchanged, original) = bits.compareExchange(expected: current, desired: current | Self.declinedBit,
+                                                             ordering: .relaxed)
+            if exchanged { return nil }
+            current = original
+        }
+    }
+
+    /// The method returned; whether it had declined in time.
+    func returned() -> Bool {
+        bits.bitwiseOr(Self.returnedBit, ordering: .relaxed).oldValue & Self.declinedBit != 0
+    }
+
+    func warn(_ link: HostLink, _ name: String, _ event: LifecycleEvent, _ late: String) {
+        link.log(subscriber: name, level: .warning, message: "\(name): \(event) declined its completion handler \(late); ignored")
+    }
+}

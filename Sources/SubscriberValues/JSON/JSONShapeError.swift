@@ -1,0 +1,206 @@
+/// A JSON document that parsed but does not have the expected shape: a missing key, a wrong type,
+/// an unknown key. Names the key path (`plugins[2].subscribers[0]`), what was expected and what
+/// was found, so every bad input gets one clear line.
+package struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Where, as a key path from the document's root (`""` for the root itself).
+    package var path: String
+    /// What the reader expected there ("a string", "one of portrait, landscapeLeft").
+    package var expected: String
+    /// What it found, described (`the number 42`, `an object`, `nothing`).
+    package var found: String
+
+    /// An error at `path`.
+    package init(path: String, expected: String, found: String) {
+        self.path = path
+        self.expected = expected
+        self.found = found
+    }
+
+    package var description: String {
+        "\(path.isEmpty ? "(root)" : path): expected \(expected), found \(found)"
+    }
+}
+
+extension JSONValue {
+    /// A short description of this value for error messages: `the string "abc"`, `the number 42`,
+    /// `an object`, `an array`, `null`, `true`.
+    package var shapeDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number: return "the number \(self)"
+        case .string(let value):
+            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            return "the string \"\(shown)\""
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// Reads the members of one JSON object with their key paths, so that every shape error says where.
+/// Call ``rejectUnknownKeys()`` last to make any key that was never read an error.
+package struct JSONObjectReader: Sendable {
+    /// What is read: an object built, or one line's members found in its bytes (``FlatJSONObject``).
+    /// Two stored properties rather than an enum: reading a member borrows them, where binding an
+    /// enum's payload copied it (retains and releases on every key read).
+    private let tree: JSONObject
+    private let flat: FlatJSONObject?
+    /// The object being read (a flat object's members built, when one is read: rare).
+    package var object: JSONObject { flat.map { $0.object ?? JSONObject() } ?? tree }
+    /// The key path of the object itself.
+    package let path: String
+    /// The keys asked for so far: the few the reading code names, so a list (no hashing) is cheapest.
+    /// Over a flat object, only those asked for and absent: a present member read is a bit of
+    /// ``readMembers`` (no array allocated for a line whose keys are all there).
+    private var readKeys: [String] = []
+    /// Over a flat object, the members read, a bit each (it has at most 32).
+    private var readMembers: UInt64 = 0
+    /// False once a member of a flat object that was read did not parse: what was read from it
+    /// then is not the object's, and the caller reads it the ordinary way (which says what is wrong).
+    package private(set) var isIntact = true
+
+    /// Starts reading `value`, which must be an object.
+    package init(_ value: JSONValue, path: String) throws(JSONShapeError) {
+        guard case .object(let object) = value else {
+            throw JSONShapeError(path: path, expected: "an object", found: value.shapeDescription)
+        }
+        tree = object
+        flat = nil
+        self.path = path
+    }
+
+    /// Starts reading an object's members straight from its bytes: strings are made from them,
+    /// other values built as they are read. Check ``isIntact`` after reading.
+    package init(flat: FlatJSONObject, path: String) {
+        tree = JSONObject()
+        self.flat = flat
+        self.path = path
+    }
+
+    /// The key path of member `key`.
+    package func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// Whether member `key` is there (not marked as read).
+    package func has(_ key: String) -> Bool {
+        if let flat { return flat.member(key) != nil }
+        return tree[key] != nil
+    }
+
+    /// The raw member `key`, or nil when absent. Marks the key as read.
+    package mutating func value(_ key: String) -> JSONValue? {
+        guard let flat else {
+            if !readKeys.contains(key) { readKeys.append(key) }
+            return tree[key]
+        }
+        guard let member = read(key, in: flat) else { return nil }
+        guard let value = flat.value(member) else {
+            isIntact = false
+            return nil
+        }
+        return value
+    }
+
+    /// Member `key` as a string; nil when absent; an error when present with another type.
+    package mutating func string(_ key: String) throws(JSONShapeError) -> String? {
+        if let flat, let index = flat.index(of: key), flat.members[index].plain {
+            readMembers |= 1 << UInt64(index)
+            return flat.string(flat.members[index].value)
+        }
+        guard let value = value(key) else { return nil }
+        guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
+        return string
+    }
+
+    /// Member `key`'s bytes when it is a plain string (printable ASCII, nothing escaped), marked as
+    /// read; nil otherwise, or over a built object (then read it with ``string(_:)``).
+    package mutating func plainStringBytes(_ key: String) -> ArraySlice<UInt8>? {
+        guard let flat, let index = flat.index(of: key), flat.members[index].plain else { return nil }
+        readMembers |= 1 << UInt64(index)
+        return flat.bytes[flat.members[index].value]
+    }
+
+    /// Flat member `key`, marked as read (an absent key is remembered among those asked for).
+    private mutating func read(_ key: String, in flat: FlatJSONObject) -> FlatJSONObject.Member? {
+        guard let index = flat.index(of: key) else {
+            if !readKeys.contains(key) { readKeys.append(key) }
+            return nil
+        }
+        readMembers |= 1 << UInt64(index)
+        return flat.members[index]
+    }
+
+    /// Member `key` as a boolean; nil when absent.
+    package mutating func bool(_ key: String) throws(JSONShapeError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let bool) = value else { throw mismatch(key, "true or false", value) }
+        return bool
+    }
+
+    /// Member `key` as a whole number; nil when absent.
+    package mutating func int(_ key: String) throws(JSONShapeError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard let int = value.intValue else { throw mismatch(key, "a whole number", value) }
+        return int
+    }
+
+    /// Member `key` as an object; nil when absent.
+    package mutating func object(_ key: String) throws(JSONShapeError) -> JSONObject? {
+        guard let value = value(key) else { return nil }
+        guard case .object(let object) = value else { throw mismatch(key, "an object", value) }
+        return object
+    }
+
+    /// Member `key` as an array; nil when absent.
+    package mutating func array(_ key: String) throws(JSONShapeError) -> [JSONValue]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let array) = value else { throw mismatch(key, "an array", value) }
+        return array
+    }
+
+    /// Member `key` as an array of strings; nil when absent. Names the bad element's index.
+    package mutating func strings(_ key: String) throws(JSONShapeError) -> [String]? {
+        guard let array = try array(key) else { return nil }
+        var strings: [String] = []
+        for (index, element) in array.enumerated() {
+            guard case .string(let string) = element else {
+                throw JSONShapeError(path: "\(path(of: key))[\(index)]", expected: "a string",
+                                     found: element.shapeDescription)
+            }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// Member `key` as a string, which must be present.
+    package mutating func requiredString(_ key: String) throws(JSONShapeError) -> String {
+        guard let string = try string(key) else {
+            throw JSONShapeError(path: path(of: key), expected: "a string", found: "nothing")
+        }
+        return string
+    }
+
+    /// Throws for the first key (in document order) that was never read.
+    package func rejectUnknownKeys() throws(JSONShapeError) {
+        let unknown: String?
+        var asked = readKeys
+        if let flat {
+            unknown = flat.members.indices.first { readMembers & 1 << UInt64($0) == 0 }.map { flat.string(flat.members[$0].key) }
+            if unknown != nil {
+                asked += flat.members.indices.filter { readMembers & 1 << UInt64($0) != 0 }.map { flat.string(flat.members[$0].key) }
+            }
+        } else {
+            unknown = tree.members.first(where: { !readKeys.contains($0.key) })?.key
+        }
+        if let unknown {
+            let known = asked.sorted().joined(separator: ", ")
+            throw JSONShapeError(path: path(of: unknown), expected: "one of the known keys (\(known))",
+                                 found: "an unknown key")
+        }
+    }
+
+    /// An error for member `key`: expected `expected`, found `value`.
+    package func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> JSONShapeError {
+        JSONShapeError(path: path(of: key), expected: expected, found: value.shapeDescription)
+    }
+}
