@@ -53,7 +53,7 @@ struct HumanRendererTests {
         #expect(renderer.event(active, call: EventCall.didBecomeActive.erased)
                 == "▸ didBecomeActive\n    X                 called    0.00 ms\n\n")
 
-        let orientations = outcome(.supportedInterfaceOrientations, InterfaceOrientationMask([.portrait, .landscapeLeft]),
+        let orientations = outcome(.supportedInterfaceOrientations, ([.portrait, .landscapeLeft] as InterfaceOrientationMask),
                                        answers: [], reports: [])
         #expect(renderer.event(orientations, call: EventCall.supportedInterfaceOrientations(idiom: .pad).erased)
                 == "▸ supportedInterfaceOrientations pad  → [portrait, landscapeLeft]\n    (no subscriber answered)\n\n")

@@ -96,16 +96,16 @@ struct JSONLinesTests {
             (.openURL, true, true, true),
             (.openURL, false, false, false),
             (.performFetch, BackgroundFetchResult.newData, "newData", "newData"),
-            (.supportedInterfaceOrientations, InterfaceOrientationMask([.portrait, .landscapeLeft]),
+            (.supportedInterfaceOrientations, ([.portrait, .landscapeLeft] as InterfaceOrientationMask),
              ["portrait", "landscapeLeft"], ["portrait", "landscapeLeft"]),
-            (.supportedInterfaceOrientations, InterfaceOrientationMask([]), [], []),
+            (.supportedInterfaceOrientations, ([] as InterfaceOrientationMask), [], []),
             (.configurationForConnecting, "Default \"Configuration\"", "Default \"Configuration\"", "Default \"Configuration\""),
             (.handleWatchKitExtensionRequest, ["reply": ["n": 1]] as JSONObject, ["reply": ["n": 1]], ["reply": ["n": 1]]),
             (.continueUserActivity, restored, ["handled": true, "restorableObjects": ["article/7", "q\"\\\n"]],
              ["handled": true, "restorableObjects": ["article/7", "q\"\\\n"]]),
             (.continueUserActivity, ContinueUserActivityResult(handled: false, restorableObjects: nil),
              ["handled": false], ["handled": false]),
-            (.willPresentNotification, NotificationPresentationOptions([.banner, .sound]), ["sound", "banner"], ["sound", "banner"]),
+            (.willPresentNotification, ([.banner, .sound] as NotificationPresentationOptions), ["sound", "banner"], ["sound", "banner"]),
         ]
         for (event, value, result, answer) in cases {
             let outcome = Self.outcome(event, value ?? (),
@@ -128,7 +128,7 @@ struct JSONLinesTests {
         let values: [(LifecycleEvent, any Sendable)] = [
             (.didBecomeActive, ()), (.handleEventsForBackgroundURLSession, ()), (.openURL, true), (.openURL, false),
             (.shouldAllowExtensionPointIdentifier, false), (.shouldAllowExtensionPointIdentifier, true),
-            (.performFetch, BackgroundFetchResult.noData), (.supportedInterfaceOrientations, InterfaceOrientationMask([.portrait])),
+            (.performFetch, BackgroundFetchResult.noData), (.supportedInterfaceOrientations, ([.portrait] as InterfaceOrientationMask)),
         ]
         // Three rounds: the first writes through the rows and keeps the constants, the others reuse them.
         for _ in 0..<3 {

@@ -61,7 +61,7 @@ public enum GeneratedPlugin {
             return Answer(source: "\"\(name)\"", value: name)
         case "InterfaceOrientationMask":
             let mask = InterfaceOrientationMask(rawValue: UInt32(2 + 4 * (index % 4)))  // portrait and one more
-            return Answer(source: "InterfaceOrientationMask(rawValue: \(mask.rawValue))", value: mask)
+            return Answer(source: "([\(mask.names.map { "." + $0 }.joined(separator: ", "))] as InterfaceOrientationMask)", value: mask)
         case "UserActivity":
             return Answer(source: "UserActivity(activityType: \"\(name)\")", value: UserActivity(activityType: name))
         case "BackgroundFetchResult":
@@ -74,7 +74,8 @@ public enum GeneratedPlugin {
                           value: ["event": .string(name), "index": .number(Double(index))] as JSONObject)
         case "NotificationPresentationOptions":
             let options: NotificationPresentationOptions = index % 2 == 0 ? [.banner, .sound] : [.list, .badge]
-            return Answer(source: "NotificationPresentationOptions(rawValue: \(options.rawValue))", value: options)
+            return Answer(source: "([\(options.names.map { "." + $0 }.joined(separator: ", "))] as NotificationPresentationOptions)",
+                          value: options)
         case "[String]":
             return Answer(source: "[\"\(name)\", \"\(index)\"]", value: [name, "\(index)"])
         default:

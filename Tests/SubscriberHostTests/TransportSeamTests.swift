@@ -123,7 +123,7 @@ struct TransportSeamTests {
         #expect(dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://2")!)).answers(as: Bool.self) == [nil, true, false])
         // Reconciled by the row's reconciler with the others: the intersection of the masks.
         subscribers[0].orientations = .allButUpsideDown
-        transport.answers[.supportedInterfaceOrientations] = InterfaceOrientationMask([.portrait, .portraitUpsideDown])
+        transport.answers[.supportedInterfaceOrientations] = ([.portrait, .portraitUpsideDown] as InterfaceOrientationMask)
         let masks = dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .phone))
         #expect(masks.result == .portrait)
         #expect(masks.answerNames == ["A", "T", "B"])

@@ -1,8 +1,29 @@
 /// UIInterfaceOrientationMask: the interface orientations an app supports. Bits are UIKit's and
 /// the C header's (`ADH_ORIENTATION_*`).
-public struct InterfaceOrientationMask: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+///
+/// A set of orientations, written as UIKit's is (`[.portrait, .landscapeLeft]`, `[]`), with the set
+/// operations a subscriber needs; not an `OptionSet`, whose `SetAlgebra` members would be most of
+/// what plugin authors see.
+public struct InterfaceOrientationMask: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
+    /// The bits, as the C header's `ADH_ORIENTATION_*`.
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The orientations of `elements` together.
+    public init(arrayLiteral elements: InterfaceOrientationMask...) {
+        rawValue = elements.reduce(0) { $0 | $1.rawValue }
+    }
+
+    /// Whether every orientation of `other` is in this mask.
+    public func contains(_ other: InterfaceOrientationMask) -> Bool { rawValue & other.rawValue == other.rawValue }
+    /// The orientations in this mask or in `other`.
+    public func union(_ other: InterfaceOrientationMask) -> InterfaceOrientationMask { Self(rawValue: rawValue | other.rawValue) }
+    /// The orientations in both this mask and `other`.
+    public func intersection(_ other: InterfaceOrientationMask) -> InterfaceOrientationMask { Self(rawValue: rawValue & other.rawValue) }
+    /// Whether the mask holds no orientation.
+    public var isEmpty: Bool { rawValue == 0 }
+    /// Adds the orientations of `other`.
+    package mutating func insert(_ other: InterfaceOrientationMask) { self = union(other) }
 
     /// UIInterfaceOrientationMask.portrait.
 
@@ -37,7 +58,7 @@ public struct InterfaceOrientationMask: OptionSet, Sendable, Hashable, CustomStr
                 unknown?(name)
                 return nil
             }
-            mask.insert(match.mask)
+            mask = mask.union(match.mask)
         }
         self = mask
     }

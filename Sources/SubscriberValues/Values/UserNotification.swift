@@ -83,9 +83,36 @@ public struct NotificationResponse: Sendable, Hashable {
 
 /// UNNotificationPresentationOptions: how a notification that arrives while the app is in the
 /// foreground is presented. Bits are UIKit's and the C header's (`ADH_PRESENTATION_*`).
-public struct NotificationPresentationOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+///
+/// A set of options, written as UIKit's is (`[.banner, .sound]`, `[]`), with the set operations a
+/// subscriber needs; not an `OptionSet`, whose `SetAlgebra` members would be most of what plugin
+/// authors see.
+public struct NotificationPresentationOptions: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
+    /// The bits, as the C header's `ADH_PRESENTATION_*`.
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The options of `elements` together.
+    public init(arrayLiteral elements: NotificationPresentationOptions...) {
+        rawValue = elements.reduce(0) { $0 | $1.rawValue }
+    }
+
+    /// Whether every option of `other` is set here.
+    public func contains(_ other: NotificationPresentationOptions) -> Bool { rawValue & other.rawValue == other.rawValue }
+    /// The options set here or in `other`.
+    public func union(_ other: NotificationPresentationOptions) -> NotificationPresentationOptions {
+        Self(rawValue: rawValue | other.rawValue)
+    }
+    /// The options set both here and in `other`.
+    public func intersection(_ other: NotificationPresentationOptions) -> NotificationPresentationOptions {
+        Self(rawValue: rawValue & other.rawValue)
+    }
+    /// Whether no option is set.
+    public var isEmpty: Bool { rawValue == 0 }
+    /// Sets the options of `other` too.
+    package mutating func formUnion(_ other: NotificationPresentationOptions) { self = union(other) }
+    /// Sets the options of `other` too.
+    package mutating func insert(_ other: NotificationPresentationOptions) { self = union(other) }
 
     /// Update the app's badge.
     public static let badge = NotificationPresentationOptions(rawValue: 1 << 0)
