@@ -16,7 +16,7 @@ public enum LogLevel: Int32, Sendable, Hashable, CaseIterable, Comparable, Custo
     case critical
 
     /// "trace", "debug", "info", …
-    public var name: String {
+    package var name: String {
         switch self {
         case .trace: "trace"
         case .debug: "debug"

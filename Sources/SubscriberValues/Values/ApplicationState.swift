@@ -19,7 +19,7 @@ public enum ApplicationState: Int32, Sendable, Hashable, CaseIterable, CustomStr
     case terminated = 4
 
     /// "active", "inactive", "background", "notRunning", "terminated".
-    public var name: String {
+    package var name: String {
         switch self {
         case .active: "active"
         case .inactive: "inactive"
@@ -43,7 +43,7 @@ public enum SubscriberRequest: Sendable, Hashable, CaseIterable, CustomStringCon
     case updateSupportedInterfaceOrientations
 
     /// "registerForRemoteNotifications", "updateSupportedInterfaceOrientations".
-    public var name: String {
+    package var name: String {
         switch self {
         case .registerForRemoteNotifications: "registerForRemoteNotifications"
         case .updateSupportedInterfaceOrientations: "updateSupportedInterfaceOrientations"

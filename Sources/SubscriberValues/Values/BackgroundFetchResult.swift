@@ -9,7 +9,7 @@ public enum BackgroundFetchResult: Int32, Sendable, Hashable, CaseIterable, Cust
     case failed = 2
 
     /// The name used in manifests, event scripts and output: "newData", "noData", "failed".
-    public var name: String {
+    package var name: String {
         switch self {
         case .newData: "newData"
         case .noData: "noData"

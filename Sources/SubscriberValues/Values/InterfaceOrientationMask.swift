@@ -84,7 +84,7 @@ public enum UserInterfaceIdiom: Int32, Sendable, Hashable, CaseIterable, CustomS
     case vision = 6
 
     /// The name used in manifests and event scripts ("phone", "pad", …).
-    public var name: String {
+    package var name: String {
         switch self {
         case .unspecified: "unspecified"
         case .phone: "phone"

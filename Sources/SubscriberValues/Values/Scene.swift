@@ -17,7 +17,7 @@ public enum SceneState: Int32, Sendable, Hashable, CaseIterable, CustomStringCon
     case background = 2
 
     /// "unattached", "foregroundActive", "foregroundInactive", "background".
-    public var name: String {
+    package var name: String {
         switch self {
         case .unattached: "unattached"
         case .foregroundActive: "foregroundActive"
@@ -175,7 +175,7 @@ public enum InterfaceOrientation: Int32, Sendable, Hashable, CaseIterable, Custo
     case landscapeLeft = 4
 
     /// The name used in event scripts and output, as ``InterfaceOrientationMask/named`` names its bits.
-    public var name: String {
+    package var name: String {
         switch self {
         case .unknown: "unknown"
         case .portrait: "portrait"
