@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import SubscriberKit
+@testable import SubscriberEventModel
+@testable import SubscriberValues
 
 /// The fast paths of the CLI's per-event work, held against the ordinary ones: answers written as
 /// bytes by their shapes, a script line's members read from its bytes, and log attributes kept as
