@@ -60,10 +60,7 @@ extension EventRow {
     ) -> EventRow {
         var operations = common(A.self, spec: spec, read: read, install: install)
         operations.policy = policy(R.self, standard: reconciler, nobody: nobody, late: nil)
-        operations.answerJSON = { R.json(answer: $0 as! R.Answer) }
-        operations.finalJSON = { R.json(final: $0 as! R.Final) }
-        operations.appendAnswerJSON = { R.appendJSON(answer: $0 as! R.Answer, to: &$1) }
-        operations.appendFinalJSON = { R.appendJSON(final: $0 as! R.Final, to: &$1) }
+        writeJSON(R.self, into: &operations)
         operations.fits = { $0 is ImmediateHandler<A, R> }
         operations.erasedHandler = { event, body in
             ImmediateHandler<A, R> { object, application, value in
@@ -93,10 +90,7 @@ extension EventRow {
     ) -> EventRow {
         var operations = common(A.self, spec: spec, read: read, install: install)
         operations.policy = policy(R.self, standard: reconciler, nobody: nobody, late: late)
-        operations.answerJSON = { R.json(answer: $0 as! R.Answer) }
-        operations.finalJSON = { R.json(final: $0 as! R.Final) }
-        operations.appendAnswerJSON = { R.appendJSON(answer: $0 as! R.Answer, to: &$1) }
-        operations.appendFinalJSON = { R.appendJSON(final: $0 as! R.Final, to: &$1) }
+        writeJSON(R.self, into: &operations)
         operations.fits = { $0 is CompletionEventHandler<A, R> }
         operations.erasedHandler = { event, body in
             CompletionEventHandler<A, R> { object, application, value, completion in
@@ -193,6 +187,14 @@ extension EventRow {
 
     /// The policy of an answer shape `R`: the chosen reconciler, else `standard` (nil: none to
     /// choose — done when every responder is done).
+    /// How a row of answer shape `R` writes its answers and results: as JSON values, and as bytes.
+    private static func writeJSON<R: AnswerShape>(_: R.Type, into operations: inout Operations) {
+        operations.answerJSON = { R.json(answer: $0 as! R.Answer) }
+        operations.finalJSON = { R.json(final: $0 as! R.Final) }
+        operations.appendAnswerJSON = { R.appendJSON(answer: $0 as! R.Answer, to: &$1) }
+        operations.appendFinalJSON = { R.appendJSON(final: $0 as! R.Final, to: &$1) }
+    }
+
     private static func policy<Value: Sendable, R: AnswerShape>(
         _: R.Type, standard: ReconcilerChoice?, nobody: Nobody<Value, R.Answer>, late: R.Answer?
     ) -> (ReconcilerChoice?, DeliverySettings) throws(ReconcilerMismatch) -> EventPolicy {
