@@ -139,7 +139,19 @@ public enum BenchSubscriberTypes {
     public static func loadProbeName(inode: UInt64) -> String { "LoadProbe@inode-\(inode)" }
     /// The `@_cdecl` entry symbol's plugin id.
     public static let pluginID = "dev.appdelegatehost.bench-subscribers"
+    /// ``testabilityProbe()``'s symbol: a dynamic symbol of the library only when this module was
+    /// compiled with `-enable-testing`.
+    public static let testabilityProbeSymbol = "$s16BenchSubscribers16testabilityProbeyyF"
 }
+
+/// Never called. A testable build (`-enable-testing`, as `swift test -c release -Xswiftc -enable-testing`
+/// makes, in place of the release build) gives every internal declaration public linkage, so this
+/// function stays, exported; an ordinary build drops it. In a testable build the optimizer must also
+/// keep the dynamic exclusivity checks on class properties another module could reach (VoidCounter's
+/// `count &+= 1` calls `swift_beginAccess`: about 80 instructions a call, more than the rest of a
+/// loaded void call), so subscriber-bench refuses to measure one (``BenchSubscriberTypes/testabilityProbeSymbol``).
+@inline(never)
+func testabilityProbe() {}
 
 @_cdecl("adh_plugin_entry")
 public func pluginEntry() -> UnsafeRawPointer {

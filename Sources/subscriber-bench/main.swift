@@ -4,6 +4,7 @@
 // dispatcher alone. One table, or `--json`.
 //
 //   swift run -c release subscriber-bench [--json] [--quick]
+import BenchSubscribers
 import Foundation
 import SubscriberKit
 import SubscriberEventModel
@@ -52,6 +53,20 @@ let beside = (MachineInfo.executablePath as NSString).deletingLastPathComponent
 let cPlugin = options.cPluginPath
     ?? (FileManager.default.fileExists(atPath: beside + "/libBenchSubscribersC.so") ? beside + "/libBenchSubscribersC.so" : nil)
 let startTime = BenchClock.now()
+
+// A release benchmark of a testable build measures exclusivity checks an ordinary build removes
+// (`swift test -c release -Xswiftc -enable-testing` builds into .build/release too).
+// Loaded for good, as the host loads it (a Swift image must not be unloaded: the runtime keeps its
+// conformance records).
+#if !DEBUG
+if let handle = dlopen(plugin, RTLD_LAZY) {
+    if dlsym(handle, BenchSubscriberTypes.testabilityProbeSymbol) != nil {
+        fail("\(plugin) was compiled with -enable-testing (it exports \(BenchSubscriberTypes.testabilityProbeSymbol)); "
+             + "expected an ordinary release build: its class properties keep dynamic exclusivity checks, about 80 "
+             + "instructions a void call. Run `swift build -c release` and measure again.", status: 1)
+    }
+}
+#endif
 
 /// One line on stderr: how far the run is.
 func progress(_ line: String) {
