@@ -22,10 +22,10 @@
 //   from that subscriber and is reported against it as forged; otherwise nobody can be blamed and it
 //   is counted (``unattributedForgedCount``), which dispatchers report without naming anyone.
 //
-// Cost: a call on the main thread (a completion called inside the entry, the common case) reads its
-// slot without a lock: only the main thread ever changes a slot. Calls from other threads take the
-// table's lock to read it. Issuing takes the lock once per event, not per subscriber, and allocates
-// nothing per subscriber (slots live in chunks that are never freed).
+// Cost: every call takes the table's lock to read its slot and a strong reference to the sink, on
+// every thread (an unlocked read on the thread that issued once let a call run into a sink that
+// another thread's retirement had just freed). Issuing takes the lock once per event, not per
+// subscriber, and allocates nothing per subscriber (slots live in chunks that are never freed).
 
 import SubscriberKit
 import SubscriberEventModel
@@ -51,8 +51,7 @@ package class CompletionTokenSink: @unchecked Sendable {
 /// A table of completion tokens; the process's is ``shared``, the one every C completion's call
 /// goes to. See the comment at the top of this file.
 package final class CompletionTokens: @unchecked Sendable {
-    // @unchecked: the state is behind the lock; the slots are changed on the main thread only, under
-    // the lock, and read on the main thread without it (see the top of this file).
+    // @unchecked: the state and the slots are read and changed under the lock only.
 
     /// The table the C completion callbacks use.
     package static let shared: CompletionTokens = {
@@ -85,7 +84,8 @@ package final class CompletionTokens: @unchecked Sendable {
     private struct State {
         var count = 0
         var free: [Int] = []
-        var retired: [Int] = []
+        /// Retired tokens, oldest at `oldestRetired` once full (tokens, not slots: see ``forget(_:_:)``).
+        var retired: [UInt] = []
         var oldestRetired = 0
         var random = SplitMix64()
         var unknownCount = 0
@@ -95,14 +95,12 @@ package final class CompletionTokens: @unchecked Sendable {
         var issuedCount = 0
     }
 
-    // The chunks' directory: written under the lock, on the main thread only; read without the lock
-    // on the main thread. Never freed (a table lives as long as the process).
+    // The chunks' directory: read and written under the lock. Never freed (a table lives as long as
+    // the process).
     private let directory: UnsafeMutablePointer<UnsafeMutablePointer<Slot>?>
     private let state = Mutex(State())
-    /// Slots mapped so far (the directory's extent), for bounds checks without the lock.
+    /// Slots mapped so far (the directory's extent).
     private let mapped = Atomic<Int>(0)
-    /// The main thread: the only one that issues and reuses slots.
-    private let mainThread = Atomic<UInt>(0)
 
     /// A table that keeps `retiredCapacity` retired slots mapped, with at most `slotLimit` slots
     /// (tests make small ones).
@@ -119,13 +117,9 @@ package final class CompletionTokens: @unchecked Sendable {
         directory[index >> Self.chunkBits]! + (index & (Self.chunkSize - 1))
     }
 
-    @inline(__always)
-    private var onMainThread: Bool { mainThread.load(ordering: .relaxed) == UInt(pthread_self()) }
-
     /// Issues one token per responder `0..<count` of `sink`, in order; a token is ``unusable`` when the
     /// table is full (16 M slots mapped at once), and its calls are ignored. [main-thread]
     package func issue(_ count: Int, to sink: CompletionTokenSink) -> [UnsafeMutableRawPointer] {
-        if mainThread.load(ordering: .relaxed) == 0 { mainThread.store(UInt(pthread_self()), ordering: .relaxed) }
         var tokens: [UnsafeMutableRawPointer] = []
         tokens.reserveCapacity(count)
         state.withLock { state in
@@ -153,26 +147,37 @@ package final class CompletionTokens: @unchecked Sendable {
         guard !tokens.isEmpty else { return }
         state.withLock { state in
             for (position, token) in tokens.enumerated() where token != Self.unusable {
-                let index = Int(UInt(bitPattern: token) & 0xFFFF_FFFF)
+                let bits = UInt(bitPattern: token)
+                let index = Int(bits & 0xFFFF_FFFF)
+                // A token whose slot no longer carries its tag was retired and forgotten before:
+                // its slot may be another event's now, and nothing of this token is left to retire.
+                guard index < state.count, slot(index).pointee.tag == UInt32(truncatingIfNeeded: bits >> 32) else { continue }
                 if let retired, position < retired.slots.count, let number = Int32(exactly: retired.slots[position]) {
-                    // Only this thread changes slots; other threads read them under this lock.
                     let pointer = slot(index)
                     pointer.pointee.sink?.release()
                     pointer.pointee.sink = .passRetained(retired.sink)
                     pointer.pointee.index = number
                 }
                 if state.retired.count < retiredCapacity {
-                    state.retired.append(index)
+                    state.retired.append(bits)
                     continue
                 }
-                let forgotten = state.retired[state.oldestRetired]
-                slot(forgotten).pointee.sink?.release()
-                slot(forgotten).pointee = Slot()
-                state.free.append(forgotten)
-                state.retired[state.oldestRetired] = index
+                forget(state.retired[state.oldestRetired], &state)
+                state.retired[state.oldestRetired] = bits
                 state.oldestRetired = (state.oldestRetired + 1) % retiredCapacity
             }
         }
+    }
+
+    /// The FIFO forgets retired token `bits`: its slot is freed for reuse, unless the token was
+    /// retired twice and its slot already forgotten (and perhaps reused: the tags differ).
+    private func forget(_ bits: UInt, _ state: inout State) {
+        let index = Int(bits & 0xFFFF_FFFF)
+        let pointer = slot(index)
+        guard pointer.pointee.tag == UInt32(truncatingIfNeeded: bits >> 32) else { return }
+        pointer.pointee.sink?.release()
+        pointer.pointee = Slot()
+        state.free.append(index)
     }
 
     private func takeSlot(_ state: inout State) -> Int? {
@@ -203,13 +208,8 @@ package final class CompletionTokens: @unchecked Sendable {
     package func deliver(_ token: UnsafeMutableRawPointer?, _ raw: RawCompletion) {
         let bits = UInt(bitPattern: token)
         let index = Int(bits & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: bits >> 32)
-        if onMainThread {
-            // Only this thread changes slots: no lock.
-            guard tag != 0, index < mapped.load(ordering: .acquiring), slot(index).pointee.tag == tag,
-                  let sink = slot(index).pointee.sink else { return unknown(bits) }
-            return sink._withUnsafeGuaranteedRef { $0.deliver(Int(slot(index).pointee.index), raw) }
-        }
-        // A strong reference, taken under the lock: the main thread may reuse the slot once it is released.
+        // Read under the lock, on every thread, and keep a strong reference to the sink for the call:
+        // whatever thread retires or reuses the slot meanwhile, the sink outlives the call.
         let found: (sink: CompletionTokenSink, slot: Int)? = state.withLock { _ in
             guard tag != 0, index < mapped.load(ordering: .acquiring), slot(index).pointee.tag == tag,
                   let sink = slot(index).pointee.sink else { return nil }
@@ -284,7 +284,7 @@ package final class CompletionTokens: @unchecked Sendable {
     }
 
     /// How many slots map a token now (issued, not yet reused). [any-thread]
-    package var mappedCount: Int { state.withLock { $0.issuedCount - $0.free.count } }
+    package var mappedCount: Int { state.withLock { $0.count - $0.free.count } }
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014), seeded once from the system's random source: a fast

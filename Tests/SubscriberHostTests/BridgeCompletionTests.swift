@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import SubscriberABI
 @testable import SubscriberDelivery
@@ -14,6 +15,17 @@ private final class TokenRecorder: CompletionTokenSink, @unchecked Sendable {
     var values: [String] { calls.withLock { $0 } }
     override func deliver(_ slot: Int, _ raw: RawCompletion) { calls.withLock { $0.append("\(label)\(slot) \(raw)") } }
     override func forged(_ slot: Int) { calls.withLock { $0.append("\(label)\(slot) forged") } }
+}
+
+/// A sink that counts the calls it receives into a shared counter (it may be freed once its tokens are forgotten).
+private final class CountingSink: CompletionTokenSink, @unchecked Sendable {
+    final class Counter: Sendable {
+        let calls = Atomic<Int>(0)
+        let latestToken = Atomic<UInt>(0)
+    }
+    private let counter: Counter
+    init(_ counter: Counter) { self.counter = counter }
+    override func deliver(_ slot: Int, _ raw: RawCompletion) { counter.calls.add(1, ordering: .relaxed) }
 }
 
 @MainActor
@@ -88,6 +100,51 @@ struct BridgeCompletionTests {
         #expect(table.unknownCount == 1)
         table.deliver(thirdToken, .integer(0))
         #expect(first.values.isEmpty && second.values.isEmpty && third.values == ["third 0 integer(0)"])
+    }
+
+    @Test func aTokenRetiredTwiceNeverFreesTheSlotAnotherEventReusedFromIt() {
+        let table = CompletionTokens(retiredCapacity: 1)
+        let first = TokenRecorder("first "), second = TokenRecorder("second "), third = TokenRecorder("third ")
+        let firstToken = table.issue(1, to: first)[0]
+        table.retire([firstToken])
+        table.retire([firstToken])  // twice: the FIFO forgets it (its slot is freed) and holds it again
+        let secondToken = table.issue(1, to: second)[0]  // reuses the freed slot, under a new tag
+        let thirdToken = table.issue(1, to: third)[0]
+        table.retire([thirdToken])  // forgets the first token again: its slot is the second's now
+        table.deliver(secondToken, .done)
+        #expect(second.values == ["second 0 done"], "a live token's slot was freed by a stale retirement")
+        #expect(table.mappedCount == 2)
+        // The freed slot is handed out once: a new token never shares the second's slot.
+        let fourthToken = table.issue(1, to: first)[0]
+        #expect(UInt(bitPattern: fourthToken) & 0xFFFF_FFFF != UInt(bitPattern: secondToken) & 0xFFFF_FFFF)
+    }
+
+    @Test("calls on the thread that issued first, while another thread issues, retires and frees slots: none reaches a freed sink")
+    func callsRaceRetirementsOnAnotherThread() async {
+        let table = CompletionTokens(retiredCapacity: 2)
+        // The first issue is on this thread: the table once read slots here without its lock, so a
+        // sink the other thread's retirement freed could still be called.
+        table.retire(table.issue(1, to: CompletionTokenSink()))
+        let counter = CountingSink.Counter()
+        let rounds = 20_000
+        let retiring = Thread {
+            for _ in 0..<rounds {
+                let tokens = table.issue(2, to: CountingSink(counter))
+                counter.latestToken.store(UInt(bitPattern: tokens[1]), ordering: .releasing)
+                table.retire(tokens)  // the FIFO of 2 forgets the previous round's: its sink is freed
+            }
+        }
+        retiring.start()
+        var calls = 0
+        while !retiring.isFinished || calls == 0 {
+            let token = counter.latestToken.load(ordering: .acquiring)
+            guard token != 0 else { continue }
+            table.deliver(UnsafeMutableRawPointer(bitPattern: token), .done)
+            calls += 1
+            if calls % 1_000 == 0 { await Task.yield() }
+        }
+        // Each call reached its live sink or was counted unknown (its slot forgotten): none lost.
+        #expect(counter.calls.load(ordering: .acquiring) + table.unknownCount == calls)
     }
 
     @Test func aFullTableGivesTheUnusableTokenAndCounts() {
