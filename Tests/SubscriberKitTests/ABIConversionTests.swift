@@ -70,4 +70,42 @@ struct ABIConversionTests {
         let error = LifecycleError(domain: "d", code: -42, message: "m é")
         #expect(error.withABIError { LifecycleError(abi: $0) } == error)
     }
+
+    /// The enums' C values are written out by hand (their raw values are `package`, not a public
+    /// `RawRepresentable`): each case is the header's constant, and reads back as itself.
+    @Test func enumsCarryTheHeadersValues() {
+        func check<E: CaseIterable & Equatable>(_ pairs: [(E, Int)], raw: (E) -> Int32, back: (Int32) -> E?) {
+            #expect(pairs.count == E.allCases.count, "\(E.self): every case listed")
+            for (value, constant) in pairs {
+                #expect(Int(raw(value)) == constant, "\(E.self).\(value)")
+                #expect(back(raw(value)) == value, "\(E.self).\(value) reads back")
+            }
+            #expect(back(99) == nil && back(-99) == nil)
+        }
+        check([(LogLevel.trace, ADH_LOG_TRACE), (.debug, ADH_LOG_DEBUG), (.info, ADH_LOG_INFO), (.notice, ADH_LOG_NOTICE),
+               (.warning, ADH_LOG_WARNING), (.error, ADH_LOG_ERROR), (.critical, ADH_LOG_CRITICAL)],
+              raw: \.rawValue, back: LogLevel.init(rawValue:))
+        check([(ApplicationState.active, ADH_APPLICATION_ACTIVE), (.inactive, ADH_APPLICATION_INACTIVE),
+               (.background, ADH_APPLICATION_BACKGROUND), (.notRunning, ADH_APPLICATION_NOT_RUNNING),
+               (.terminated, ADH_APPLICATION_TERMINATED)],
+              raw: \.rawValue, back: ApplicationState.init(rawValue:))
+        check([(BackgroundFetchResult.newData, ADH_FETCH_NEW_DATA), (.noData, ADH_FETCH_NO_DATA), (.failed, ADH_FETCH_FAILED)],
+              raw: \.rawValue, back: BackgroundFetchResult.init(rawValue:))
+        check([(UserInterfaceIdiom.unspecified, ADH_IDIOM_UNSPECIFIED), (.phone, ADH_IDIOM_PHONE), (.pad, ADH_IDIOM_PAD),
+               (.tv, ADH_IDIOM_TV), (.carPlay, ADH_IDIOM_CAR_PLAY), (.mac, ADH_IDIOM_MAC), (.vision, ADH_IDIOM_VISION)],
+              raw: \.rawValue, back: UserInterfaceIdiom.init(rawValue:))
+        check([(SceneState.unattached, ADH_SCENE_UNATTACHED), (.foregroundActive, ADH_SCENE_FOREGROUND_ACTIVE),
+               (.foregroundInactive, ADH_SCENE_FOREGROUND_INACTIVE), (.background, ADH_SCENE_BACKGROUND)],
+              raw: \.rawValue, back: SceneState.init(rawValue:))
+        check([(InterfaceOrientation.unknown, ADH_INTERFACE_ORIENTATION_UNKNOWN), (.portrait, ADH_INTERFACE_ORIENTATION_PORTRAIT),
+               (.portraitUpsideDown, ADH_INTERFACE_ORIENTATION_PORTRAIT_UPSIDE_DOWN),
+               (.landscapeRight, ADH_INTERFACE_ORIENTATION_LANDSCAPE_RIGHT), (.landscapeLeft, ADH_INTERFACE_ORIENTATION_LANDSCAPE_LEFT)],
+              raw: \.rawValue, back: InterfaceOrientation.init(rawValue:))
+        for reason in BackgroundLaunchReason.allCases {
+            #expect(BackgroundLaunchReason(rawValue: reason.rawValue) == reason)
+        }
+        #expect(BackgroundLaunchReason.allCases.map(\.rawValue) == ["location", "bluetooth", "fetch"])
+        #expect(LogLevel.allCases == LogLevel.allCases.sorted(), "LogLevel orders as its C values")
+    }
+
 }

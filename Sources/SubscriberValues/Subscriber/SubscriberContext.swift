@@ -1,7 +1,7 @@
 /// Severity of a log line, as swift-log names them. Raw values are the C header's (`ADH_LOG_*`).
-public enum LogLevel: Int32, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+public enum LogLevel: Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
     /// Finest detail.
-    case trace = 0
+    case trace
     /// Debugging detail.
     case debug
     /// Normal operation (the default).
@@ -25,6 +25,33 @@ public enum LogLevel: Int32, Sendable, Hashable, CaseIterable, Comparable, Custo
         case .warning: "warning"
         case .error: "error"
         case .critical: "critical"
+        }
+    }
+
+    /// The C header's value (`ADH_LOG_*`).
+    package var rawValue: Int32 {
+        switch self {
+        case .trace: 0
+        case .debug: 1
+        case .info: 2
+        case .notice: 3
+        case .warning: 4
+        case .error: 5
+        case .critical: 6
+        }
+    }
+
+    /// The case whose ``rawValue`` is `rawValue`, or nil.
+    package init?(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .trace
+        case 1: self = .debug
+        case 2: self = .info
+        case 3: self = .notice
+        case 4: self = .warning
+        case 5: self = .error
+        case 6: self = .critical
+        default: return nil
         }
     }
 

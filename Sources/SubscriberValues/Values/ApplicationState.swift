@@ -6,17 +6,17 @@ import SubscriberABI
 ///
 /// The host moves through them as UIKit does: notRunning → inactive (launching) → active →
 /// inactive → background → inactive (entering the foreground) → active …, and terminated.
-public enum ApplicationState: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum ApplicationState: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// In the foreground and receiving events.
-    case active = 0
+    case active
     /// In the foreground, not receiving events (launching, resigning, returning).
-    case inactive = 1
+    case inactive
     /// In the background.
-    case background = 2
+    case background
     /// Not launched yet.
-    case notRunning = 3
+    case notRunning
     /// Terminated.
-    case terminated = 4
+    case terminated
 
     /// "active", "inactive", "background", "notRunning", "terminated".
     package var name: String {
@@ -26,6 +26,29 @@ public enum ApplicationState: Int32, Sendable, Hashable, CaseIterable, CustomStr
         case .background: "background"
         case .notRunning: "notRunning"
         case .terminated: "terminated"
+        }
+    }
+
+    /// UIKit's value, and the C header's (`ADH_APPLICATION_*`).
+    package var rawValue: Int32 {
+        switch self {
+        case .active: 0
+        case .inactive: 1
+        case .background: 2
+        case .notRunning: 3
+        case .terminated: 4
+        }
+    }
+
+    /// The case whose ``rawValue`` is `rawValue`, or nil.
+    package init?(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .active
+        case 1: self = .inactive
+        case 2: self = .background
+        case 3: self = .notRunning
+        case 4: self = .terminated
+        default: return nil
         }
     }
 

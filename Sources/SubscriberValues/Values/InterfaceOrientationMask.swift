@@ -67,21 +67,21 @@ public struct InterfaceOrientationMask: Sendable, Hashable, ExpressibleByArrayLi
 }
 
 /// UIUserInterfaceIdiom: the kind of device. Raw values are UIKit's and the C header's.
-public enum UserInterfaceIdiom: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum UserInterfaceIdiom: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// UIUserInterfaceIdiom.unspecified.
-    case unspecified = -1
+    case unspecified
     /// A phone.
-    case phone = 0
+    case phone
     /// A pad (the manifest's `~ipad` orientations).
-    case pad = 1
+    case pad
     /// A TV.
-    case tv = 2
+    case tv
     /// CarPlay.
-    case carPlay = 3
+    case carPlay
     /// A Mac.
-    case mac = 5
+    case mac
     /// Vision.
-    case vision = 6
+    case vision
 
     /// The name used in manifests and event scripts ("phone", "pad", …).
     package var name: String {
@@ -100,6 +100,33 @@ public enum UserInterfaceIdiom: Int32, Sendable, Hashable, CaseIterable, CustomS
     public init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = match
+    }
+
+    /// UIKit's value, and the C header's (`ADH_IDIOM_*`).
+    package var rawValue: Int32 {
+        switch self {
+        case .unspecified: -1
+        case .phone: 0
+        case .pad: 1
+        case .tv: 2
+        case .carPlay: 3
+        case .mac: 5
+        case .vision: 6
+        }
+    }
+
+    /// The case whose ``rawValue`` is `rawValue`, or nil.
+    package init?(rawValue: Int32) {
+        switch rawValue {
+        case -1: self = .unspecified
+        case 0: self = .phone
+        case 1: self = .pad
+        case 2: self = .tv
+        case 3: self = .carPlay
+        case 5: self = .mac
+        case 6: self = .vision
+        default: return nil
+        }
     }
 
     public var description: String { name }

@@ -101,11 +101,30 @@ public enum LaunchInvocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why the system launched the app in the background.
-public enum BackgroundLaunchReason: String, Sendable, Hashable, CaseIterable {
+public enum BackgroundLaunchReason: Sendable, Hashable, CaseIterable {
     /// Launched for a location event.
     case location
     /// Launched for a Bluetooth accessory.
     case bluetooth
     /// Launched for a background fetch.
     case fetch
+
+    /// The name in the C header's `detail` and in output ("location", "bluetooth", "fetch").
+    package var rawValue: String {
+        switch self {
+        case .location: "location"
+        case .bluetooth: "bluetooth"
+        case .fetch: "fetch"
+        }
+    }
+
+    /// The case whose ``rawValue`` is `rawValue`, or nil.
+    package init?(rawValue: String) {
+        switch rawValue {
+        case "location": self = .location
+        case "bluetooth": self = .bluetooth
+        case "fetch": self = .fetch
+        default: return nil
+        }
+    }
 }

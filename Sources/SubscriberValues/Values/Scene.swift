@@ -6,15 +6,15 @@ import Foundation
 /// A scene connects unattached, enters the foreground inactive, becomes active, resigns to inactive,
 /// enters the background, and may disconnect from there; the application's state follows its
 /// scenes (docs/events.md).
-public enum SceneState: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum SceneState: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Connected, not yet in the foreground or the background (during `scene.willConnect`).
-    case unattached = -1
+    case unattached
     /// On screen and receiving events.
-    case foregroundActive = 0
+    case foregroundActive
     /// On screen, not receiving events (entering the foreground, resigning).
-    case foregroundInactive = 1
+    case foregroundInactive
     /// Off screen.
-    case background = 2
+    case background
 
     /// "unattached", "foregroundActive", "foregroundInactive", "background".
     package var name: String {
@@ -23,6 +23,27 @@ public enum SceneState: Int32, Sendable, Hashable, CaseIterable, CustomStringCon
         case .foregroundActive: "foregroundActive"
         case .foregroundInactive: "foregroundInactive"
         case .background: "background"
+        }
+    }
+
+    /// UIKit's value, and the C header's (`ADH_SCENE_*`).
+    package var rawValue: Int32 {
+        switch self {
+        case .unattached: -1
+        case .foregroundActive: 0
+        case .foregroundInactive: 1
+        case .background: 2
+        }
+    }
+
+    /// The case whose ``rawValue`` is `rawValue`, or nil.
+    package init?(rawValue: Int32) {
+        switch rawValue {
+        case -1: self = .unattached
+        case 0: self = .foregroundActive
+        case 1: self = .foregroundInactive
+        case 2: self = .background
+        default: return nil
         }
     }
 
@@ -162,17 +183,17 @@ public struct SceneConnectionOptions: Sendable, Hashable {
 
 /// UIInterfaceOrientation: which way the interface is turned. Raw values are UIKit's and the C
 /// header's (`ADH_INTERFACE_ORIENTATION_*`).
-public enum InterfaceOrientation: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum InterfaceOrientation: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Not known.
-    case unknown = 0
+    case unknown
     /// Upright.
-    case portrait = 1
+    case portrait
     /// Upside down.
-    case portraitUpsideDown = 2
+    case portraitUpsideDown
     /// Turned with the home button (or the right edge) to the right.
-    case landscapeRight = 3
+    case landscapeRight
     /// Turned with the home button (or the right edge) to the left.
-    case landscapeLeft = 4
+    case landscapeLeft
 
     /// The name used in event scripts and output, as ``InterfaceOrientationMask/named`` names its bits.
     package var name: String {
@@ -189,6 +210,29 @@ public enum InterfaceOrientation: Int32, Sendable, Hashable, CaseIterable, Custo
     public init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = match
+    }
+
+    /// UIKit's value, and the C header's (`ADH_INTERFACE_ORIENTATION_*`).
+    package var rawValue: Int32 {
+        switch self {
+        case .unknown: 0
+        case .portrait: 1
+        case .portraitUpsideDown: 2
+        case .landscapeRight: 3
+        case .landscapeLeft: 4
+        }
+    }
+
+    /// The case whose ``rawValue`` is `rawValue`, or nil.
+    package init?(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .unknown
+        case 1: self = .portrait
+        case 2: self = .portraitUpsideDown
+        case 3: self = .landscapeRight
+        case 4: self = .landscapeLeft
+        default: return nil
+        }
     }
 
     public var description: String { name }
