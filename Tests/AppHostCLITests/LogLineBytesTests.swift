@@ -34,4 +34,25 @@ struct LogLineBytesTests {
             #expect(String(decoding: bytes, as: UTF8.self) == "kept" + Self.ordinary(record), "\(record.message.prefix(20))")
         }
     }
+
+    @Test("the word-at-a-time scan finds every byte that may be a control character, at every position")
+    func scanFindsEveryByte() {
+        func simple(_ bytes: [UInt8]) -> Bool { !bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }
+        for length in [0, 1, 7, 8, 9, 16, 23] {
+            for position in 0..<max(length, 1) where length > 0 {
+                // Neighbours that could carry or borrow into the byte tested, in a word.
+                for neighbour: UInt8 in [0x61, 0x20, 0x7E, 0x80, 0xFF] {
+                    var mismatches = 0
+                    for byte in UInt8.min...UInt8.max {
+                        var bytes = [UInt8](repeating: neighbour, count: length)
+                        bytes[position] = byte
+                        let found = bytes.withUnsafeBufferPointer { LogLineBytes.mayShowAsIs($0) }
+                        if found != simple(bytes) { mismatches += 1 }
+                    }
+                    #expect(mismatches == 0, "length \(length), position \(position), neighbour \(neighbour)")
+                }
+            }
+        }
+        #expect(LogLineBytes.mayShowAsIs(UnsafeBufferPointer(start: nil, count: 0)))
+    }
 }

@@ -113,7 +113,7 @@ struct IntegrationTests {
         #expect(events.contains("SessionAnalytics:memory_warning_received"))
     }
 
-    @Test("a session: Codable attributes from one Swift plugin, log lines from another")
+    @Test("a session: attributes from one Swift plugin (in its record's order), log lines from another")
     func session() throws {
         let host = try loadNews()
         _ = host.dispatcher.dispatchAtOnce(.didBecomeActive)
@@ -121,6 +121,7 @@ struct IntegrationTests {
         let ended = try #require(host.log.recorded.first { $0.message == "session_ended" })
         #expect(ended.subscriber == "SessionAnalytics")
         #expect(ended.attributes["sessionNumber"] == 1)
+        #expect(ended.attributes.members.map(\.key) == ["startedAt", "duration", "sessionNumber"])
         #expect(ended.attributes["duration"]?.doubleValue.map { $0 >= 0 } == true)
         // Sent by the SDK in the serializer's form: kept as the text the plugin sent, never parsed
         // on the way (output copies it); the object is built when asked, and serializes to it.

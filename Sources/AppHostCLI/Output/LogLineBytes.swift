@@ -29,7 +29,7 @@ enum LogLineBytes {
         }
         // TerminalText.line's own test: short enough, and nothing that may be a control character.
         let plain = bytes.count - start <= TerminalText.lineLimit && bytes.withUnsafeBufferPointer { all in
-            !all[start...].contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+            mayShowAsIs(UnsafeBufferPointer(rebasing: all[start...]))
         }
         if plain {
             bytes.append(UInt8(ascii: "\n"))
@@ -50,6 +50,34 @@ enum LogLineBytes {
             JSONValue.object(record.attributes).appendSerialized(to: &bytes)
         }
     }
+
+    /// Whether `bytes` hold no byte below 0x20, no 0x7F and no 0xC2 (the lead byte of the C1
+    /// controls): eight bytes at a time, a word with any byte at or above 0x7F or below 0x20
+    /// looked at byte by byte (most lines are ASCII text: about one instruction a byte).
+    static func mayShowAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 (x - 0x20 borrows) or at or above 0x7F (x + 0x01 reaches 0x80, or is set already).
+            let low = (word &- ones &* 0x20) & ~word & highs
+            let high = ((word & ~highs) &+ ones) & highs | (word & highs)
+            if low | high != 0 {
+                for offset in 0..<8 where !isShown(base[index + offset]) { return false }
+            }
+            index += 8
+        }
+        while index < count {
+            if !isShown(base[index]) { return false }
+            index += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func isShown(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != 0x7F && byte != 0xC2 }
 
     @inline(__always)
     private static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {

@@ -22,6 +22,8 @@ enum OutputClaims {
     static let patience: Duration = .seconds(2)
 
     private static let slotCount = 32
+    /// One more than the highest slot ever taken (it only grows).
+    private static let slotsInUse = Atomic<Int>(0)
     /// Each slot's owner (`pthread_self()`, 0: free) and how deep it is in claims (its owner's only).
     private nonisolated(unsafe) static let owners = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: slotCount)
     private nonisolated(unsafe) static let depths = UnsafeMutablePointer<Int>.allocate(capacity: slotCount)
@@ -80,7 +82,10 @@ enum OutputClaims {
         let me = currentThread
         // The globals read once: each access to a static is a swift_once, 14 a claim in the loop.
         let owners = Self.owners, depths = Self.depths
-        for index in 0..<slotCount where owners[index].load(ordering: .relaxed) == me {
+        // Only the slots ever taken are looked at for a claim of this thread's (one or two, not 32):
+        // a thread raises the mark before its claim returns, so its own slot is always below it.
+        let inUse = slotsInUse.load(ordering: .relaxed)
+        for index in 0..<inUse where owners[index].load(ordering: .relaxed) == me {
             depths[index] += 1
             return index
         }
@@ -89,6 +94,12 @@ enum OutputClaims {
             for index in 0..<slotCount
             where owners[index].compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged {
                 depths[index] = 1
+                var mark = slotsInUse.load(ordering: .relaxed)
+                while mark <= index {
+                    let (exchanged, found) = slotsInUse.compareExchange(expected: mark, desired: index + 1, ordering: .relaxed)
+                    if exchanged { break }
+                    mark = found
+                }
                 // The ending thread may have looked at this slot before it was taken: look again.
                 if isEnding {
                     owners[index].store(0, ordering: .sequentiallyConsistent)

@@ -142,23 +142,27 @@ private struct ByEvent<Element> {
     private var next = 0
     /// Elements that belong to no open event: they go with the next outcome made.
     private var loose: [Numbered] = []
-    /// The latest event opened, while it is open, and its elements.
+    /// The latest event opened, while it is open, and its elements with their numbers beside them
+    /// (two arrays, so that taking them hands out the elements' array as it is: no copy, no map).
     private var latest: Int?
-    private var latestElements: [Numbered] = []
+    private var latestElements: [Element] = []
+    private var latestNumbers: [Int] = []
     /// The other open events' elements, by event.
     private var open: [Int: [Numbered]] = [:]
 
     mutating func open(_ event: Int) {
         guard latest != event, open[event] == nil else { return }
-        if let latest { open[latest] = latestElements }
+        if let latest { open[latest] = latestNumbered() }
         latest = event
         latestElements = []
+        latestNumbers.removeAll(keepingCapacity: true)
     }
 
     mutating func append(_ element: Element, to event: Int?) {
         next += 1
         if let event, event == latest {
-            latestElements.append((next, element))
+            latestElements.append(element)
+            latestNumbers.append(next)
         } else if let event, open[event] != nil {
             open[event]!.append((next, element))
         } else {
@@ -168,21 +172,44 @@ private struct ByEvent<Element> {
 
     /// `event`'s elements and the loose ones, merged in order of arrival (linear).
     mutating func take(_ event: Int?, closing: Bool) -> [Element] {
-        let own: [Numbered]
         if let event, event == latest {
-            own = latestElements
-            latestElements = []
             if closing { latest = nil }
-        } else if let event, let elements = open[event] {
+            // The usual case: nothing loose, the latest event's elements handed out as they are.
+            if loose.isEmpty {
+                let taken = latestElements
+                latestElements = []
+                latestNumbers.removeAll(keepingCapacity: true)
+                return taken
+            }
+            let own = latestNumbered()
+            latestElements = []
+            latestNumbers.removeAll(keepingCapacity: true)
+            return takeMerged(with: own)
+        }
+        let own: [Numbered]
+        if let event, let elements = open[event] {
             own = elements
             if closing { open[event] = nil } else { open[event] = [] }
         } else {
             own = []
         }
+        return takeMerged(with: own)
+    }
+
+    /// The loose elements merged with `own`, the loose ones forgotten.
+    private mutating func takeMerged(with own: [Numbered]) -> [Element] {
         if loose.isEmpty && own.isEmpty { return [] }
         let taken = Self.merged(loose, own)
         loose.removeAll()
         return taken
+    }
+
+    /// The latest event's elements with their numbers.
+    private func latestNumbered() -> [Numbered] {
+        var numbered: [Numbered] = []
+        numbered.reserveCapacity(latestElements.count)
+        for index in latestElements.indices { numbered.append((latestNumbers[index], latestElements[index])) }
+        return numbered
     }
 
     /// Every element, oldest first, forgotten (the events stay open).
@@ -190,13 +217,14 @@ private struct ByEvent<Element> {
         let taken = all()
         loose.removeAll()
         latestElements = []
+        latestNumbers.removeAll(keepingCapacity: true)
         for event in open.keys { open[event] = [] }
         return taken
     }
 
     /// Every element, oldest first.
     func all() -> [Element] {
-        var merged = latest == nil ? loose : Self.mergedNumbered(loose, latestElements)
+        var merged = latest == nil ? loose : Self.mergedNumbered(loose, latestNumbered())
         for elements in open.values where !elements.isEmpty { merged = Self.mergedNumbered(merged, elements) }
         return merged.map(\.element)
     }

@@ -20,7 +20,15 @@ package enum PresentationOptionsAnswer: CompletionAnswerShape {
     package static func json(answer: NotificationPresentationOptions) -> JSONValue { .array(answer.names.map { .string($0) }) }
     package static func json(final: NotificationPresentationOptions) -> JSONValue { json(answer: final) }
     package static func appendJSON(answer: NotificationPresentationOptions, to bytes: inout [UInt8]) {
-        JSONText.appendStrings(NotificationPresentationOptions.named.lazy.filter { answer.contains($0.option) }.map(\.name), to: &bytes)
+        // A plain loop, as OrientationMaskAnswer's: no lazy sequence through generic code.
+        bytes.append(UInt8(ascii: "["))
+        var first = true
+        for (name, option) in NotificationPresentationOptions.named where answer.contains(option) {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            JSONText.appendString(name, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
     package static func appendJSON(final: NotificationPresentationOptions, to bytes: inout [UInt8]) { appendJSON(answer: final, to: &bytes) }
 
