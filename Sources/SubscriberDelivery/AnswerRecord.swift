@@ -10,17 +10,23 @@ package class AnswerRecord: @unchecked Sendable {
     package let subscribers: [Int]
     /// Each row's time in nanoseconds when timed; empty otherwise.
     package let nanoseconds: [UInt64]
+    /// Reads row `index`'s answer of this record, erased: made where the answer type is concrete
+    /// (``TypedAnswerRecord``'s initializer, called from the call paths compiled per shape), so that
+    /// reading costs no generic metadata lookup (an override in the generic subclass would run as
+    /// generic code: two lookups a row). Nil: no answers (notifications).
+    private let read: (@Sendable (AnswerRecord, Int) -> (any Sendable)?)?
 
-    init(subscribers: [Int], nanoseconds: [UInt64]) {
+    init(subscribers: [Int], nanoseconds: [UInt64], read: (@Sendable (AnswerRecord, Int) -> (any Sendable)?)? = nil) {
         self.subscribers = subscribers
         self.nanoseconds = nanoseconds
+        self.read = read
     }
 
     /// The number of rows.
     package var count: Int { subscribers.count }
 
     /// Row `index`'s answer, erased; nil for no opinion (and for notifications, which have none).
-    package func answer(_ index: Int) -> (any Sendable)? { nil }
+    package func answer(_ index: Int) -> (any Sendable)? { read?(self, index) }
 
     /// Row `index`'s time; 0 when not timed.
     package func time(_ index: Int) -> UInt64 { nanoseconds.isEmpty ? 0 : nanoseconds[index] }
@@ -35,10 +41,10 @@ final class TypedAnswerRecord<Answer: Sendable>: AnswerRecord, @unchecked Sendab
 
     init(subscribers: [Int], answers: [Answer?], nanoseconds: [UInt64]) {
         self.answers = answers
-        super.init(subscribers: subscribers, nanoseconds: nanoseconds)
+        super.init(subscribers: subscribers, nanoseconds: nanoseconds) { record, index in
+            unsafeDowncast(record, to: TypedAnswerRecord<Answer>.self).answers[index]
+        }
     }
-
-    override func answer(_ index: Int) -> (any Sendable)? { answers[index] }
 }
 
 /// Times a run of calls with one clock read per call and one before the first: each call's time is

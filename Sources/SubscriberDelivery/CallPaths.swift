@@ -24,15 +24,18 @@ extension EventRow {
 package enum CallPaths {
     package typealias Path = @MainActor (ResponderList, ArgumentBox, DeliveryContext) -> InFlight
 
+    /// Finds the call path of a row of one timing and pair of shapes; nil for a row of others.
+    typealias Finder = @Sendable (EventRow) -> Path?
+
     /// By event index: each row's call path.
     static let all: [Path] = EventTable.rows.map { row in
-        guard let path = shapes.lazy.compactMap({ $0.path(for: row) }).first else { fatalError(missing(row)) }
+        guard let path = shapes.lazy.compactMap({ $0(row) }).first else { fatalError(missing(row)) }
         return path
     }
 
     /// Why `row` has no call path; nil when it has one.
     package static func problem(_ row: EventRow) -> String? {
-        shapes.contains { $0.path(for: row) != nil } ? nil : missing(row)
+        shapes.contains { $0(row) != nil } ? nil : missing(row)
     }
 
     private static func missing(_ row: EventRow) -> String {
@@ -42,26 +45,40 @@ package enum CallPaths {
 
     private typealias Scene<Inner: ArgumentShape> = SceneScoped<Inner>
 
+    /// `shapes`' finder, made where `S` is a concrete type: the path it finds is code compiled for
+    /// its shapes (called through `any CallPathShapes`, `path(for:)` and every path it made would
+    /// run as generic code, looking up the shapes' generic metadata on every event: callgrind, about
+    /// 8,500 instructions an event of `apphost --json`, 21 lookups).
+    private static func finder<S: CallPathShapes>(_ shapes: S) -> Finder { { shapes.path(for: $0) } }
+
     /// Every timing and pair of shapes some row has.
-    static let shapes: [any CallPathShapes] = [
+    static let shapes: [Finder] = [
         // Notifications.
-        Notifying<NoArguments>(), Notifying<CountArgument>(), Notifying<DeviceTokenArgument>(), Notifying<ErrorArgument>(),
-        Notifying<OptionalNotificationArgument>(), Notifying<UserActivityArguments>(), Notifying<ActivityFailureArguments>(),
-        Notifying<SceneConnectionArguments>(), Notifying<Scene<NoArguments>>(), Notifying<Scene<UserActivityArguments>>(),
-        Notifying<Scene<ActivityFailureArguments>>(), Notifying<Scene<GeometryArgument>>(),
+        finder(Notifying<NoArguments>()), finder(Notifying<CountArgument>()), finder(Notifying<DeviceTokenArgument>()),
+        finder(Notifying<ErrorArgument>()),
+        finder(Notifying<OptionalNotificationArgument>()), finder(Notifying<UserActivityArguments>()),
+        finder(Notifying<ActivityFailureArguments>()),
+        finder(Notifying<SceneConnectionArguments>()), finder(Notifying<Scene<NoArguments>>()),
+        finder(Notifying<Scene<UserActivityArguments>>()),
+        finder(Notifying<Scene<ActivityFailureArguments>>()), finder(Notifying<Scene<GeometryArgument>>()),
         // Answers at once.
-        Answering<NoArguments, OptionalBoolAnswer>(), Answering<LaunchArguments, OptionalBoolAnswer>(),
-        Answering<OpenURLArguments, OptionalBoolAnswer>(), Answering<TextArgument, OptionalBoolAnswer>(),
-        Answering<IdiomArgument, OrientationMaskAnswer>(), Answering<TextArgument, ConfigurationNameAnswer>(),
-        Answering<Scene<UserActivityArguments>, OptionalBoolAnswer>(), Answering<Scene<TextArgument>, OptionalBoolAnswer>(),
-        Answering<Scene<URLContextsArgument>, OptionalBoolAnswer>(), Answering<Scene<NoArguments>, UserActivityAnswer>(),
+        finder(Answering<NoArguments, OptionalBoolAnswer>()), finder(Answering<LaunchArguments, OptionalBoolAnswer>()),
+        finder(Answering<OpenURLArguments, OptionalBoolAnswer>()), finder(Answering<TextArgument, OptionalBoolAnswer>()),
+        finder(Answering<IdiomArgument, OrientationMaskAnswer>()),
+        finder(Answering<TextArgument, ConfigurationNameAnswer>()),
+        finder(Answering<Scene<UserActivityArguments>, OptionalBoolAnswer>()),
+        finder(Answering<Scene<TextArgument>, OptionalBoolAnswer>()),
+        finder(Answering<Scene<URLContextsArgument>, OptionalBoolAnswer>()),
+        finder(Answering<Scene<NoArguments>, UserActivityAnswer>()),
         // Answers through completions.
-        Completing<NoArguments, FetchResultAnswer>(), Completing<UserInfoArgument, FetchResultAnswer>(),
-        Completing<UserInfoArgument, DictionaryAnswer>(), Completing<TextArgument, DoneAnswer>(),
-        Completing<ShortcutItemArguments, BoolCompletionAnswer>(), Completing<Scene<ShortcutItemArguments>, BoolCompletionAnswer>(),
-        Completing<NotificationArguments, PresentationOptionsAnswer>(), Completing<NotificationResponseArguments, DoneAnswer>(),
+        finder(Completing<NoArguments, FetchResultAnswer>()), finder(Completing<UserInfoArgument, FetchResultAnswer>()),
+        finder(Completing<UserInfoArgument, DictionaryAnswer>()), finder(Completing<TextArgument, DoneAnswer>()),
+        finder(Completing<ShortcutItemArguments, BoolCompletionAnswer>()),
+        finder(Completing<Scene<ShortcutItemArguments>, BoolCompletionAnswer>()),
+        finder(Completing<NotificationArguments, PresentationOptionsAnswer>()),
+        finder(Completing<NotificationResponseArguments, DoneAnswer>()),
         // An answer at once, then a handler.
-        Restoring<UserActivityArguments>(),
+        finder(Restoring<UserActivityArguments>()),
     ]
 }
 
