@@ -120,25 +120,26 @@ public enum GeneratedPlugin {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The plugin library, compiled once per test process (every test target runs in one) into a
-    /// temporary folder; what the compiler said when it does not compile.
-    @MainActor
-    public static func library() throws -> String {
-        if let built { return try built.get() }
-        let result = Result { () throws -> String in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("every-event-\(getpid())")
-            try? FileManager.default.removeItem(at: folder)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            return try build(in: folder)
-        }
-        built = result
-        return try result.get()
-    }
+    /// temporary folder; what the compiler said when it does not compile. The compiler is waited for
+    /// on a thread of its own, never on the main actor: a compile takes minutes on a busy machine, and
+    /// the other suites' main-actor work (completions meeting wall-clock deadlines) must go on meanwhile.
+    public static func library() async throws -> String { try await everyEvent.value }
 
-    @MainActor private static var built: Result<String, any Error>?
+    private static let everyEvent = Task<String, any Error> {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("every-event-\(getpid())")
+                    try? FileManager.default.removeItem(at: folder)
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    return try build(in: folder)
+                })
+            }.start()
+        }
+    }
 
     /// Compiles ``source`` into a plugin library linked with SubscriberKit's own objects; the path,
     /// or what the compiler said.
-    @MainActor
     static func build(in folder: URL) throws -> String {
         let file = folder.appendingPathComponent("EveryEvent.swift")
         try Data(source.utf8).write(to: file)

@@ -29,8 +29,8 @@ struct EventShapedMethodsTests {
     /// method exactly as its requirement says, which the compiler checks), its symbols read back.
     @Test("every row's derived handler matches the compiler's symbol of a method satisfying its requirement")
     @MainActor
-    func derivationMatchesEveryRow() throws {
-        let scan = try PluginSymbolScan.scan(path: GeneratedPlugin.library(), expected: ExpectedHandler.all)
+    func derivationMatchesEveryRow() async throws {
+        let scan = try PluginSymbolScan.scan(path: await GeneratedPlugin.library(), expected: ExpectedHandler.all)
         let methods = scan.methods.filter { $0.typeName.hasSuffix(".EveryEvent") }
         #expect(methods.map(\.event).sorted() == LifecycleEvent.allCases.map(\.name).sorted())
         for method in methods {

@@ -10,7 +10,7 @@ import GeneratedPlugin
 struct GeneratedPluginTests {
     @Test func aSubscriberAdoptingEveryProtocolRespondsToEveryEventThroughTheCABI() async throws {
         // Each row's entry reaches that row's method: checked below by what each method logs and answers.
-        let library = try GeneratedPlugin.library()
+        let library = try await GeneratedPlugin.library()
 
         let image = try PluginLoader(allowWritable: true).loadImage(at: library)
         let sink = HostLogRecorder()

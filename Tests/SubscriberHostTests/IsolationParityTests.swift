@@ -80,8 +80,8 @@ struct IsolationParityTests {
 
     /// The plugins every event is played to: the generated one (every event of every family, an
     /// answer of its own per event) and the demo plugins, whose answers differ from it.
-    static func everyEventPlugins() throws -> [Plugin] {
-        [Plugin(source: .path(try GeneratedPlugin.library())),
+    static func everyEventPlugins() async throws -> [Plugin] {
+        [Plugin(source: .path(try await GeneratedPlugin.library())),
          Plugin(source: .library("DeepLinkRouter")),
          Plugin(source: .library("NotificationFetcher"), options: ["fetchResult": "noData", "delayMs": 1]),
          Plugin(source: .library("OrientationLock")),
@@ -103,7 +103,7 @@ struct IsolationParityTests {
     /// Returns the transcript and the events delivered.
     static func playEveryEvent(_ mode: PluginIsolation.Mode, pass: Int) async throws -> (lines: [String], delivered: Set<LifecycleEvent>) {
         let clock = ManualHostClock()
-        let host = try host(mode, try everyEventPlugins(), reconcilers: reconcilers(pass: pass), clock: clock)
+        let host = try host(mode, try await everyEventPlugins(), reconcilers: reconcilers(pass: pass), clock: clock)
         var lines = ["subscribers \(host.subscriberNames)"]
         var delivered: Set<LifecycleEvent> = []
         var logs: [LogRecord] = []
