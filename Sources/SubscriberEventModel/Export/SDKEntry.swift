@@ -15,7 +15,7 @@ import SubscriberABI
 enum SDKEntry {
     typealias Me = UnsafePointer<adh_subscriber>?
 
-    nonisolated static func notify<A: ArgumentShape>(_ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent,
+    nonisolated static func notify<A: ArgumentShape>(_ me: Me, _ arguments: A.CArguments, _ event: EventIndex,
                                                      _: A.Type) {
         onMain((me, arguments, event)) { call in
             ExportedInstance.call(call.0, call.1, call.2, A.self, fallback: ()) { _, handler, subscriber, application, value in
@@ -25,7 +25,7 @@ enum SDKEntry {
     }
 
     nonisolated static func answer<A: ArgumentShape, R: ImmediateAnswerShape>(
-        _ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type, _: R.Type
+        _ me: Me, _ arguments: A.CArguments, _ event: EventIndex, _: A.Type, _: R.Type
     ) -> R.CReturn {
         onMain((me, arguments, event)) { call in
             let answer: (ExportedInstance, R.Answer?)? = ExportedInstance.call(call.0, call.1, call.2, A.self, fallback: nil) {
@@ -38,13 +38,13 @@ enum SDKEntry {
     }
 
     nonisolated static func complete<A: ArgumentShape, R: CompletionAnswerShape>(
-        _ me: Me, _ arguments: A.CArguments, _ completion: R.CCompletion, _ event: LifecycleEvent, _: A.Type, _: R.Type
+        _ me: Me, _ arguments: A.CArguments, _ completion: R.CCompletion, _ event: EventIndex, _: A.Type, _: R.Type
     ) -> adh_response {
         onMain((me, arguments, completion, event)) { call in
             ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: ABI.declines) {
                 instance, handler, subscriber, application, value in
                 let receiver = instance.receiver(call.3, SDKCompletion<R>.self) {
-                    SDKCompletion<R>(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                    SDKCompletion<R>(completion: call.2, link: instance.link, name: instance.name, event: call.3.event)
                 }.reuse(call.2)
                 unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
                     .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
@@ -56,13 +56,13 @@ enum SDKEntry {
     /// continue_user_activity: handled at once; the restoration list later, through `completion`,
     /// as a JSON array of strings.
     nonisolated static func restore<A: ArgumentShape>(
-        _ me: Me, _ arguments: A.CArguments, _ completion: adh_json_completion, _ event: LifecycleEvent, _: A.Type
+        _ me: Me, _ arguments: A.CArguments, _ completion: adh_json_completion, _ event: EventIndex, _: A.Type
     ) -> adh_tristate {
         onMain((me, arguments, completion, event)) { call in
             ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: RestorationAnswer.encode(nil)) {
                 instance, handler, subscriber, application, value in
                 let receiver = instance.receiver(call.3, SDKRestoration.self) {
-                    SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                    SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3.event)
                 }.reuse(call.2)
                 let handled = unsafeDowncast(handler, to: RestorationHandler<A>.self)
                     .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
