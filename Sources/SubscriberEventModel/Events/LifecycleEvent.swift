@@ -60,6 +60,11 @@ package enum EventTable {
     package static let rows: [EventRow] = {
         let rows = ApplicationEvents.rows + NotificationCenterEvents.rows + SceneEvents.rows
         for (index, row) in rows.enumerated() { row.index = index }
+        // The constants the SDK's C entries pass must name the same positions.
+        precondition(EventIndex.allCases.count == rows.count, "event table: \(rows.count) rows, \(EventIndex.allCases.count) EventIndex cases")
+        for entry in EventIndex.allCases where entry.event.row !== rows[entry.rawValue] {
+            fatalError("event table: EventIndex.\(entry) is \(entry.rawValue), its event \(entry.event.row.name) is row \(entry.event.row.index)")
+        }
         return rows
     }()
 

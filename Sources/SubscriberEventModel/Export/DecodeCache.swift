@@ -20,10 +20,10 @@ final class DecodeCache {
     @exclusivity(unchecked) private var serials: [UInt64] = []
     @exclusivity(unchecked) private var decoded: [AnyObject?] = []
 
-    /// Runs `body` with the value `arguments` carry for `event`, borrowed from the cache (no copy of
+    /// Runs `body` with the value `arguments` carry for the event at `index`, borrowed from the cache (no copy of
     /// its URL, strings or JSON per subscriber); `fallback` when it cannot be delivered.
     @inline(__always)
-    func withValue<A: ArgumentShape, R>(_ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type,
+    func withValue<A: ArgumentShape, R>(_ arguments: A.CArguments, _ index: Int, _: A.Type,
                                         for instance: ExportedInstance, fallback: R, _ body: (A.Value) -> R) -> R {
         let serial = A.serial(of: arguments)
         // Arguments without a serial (none, strings, numbers) are decoded per call, never cached.
@@ -31,7 +31,6 @@ final class DecodeCache {
             guard let value = decode(arguments, A.self, for: instance) else { return fallback }
             return body(value)
         }
-        let index = event.index
         if index < serials.count, serials[index] == serial {
             // Decoded before for this serial: nil in the cache means it could not be delivered.
             guard let hit = decoded[index] else { return fallback }

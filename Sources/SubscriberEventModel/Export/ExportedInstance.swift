@@ -179,14 +179,14 @@ package final class ExportedInstance {
     /// `fallback` when there is no instance, no handler (a vtable used after `destroy`) or no value.
     @inline(__always)
     static func call<A: ArgumentShape, R>(
-        _ vtable: UnsafePointer<adh_subscriber>?, _ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type,
+        _ vtable: UnsafePointer<adh_subscriber>?, _ arguments: A.CArguments, _ event: EventIndex, _: A.Type,
         fallback: R, _ body: (ExportedInstance, AnyEventHandler, AnyObject, Application, A.Value) -> R
     ) -> R {
         guard let raw = vtable?.pointee.instance else { return fallback }
         return borrowing(Unmanaged<ExportedInstance>.fromOpaque(raw)) { instance in
             instance.refresh(from: arguments, A.self)
-            guard let handler = instance.handlerTable[event.index] else { return fallback }
-            return instance.decodeCache.withValue(arguments, event, A.self, for: instance, fallback: fallback) { value in
+            guard let handler = instance.handlerTable[event.rawValue] else { return fallback }
+            return instance.decodeCache.withValue(arguments, event.rawValue, A.self, for: instance, fallback: fallback) { value in
                 borrowing(handler) { handler in
                     borrowing(instance.unretainedSubscriber) { subscriber in
                         borrowing(Unmanaged.passUnretained(instance.applicationBox)) { box in
@@ -201,8 +201,8 @@ package final class ExportedInstance {
     /// The completion receiver for a call of `event`: the last one, when nothing but this instance
     /// references it any more (the subscriber kept no handler), else a new one from `make`, kept.
     @inline(__always)
-    func receiver<Receiver: AnyObject>(_ event: LifecycleEvent, _: Receiver.Type, make: () -> Receiver) -> Receiver {
-        let slot = receivers + event.index
+    func receiver<Receiver: AnyObject>(_ event: EventIndex, _: Receiver.Type, make: () -> Receiver) -> Receiver {
+        let slot = receivers + event.rawValue
         if isKnownUniquelyReferenced(&slot.pointee) { return unsafeDowncast(slot.pointee, to: Receiver.self) }
         let made = make()
         slot.pointee = made

@@ -15,7 +15,7 @@ import SubscriberABI
 enum SDKEntry {
     typealias Me = UnsafePointer<adh_subscriber>?
 
-    nonisolated static func notify<A: ArgumentShape>(_ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent,
+    nonisolated static func notify<A: ArgumentShape>(_ me: Me, _ arguments: A.CArguments, _ event: EventIndex,
                                                      _: A.Type) {
         onMain((me, arguments, event)) { call in
             ExportedInstance.call(call.0, call.1, call.2, A.self, fallback: ()) { _, handler, subscriber, application, value in
@@ -25,7 +25,7 @@ enum SDKEntry {
     }
 
     nonisolated static func answer<A: ArgumentShape, R: ImmediateAnswerShape>(
-        _ me: Me, _ arguments: A.CArguments, _ event: LifecycleEvent, _: A.Type, _: R.Type
+        _ me: Me, _ arguments: A.CArguments, _ event: EventIndex, _: A.Type, _: R.Type
     ) -> R.CReturn {
         onMain((me, arguments, event)) { call in
             let answer: (ExportedInstance, R.Answer?)? = ExportedInstance.call(call.0, call.1, call.2, A.self, fallback: nil) {
@@ -38,14 +38,15 @@ enum SDKEntry {
     }
 
     nonisolated static func complete<A: ArgumentShape, R: CompletionAnswerShape>(
-        _ me: Me, _ arguments: A.CArguments, _ completion: R.CCompletion, _ event: LifecycleEvent, _: A.Type, _: R.Type
+        _ me: Me, _ arguments: A.CArguments, _ completion: R.CCompletion, _ event: EventIndex, _: A.Type, _: R.Type
     ) -> adh_response {
         onMain((me, arguments, completion, event)) { call in
             ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: ABI.declines) {
                 instance, handler, subscriber, application, value in
                 let receiver = instance.receiver(call.3, SDKCompletion<R>.self) {
-                    SDKCompletion<R>(completion: call.2, link: instance.link, name: instance.name, event: call.3)
-                }.reuse(call.2)
+                    SDKCompletion<R>(completion: CompletionWords(call.2), send: { R.call(unsafeBitCast($0, to: R.CCompletion.self), with: $1) },
+                                     link: instance.link, name: instance.name, event: call.3.event)
+                }.reuse(CompletionWords(call.2))
                 unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
                     .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
                 return receiver.finish()
@@ -56,13 +57,13 @@ enum SDKEntry {
     /// continue_user_activity: handled at once; the restoration list later, through `completion`,
     /// as a JSON array of strings.
     nonisolated static func restore<A: ArgumentShape>(
-        _ me: Me, _ arguments: A.CArguments, _ completion: adh_json_completion, _ event: LifecycleEvent, _: A.Type
+        _ me: Me, _ arguments: A.CArguments, _ completion: adh_json_completion, _ event: EventIndex, _: A.Type
     ) -> adh_tristate {
         onMain((me, arguments, completion, event)) { call in
             ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: RestorationAnswer.encode(nil)) {
                 instance, handler, subscriber, application, value in
                 let receiver = instance.receiver(call.3, SDKRestoration.self) {
-                    SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3)
+                    SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3.event)
                 }.reuse(call.2)
                 let handled = unsafeDowncast(handler, to: RestorationHandler<A>.self)
                     .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
@@ -94,24 +95,33 @@ private func onMain<Arguments, Result>(_ arguments: Arguments,
 /// Reused: an instance keeps the last one of each event (``ExportedInstance/receiver(_:_:make:)``)
 /// and takes it again when nobody else holds it (the subscriber kept no handler), so a completion
 /// answered within its call allocates nothing.
+///
+/// The C completion is kept as its two words and called through `send`, made where the answer shape
+/// is a concrete type (``SDKEntry/complete(_:_:_:_:_:_:)``): `complete` is an override of a generic
+/// class, reached through its vtable from the subscriber's handler, so it runs unspecialized; reading
+/// an `Answer.CCompletion` and calling `Answer.call` there looked up the shape's associated types
+/// and copied the completion through its value witnesses on every answer.
 package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionReceiver<Answer.Answer>, @unchecked Sendable {
     // @unchecked: `completion` is set only while nothing else references this object (a new call),
     // and read by the calls of the handler made for that call; the phase is atomic.
-    private var completion: Answer.CCompletion
+    private var completion: CompletionWords
+    private let send: @Sendable (CompletionWords, Answer.Answer) -> Void
     private let phase = CallPhase()
     private let link: HostLink
     private let name: String
     private let event: LifecycleEvent
 
-    init(completion: Answer.CCompletion, link: HostLink, name: String, event: LifecycleEvent) {
+    init(completion: CompletionWords, send: @escaping @Sendable (CompletionWords, Answer.Answer) -> Void, link: HostLink,
+         name: String, event: LifecycleEvent) {
         self.completion = completion
+        self.send = send
         self.link = link
         self.name = name
         self.event = event
     }
 
     /// Ready for a new call with `completion`. Only when nothing else references it.
-    func reuse(_ completion: Answer.CCompletion) -> Self {
+    func reuse(_ completion: CompletionWords) -> Self {
         self.completion = completion
         phase.reset()
         return self
@@ -119,7 +129,7 @@ package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionRece
 
     package override func complete(_ slot: Int, with value: Answer.Answer) {
         phase.called()
-        Answer.call(completion, with: value)
+        send(completion, value)
     }
 
     package override func decline(_ slot: Int) {
@@ -167,6 +177,19 @@ package final class SDKRestoration: CompletionReceiver<[String]>, @unchecked Sen
     /// The method returned `handled`: a decline before it, with true, is an empty list.
     func finish(handled: Bool?) {
         if phase.returned(), handled == true { RestorationAnswer.call(completion, with: []) }
+    }
+}
+
+/// A C completion struct of adh/completion.h (`{call, context}`, the same two words for every answer),
+/// untyped.
+struct CompletionWords: @unchecked Sendable {
+    // @unchecked: a C function and its context, which the host lets any thread call once.
+    let call: UnsafeRawPointer?
+    let context: UnsafeRawPointer?
+
+    @inline(__always)
+    init<Completion>(_ completion: Completion) {
+        self = unsafeBitCast(completion, to: CompletionWords.self)
     }
 }
 
