@@ -66,7 +66,7 @@ public enum GeneratedPlugin {
             return Answer(source: "UserActivity(activityType: \"\(name)\")", value: UserActivity(activityType: name))
         case "BackgroundFetchResult":
             let result = BackgroundFetchResult.allCases[index % BackgroundFetchResult.allCases.count]
-            return Answer(source: "BackgroundFetchResult(rawValue: \(result.rawValue))!", value: result)
+            return Answer(source: "BackgroundFetchResult.\(result)", value: result)
         case "Void":
             return Answer(source: "()", value: ())
         case "JSONObject":

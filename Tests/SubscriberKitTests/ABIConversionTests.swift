@@ -108,4 +108,36 @@ struct ABIConversionTests {
         #expect(LogLevel.allCases == LogLevel.allCases.sorted(), "LogLevel orders as its C values")
     }
 
+    /// A plugin reads the host's app info straight from its text when it is a flat object of plain
+    /// strings (no JSON tree at `create`), and parses anything else: both ways, the same application.
+    @Test(arguments: [
+        (#"{"name":"News","bundleIdentifier":"com.example.news","version":"1.0"}"#, true),
+        (#" { "version" : "2",\#n\#t"name" : "N" } "#, true),
+        ("{}", true), (" { } ", true),
+        (#"{"name":"Caf\u00e9","bundleIdentifier":"b","version":"1"}"#, false),
+        (#"{"name":"Café","version":"1"}"#, false),
+        (#"{"name":7,"version":"1"}"#, false),
+        (#"{"name":"a","name":"b"}"#, false),
+        (#"{"name":"a","other":"b"}"#, false),
+        (#"{"name":"a",}"#, false), (#"{"name":"a" "version":"1"}"#, false), (#"{"name":"a"} x"#, false),
+        ("[1]", false), (#"{"name":"x""#, false), (#"{"name":"x"#, false), ("", false), ("{", false),
+    ])
+    func appInfoReadFromItsTextAsParsed(_ text: String, flat: Bool) {
+        let bytes = Array(text.utf8)
+        let fields = bytes.withUnsafeBufferPointer { HostLink.flatStrings($0, ("name", "bundleIdentifier", "version")) }
+        #expect((fields != nil) == flat, "\(text): read from its text")
+        let parsed = bytes.withUnsafeBytes { try? JSONValue(parsing: $0) }?.objectValue.map { Application(infoJSON: $0) }
+        if let fields {
+            #expect(Application(name: fields.0 ?? "", bundleIdentifier: fields.1 ?? "", version: fields.2 ?? "") == parsed,
+                    "\(text)")
+        }
+    }
+
+    /// Options of `{}` (what a host gives a subscriber with none) are recognised without the parser.
+    @Test func emptyOptionsAreRecognisedWithoutParsing() {
+        for (text, empty) in [("{}", true), (" {\n} ", true), ("{{}}", false), ("{}}", false), ("{", false), ("", false),
+                              (#"{"a":1}"#, false), ("[]", false)] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer(HostLink.isEmptyObject) == empty, "\(text)")
+        }
+    }
 }

@@ -83,9 +83,8 @@ package final class ExportedInstance {
                                make: (SubscriberContext) -> (subscriber: AnyObject, witnesses: [_EventWitness?]))
         -> UnsafePointer<adh_subscriber> {
         let link = HostLink(host)
-        let (info, infoProblem) = link.applicationInfo()
+        let (application, infoProblem) = link.application()
         let (options, optionsProblem) = link.options()
-        let application = Application(infoJSON: info)
         let context = SubscriberContext(subscriberName: name, application: application, options: options, sink: link)
         for problem in [infoProblem, optionsProblem].compactMap({ $0 }) {
             context.log("\(name): \(problem); using {} instead", level: .warning)

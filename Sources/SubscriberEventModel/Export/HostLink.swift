@@ -101,20 +101,113 @@ final class HostLink: SubscriberLogSink {
         }
     }
 
-    /// The app info the host gave, and a problem line when it was not a JSON object.
-    func applicationInfo() -> (info: JSONObject, problem: String?) {
-        let (info, problem) = ABI.jsonObject(text { $0.app_info_json }, what: "the host's app_info_json")
-        return (info, problem)
+    /// The application the host's app info describes, and a problem line when it was not a JSON
+    /// object. What a host writes, a flat object of plain strings, is read from its bytes
+    /// (``flatStrings(_:_:)``); anything else is parsed, and read as parsed.
+    func application() -> (application: Application, problem: String?) {
+        let text = text { $0.app_info_json }
+        if let bytes = try? text.checkedBytes(),
+           let fields = Self.flatStrings(bytes, ("name", "bundleIdentifier", "version")) {
+            return (Application(name: fields.0 ?? "", bundleIdentifier: fields.1 ?? "", version: fields.2 ?? ""), nil)
+        }
+        let (info, problem) = ABI.jsonObject(text, what: "the host's app_info_json")
+        return (Application(infoJSON: info), problem)
     }
 
-    /// This subscriber's options (`{}` when the host gives none), and a problem line when they were
-    /// not valid JSON.
-    func options() -> (options: JSONValue, problem: String?) {
+    /// This subscriber's options: nil for `{}` (none: what a host gives a subscriber without
+    /// options, read without the parser), and a problem line when they were not valid JSON.
+    func options() -> (options: JSONValue?, problem: String?) {
+        let text = text { $0.options_json }
+        if let bytes = try? text.checkedBytes(), Self.isEmptyObject(bytes) { return (nil, nil) }
         do {
-            return (try ABI.parseJSON(text { $0.options_json }) ?? [:], nil)
+            return (try ABI.parseJSON(text), nil)
         } catch {
-            return ([:], "the host's options_json: expected JSON, found invalid JSON (\(error))")
+            return (nil, "the host's options_json: expected JSON, found invalid JSON (\(error))")
         }
+    }
+
+    /// The values of members `keys` of the JSON object `bytes` holds, when it is flat: whitespace,
+    /// `{`, members among `keys`, each once, whose values are strings of printable ASCII with nothing
+    /// escaped, `}`, whitespace. Nil for anything else (the parser reads it, and says what is
+    /// wrong): a subset of what the parser accepts, read as the parser reads it. A plugin reads its
+    /// app info at `create`; this keeps the parser's code pages out of memory for three strings.
+    static func flatStrings(_ bytes: UnsafeBufferPointer<UInt8>, _ keys: (String, String, String))
+        -> (String?, String?, String?)?
+    {
+        var index = 0
+        func skipSpace() {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                index += 1
+            }
+        }
+        func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        /// A plain string's characters, without its quotes.
+        func plainString() -> Range<Int>? {
+            guard take(0x22) else { return nil }
+            let start = index
+            while index < bytes.count, bytes[index] != 0x22 {
+                guard bytes[index] >= 0x20, bytes[index] < 0x7F, bytes[index] != 0x5C else { return nil }
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            index += 1
+            return start..<(index - 1)
+        }
+        // Plain loops over the buffer, no slices or zips: a generic type with requirements made here
+        // would be checked against every loaded image's conformances, at every plugin's `create`.
+        func string(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(start: bytes.baseAddress.map { $0 + range.lowerBound }, count: range.count),
+                   as: UTF8.self)
+        }
+        func matches(_ range: Range<Int>, _ key: String) -> Bool {
+            guard range.count == key.utf8.count else { return false }
+            var index = range.lowerBound
+            for byte in key.utf8 {
+                guard bytes[index] == byte else { return false }
+                index += 1
+            }
+            return true
+        }
+        var found: (String?, String?, String?) = (nil, nil, nil)
+        skipSpace()
+        guard take(0x7B) else { return nil }
+        skipSpace()
+        if !take(0x7D) {
+            repeat {
+                skipSpace()
+                guard let key = plainString() else { return nil }
+                skipSpace()
+                guard take(0x3A) else { return nil }
+                skipSpace()
+                guard let value = plainString() else { return nil }
+                // Another key, or a key twice, is the parser's to read (and report).
+                if matches(key, keys.0), found.0 == nil { found.0 = string(value) }
+                else if matches(key, keys.1), found.1 == nil { found.1 = string(value) }
+                else if matches(key, keys.2), found.2 == nil { found.2 = string(value) }
+                else { return nil }
+                skipSpace()
+            } while take(0x2C)
+            guard take(0x7D) else { return nil }
+        }
+        skipSpace()
+        return index == bytes.count ? found : nil
+    }
+
+    /// Whether `bytes` hold `{}`, with whitespace around and inside.
+    static func isEmptyObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var braces = 0
+        for byte in bytes {
+            switch byte {
+            case 0x20, 0x0A, 0x0D, 0x09: continue
+            case 0x7B where braces == 0, 0x7D where braces == 1: braces += 1
+            default: return false
+            }
+        }
+        return braces == 2
     }
 
     private typealias TextFunction = @convention(c) (UnsafePointer<adh_host>?) -> adh_string

@@ -95,15 +95,18 @@ public struct SubscriberContext: Sendable {
     /// The app's info.
     public let application: Application
     /// This subscriber's `options` from the manifest (`{}` when none).
-    public let options: JSONValue
+    public var options: JSONValue { givenOptions ?? [:] }
+    /// The options given; nil for none. `{}` is made when asked for: a plugin makes its subscribers'
+    /// contexts at `create`, and most never ask.
+    private let givenOptions: JSONValue?
     private let sink: any SubscriberLogSink
 
     /// A context; hosts make these.
-    package init(subscriberName: String, application: Application, options: JSONValue = [:],
+    package init(subscriberName: String, application: Application, options: JSONValue? = nil,
                 sink: any SubscriberLogSink) {
         self.subscriberName = subscriberName
         self.application = application
-        self.options = options
+        givenOptions = options
         self.sink = sink
     }
 
