@@ -226,7 +226,10 @@ package enum Survival {
                 return
             }
             stager.shared = true
-            for record in records where !stager.write(record, during: event, to: output) { output.write(render(record)) }
+            // By index: a record (strings, attributes) is not copied out of the array to be found staged.
+            for index in records.indices where !stager.write(time: records[index].time, during: event, to: output) {
+                output.write(render(records[index]))
+            }
             // Staged lines not written from here (a thread's line staged as "between events" and
             // drained with the next one) are not held any longer than the lines written with them.
             if let last = records.last?.time {
@@ -328,11 +331,11 @@ package enum Survival {
             }
         }
 
-        /// Writes `record` to `output` as staged, and forgets it; false when it is not among the
+        /// Writes the record logged at `time` to `output` as staged, and forgets it; false when it is not among the
         /// first few staged (then it must be rendered). Staged records before it are forgotten.
-        func write(_ record: LogRecord, during event: LifecycleEvent?, to output: TextOutput) -> Bool {
+        func write(time: Date, during event: LifecycleEvent?, to output: TextOutput) -> Bool {
             var position = head
-            while position < min(entries.count, head + 4), entries[position].time != record.time || entries[position].event != event {
+            while position < min(entries.count, head + 4), entries[position].time != time || entries[position].event != event {
                 position += 1
             }
             guard position < min(entries.count, head + 4), entries[position].end > start(of: position) else { return false }
