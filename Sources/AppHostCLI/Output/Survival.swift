@@ -226,7 +226,10 @@ package enum Survival {
                 return
             }
             stager.shared = true
-            for record in records where !stager.write(record, during: event, to: output) { output.write(render(record)) }
+            // By index: a record (strings, attributes) is not copied out of the array to be found staged.
+            for index in records.indices where !stager.write(time: records[index].time, during: event, to: output) {
+                output.write(render(records[index]))
+            }
             // Staged lines not written from here (a thread's line staged as "between events" and
             // drained with the next one) are not held any longer than the lines written with them.
             if let last = records.last?.time {
@@ -266,6 +269,8 @@ package enum Survival {
     // MARK: - Log lines staged for the handlers
 
     /// One output's staged lines: each record rendered as that output shows it, oldest first.
+    /// Its state is changed under `staging`'s lock only, one access at a time: no run-time
+    /// exclusivity checks (two a line staged, a few more a line written).
     private final class Stager: @unchecked Sendable {  // changed under `staging`'s lock only
         /// One staged record: where its bytes end in `buffer`, and what it was, to tell it when it
         /// is written the ordinary way.
@@ -280,14 +285,14 @@ package enum Survival {
         /// Appends a record's bytes, as its output shows it.
         let render: @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void
         /// The record being staged, rendered (reused: one allocation for the run).
-        var scratch: [UInt8] = []
+        @exclusivity(unchecked) var scratch: [UInt8] = []
         /// The staged records from `head` on, oldest first (one that did not fit ends where the one
         /// before did); those before `head` are forgotten (kept to spare the array a shift each time).
-        var entries: [Entry] = []
-        var head = 0
+        @exclusivity(unchecked) var entries: [Entry] = []
+        @exclusivity(unchecked) var head = 0
         /// Whether the run writes this output's lines from here (``Survival/write(_:during:to:render:)``),
         /// rather than rendering them again and calling ``Survival/logsWritten(_:)``.
-        var shared = false
+        @exclusivity(unchecked) var shared = false
 
         init(fd: Int32, render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
             self.fd = fd
@@ -328,11 +333,11 @@ package enum Survival {
             }
         }
 
-        /// Writes `record` to `output` as staged, and forgets it; false when it is not among the
+        /// Writes the record logged at `time` to `output` as staged, and forgets it; false when it is not among the
         /// first few staged (then it must be rendered). Staged records before it are forgotten.
-        func write(_ record: LogRecord, during event: LifecycleEvent?, to output: TextOutput) -> Bool {
+        func write(time: Date, during event: LifecycleEvent?, to output: TextOutput) -> Bool {
             var position = head
-            while position < min(entries.count, head + 4), entries[position].time != record.time || entries[position].event != event {
+            while position < min(entries.count, head + 4), entries[position].time != time || entries[position].event != event {
                 position += 1
             }
             guard position < min(entries.count, head + 4), entries[position].end > start(of: position) else { return false }
