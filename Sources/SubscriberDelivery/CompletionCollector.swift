@@ -84,15 +84,11 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     private let lateReports: LateReports
     private let timed: Bool
     private let rules: Rules
-    /// Reads a C completion's raw value and completes the slot with it (or reports it). Made where
-    /// `Value` is concrete (``init``, called from specialized code): this class's own methods run
-    /// unspecialized, where reading a `Value?` would cost a metadata lookup per call.
-    private let receiveRaw: @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void
     private let problem: @Sendable (Int, String) -> Void
     /// Reads a C completion's raw value (kept for what late calls need once this collector is let go).
     private let decode: @Sendable (RawCompletion, inout String?) -> Value?
     /// Reports a problem against a subscriber by its position among ``names``; nil: the tokens of a
-    /// delivered event keep this collector (see ``retirement()``).
+    /// delivered event keep this collector (see ``retiredSink()``).
     private let reporting: (@Sendable (Int, String) -> Void)?
 
     /// A collector for the responders at `subscribers` among subscribers named `names` (in call
@@ -112,15 +108,6 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         self.problem = problem
         self.decode = decode
         self.reporting = reporting
-        receiveRaw = { collector, slot, raw in
-            var problem: String?
-            guard let value = decode(raw, &problem) else {
-                // A completion of another C type was called with this token: the plugin mixed contexts up.
-                return collector.problem(slot, "\(event): a completion of another type was called with this event's context; ignored")
-            }
-            if let problem { collector.problem(slot, "\(event): \(problem)") }
-            collector.complete(slot, with: value)
-        }
         pending = Atomic(count)
         states = .allocate(capacity: max(count, 1))
         returned = .allocate(capacity: max(count, 1))
@@ -216,9 +203,18 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         report(.forgedCompletion(subscriber: name(slot), event: event))
     }
 
-    /// A loaded responder's C completion: its raw value, read by the answer's shape.
-    package func deliverRaw(_ slot: Int, _ raw: RawCompletion) {
-        receiveRaw(self, slot, raw)
+    /// A loaded responder's C completion, read by the event's answer shape: `value` (nil when a
+    /// completion of another C type was called with this event's token), and what it passed that
+    /// the header does not allow (`problem`). Completes slot `slot`, or reports. Called from the
+    /// typed entry of the answer shape, where `Value` is concrete (``TokenBridge``): inlined there.
+    @inline(__always)
+    package func receive(_ slot: Int, _ value: Value?, problem: String?) {
+        guard let value else {
+            // A completion of another C type was called with this token: the plugin mixed contexts up.
+            return self.problem(slot, "\(event): a completion of another type was called with this event's context; ignored")
+        }
+        if let problem { self.problem(slot, "\(event): \(problem)") }
+        complete(slot, with: value)
     }
 
     private func report(_ report: DispatchReport) {
@@ -360,18 +356,24 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// What this event's completion tokens lead to once it was delivered, so that the token table
     /// does not keep this collector (its slots, values and closures: about 600 bytes an event) for
     /// as long as it remembers them: the event's shared ``RetiredCompletions`` (one per event and
-    /// subscriber list, kept by ``LateReports``) and, for each slot, its subscriber's position, its
-    /// frozen state and whether the host had shut down, packed (``RetiredCompletions/pack``). Later
-    /// calls are reported exactly as this collector would report them. Nil without `reporting`.
-    /// [main-thread, after delivery]
-    package func retirement() -> (sink: CompletionTokenSink, slots: [Int])? {
+    /// subscriber list, kept by ``LateReports``), each token's slot number under it
+    /// ``retiredNumber(_:closed:)``. Later calls are reported exactly as this collector would report
+    /// them. Nil without `reporting`. [main-thread, after delivery]
+    package func retiredSink() -> CompletionTokenSink? {
         guard let reporting else { return nil }
-        let closed = self.closed.load(ordering: .acquiring)
-        let slots = (0..<count).map { RetiredCompletions<Value>.pack(name: subscribers[$0], state: state($0), closed: closed) }
-        let sink = lateReports.retiredSink(for: event, names: names) {
+        return lateReports.retiredSink(for: event, names: names) {
             RetiredCompletions(event: event, names: names, lateReports: lateReports, problem: reporting, decode: decode)
         }
-        return (sink, slots)
+    }
+
+    /// Whether the host shut down while this event waited (``close()``).
+    package var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Slot `slot`'s number under ``retiredSink()``: its subscriber's position, its frozen state and
+    /// whether the host had shut down (`closed`), packed (``RetiredCompletions``). [after delivery]
+    @inline(__always)
+    package func retiredNumber(_ slot: Int, closed: Bool) -> Int {
+        retiredCompletionNumber(name: subscribers[slot], state: states[slot].load(ordering: .acquiring), closed: closed)
     }
 
     /// Slot `slot`'s state after delivery.
@@ -399,8 +401,15 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     package func rank(_ slot: Int) -> UInt64 { ranks[slot] }
 }
 
+/// A retired slot's number: the subscriber's position, whether the host had shut down, the state's
+/// raw value (not generic: packing costs no metadata lookup in the collector's unspecialized code).
+@inline(__always)
+func retiredCompletionNumber(name: Int, state: UInt8, closed: Bool) -> Int {
+    name << 4 | (closed ? 8 : 0) | Int(state & 7)
+}
+
 /// Where the completion tokens of delivered events lead once their collectors are let go
-/// (``CompletionCollector/retirement()``): one per event and subscriber list, shared by every
+/// (``CompletionCollector/retiredSink()``): one per event and subscriber list, shared by every
 /// retired token of that event, each token's slot number packing what its collector knew (the
 /// subscriber's position, the slot's frozen state, whether the host had shut down). A call with
 /// such a token is reported as the collector would have reported it after delivery — a duplicate,
@@ -421,11 +430,6 @@ package final class RetiredCompletions<Value: Sendable>: CompletionTokenSink, @u
         self.lateReports = lateReports
         self.problem = problem
         self.decode = decode
-    }
-
-    /// A retired slot's number: the subscriber's position, whether the host had shut down, the state.
-    static func pack(name: Int, state: CompletionCollector<Value>.SlotState, closed: Bool) -> Int {
-        name << 4 | (closed ? 8 : 0) | Int(state.rawValue)
     }
 
     override package func deliver(_ packed: Int, _ raw: RawCompletion) {

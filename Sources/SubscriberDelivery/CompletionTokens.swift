@@ -11,9 +11,11 @@
 //   (yours + 1) or an old one matches a live slot only by a 1-in-2^32 accident. That catches honest
 //   mistakes (stale, copied, mixed-up contexts); it is no defence against a hostile plugin, which
 //   runs in the host's process (isolation is).
-// - Slots are issued in one batch per event, on the main thread, and stay mapped after their event
-//   was delivered, in a bounded FIFO (65,536 slots), so a late or duplicate call is still reported
-//   against its subscriber; then the slot is reused under a new tag, and old tokens become unknown.
+// - Slots are issued as one run per event (consecutive slots, each under a tag of its own computed
+//   from the run's seed: ``Run``), on the main thread, and retired as one run when it was delivered;
+//   retired runs stay mapped in a bounded FIFO (65,536 slots, the newest run always), so a late or
+//   duplicate call is still reported against its subscriber; then the run's slots are reused under
+//   new tags, and old tokens become unknown.
 //   A retired slot no longer keeps its event's collector: it leads to one sink per event shared by
 //   every retired token of that event (``RetiredCompletions``), its slot number packing what a late
 //   call's report needs, so that remembering 65,536 tokens costs their slots, not 65,536 collectors.
@@ -24,8 +26,9 @@
 //
 // Cost: every call takes the table's lock to read its slot and a strong reference to the sink, on
 // every thread (an unlocked read on the thread that issued once let a call run into a sink that
-// another thread's retirement had just freed). Issuing takes the lock once per event, not per
-// subscriber, and allocates nothing per subscriber (slots live in chunks that are never freed).
+// another thread's retirement had just freed). Issuing and retiring take the lock once per event and one reference to
+// the event's sink (not one per subscriber), store a few words per slot, and allocate nothing per
+// subscriber (slots live in chunks that are never freed; the tokens are computed, not kept).
 
 import SubscriberKit
 import SubscriberEventModel
@@ -70,8 +73,50 @@ package final class CompletionTokens: @unchecked Sendable {
         /// 0 while free: no token is NULL, and a freed slot matches no token.
         var tag: UInt32 = 0
         var index: Int32 = 0
-        /// Retained while mapped.
+        /// Not retained by the slot: its run (one event's slots) holds one reference for all of them
+        /// while they are mapped.
         var sink: Unmanaged<CompletionTokenSink>?
+    }
+
+    /// One event's tokens (``issue(_:to:)``), one per responder in call order: the slots
+    /// `base..<base + mapped`, each under a tag of its own — the outputs of a SplitMix64 from `seed`,
+    /// so that a token is computed when asked, not kept in an array; a responder past `mapped` has
+    /// the ``unusable`` token (the table was full).
+    package struct Run: RandomAccessCollection, Sendable {
+        fileprivate let base: Int
+        fileprivate let mapped: Int
+        private let total: Int
+        fileprivate let seed: UInt64
+
+        fileprivate init(base: Int, mapped: Int, total: Int, seed: UInt64) {
+            self.base = base
+            self.mapped = mapped
+            self.total = total
+            self.seed = seed
+        }
+
+        /// No tokens (no responder is loaded).
+        package static var empty: Run { Run(base: 0, mapped: 0, total: 0, seed: 0) }
+
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { total }
+
+        /// Responder `position`'s token.
+        @inline(__always)
+        package subscript(position: Int) -> UnsafeMutableRawPointer {
+            guard position < mapped else { return CompletionTokens.unusable }
+            let tag = SplitMix64.tag(seed, position)
+            return UnsafeMutableRawPointer(bitPattern: UInt(tag) << 32 | UInt(base + position)).unsafelyUnwrapped
+        }
+    }
+
+    /// A run retired and still remembered: its slots, oldest first in ``State/retired``.
+    private struct RetiredRun {
+        var base: Int
+        var count: Int
+        /// Its first slot's tag: a run retired twice is in the FIFO twice, and only the first
+        /// forgetting frees its slots (``forget(_:_:)``).
+        var tag: UInt32
     }
 
     private static let chunkBits = 12
@@ -82,24 +127,29 @@ package final class CompletionTokens: @unchecked Sendable {
     private let slotLimit: Int
 
     private struct State {
+        /// Slots made so far: the next fresh one.
         var count = 0
-        var free: [Int] = []
-        /// Retired tokens, oldest at `oldestRetired` once full (tokens, not slots: see ``forget(_:_:)``).
-        var retired: [UInt] = []
+        /// Forgotten runs, by length: their first slots (a run is reused whole, or split).
+        var free: [Int: [Int]] = [:]
+        /// The retired runs still remembered, oldest at `oldestRetired`.
+        var retired: [RetiredRun] = []
         var oldestRetired = 0
+        /// Slots in the retired runs still remembered.
+        var retiredSlots = 0
+        /// Slots that map a token now (issued, not yet forgotten).
+        var mappedSlots = 0
         var random = SplitMix64()
         var unknownCount = 0
         var unattributedForgedCount = 0
         var forgedCount = 0
         var refusedCount = 0
-        var issuedCount = 0
     }
 
     // The chunks' directory: read and written under the lock. Never freed (a table lives as long as
     // the process).
     private let directory: UnsafeMutablePointer<UnsafeMutablePointer<Slot>?>
     private let state = Mutex(State())
-    /// Slots mapped so far (the directory's extent).
+    /// Slots mapped so far (the directory's extent), for bounds checks without the lock.
     private let mapped = Atomic<Int>(0)
 
     /// A table that keeps `retiredCapacity` retired slots mapped, with at most `slotLimit` slots
@@ -117,84 +167,108 @@ package final class CompletionTokens: @unchecked Sendable {
         directory[index >> Self.chunkBits]! + (index & (Self.chunkSize - 1))
     }
 
-    /// Issues one token per responder `0..<count` of `sink`, in order; a token is ``unusable`` when the
-    /// table is full (16 M slots mapped at once), and its calls are ignored. [main-thread]
-    package func issue(_ count: Int, to sink: CompletionTokenSink) -> [UnsafeMutableRawPointer] {
-        var tokens: [UnsafeMutableRawPointer] = []
-        tokens.reserveCapacity(count)
-        state.withLock { state in
-            for index in 0..<count {
-                guard let slotIndex = takeSlot(&state) else {
-                    tokens.append(Self.unusable)
-                    continue
+    /// Issues one token per responder `0..<count` of `sink`, in order, as one run of slots: one lock,
+    /// one reference to `sink` and one store per slot. A token is ``unusable`` when the table is full
+    /// (16 M slots mapped at once), and its calls are ignored. [main-thread]
+    package func issue(_ count: Int, to sink: CompletionTokenSink) -> Run {
+        guard count > 0 else { return .empty }
+        return state.withLock { state in
+            let (base, mapped) = takeRun(count, &state)
+            let seed = state.random.next()
+            if mapped > 0 {
+                let sink = Unmanaged.passRetained(sink)
+                for position in 0..<mapped {
+                    slot(base + position).pointee = Slot(tag: SplitMix64.tag(seed, position), index: Int32(position), sink: sink)
                 }
-                let tag = state.random.nextTag()
-                state.issuedCount += 1
-                let pointer = slot(slotIndex)
-                pointer.pointee = Slot(tag: tag, index: Int32(index), sink: .passRetained(sink))
-                tokens.append(UnsafeMutableRawPointer(bitPattern: UInt(tag) << 32 | UInt(slotIndex))!)
             }
+            state.mappedSlots += mapped
+            state.refusedCount += count - mapped
+            return Run(base: base, mapped: mapped, total: count, seed: seed)
         }
-        return tokens
     }
 
-    /// The event of these tokens was delivered: they stay mapped among the last ``retiredCapacity``
-    /// retired, then their slots are reused. With `retired`, token `i` leads from now on to
-    /// `retired.sink` with slot number `retired.slots[i]` instead of to its event's collector, so that
-    /// a remembered token keeps a few bytes, not the collector (``CompletionCollector/retirement()``).
+    /// The event of `run` was delivered: its tokens stay mapped among the last ``retiredCapacity``
+    /// retired slots (whole runs, the newest always), then their slots are reused. With `retired`,
+    /// token `i` leads from now on to `retired` with slot number `number(i)` instead of to its
+    /// event's collector, so that a remembered token keeps a few bytes, not the collector
+    /// (``CompletionCollector/retiredSink()``). One lock and one reference exchanged per event.
     /// [main-thread]
-    package func retire(_ tokens: [UnsafeMutableRawPointer], as retired: (sink: CompletionTokenSink, slots: [Int])? = nil) {
-        guard !tokens.isEmpty else { return }
+    package func retire(_ run: Run, as retired: CompletionTokenSink? = nil, number: (Int) -> Int = { $0 }) {
+        guard run.mapped > 0 else { return }
+        let tag = SplitMix64.tag(run.seed, 0)
         state.withLock { state in
-            for (position, token) in tokens.enumerated() where token != Self.unusable {
-                let bits = UInt(bitPattern: token)
-                let index = Int(bits & 0xFFFF_FFFF)
-                // A token whose slot no longer carries its tag was retired and forgotten before:
-                // its slot may be another event's now, and nothing of this token is left to retire.
-                guard index < state.count, slot(index).pointee.tag == UInt32(truncatingIfNeeded: bits >> 32) else { continue }
-                if let retired, position < retired.slots.count, let number = Int32(exactly: retired.slots[position]) {
-                    let pointer = slot(index)
-                    pointer.pointee.sink?.release()
-                    pointer.pointee.sink = .passRetained(retired.sink)
-                    pointer.pointee.index = number
+            // A run whose first slot no longer carries its tag was retired and forgotten before: its
+            // slots may be another event's now, and nothing of this run is left to retire.
+            guard slot(run.base).pointee.tag == tag else { return }
+            if let retired {
+                let previous = slot(run.base).pointee.sink
+                let sink = Unmanaged.passRetained(retired)
+                for position in 0..<run.mapped {
+                    let pointer = slot(run.base + position)
+                    pointer.pointee.sink = sink
+                    pointer.pointee.index = Int32(clamping: number(position))
                 }
-                if state.retired.count < retiredCapacity {
-                    state.retired.append(bits)
-                    continue
-                }
+                previous?.release()
+            }
+            state.retired.append(RetiredRun(base: run.base, count: run.mapped, tag: tag))
+            state.retiredSlots += run.mapped
+            while state.retiredSlots > retiredCapacity, state.retired.count - state.oldestRetired > 1 {
                 forget(state.retired[state.oldestRetired], &state)
-                state.retired[state.oldestRetired] = bits
-                state.oldestRetired = (state.oldestRetired + 1) % retiredCapacity
+                state.oldestRetired += 1
+            }
+            if state.oldestRetired >= 1024, state.oldestRetired * 2 >= state.retired.count {
+                state.retired.removeFirst(state.oldestRetired)
+                state.oldestRetired = 0
             }
         }
     }
 
-    /// The FIFO forgets retired token `bits`: its slot is freed for reuse, unless the token was
-    /// retired twice and its slot already forgotten (and perhaps reused: the tags differ).
-    private func forget(_ bits: UInt, _ state: inout State) {
-        let index = Int(bits & 0xFFFF_FFFF)
-        let pointer = slot(index)
-        guard pointer.pointee.tag == UInt32(truncatingIfNeeded: bits >> 32) else { return }
-        pointer.pointee.sink?.release()
-        pointer.pointee = Slot()
-        state.free.append(index)
+    /// Unmaps `run`: its tokens become unknown, its sink is let go, its slots reusable — unless it
+    /// was retired twice and forgotten already (and its slots perhaps reused: the tags differ).
+    private func forget(_ run: RetiredRun, _ state: inout State) {
+        state.retiredSlots -= run.count
+        guard slot(run.base).pointee.tag == run.tag else { return }
+        let sink = slot(run.base).pointee.sink
+        for position in 0..<run.count { slot(run.base + position).pointee = Slot() }
+        sink?.release()
+        state.free[run.count, default: []].append(run.base)
+        state.mappedSlots -= run.count
     }
 
-    private func takeSlot(_ state: inout State) -> Int? {
-        if let reused = state.free.popLast() { return reused }
-        let index = state.count
-        guard index < slotLimit else {
-            state.refusedCount += 1
-            return nil
+    /// `count` slots in a row, or as many as the table has left: a forgotten run of that length
+    /// (events of one kind have as many responders), else fresh ones, else a longer forgotten run
+    /// split (the rest stays free), else the most there is.
+    private func takeRun(_ count: Int, _ state: inout State) -> (base: Int, mapped: Int) {
+        if let base = state.free[count]?.popLast() { return (base, count) }
+        let fresh = slotLimit - state.count
+        if fresh >= count { return (mapFresh(count, &state), count) }
+        // The shortest longer run, split; else the longest run, when it is more than the fresh slots
+        // left (lengths are few: one per number of responders an event had).
+        var longer: Int?
+        var longest = 0
+        for (length, bases) in state.free where !bases.isEmpty {
+            if length > count, length < (longer ?? .max) { longer = length }
+            longest = max(longest, length)
         }
-        if index & (Self.chunkSize - 1) == 0 {
-            let chunk = UnsafeMutablePointer<Slot>.allocate(capacity: Self.chunkSize)
-            chunk.initialize(repeating: Slot(), count: Self.chunkSize)
-            directory[index >> Self.chunkBits] = chunk
+        if let length = longer, let base = state.free[length]?.popLast() {
+            state.free[length - count, default: []].append(base + count)
+            return (base, count)
         }
-        state.count += 1
+        if longest > fresh, let base = state.free[longest]?.popLast() { return (base, longest) }
+        return fresh > 0 ? (mapFresh(fresh, &state), fresh) : (0, 0)
+    }
+
+    /// Makes `count` fresh slots and returns the first.
+    private func mapFresh(_ count: Int, _ state: inout State) -> Int {
+        let base = state.count
+        for chunk in (base >> Self.chunkBits)...((base + count - 1) >> Self.chunkBits) where directory[chunk] == nil {
+            let slots = UnsafeMutablePointer<Slot>.allocate(capacity: Self.chunkSize)
+            slots.initialize(repeating: Slot(), count: Self.chunkSize)
+            directory[chunk] = slots
+        }
+        state.count += count
         mapped.store(state.count, ordering: .releasing)
-        return index
+        return base
     }
 
     // MARK: Calls from plugins
@@ -284,7 +358,7 @@ package final class CompletionTokens: @unchecked Sendable {
     }
 
     /// How many slots map a token now (issued, not yet reused). [any-thread]
-    package var mappedCount: Int { state.withLock { $0.count - $0.free.count } }
+    package var mappedCount: Int { state.withLock { $0.mappedSlots } }
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014), seeded once from the system's random source: a fast
@@ -298,15 +372,25 @@ private struct SplitMix64 {
         state = system.next()
     }
 
-    /// A random number in 1...2^32 − 1.
-    @inline(__always)
-    mutating func nextTag() -> UInt32 {
+    /// A random 64-bit number: a run's seed.
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
+        return Self.mix(state)
+    }
+
+    /// The tag of a run's slot `position`: a random number in 1...2^32 − 1, the SplitMix64 output
+    /// `position + 1` steps from `seed`.
+    @inline(__always)
+    static func tag(_ seed: UInt64, _ position: Int) -> UInt32 {
+        let tag = UInt32(truncatingIfNeeded: mix(seed &+ UInt64(truncatingIfNeeded: position &+ 1) &* 0x9E37_79B9_7F4A_7C15) >> 32)
+        return tag == 0 ? 1 : tag
+    }
+
+    @inline(__always)
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        let tag = UInt32(truncatingIfNeeded: z >> 32)
-        return tag == 0 ? 1 : tag
+        return z ^ (z >> 31)
     }
 }

@@ -136,7 +136,12 @@ enum Deliver {
         let start = context.clock.nanoseconds()
         let firstCompletedWins = context.firstCompletedWins
         let (collector, tokens) = collector(list, context, rules: .init(ranksArrivals: firstCompletedWins),
-                                            decode: { R.answer($0, problem: &$1) })
+                                            decode: { R.answer($0, problem: &$1) }) { collector, slot, raw in
+            // The answer shape's typed entry: read by the shape, written into the slot.
+            var problem: String?
+            let value = R.answer(raw, problem: &problem)
+            collector.receive(slot, value, problem: problem)
+        }
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
         var clock = CallClock(timed: context.timed, count: responders.count)
@@ -198,14 +203,15 @@ enum Deliver {
     /// A collector for `list`'s responders and, when one of them is loaded, a C token for each.
     private static func collector<Value: Sendable>(
         _ list: ResponderList, _ context: DeliveryContext,
-        rules: CompletionCollector<Value>.Rules = .init(), decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?
-    ) -> (CompletionCollector<Value>, [UnsafeMutableRawPointer]) {
+        rules: CompletionCollector<Value>.Rules = .init(), decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?,
+        receive: @escaping @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void
+    ) -> (CompletionCollector<Value>, CompletionTokens.Run) {
         let subscribers = list.subscribers
         let problem = context.problem
         let collector = CompletionCollector<Value>(
             event: context.event, names: context.names, subscribers: subscribers, lateReports: context.lateReports,
             timed: context.timed, rules: rules, decode: decode, problem: { problem(subscribers[$0], $1) }, reporting: problem)
-        let tokens = list.hasLoaded ? CompletionTokens.shared.issue(subscribers.count, to: TokenBridge(collector)) : []
+        let tokens = list.hasLoaded ? CompletionTokens.shared.issue(subscribers.count, to: TokenBridge(collector, receive)) : .empty
         return (collector, tokens)
     }
 
@@ -222,7 +228,11 @@ enum Deliver {
                                                        reportsLate: false)
         let start = context.clock.nanoseconds()
         let (collector, tokens) = collector(list, context, rules: rules,
-                                            decode: { RestorationAnswer.identifiers($0, problem: &$1) })
+                                            decode: { RestorationAnswer.identifiers($0, problem: &$1) }) { collector, slot, raw in
+            var problem: String?
+            let value = RestorationAnswer.identifiers(raw, problem: &problem)
+            collector.receive(slot, value, problem: problem)
+        }
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
         var clock = CallClock(timed: context.timed, count: responders.count)
@@ -267,13 +277,21 @@ enum Deliver {
     }
 }
 
-/// Bridges a C completion token to its event's collector (the token table knows no generic types).
+/// Bridges a C completion token to its event's collector (the token table knows no generic types)
+/// through the typed entry of the event's answer shape.
 private final class TokenBridge<Value: Sendable>: CompletionTokenSink, @unchecked Sendable {
     let collector: CompletionCollector<Value>
+    /// Reads a C completion's raw value by the event's answer shape and writes it into the
+    /// collector's slot: made where the shape is concrete (the call path compiled for it), so that
+    /// the whole receive is code specialized for it, one closure call from here.
+    let receive: @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void
 
-    init(_ collector: CompletionCollector<Value>) { self.collector = collector }
+    init(_ collector: CompletionCollector<Value>, _ receive: @escaping @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void) {
+        self.collector = collector
+        self.receive = receive
+    }
 
-    override func deliver(_ slot: Int, _ raw: RawCompletion) { collector.deliverRaw(slot, raw) }
+    override func deliver(_ slot: Int, _ raw: RawCompletion) { receive(collector, slot, raw) }
     override func forged(_ slot: Int) { collector.forged(slot) }
     override var owner: LateReports? { collector.owner }
 }

@@ -59,14 +59,14 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
     private let start: UInt64
     private let deadline: UInt64
     private let clock: any HostClock
-    private let tokens: [UnsafeMutableRawPointer]
+    private let tokens: CompletionTokens.Run
     /// Builds the result from the frozen collector and its reports: made where `Value` is concrete,
     /// so that reading the slots is specialized code.
     private let result: @Sendable (CompletionCollector<Value>, [DispatchReport]) -> DeliveryResult
 
     /// `start` and `deadline` are nanoseconds on `clock`.
     init(immediate: any Sendable, collector: CompletionCollector<Value>, start: UInt64, deadline: UInt64,
-         clock: any HostClock, tokens: [UnsafeMutableRawPointer],
+         clock: any HostClock, tokens: CompletionTokens.Run,
          result: @escaping @Sendable (CompletionCollector<Value>, [DispatchReport]) -> DeliveryResult) {
         self.collector = collector
         self.start = start
@@ -107,7 +107,12 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
         let reports = collector.deliveredReports()
         // Calls with these tokens from now on are late: they stay mapped a while, so they are reported.
         // They lead to the event's shared retired sink from now on, not to the collector.
-        CompletionTokens.shared.retire(tokens, as: tokens.isEmpty ? nil : collector.retirement())
+        if !tokens.isEmpty, let sink = collector.retiredSink() {
+            let collector = collector, closed = collector.isClosed
+            CompletionTokens.shared.retire(tokens, as: sink) { collector.retiredNumber($0, closed: closed) }
+        } else {
+            CompletionTokens.shared.retire(tokens)
+        }
         let made = result(collector, reports)
         built = made
         return made

@@ -23,7 +23,7 @@ package final class LateReports: Sendable {
     private let retired = Mutex<[Int: (names: [String], sink: CompletionTokenSink)]>([:])
 
     /// The sink the retired tokens of `event` delivered to subscribers `names` share
-    /// (``CompletionCollector/retirement()``): made by `make` once per event and subscriber list
+    /// (``CompletionCollector/retiredSink()``): made by `make` once per event and subscriber list
     /// (the same array, as the dispatcher hands it to every event until its subscribers change),
     /// so at most one per event is kept.
     package func retiredSink(for event: LifecycleEvent, names: [String], make: () -> CompletionTokenSink) -> CompletionTokenSink {

@@ -62,9 +62,10 @@ struct BridgeCompletionTests {
     @Test func retiredTokensStayMappedUntilTheFIFOForgetsThem() {
         let table = CompletionTokens(retiredCapacity: 2)
         let sinks = (0..<3).map { TokenRecorder("t\($0).") }
-        let tokens = sinks.map { table.issue(1, to: $0)[0] }
+        let runs = sinks.map { table.issue(1, to: $0) }
+        let tokens = runs.map { $0[0] }
         for token in tokens { table.deliver(token, .done) }
-        for token in tokens { table.retire([token]) }
+        for run in runs { table.retire(run) }
         // Token 0 was forgotten when token 2 retired; 1 and 2 still reach their sinks.
         table.deliver(tokens[0], .integer(1))
         table.deliver(tokens[1], .integer(1))
@@ -90,10 +91,10 @@ struct BridgeCompletionTests {
     @Test func aForgottenTokensSlotIsReusedUnderANewTag() {
         let table = CompletionTokens(retiredCapacity: 1)
         let first = TokenRecorder("first "), second = TokenRecorder("second "), third = TokenRecorder("third ")
-        let firstToken = table.issue(1, to: first)[0]
-        table.retire([firstToken])
-        let secondToken = table.issue(1, to: second)[0]
-        table.retire([secondToken])  // the FIFO holds one: the first slot is forgotten and reused
+        let firstRun = table.issue(1, to: first), firstToken = firstRun[0]
+        table.retire(firstRun)
+        let secondRun = table.issue(1, to: second), secondToken = secondRun[0]
+        table.retire(secondRun)  // the FIFO holds one: the first slot is forgotten and reused
         let thirdToken = table.issue(1, to: third)[0]
         #expect(Set([firstToken, secondToken, thirdToken].map { UInt(bitPattern: $0) }).count == 3)
         table.deliver(firstToken, .done)  // its slot now belongs to the third token, under another tag
@@ -105,12 +106,12 @@ struct BridgeCompletionTests {
     @Test func aTokenRetiredTwiceNeverFreesTheSlotAnotherEventReusedFromIt() {
         let table = CompletionTokens(retiredCapacity: 1)
         let first = TokenRecorder("first "), second = TokenRecorder("second "), third = TokenRecorder("third ")
-        let firstToken = table.issue(1, to: first)[0]
-        table.retire([firstToken])
-        table.retire([firstToken])  // twice: the FIFO forgets it (its slot is freed) and holds it again
+        let firstRun = table.issue(1, to: first)
+        table.retire(firstRun)
+        table.retire(firstRun)  // twice: the FIFO forgets it (its slot is freed) and holds it again
         let secondToken = table.issue(1, to: second)[0]  // reuses the freed slot, under a new tag
-        let thirdToken = table.issue(1, to: third)[0]
-        table.retire([thirdToken])  // forgets the first token again: its slot is the second's now
+        let thirdRun = table.issue(1, to: third)
+        table.retire(thirdRun)  // forgets the first run again: its slot is the second's now
         table.deliver(secondToken, .done)
         #expect(second.values == ["second 0 done"], "a live token's slot was freed by a stale retirement")
         #expect(table.mappedCount == 2)
@@ -150,17 +151,19 @@ struct BridgeCompletionTests {
     @Test func aFullTableGivesTheUnusableTokenAndCounts() {
         let table = CompletionTokens(retiredCapacity: 1, slotLimit: 2)
         let sink = TokenRecorder("")
-        let tokens = table.issue(3, to: sink)
-        #expect(tokens[2] == CompletionTokens.unusable)
+        let first = table.issue(1, to: sink)
+        let tokens = table.issue(2, to: sink)
+        #expect(first[0] != CompletionTokens.unusable && tokens[0] != CompletionTokens.unusable)
+        #expect(tokens[1] == CompletionTokens.unusable)
         #expect(table.refusedCount == 1)
         table.deliver(CompletionTokens.unusable, .done)
         #expect(sink.values.isEmpty)
         #expect(table.unattributedForgedCount == 0, "the host gave the unusable token: its calls are not forged")
         // A retired token keeps its slot while the FIFO remembers it…
-        table.retire([tokens[0]])
+        table.retire(first)
         #expect(table.issue(1, to: sink)[0] == CompletionTokens.unusable)
         // …and frees it when the FIFO forgets it.
-        table.retire([tokens[1]])
+        table.retire(tokens)
         #expect(table.issue(1, to: sink)[0] != CompletionTokens.unusable)
     }
 }
