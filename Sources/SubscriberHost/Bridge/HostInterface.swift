@@ -84,7 +84,7 @@ final class HostInterface: Sendable {
     }
 
     /// The application's state, for `adh.host.state/1`. [any-thread]
-    fileprivate var currentState: adh_application_state { applicationState.state.rawValue }
+    fileprivate var currentState: adh_application_state { applicationState.rawState }
 
     /// The launch invocation, for `adh.host.state/1`. [main-thread]
     fileprivate var currentInvocation: (adh_invocation_kind, ABIBytes?) { applicationState.invocation }
@@ -178,7 +178,12 @@ enum HostServices {
         let vtable = UnsafeMutablePointer<adh_host_state>.allocate(capacity: 1)
         vtable.initialize(to: adh_host_state(
             struct_size: UInt32(MemoryLayout<adh_host_state>.size),
-            application_state: { host in HostInterface.from(host)?.currentState ?? ApplicationState.notRunning.rawValue },
+            // Asked by every SDK entry call: no reference counted (the interface is never freed), the
+            // state's raw value read as it is kept.
+            application_state: { host in
+                guard let data = host?.pointee.host_data else { return ApplicationState.notRunning.rawValue }
+                return Unmanaged<HostInterface>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.currentState }
+            },
             launch_invocation: { host, detail in
                 let (kind, bytes) = HostInterface.from(host)?.currentInvocation ?? (adh_invocation_kind(ADH_INVOCATION_UNKNOWN), nil)
                 detail?.pointee = bytes?.string ?? .absent
@@ -221,6 +226,9 @@ package final class ApplicationStateCell: Sendable {
         get { ApplicationState(rawValue: raw.load(ordering: .acquiring)) ?? .notRunning }
         set { raw.store(newValue.rawValue, ordering: .releasing) }
     }
+
+    /// The state's C value (`ADH_APPLICATION_*`), as kept. [any-thread]
+    package var rawState: Int32 { raw.load(ordering: .acquiring) }
 
     /// How the app was launched, as C reads it: the kind and the bytes of its detail. Written and read
     /// on the main thread only (`launch_invocation` is [main-thread]); the bytes stay until the next

@@ -29,7 +29,7 @@ public enum LogLevel: Sendable, Hashable, CaseIterable, Comparable, CustomString
     }
 
     /// The C header's value (`ADH_LOG_*`).
-    package var rawValue: Int32 {
+    @inlinable package var rawValue: Int32 {
         switch self {
         case .trace: 0
         case .debug: 1
@@ -42,7 +42,7 @@ public enum LogLevel: Sendable, Hashable, CaseIterable, Comparable, CustomString
     }
 
     /// The case whose ``rawValue`` is `rawValue`, or nil.
-    package init?(rawValue: Int32) {
+    @inlinable package init?(rawValue: Int32) {
         switch rawValue {
         case 0: self = .trace
         case 1: self = .debug

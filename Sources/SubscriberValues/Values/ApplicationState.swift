@@ -30,7 +30,7 @@ public enum ApplicationState: Sendable, Hashable, CaseIterable, CustomStringConv
     }
 
     /// UIKit's value, and the C header's (`ADH_APPLICATION_*`).
-    package var rawValue: Int32 {
+    @inlinable package var rawValue: Int32 {
         switch self {
         case .active: 0
         case .inactive: 1
@@ -41,7 +41,7 @@ public enum ApplicationState: Sendable, Hashable, CaseIterable, CustomStringConv
     }
 
     /// The case whose ``rawValue`` is `rawValue`, or nil.
-    package init?(rawValue: Int32) {
+    @inlinable package init?(rawValue: Int32) {
         switch rawValue {
         case 0: self = .active
         case 1: self = .inactive

@@ -24,7 +24,7 @@ public enum BackgroundFetchResult: Sendable, Hashable, CaseIterable, CustomStrin
     }
 
     /// UIKit's value, and the C header's (`ADH_FETCH_*`).
-    package var rawValue: Int32 {
+    @inlinable package var rawValue: Int32 {
         switch self {
         case .newData: 0
         case .noData: 1
@@ -33,7 +33,7 @@ public enum BackgroundFetchResult: Sendable, Hashable, CaseIterable, CustomStrin
     }
 
     /// The case whose ``rawValue`` is `rawValue`, or nil.
-    package init?(rawValue: Int32) {
+    @inlinable package init?(rawValue: Int32) {
         switch rawValue {
         case 0: self = .newData
         case 1: self = .noData

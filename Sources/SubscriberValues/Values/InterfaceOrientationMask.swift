@@ -103,7 +103,7 @@ public enum UserInterfaceIdiom: Sendable, Hashable, CaseIterable, CustomStringCo
     }
 
     /// UIKit's value, and the C header's (`ADH_IDIOM_*`).
-    package var rawValue: Int32 {
+    @inlinable package var rawValue: Int32 {
         switch self {
         case .unspecified: -1
         case .phone: 0
@@ -116,7 +116,7 @@ public enum UserInterfaceIdiom: Sendable, Hashable, CaseIterable, CustomStringCo
     }
 
     /// The case whose ``rawValue`` is `rawValue`, or nil.
-    package init?(rawValue: Int32) {
+    @inlinable package init?(rawValue: Int32) {
         switch rawValue {
         case -1: self = .unspecified
         case 0: self = .phone

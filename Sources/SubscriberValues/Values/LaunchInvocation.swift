@@ -110,7 +110,7 @@ public enum BackgroundLaunchReason: Sendable, Hashable, CaseIterable {
     case fetch
 
     /// The name in the C header's `detail` and in output ("location", "bluetooth", "fetch").
-    package var rawValue: String {
+    @inlinable package var rawValue: String {
         switch self {
         case .location: "location"
         case .bluetooth: "bluetooth"
@@ -119,7 +119,7 @@ public enum BackgroundLaunchReason: Sendable, Hashable, CaseIterable {
     }
 
     /// The case whose ``rawValue`` is `rawValue`, or nil.
-    package init?(rawValue: String) {
+    @inlinable package init?(rawValue: String) {
         switch rawValue {
         case "location": self = .location
         case "bluetooth": self = .bluetooth

@@ -27,7 +27,7 @@ public enum SceneState: Sendable, Hashable, CaseIterable, CustomStringConvertibl
     }
 
     /// UIKit's value, and the C header's (`ADH_SCENE_*`).
-    package var rawValue: Int32 {
+    @inlinable package var rawValue: Int32 {
         switch self {
         case .unattached: -1
         case .foregroundActive: 0
@@ -37,7 +37,7 @@ public enum SceneState: Sendable, Hashable, CaseIterable, CustomStringConvertibl
     }
 
     /// The case whose ``rawValue`` is `rawValue`, or nil.
-    package init?(rawValue: Int32) {
+    @inlinable package init?(rawValue: Int32) {
         switch rawValue {
         case -1: self = .unattached
         case 0: self = .foregroundActive
@@ -213,7 +213,7 @@ public enum InterfaceOrientation: Sendable, Hashable, CaseIterable, CustomString
     }
 
     /// UIKit's value, and the C header's (`ADH_INTERFACE_ORIENTATION_*`).
-    package var rawValue: Int32 {
+    @inlinable package var rawValue: Int32 {
         switch self {
         case .unknown: 0
         case .portrait: 1
@@ -224,7 +224,7 @@ public enum InterfaceOrientation: Sendable, Hashable, CaseIterable, CustomString
     }
 
     /// The case whose ``rawValue`` is `rawValue`, or nil.
-    package init?(rawValue: Int32) {
+    @inlinable package init?(rawValue: Int32) {
         switch rawValue {
         case 0: self = .unknown
         case 1: self = .portrait
