@@ -17,7 +17,6 @@ import BuiltProducts
 /// its C slot read for another — logs and answers that other event's, and a test sees it.
 public enum GeneratedPlugin {
     /// The Swift source: the subscriber type and its entry symbol.
-    @MainActor
     public static var source: String {
         let rows = EventTable.rows
         let protocols = rows.map(\.swiftProtocol).joined(separator: ", ")
