@@ -178,7 +178,7 @@ public protocol WillFinishLaunchingSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillFinishLaunchingSubscriber {
     public static var _willFinishLaunching: _EventWitness? {
-        _EventWitness(ApplicationEvents.willFinishLaunching, ImmediateHandler<LaunchArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willFinishLaunchingWithOptions: a) })
+        _EventWitness(ApplicationEvents.willFinishLaunching, immediateHandler(LaunchArguments.self, OptionalBoolAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willFinishLaunchingWithOptions: a) })
     }
 }
 
@@ -191,7 +191,7 @@ public protocol DidFinishLaunchingSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidFinishLaunchingSubscriber {
     public static var _didFinishLaunching: _EventWitness? {
-        _EventWitness(ApplicationEvents.didFinishLaunching, ImmediateHandler<LaunchArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFinishLaunchingWithOptions: a) })
+        _EventWitness(ApplicationEvents.didFinishLaunching, immediateHandler(LaunchArguments.self, OptionalBoolAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFinishLaunchingWithOptions: a) })
     }
 }
 
@@ -204,7 +204,7 @@ public protocol DidBecomeActiveSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidBecomeActiveSubscriber {
     public static var _didBecomeActive: _EventWitness? {
-        _EventWitness(ApplicationEvents.didBecomeActive, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidBecomeActive(app) })
+        _EventWitness(ApplicationEvents.didBecomeActive, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidBecomeActive(app) })
     }
 }
 
@@ -217,7 +217,7 @@ public protocol WillResignActiveSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillResignActiveSubscriber {
     public static var _willResignActive: _EventWitness? {
-        _EventWitness(ApplicationEvents.willResignActive, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillResignActive(app) })
+        _EventWitness(ApplicationEvents.willResignActive, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillResignActive(app) })
     }
 }
 
@@ -230,7 +230,7 @@ public protocol DidEnterBackgroundSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidEnterBackgroundSubscriber {
     public static var _didEnterBackground: _EventWitness? {
-        _EventWitness(ApplicationEvents.didEnterBackground, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidEnterBackground(app) })
+        _EventWitness(ApplicationEvents.didEnterBackground, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidEnterBackground(app) })
     }
 }
 
@@ -243,7 +243,7 @@ public protocol WillEnterForegroundSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillEnterForegroundSubscriber {
     public static var _willEnterForeground: _EventWitness? {
-        _EventWitness(ApplicationEvents.willEnterForeground, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillEnterForeground(app) })
+        _EventWitness(ApplicationEvents.willEnterForeground, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillEnterForeground(app) })
     }
 }
 
@@ -256,7 +256,7 @@ public protocol WillTerminateSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillTerminateSubscriber {
     public static var _willTerminate: _EventWitness? {
-        _EventWitness(ApplicationEvents.willTerminate, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillTerminate(app) })
+        _EventWitness(ApplicationEvents.willTerminate, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationWillTerminate(app) })
     }
 }
 
@@ -269,7 +269,7 @@ public protocol DidReceiveMemoryWarningSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidReceiveMemoryWarningSubscriber {
     public static var _didReceiveMemoryWarning: _EventWitness? {
-        _EventWitness(ApplicationEvents.didReceiveMemoryWarning, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidReceiveMemoryWarning(app) })
+        _EventWitness(ApplicationEvents.didReceiveMemoryWarning, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationDidReceiveMemoryWarning(app) })
     }
 }
 
@@ -282,7 +282,7 @@ public protocol SignificantTimeChangeSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: SignificantTimeChangeSubscriber {
     public static var _significantTimeChange: _EventWitness? {
-        _EventWitness(ApplicationEvents.significantTimeChange, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationSignificantTimeChange(app) })
+        _EventWitness(ApplicationEvents.significantTimeChange, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationSignificantTimeChange(app) })
     }
 }
 
@@ -295,7 +295,7 @@ public protocol ProtectedDataWillBecomeUnavailableSubscriber: AppDelegateSubscri
 
 extension _EventWitnesses where Self: ProtectedDataWillBecomeUnavailableSubscriber {
     public static var _protectedDataWillBecomeUnavailable: _EventWitness? {
-        _EventWitness(ApplicationEvents.protectedDataWillBecomeUnavailable, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataWillBecomeUnavailable(app) })
+        _EventWitness(ApplicationEvents.protectedDataWillBecomeUnavailable, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataWillBecomeUnavailable(app) })
     }
 }
 
@@ -308,7 +308,7 @@ public protocol ProtectedDataDidBecomeAvailableSubscriber: AppDelegateSubscriber
 
 extension _EventWitnesses where Self: ProtectedDataDidBecomeAvailableSubscriber {
     public static var _protectedDataDidBecomeAvailable: _EventWitness? {
-        _EventWitness(ApplicationEvents.protectedDataDidBecomeAvailable, NotificationHandler<NoArguments> { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataDidBecomeAvailable(app) })
+        _EventWitness(ApplicationEvents.protectedDataDidBecomeAvailable, notificationHandler(NoArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationProtectedDataDidBecomeAvailable(app) })
     }
 }
 
@@ -321,7 +321,7 @@ public protocol DidRegisterForRemoteNotificationsSubscriber: AppDelegateSubscrib
 
 extension _EventWitnesses where Self: DidRegisterForRemoteNotificationsSubscriber {
     public static var _didRegisterForRemoteNotifications: _EventWitness? {
-        _EventWitness(ApplicationEvents.didRegisterForRemoteNotifications, NotificationHandler<DeviceTokenArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didRegisterForRemoteNotificationsWithDeviceToken: a) })
+        _EventWitness(ApplicationEvents.didRegisterForRemoteNotifications, notificationHandler(DeviceTokenArgument.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didRegisterForRemoteNotificationsWithDeviceToken: a) })
     }
 }
 
@@ -334,7 +334,7 @@ public protocol DidFailToRegisterForRemoteNotificationsSubscriber: AppDelegateSu
 
 extension _EventWitnesses where Self: DidFailToRegisterForRemoteNotificationsSubscriber {
     public static var _didFailToRegisterForRemoteNotifications: _EventWitness? {
-        _EventWitness(ApplicationEvents.didFailToRegisterForRemoteNotifications, NotificationHandler<ErrorArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToRegisterForRemoteNotificationsWithError: a) })
+        _EventWitness(ApplicationEvents.didFailToRegisterForRemoteNotifications, notificationHandler(ErrorArgument.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToRegisterForRemoteNotificationsWithError: a) })
     }
 }
 
@@ -348,7 +348,7 @@ public protocol DidReceiveRemoteNotificationSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidReceiveRemoteNotificationSubscriber {
     public static var _didReceiveRemoteNotification: _EventWitness? {
-        _EventWitness(ApplicationEvents.didReceiveRemoteNotification, CompletionEventHandler<UserInfoArgument, FetchResultAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, didReceiveRemoteNotification: a, fetchCompletionHandler: h) })
+        _EventWitness(ApplicationEvents.didReceiveRemoteNotification, completionEventHandler(UserInfoArgument.self, FetchResultAnswer.self) { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, didReceiveRemoteNotification: a, fetchCompletionHandler: h) })
     }
 }
 
@@ -362,7 +362,7 @@ public protocol PerformFetchSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: PerformFetchSubscriber {
     public static var _performFetch: _EventWitness? {
-        _EventWitness(ApplicationEvents.performFetch, CompletionEventHandler<NoArguments, FetchResultAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performFetchWithCompletionHandler: h) })
+        _EventWitness(ApplicationEvents.performFetch, completionEventHandler(NoArguments.self, FetchResultAnswer.self) { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performFetchWithCompletionHandler: h) })
     }
 }
 
@@ -376,7 +376,7 @@ public protocol HandleEventsForBackgroundURLSessionSubscriber: AppDelegateSubscr
 
 extension _EventWitnesses where Self: HandleEventsForBackgroundURLSessionSubscriber {
     public static var _handleEventsForBackgroundURLSession: _EventWitness? {
-        _EventWitness(ApplicationEvents.handleEventsForBackgroundURLSession, CompletionEventHandler<TextArgument, DoneAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleEventsForBackgroundURLSession: a, completionHandler: h) })
+        _EventWitness(ApplicationEvents.handleEventsForBackgroundURLSession, completionEventHandler(TextArgument.self, DoneAnswer.self) { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleEventsForBackgroundURLSession: a, completionHandler: h) })
     }
 }
 
@@ -389,7 +389,7 @@ public protocol OpenURLSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: OpenURLSubscriber {
     public static var _openURL: _EventWitness? {
-        _EventWitness(ApplicationEvents.openURL, ImmediateHandler<OpenURLArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, open: a.url, options: a.options) })
+        _EventWitness(ApplicationEvents.openURL, immediateHandler(OpenURLArguments.self, OptionalBoolAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, open: a.url, options: a.options) })
     }
 }
 
@@ -402,7 +402,7 @@ public protocol WillContinueUserActivitySubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: WillContinueUserActivitySubscriber {
     public static var _willContinueUserActivity: _EventWitness? {
-        _EventWitness(ApplicationEvents.willContinueUserActivity, ImmediateHandler<TextArgument, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willContinueUserActivityWithType: a) })
+        _EventWitness(ApplicationEvents.willContinueUserActivity, immediateHandler(TextArgument.self, OptionalBoolAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, willContinueUserActivityWithType: a) })
     }
 }
 
@@ -416,7 +416,7 @@ public protocol ContinueUserActivitySubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: ContinueUserActivitySubscriber {
     public static var _continueUserActivity: _EventWitness? {
-        _EventWitness(ApplicationEvents.continueUserActivity, RestorationHandler<UserActivityArguments> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, continue: a, restorationHandler: h) })
+        _EventWitness(ApplicationEvents.continueUserActivity, restorationHandler(UserActivityArguments.self) { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, continue: a, restorationHandler: h) })
     }
 }
 
@@ -429,7 +429,7 @@ public protocol DidUpdateUserActivitySubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidUpdateUserActivitySubscriber {
     public static var _didUpdateUserActivity: _EventWitness? {
-        _EventWitness(ApplicationEvents.didUpdateUserActivity, NotificationHandler<UserActivityArguments> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didUpdate: a) })
+        _EventWitness(ApplicationEvents.didUpdateUserActivity, notificationHandler(UserActivityArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didUpdate: a) })
     }
 }
 
@@ -443,7 +443,7 @@ public protocol DidFailToContinueUserActivitySubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidFailToContinueUserActivitySubscriber {
     public static var _didFailToContinueUserActivity: _EventWitness? {
-        _EventWitness(ApplicationEvents.didFailToContinueUserActivity, NotificationHandler<ActivityFailureArguments> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToContinueUserActivityWithType: a.activityType, error: a.error) })
+        _EventWitness(ApplicationEvents.didFailToContinueUserActivity, notificationHandler(ActivityFailureArguments.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didFailToContinueUserActivityWithType: a.activityType, error: a.error) })
     }
 }
 
@@ -457,7 +457,7 @@ public protocol PerformActionForShortcutItemSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: PerformActionForShortcutItemSubscriber {
     public static var _performActionForShortcutItem: _EventWitness? {
-        _EventWitness(ApplicationEvents.performActionForShortcutItem, CompletionEventHandler<ShortcutItemArguments, BoolCompletionAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performActionFor: a, completionHandler: h) })
+        _EventWitness(ApplicationEvents.performActionForShortcutItem, completionEventHandler(ShortcutItemArguments.self, BoolCompletionAnswer.self) { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, performActionFor: a, completionHandler: h) })
     }
 }
 
@@ -471,7 +471,7 @@ public protocol SupportedInterfaceOrientationsSubscriber: AppDelegateSubscriber 
 
 extension _EventWitnesses where Self: SupportedInterfaceOrientationsSubscriber {
     public static var _supportedInterfaceOrientations: _EventWitness? {
-        _EventWitness(ApplicationEvents.supportedInterfaceOrientations, ImmediateHandler<IdiomArgument, OrientationMaskAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, supportedInterfaceOrientationsFor: a) })
+        _EventWitness(ApplicationEvents.supportedInterfaceOrientations, immediateHandler(IdiomArgument.self, OrientationMaskAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, supportedInterfaceOrientationsFor: a) })
     }
 }
 
@@ -485,7 +485,7 @@ public protocol ShouldAllowExtensionPointIdentifierSubscriber: AppDelegateSubscr
 
 extension _EventWitnesses where Self: ShouldAllowExtensionPointIdentifierSubscriber {
     public static var _shouldAllowExtensionPointIdentifier: _EventWitness? {
-        _EventWitness(ApplicationEvents.shouldAllowExtensionPointIdentifier, ImmediateHandler<TextArgument, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, shouldAllowExtensionPointIdentifier: a) })
+        _EventWitness(ApplicationEvents.shouldAllowExtensionPointIdentifier, immediateHandler(TextArgument.self, OptionalBoolAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, shouldAllowExtensionPointIdentifier: a) })
     }
 }
 
@@ -498,7 +498,7 @@ public protocol ShouldSaveSecureApplicationStateSubscriber: AppDelegateSubscribe
 
 extension _EventWitnesses where Self: ShouldSaveSecureApplicationStateSubscriber {
     public static var _shouldSaveSecureApplicationState: _EventWitness? {
-        _EventWitness(ApplicationEvents.shouldSaveSecureApplicationState, ImmediateHandler<NoArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldSaveSecureApplicationState(app) })
+        _EventWitness(ApplicationEvents.shouldSaveSecureApplicationState, immediateHandler(NoArguments.self, OptionalBoolAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldSaveSecureApplicationState(app) })
     }
 }
 
@@ -511,7 +511,7 @@ public protocol ShouldRestoreSecureApplicationStateSubscriber: AppDelegateSubscr
 
 extension _EventWitnesses where Self: ShouldRestoreSecureApplicationStateSubscriber {
     public static var _shouldRestoreSecureApplicationState: _EventWitness? {
-        _EventWitness(ApplicationEvents.shouldRestoreSecureApplicationState, ImmediateHandler<NoArguments, OptionalBoolAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldRestoreSecureApplicationState(app) })
+        _EventWitness(ApplicationEvents.shouldRestoreSecureApplicationState, immediateHandler(NoArguments.self, OptionalBoolAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).applicationShouldRestoreSecureApplicationState(app) })
     }
 }
 
@@ -524,7 +524,7 @@ public protocol ConfigurationForConnectingSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: ConfigurationForConnectingSubscriber {
     public static var _configurationForConnecting: _EventWitness? {
-        _EventWitness(ApplicationEvents.configurationForConnecting, ImmediateHandler<TextArgument, ConfigurationNameAnswer> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, configurationForConnecting: a) })
+        _EventWitness(ApplicationEvents.configurationForConnecting, immediateHandler(TextArgument.self, ConfigurationNameAnswer.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, configurationForConnecting: a) })
     }
 }
 
@@ -537,7 +537,7 @@ public protocol DidDiscardSceneSessionsSubscriber: AppDelegateSubscriber {
 
 extension _EventWitnesses where Self: DidDiscardSceneSessionsSubscriber {
     public static var _didDiscardSceneSessions: _EventWitness? {
-        _EventWitness(ApplicationEvents.didDiscardSceneSessions, NotificationHandler<CountArgument> { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didDiscardSceneSessions: a) })
+        _EventWitness(ApplicationEvents.didDiscardSceneSessions, notificationHandler(CountArgument.self) { s, app, a in unsafeDowncast(s, to: Self.self).application(app, didDiscardSceneSessions: a) })
     }
 }
 
@@ -551,6 +551,6 @@ public protocol HandleWatchKitExtensionRequestSubscriber: AppDelegateSubscriber 
 
 extension _EventWitnesses where Self: HandleWatchKitExtensionRequestSubscriber {
     public static var _handleWatchKitExtensionRequest: _EventWitness? {
-        _EventWitness(ApplicationEvents.handleWatchKitExtensionRequest, CompletionEventHandler<UserInfoArgument, DictionaryAnswer> { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleWatchKitExtensionRequest: a, reply: h) })
+        _EventWitness(ApplicationEvents.handleWatchKitExtensionRequest, completionEventHandler(UserInfoArgument.self, DictionaryAnswer.self) { s, app, a, h in unsafeDowncast(s, to: Self.self).application(app, handleWatchKitExtensionRequest: a, reply: h) })
     }
 }

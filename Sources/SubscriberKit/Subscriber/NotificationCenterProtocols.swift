@@ -51,7 +51,7 @@ extension _NotificationCenterEventWitnesses {
 
 extension _NotificationCenterEventWitnesses where Self: WillPresentNotificationSubscriber {
     public static var _willPresentNotification: _EventWitness? {
-        _EventWitness(NotificationCenterEvents.willPresent, CompletionEventHandler<NotificationArguments, PresentationOptionsAnswer> { s, app, a, h in
+        _EventWitness(NotificationCenterEvents.willPresent, completionEventHandler(NotificationArguments.self, PresentationOptionsAnswer.self) { s, app, a, h in
             unsafeDowncast(s, to: Self.self).userNotificationCenter(app, willPresent: a, withCompletionHandler: h)
         })
     }
@@ -59,7 +59,7 @@ extension _NotificationCenterEventWitnesses where Self: WillPresentNotificationS
 
 extension _NotificationCenterEventWitnesses where Self: DidReceiveNotificationResponseSubscriber {
     public static var _didReceiveNotificationResponse: _EventWitness? {
-        _EventWitness(NotificationCenterEvents.didReceiveResponse, CompletionEventHandler<NotificationResponseArguments, DoneAnswer> { s, app, a, h in
+        _EventWitness(NotificationCenterEvents.didReceiveResponse, completionEventHandler(NotificationResponseArguments.self, DoneAnswer.self) { s, app, a, h in
             unsafeDowncast(s, to: Self.self).userNotificationCenter(app, didReceive: a, withCompletionHandler: h)
         })
     }
@@ -67,7 +67,7 @@ extension _NotificationCenterEventWitnesses where Self: DidReceiveNotificationRe
 
 extension _NotificationCenterEventWitnesses where Self: OpenNotificationSettingsSubscriber {
     public static var _openNotificationSettings: _EventWitness? {
-        _EventWitness(NotificationCenterEvents.openSettings, NotificationHandler<OptionalNotificationArgument> { s, app, a in
+        _EventWitness(NotificationCenterEvents.openSettings, notificationHandler(OptionalNotificationArgument.self) { s, app, a in
             unsafeDowncast(s, to: Self.self).userNotificationCenter(app, openSettingsFor: a)
         })
     }

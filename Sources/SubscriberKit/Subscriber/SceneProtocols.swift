@@ -171,65 +171,65 @@ extension _SceneEventWitnesses {
 
 extension _SceneEventWitnesses where Self: SceneWillConnectSubscriber {
     public static var _sceneWillConnect: _EventWitness? {
-        _EventWitness(SceneEvents.willConnect, NotificationHandler<SceneConnectionArguments> { s, app, a in
+        _EventWitness(SceneEvents.willConnect, notificationHandler(SceneConnectionArguments.self) { s, app, a in
             unsafeDowncast(s, to: Self.self).scene(a.scene.scene(in: app), willConnectTo: a.scene.session, options: a.options) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneDidDisconnectSubscriber {
     public static var _sceneDidDisconnect: _EventWitness? {
-        _EventWitness(SceneEvents.didDisconnect, NotificationHandler<SceneEvents.OnlyScene> { s, app, a in unsafeDowncast(s, to: Self.self).sceneDidDisconnect(a.scene.scene(in: app)) })
+        _EventWitness(SceneEvents.didDisconnect, notificationHandler(SceneEvents.OnlyScene.self) { s, app, a in unsafeDowncast(s, to: Self.self).sceneDidDisconnect(a.scene.scene(in: app)) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneDidBecomeActiveSubscriber {
     public static var _sceneDidBecomeActive: _EventWitness? {
-        _EventWitness(SceneEvents.didBecomeActive, NotificationHandler<SceneEvents.OnlyScene> { s, app, a in unsafeDowncast(s, to: Self.self).sceneDidBecomeActive(a.scene.scene(in: app)) })
+        _EventWitness(SceneEvents.didBecomeActive, notificationHandler(SceneEvents.OnlyScene.self) { s, app, a in unsafeDowncast(s, to: Self.self).sceneDidBecomeActive(a.scene.scene(in: app)) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneWillResignActiveSubscriber {
     public static var _sceneWillResignActive: _EventWitness? {
-        _EventWitness(SceneEvents.willResignActive, NotificationHandler<SceneEvents.OnlyScene> { s, app, a in unsafeDowncast(s, to: Self.self).sceneWillResignActive(a.scene.scene(in: app)) })
+        _EventWitness(SceneEvents.willResignActive, notificationHandler(SceneEvents.OnlyScene.self) { s, app, a in unsafeDowncast(s, to: Self.self).sceneWillResignActive(a.scene.scene(in: app)) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneWillEnterForegroundSubscriber {
     public static var _sceneWillEnterForeground: _EventWitness? {
-        _EventWitness(SceneEvents.willEnterForeground, NotificationHandler<SceneEvents.OnlyScene> { s, app, a in unsafeDowncast(s, to: Self.self).sceneWillEnterForeground(a.scene.scene(in: app)) })
+        _EventWitness(SceneEvents.willEnterForeground, notificationHandler(SceneEvents.OnlyScene.self) { s, app, a in unsafeDowncast(s, to: Self.self).sceneWillEnterForeground(a.scene.scene(in: app)) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneDidEnterBackgroundSubscriber {
     public static var _sceneDidEnterBackground: _EventWitness? {
-        _EventWitness(SceneEvents.didEnterBackground, NotificationHandler<SceneEvents.OnlyScene> { s, app, a in unsafeDowncast(s, to: Self.self).sceneDidEnterBackground(a.scene.scene(in: app)) })
+        _EventWitness(SceneEvents.didEnterBackground, notificationHandler(SceneEvents.OnlyScene.self) { s, app, a in unsafeDowncast(s, to: Self.self).sceneDidEnterBackground(a.scene.scene(in: app)) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneOpenURLContextsSubscriber {
     public static var _sceneOpenURLContexts: _EventWitness? {
-        _EventWitness(SceneEvents.openURLContexts, ImmediateHandler<SceneEvents.URLContexts, OptionalBoolAnswer> { s, app, a in
+        _EventWitness(SceneEvents.openURLContexts, immediateHandler(SceneEvents.URLContexts.self, OptionalBoolAnswer.self) { s, app, a in
             unsafeDowncast(s, to: Self.self).scene(a.scene.scene(in: app), openURLContexts: a.inner) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneWillContinueUserActivitySubscriber {
     public static var _sceneWillContinueUserActivity: _EventWitness? {
-        _EventWitness(SceneEvents.willContinueUserActivity, ImmediateHandler<SceneEvents.ActivityType, OptionalBoolAnswer> { s, app, a in
+        _EventWitness(SceneEvents.willContinueUserActivity, immediateHandler(SceneEvents.ActivityType.self, OptionalBoolAnswer.self) { s, app, a in
             unsafeDowncast(s, to: Self.self).scene(a.scene.scene(in: app), willContinueUserActivityWithType: a.inner) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneContinueUserActivitySubscriber {
     public static var _sceneContinueUserActivity: _EventWitness? {
-        _EventWitness(SceneEvents.continueUserActivity, ImmediateHandler<SceneEvents.Activity, OptionalBoolAnswer> { s, app, a in
+        _EventWitness(SceneEvents.continueUserActivity, immediateHandler(SceneEvents.Activity.self, OptionalBoolAnswer.self) { s, app, a in
             unsafeDowncast(s, to: Self.self).scene(a.scene.scene(in: app), continue: a.inner) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneDidFailToContinueUserActivitySubscriber {
     public static var _sceneDidFailToContinueUserActivity: _EventWitness? {
-        _EventWitness(SceneEvents.didFailToContinueUserActivity, NotificationHandler<SceneEvents.ActivityFailure> { s, app, a in
+        _EventWitness(SceneEvents.didFailToContinueUserActivity, notificationHandler(SceneEvents.ActivityFailure.self) { s, app, a in
             unsafeDowncast(s, to: Self.self).scene(a.scene.scene(in: app), didFailToContinueUserActivityWithType: a.inner.activityType,
                                                    error: a.inner.error) })
     }
@@ -237,26 +237,26 @@ extension _SceneEventWitnesses where Self: SceneDidFailToContinueUserActivitySub
 
 extension _SceneEventWitnesses where Self: SceneDidUpdateUserActivitySubscriber {
     public static var _sceneDidUpdateUserActivity: _EventWitness? {
-        _EventWitness(SceneEvents.didUpdateUserActivity, NotificationHandler<SceneEvents.Activity> { s, app, a in unsafeDowncast(s, to: Self.self).scene(a.scene.scene(in: app), didUpdate: a.inner) })
+        _EventWitness(SceneEvents.didUpdateUserActivity, notificationHandler(SceneEvents.Activity.self) { s, app, a in unsafeDowncast(s, to: Self.self).scene(a.scene.scene(in: app), didUpdate: a.inner) })
     }
 }
 
 extension _SceneEventWitnesses where Self: ScenePerformActionForShortcutItemSubscriber {
     public static var _scenePerformActionForShortcutItem: _EventWitness? {
-        _EventWitness(SceneEvents.performActionForShortcutItem, CompletionEventHandler<SceneEvents.Shortcut, BoolCompletionAnswer> { s, app, a, h in
+        _EventWitness(SceneEvents.performActionForShortcutItem, completionEventHandler(SceneEvents.Shortcut.self, BoolCompletionAnswer.self) { s, app, a, h in
             unsafeDowncast(s, to: Self.self).windowScene(a.scene.scene(in: app), performActionFor: a.inner, completionHandler: h) })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneStateRestorationActivitySubscriber {
     public static var _sceneStateRestorationActivity: _EventWitness? {
-        _EventWitness(SceneEvents.stateRestorationActivity, ImmediateHandler<SceneEvents.OnlyScene, UserActivityAnswer> { s, app, a in
+        _EventWitness(SceneEvents.stateRestorationActivity, immediateHandler(SceneEvents.OnlyScene.self, UserActivityAnswer.self) { s, app, a in
             unsafeDowncast(s, to: Self.self).stateRestorationActivity(for: a.scene.scene(in: app)).map { .some($0) } })
     }
 }
 
 extension _SceneEventWitnesses where Self: SceneDidUpdateGeometrySubscriber {
     public static var _sceneDidUpdateGeometry: _EventWitness? {
-        _EventWitness(SceneEvents.didUpdateGeometry, NotificationHandler<SceneEvents.Geometry> { s, app, a in unsafeDowncast(s, to: Self.self).windowScene(a.scene.scene(in: app), didUpdate: a.inner) })
+        _EventWitness(SceneEvents.didUpdateGeometry, notificationHandler(SceneEvents.Geometry.self) { s, app, a in unsafeDowncast(s, to: Self.self).windowScene(a.scene.scene(in: app), didUpdate: a.inner) })
     }
 }

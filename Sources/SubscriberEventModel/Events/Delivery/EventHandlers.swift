@@ -59,3 +59,47 @@ public struct _EventWitness: Sendable {
         self.handler = handler
     }
 }
+
+// The event protocols' witnesses make their handlers through these functions, never by naming a
+// handler class with concrete shapes (`NotificationHandler<NoArguments>`). Code that names such a
+// type looks its metadata up by mangled name, and the runtime then checks the class's requirement
+// (`NoArguments: ArgumentShape`) by searching the conformance records of every loaded image: each
+// plugin has its own copy of the shapes, so every plugin's first `create` missed the runtime's cache
+// and scanned all images loaded so far (about 1.2 million instructions per `create` with 200 plugins
+// loaded, quadratic in the number of plugins). Here the caller passes the shapes' witness tables,
+// which it references directly, and the class's metadata is built from them: no search. Never
+// inlined or compiled for concrete shapes, which would bring the by-name lookup back.
+
+/// A notification's handler, made from `Arguments`' witness table.
+@inline(never) @_semantics("optimize.sil.specialize.generic.never")
+package func notificationHandler<Arguments: ArgumentShape>(
+    _: Arguments.Type, _ call: @escaping @MainActor (AnyObject, Application, Arguments.Value) -> Void
+) -> AnyEventHandler {
+    NotificationHandler<Arguments>(call)
+}
+
+/// The handler of an event answered at once, made from the shapes' witness tables.
+@inline(never) @_semantics("optimize.sil.specialize.generic.never")
+package func immediateHandler<Arguments: ArgumentShape, Answer: ImmediateAnswerShape>(
+    _: Arguments.Type, _: Answer.Type,
+    _ call: @escaping @MainActor (AnyObject, Application, Arguments.Value) -> Answer.Answer?
+) -> AnyEventHandler {
+    ImmediateHandler<Arguments, Answer>(call)
+}
+
+/// The handler of an event answered through a completion handler, made from the shapes' witness tables.
+@inline(never) @_semantics("optimize.sil.specialize.generic.never")
+package func completionEventHandler<Arguments: ArgumentShape, Answer: CompletionAnswerShape>(
+    _: Arguments.Type, _: Answer.Type,
+    _ call: @escaping @MainActor (AnyObject, Application, Arguments.Value, CompletionHandler<Answer.Answer>) -> Void
+) -> AnyEventHandler {
+    CompletionEventHandler<Arguments, Answer>(call)
+}
+
+/// `continueUserActivity`'s handler, made from `Arguments`' witness table.
+@inline(never) @_semantics("optimize.sil.specialize.generic.never")
+package func restorationHandler<Arguments: ArgumentShape>(
+    _: Arguments.Type, _ call: @escaping @MainActor (AnyObject, Application, Arguments.Value, CompletionHandler<[String]>) -> Bool?
+) -> AnyEventHandler {
+    RestorationHandler<Arguments>(call)
+}
