@@ -196,40 +196,33 @@ package struct JSONObjectText: Sendable, Hashable {
             guard bytes[point - 1] != UInt8(ascii: "0") || fractionDigits - significant <= 3 else { return nil }
 
             // Scaled by 2^(2 - e) × 10^n (x = M × 2^e, n digits after the point), every figure is an
-            // integer below 2^126: the text m / 10^n is m × 2^(2 - e), x is 4M × 10^n, half of x's
+            // integer below 2^126 (m < 2^57, 1 ≤ 2 - e ≤ 68, 4M < 2^55, 10^n ≤ 10^20), so wrapping
+            // arithmetic is exact: the text m / 10^n is m × 2^(2 - e), x is 4M × 10^n, half of x's
             // gap above it 2 × 10^n, half of the gap below it as much (a quarter at a power of two),
             // half the text's last place 2^(1 - e).
-            let tens = UInt128(UInt64(exactPowersOfTen[min(fractionDigits, 19)])) * (fractionDigits > 19 ? 10 : 1)
+            let tens = UInt128(UInt64(exactPowersOfTen[min(fractionDigits, 19)])) &* (fractionDigits > 19 ? 10 : 1)
             var x = Double(mantissa) / exactPowersOfTen[fractionDigits]
-            var shift = 0
-            var scaledX: UInt128 = 0
-            var above: UInt128 = 0
-            var below: UInt128 = 0
-            var inside = false
-            for _ in 0..<3 {
-                guard x.isNormal, x.exponent >= -14 else { return nil }
-                let significand = x.significandBitPattern | 1 << 52
-                shift = 2 - (Int(x.exponent) - 52)
-                scaledX = UInt128(significand) * 4 * tens
-                above = 2 * tens
-                below = x.significandBitPattern == 0 ? tens : 2 * tens
-                let text = UInt128(mantissa) << shift
-                if text <= scaledX - below {
+            var attempts = 0
+            while true {
+                guard x.isNormal, x.exponent >= -14, attempts < 3 else { return nil }
+                attempts += 1
+                let shift = 54 &- Int(x.exponent)
+                let scaledX = UInt128(x.significandBitPattern | 1 << 52) &* tens &<< 2
+                let above = tens &<< 1
+                let below = x.significandBitPattern == 0 ? tens : above
+                let text = UInt128(mantissa) &<< shift
+                if text <= scaledX &- below {
                     x = x.nextDown
-                } else if text >= scaledX + above {
+                } else if text >= scaledX &+ above {
                     x = x.nextUp
                 } else {
-                    inside = true
-                    break
+                    guard (text > scaledX ? text &- scaledX : scaledX &- text) < UInt128(1) &<< (shift &- 1) else { return nil }
+                    let lower = UInt128(mantissa / 10 &* 10) &<< shift
+                    let upper = lower &+ (UInt128(10) &<< shift)
+                    guard lower < scaledX &- below, upper > scaledX &+ above else { return nil }
+                    return i
                 }
             }
-            guard inside else { return nil }
-            let text = UInt128(mantissa) << shift
-            guard (text > scaledX ? text - scaledX : scaledX - text) < UInt128(1) << (shift - 1) else { return nil }
-            let lower = UInt128(mantissa / 10 * 10) << shift
-            let upper = UInt128(mantissa / 10 * 10 + 10) << shift
-            guard lower < scaledX - below, upper > scaledX + above else { return nil }
-            return i
         }
 
         /// A string with only what the serializer escapes escaped, as it escapes it.
