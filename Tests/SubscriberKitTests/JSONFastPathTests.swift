@@ -153,6 +153,73 @@ struct JSONFastPathTests {
         #expect([UInt8]([0x7B, 0x22, 0xC3, 0x22, 0x3A, 0x31, 0x7D]).withUnsafeBufferPointer { JSONObjectText(checking: $0) } == nil)
     }
 
+    /// A number's text as the full check finds it: the serializer's form when reading it and
+    /// writing it again gives the same bytes.
+    static func writtenAgain(_ text: [UInt8]) -> Bool {
+        (try? JSONValue(parsing: text))?.serializedBytes() == text
+    }
+
+    @Test("numbers with a fraction the serializer writes are told without reading them; near misses are left to the parser")
+    func fractionNumbers() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        var samples: [Double] = [
+            0.1, 0.5, 1.5, -0.25, 0.0001, 0.00012, -0.000123456, 123.456, 1_795_812_336.244834, 1_795_788_093.4646502,
+            0.12839829921722412, 4_503_599_627_370_495.5, 0.9999999999999999, 1.0 / 3, -2.0 / 3, 0.1 + 0.2, 1e15 + 0.5,
+            0.00001, 1.5e-7, .leastNonzeroMagnitude,
+        ]
+        for _ in 0..<3_000 {
+            let unit = Double(random()) / Double(1 << 53)
+            samples.append(1_795_000_000 + Double(random() % 1_000_000_000_000) / 1_000_000)  // a timestamp, microseconds
+            samples.append(unit)  // a duration
+            samples.append(unit * [1e-4, 1e-2, 1, 1e3, 1e7, 1e12, 1e15][Int(random() % 7)] * (random() % 2 == 0 ? 1 : -1))
+            samples.append(Double(random() % 100_000) / 1_000)  // few digits
+        }
+        var fast = 0
+        var decimal = 0
+        for sample in samples where sample.rounded(.towardZero) != sample {
+            let text = JSONValue.number(sample).serializedBytes()
+            // Every form the serializer writes is kept as it is, by either path.
+            let object = Array("{\"n\":".utf8) + text + [UInt8(ascii: "}")]
+            #expect(object.withUnsafeBufferPointer { JSONObjectText(checking: $0) }?.bytes == object, "\(sample)")
+            let told = JSONObjectText.isShortestFraction(text)
+            if told { fast += 1 }
+            #expect(!told || Self.writtenAgain(text), "\(String(decoding: text, as: UTF8.self))")
+            let significant = text.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }
+                .filter { $0 != UInt8(ascii: ".") }.count
+            if !text.contains(UInt8(ascii: "e")) && significant <= 17 {
+                decimal += 1
+                // Every form the serializer writes in decimal notation takes the fast path, but for a
+                // tie (a Double exactly halfway between two texts of its digits: large ones), left to the parser.
+                if abs(sample) < 1e10 { #expect(told, "\(String(decoding: text, as: UTF8.self))") }
+            } else {
+                #expect(!told, "\(String(decoding: text, as: UTF8.self))")
+            }
+            // Near misses: a trailing zero, the last digit one off, one digit fewer, a leading zero, an exponent.
+            var misses: [[UInt8]] = [text + [UInt8(ascii: "0")], Array(text.dropLast()), [UInt8(ascii: "0")] + text,
+                                     text + Array("e0".utf8), text + [UInt8(ascii: ".")]]
+            for delta: UInt8 in [1, 255] where text.last != UInt8(ascii: delta == 1 ? "9" : "0") {
+                misses.append(text.dropLast() + [text.last! &+ delta])
+            }
+            for miss in misses {
+                let missTold = JSONObjectText.isShortestFraction(miss)
+                #expect(!missTold || Self.writtenAgain(miss), "\(String(decoding: miss, as: UTF8.self))")
+                let missObject = Array("{\"n\":".utf8) + miss + [UInt8(ascii: "}")]
+                let kept = missObject.withUnsafeBufferPointer { JSONObjectText(checking: $0) } != nil
+                #expect(kept == Self.writtenAgain(miss), "\(String(decoding: miss, as: UTF8.self))")
+            }
+        }
+        #expect(decimal > 11_000 && fast >= decimal * 99 / 100, "\(fast) of \(decimal)")
+        // Texts that read back as a Double whose shortest digits are others: left to the parser.
+        for text in ["0.10", "1.50", "0.1000000000000000", "0.300000000000000044", "0.30000000000000005", "1.0000000000000001", "1.0", "0.00001", "-0.0", "01.5", ".5", "-.5",
+                     "1.", "1.5.5", "0.99999999999999994", "9007199254740993.5", "0.000012"] {
+            #expect(!JSONObjectText.isShortestFraction(Array(text.utf8)), "\(text)")
+        }
+    }
+
     @Test("whatever text is kept reads back and serializes to the same bytes (every byte of many texts altered)")
     func objectTextRoundTrips() {
         let seeds: [JSONObject] = [

@@ -77,7 +77,8 @@ enum RunCommand {
             out.write(outcome, call: call)
         }
         func play(_ call: AnyEventCall) async {
-            if let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
+            // Only this row's arguments are an idiom: other events skip the generic cast (about 410 instructions).
+            if call.event == .supportedInterfaceOrientations, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
             out.starts(call)
             guard call.event.row.timing == .restoration else { return write(await host.dispatch(call), call: call) }
             // Its lists come when every subscriber that returned true called the handler, which is

@@ -291,6 +291,13 @@ public final class PluginHost {
         return attach(await dispatcher.dispatch(call), window: window, closing: true)
     }
 
+    /// ``dispatch(_:)`` for a call whose types are erased (a script's), compiled for them: no
+    /// generic metadata is looked up per event in the dispatch, the outcome's retyping or `attach`.
+    public func dispatch(_ call: AnyEventCall) async -> AnyEventOutcome {
+        let window = openWindow()
+        return attach(await dispatcher.dispatch(call), window: window, closing: true)
+    }
+
     /// Delivers `call` and returns at once what the event's UIKit method returns at once; what comes
     /// later goes to `whenDelivered`, exactly once. Each
     /// outcome carries the records logged and the requests made since the previous one.
