@@ -60,6 +60,29 @@ struct CLILiveHostTests {
         #expect(host.stderr.contains("watchdog: WATCHDOG=1 every 50 ms"))
     }
 
+    @Test("MEMORY_PRESSURE_WATCH=/dev/null (systemd's MemoryPressureWatch=off) turns memory pressure off; another file is watched")
+    func memoryPressureOff() throws {
+        let off = try LiveHostChild(["run", "--manifest", Self.news], environment: ["MEMORY_PRESSURE_WATCH": "/dev/null"])
+        defer { off.cleanUp() }
+        #expect(off.notify.messages(until: "READY=1") != nil, "\(off.stderr)")
+        off.signal(SIGTERM)
+        #expect(off.waitForExit() == 0)
+        #expect(off.stderr.contains("apphost: memory pressure: off ($MEMORY_PRESSURE_WATCH is /dev/null"), "\(off.stderr)")
+
+        // A PSI file of its own (a plain file here): watched, not turned off.
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("memory.pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+                                                          + "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n")
+        let watched = try LiveHostChild(["run", "--manifest", Self.news], directory: directory,
+                                        environment: ["MEMORY_PRESSURE_WATCH": file])
+        defer { watched.cleanUp() }
+        #expect(watched.notify.messages(until: "READY=1") != nil, "\(watched.stderr)")
+        watched.signal(SIGTERM)
+        #expect(watched.waitForExit() == 0)
+        #expect(watched.stderr.contains("apphost: memory pressure: ") && !watched.stderr.contains("memory pressure: off"),
+                "\(watched.stderr)")
+    }
+
     @Test("signals through the state machine: SIGCONT while active is ignored, SIGUSR1 warns, SIGTSTP stops, SIGCONT resumes")
     func signalsGuardedByState() throws {
         let directory = try TemporaryDirectory()
@@ -80,9 +103,10 @@ struct CLILiveHostTests {
         host.signal(SIGTERM)
         #expect(host.waitForExit() == 0)
         #expect(host.stderr.contains("apphost: SIGCONT ignored: the app is active, not in the background"))
-        #expect(try Self.loggedEvents(log) == ["didFinishLaunching", "didBecomeActive", "didReceiveMemoryWarning",
-                                                "willResignActive", "didEnterBackground", "willEnterForeground",
-                                                "didBecomeActive", "willResignActive", "didEnterBackground", "willTerminate"])
+        let events = try Self.loggedEvents(log)
+        #expect(events == ["didFinishLaunching", "didBecomeActive", "didReceiveMemoryWarning",
+                           "willResignActive", "didEnterBackground", "willEnterForeground",
+                           "didBecomeActive", "willResignActive", "didEnterBackground", "willTerminate"], "\(host.stderr)")
     }
 
     @Test("a second run for the same bundle identifier refuses, naming the running pid; a stale socket is replaced")

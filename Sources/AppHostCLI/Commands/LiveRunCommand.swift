@@ -143,12 +143,16 @@ enum LiveRunCommand {
             live.add(WatchdogSource(notifier: notifier, interval: interval, clock: clock))
             liveOutput.note("watchdog: WATCHDOG=1 every \(interval / 1_000_000) ms")
         }
-        do {
-            let memory = try MemoryPressureSource(environment: environment, clock: clock)
-            live.add(memory)
-            liveOutput.note("memory pressure: \(memory.description)")
-        } catch {
-            liveOutput.note("memory pressure: unavailable: \(error)")
+        if MemoryPressureSource.isTurnedOff(in: environment) {
+            liveOutput.note("memory pressure: off ($MEMORY_PRESSURE_WATCH is /dev/null: systemd's MemoryPressureWatch=off)")
+        } else {
+            do {
+                let memory = try MemoryPressureSource(environment: environment, clock: clock)
+                live.add(memory)
+                liveOutput.note("memory pressure: \(memory.description)")
+            } catch {
+                liveOutput.note("memory pressure: unavailable: \(error)")
+            }
         }
         do {
             let clockChanges = try ClockChangeSource()

@@ -31,6 +31,12 @@ final class MemoryPressureSource: LiveSource {
     private var lastWarning: UInt64?
     private(set) var nextDue: UInt64?
 
+    /// Whether `environment` asks for no watching: `$MEMORY_PRESSURE_WATCH` set to `/dev/null`, which is
+    /// how systemd says `MemoryPressureWatch=off`.
+    static func isTurnedOff(in environment: [String: String]) -> Bool {
+        environment["MEMORY_PRESSURE_WATCH"] == "/dev/null"
+    }
+
     /// Watches the first PSI file `environment` and the system offer; throws the one line saying why
     /// none is available.
     convenience init(environment: [String: String], clock: LiveClock) throws(LiveError) {

@@ -20,6 +20,7 @@ final class LiveHostChild {
     var socketPath: String { directory.path + "/run/apphost/com.example.news.sock" }
 
     /// Starts `apphost arguments` (paths absolute: the test's folder is kept); `environment` adds to the current one.
+    /// The memory pressure source is off (`MEMORY_PRESSURE_WATCH=/dev/null`) unless `environment` sets it.
     init(_ arguments: [String], directory: TemporaryDirectory? = nil, environment extra: [String: String] = [:]) throws {
         self.directory = try directory ?? TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: self.directory.path + "/run", withIntermediateDirectories: true,
@@ -31,6 +32,9 @@ final class LiveHostChild {
         variables["NO_COLOR"] = nil
         variables["XDG_RUNTIME_DIR"] = self.directory.path + "/run"
         variables["NOTIFY_SOCKET"] = notify.path
+        // The machine's own memory pressure (a build beside the suite) would add didReceiveMemoryWarning
+        // to the events a test expects: off, as systemd's MemoryPressureWatch=off says it, unless asked.
+        variables["MEMORY_PRESSURE_WATCH"] = "/dev/null"
         variables.merge(extra) { $1 }
         pid = try Self.spawn(AppHostProcess.executable, arguments, environment: variables, stdout: stdoutPath, stderr: stderrPath)
     }
