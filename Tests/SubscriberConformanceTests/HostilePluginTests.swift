@@ -101,20 +101,23 @@ struct ForgingPluginTests {
 
     @Test("a handshake naming an unrelated process as the worker: that process is never signalled; the hang fails the check")
     func forgedWorkerPid() async throws {
-        let sleeper = Process()
-        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["600"]  // outlives any run of the kit here, however loaded the machine
-        // Not the test run's outputs, and ended by SIGKILL: a process Foundation starts from a
-        // concurrency thread inherits that thread's mask, which blocks SIGTERM (terminate() would
-        // leave it running, and holding swift test's pipe were it given the test's outputs).
-        sleeper.standardOutput = FileHandle.nullDevice
-        sleeper.standardError = FileHandle.nullDevice
-        try sleeper.run()
+        // posix_spawn, not Foundation's Process: Foundation's process monitor, woken early for a child,
+        // waits for it with a blocking waitpid, and for this sleeper that stalled every other Process
+        // of the test run until the sleep ended (after which this test failed). Outlives any run of
+        // the kit here, however loaded the machine; ended by SIGKILL and reaped here.
+        var victim: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("600"), nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in [Int32(0), 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        try #require(posix_spawn(&victim, "/bin/sleep", &actions, nil, argv, environ) == 0)
         defer {
-            kill(sleeper.processIdentifier, SIGKILL)
-            sleeper.waitUntilExit()
+            kill(victim, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(victim, &status, 0) < 0 && errno == EINTR {}
         }
-        let victim = sleeper.processIdentifier
         let plugin = Built.plugin("ForgesWorkerPid")
         let report = await ConformanceKit.run(plugins: [plugin, Built.plugin("ExtensionGuard")], options: kitOptions {
             $0.checkTimeout = .seconds(3)
