@@ -159,20 +159,22 @@ struct ChildProcessTests {
 
     @Test("at the timeout only what the layer started is stopped: a process the child names lives on")
     func timeoutSignalsOnlyItsOwn() throws {
-        let sleeper = Process()
-        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["60"]
-        // Not the test run's outputs, and ended by SIGKILL: a process Foundation starts from a
-        // concurrency thread inherits that thread's mask, which blocks SIGTERM (terminate() would
-        // leave it running, holding swift test's pipe for its whole minute).
-        sleeper.standardOutput = FileHandle.nullDevice
-        sleeper.standardError = FileHandle.nullDevice
-        try sleeper.run()
+        // posix_spawn, not Foundation's Process: Foundation's process monitor, woken early for a child,
+        // can wait for it with a blocking waitpid and stall every other Process of the test run until
+        // it ends. Outputs to /dev/null (not the test run's pipe); ended by SIGKILL and reaped here.
+        var victim: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("60"), nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in [Int32(0), 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        try #require(posix_spawn(&victim, "/bin/sleep", &actions, nil, argv, environ) == 0)
         defer {
-            kill(sleeper.processIdentifier, SIGKILL)
-            sleeper.waitUntilExit()
+            kill(victim, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(victim, &status, 0) < 0 && errno == EINTR {}
         }
-        let victim = sleeper.processIdentifier
         let (outcome, messages) = try runChild("hang \(victim)", timeout: .seconds(1))
         #expect(messages == ["pid \(victim)"])
         #expect(outcome.ending == .timedOut)
