@@ -51,7 +51,7 @@ final class LiveSubscribers {
 
     /// How many events are calling their responders right now (more than one when a subscriber
     /// dispatches an event from inside one).
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0  // unchecked: main-actor, only ever read or stepped by one
     /// The next registration's ``SubscriberRegistration/sequence``.
     var nextSequence = 0
     /// Removed while an event was calling its responders: kept alive (the event's responder list
