@@ -56,10 +56,10 @@ final class LiveSubscribers {
     var nextSequence = 0
     /// Removed while an event was calling its responders: kept alive (the event's responder list
     /// borrows them) until its calls are over, then destroyed (loaded) and released.
-    var removed: [SubscriberRegistration] = []
+    @exclusivity(unchecked) var removed: [SubscriberRegistration] = []  // unchecked: as `depth`
     /// Added subscribers that respond to `notifications.didReceiveResponse` while responses wait,
     /// each with where its outcomes go.
-    var offers: [(name: String, whenDelivered: (@MainActor (EventOutcome<Void>) -> Void)?)] = []
+    @exclusivity(unchecked) var offers: [(name: String, whenDelivered: (@MainActor (EventOutcome<Void>) -> Void)?)] = []
     /// `notifications.didReceiveResponse` calls no subscriber handled, oldest first (Expo's
     /// `pendingResponses`): offered to subscribers added later.
     var pendingResponses: [AnyEventCall] = []
