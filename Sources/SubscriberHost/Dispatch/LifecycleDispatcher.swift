@@ -369,12 +369,13 @@ package final class LifecycleDispatcher {
     /// Builds the outcome and attaches the late reports gathered since the previous one.
     func outcome(of result: DeliveryResult, _ started: Started) -> EventOutcome<any Sendable> {
         let late = drainLateReports()
+        // Mostly all three are empty, or only the result's are not: no arrays joined for nothing.
+        let reports = started.reports.isEmpty && late.isEmpty ? result.reports : started.reports + result.reports + late
         var outcome = EventOutcome(event: started.event, result: result.final, record: result.answers, names: started.names,
-                                   reports: started.reports + result.reports + late, invocation: started.invocation,
-                                   applicationState: started.state)
-        outcome.refusal = started.refusal
+                                   reports: reports, invocation: started.invocation, applicationState: started.state)
+        if let refusal = started.refusal { outcome.refusal = refusal }
         outcome.isKept = started.kept
-        outcome.urlHook = started.urlHook
+        if !started.urlHook.isEmpty { outcome.urlHook = started.urlHook }
         if let scene = started.scene {
             outcome.scene = scene.identifier
             if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: started.names, state: started.state) }
