@@ -122,6 +122,32 @@ struct JSONLinesTests {
         #expect(JSONLines.event(launch) == Self.serialized(launch))
     }
 
+    @Test("a name with a byte the serializer escapes, at any place in an eight-byte word, is written as the serializer writes it")
+    func escapesFoundWordAtATime() {
+        /// Byte by byte: what the word-at-a-time check must say.
+        func reference(_ bytes: [UInt8]) -> Bool { !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+        // Every byte value at every place of strings of 1 to 24 bytes around the words' edges
+        // (neighbours: plain ASCII, bytes just above and below the ones escaped, UTF-8 above 0x7F).
+        for length in 1...24 {
+            for place in 0..<length {
+                for filler: UInt8 in [0x61, 0x21, 0x23, 0x5B, 0x5D, 0x20, 0xC3, 0xFF] {
+                    for value in 0...255 {
+                        var bytes = [UInt8](repeating: filler, count: length)
+                        bytes[place] = UInt8(value)
+                        let plain = bytes.withUnsafeBufferPointer { JSONLines.isPlain($0) }
+                        #expect(plain == reference(bytes), "\(bytes)")
+                        if plain != reference(bytes) { return }
+                    }
+                }
+            }
+        }
+        // End to end: the line as the serializer writes it, whatever the name holds and where.
+        for name in ["SessionAnalytics\"x", "0123456\\tail", "01234567\u{1F}", "Tab\tName", "plain name é long enough"] {
+            let outcome = Self.outcome(.didBecomeActive, (), answers: [SubscriberAnswer(subscriber: name, answer: nil, duration: .zero)])
+            #expect(JSONLines.event(outcome) == Self.serialized(outcome), "\(name)")
+        }
+    }
+
     @Test("a run's constant results and answers (no answer, done, true, false) are written as the row writes them, every time")
     func constantsKeptForARun() throws {
         var constants = JSONLines.Constants()

@@ -87,6 +87,29 @@ struct JSONFastPathTests {
         #expect(try reader.string("c") == "x")
     }
 
+    @Test("a member that is an object of plain strings is read from its bytes, as the parser reads it; any other object is parsed")
+    func nestedPlainObjects() throws {
+        let texts = [
+            #"{"event": "openURL", "options": {"sourceApplication": "com.apple.mobilesafari"}}"#,
+            #"{"o": {}}"#, #"{"o": { "a" : "b" , "b": "c" }}"#, #"{"o": {"a": "x", "a": "y"}}"#,
+            #"{"o": {"a": 1, "b": "c"}}"#, #"{"o": {"a": {"b": "c"}}}"#, #"{"o": {"a": "\n"}}"#, #"{"o": {"a": "é"}}"#,
+            #"{"o": {"a": "b",}}"#,
+        ]
+        for text in texts {
+            guard let flat = FlatJSONObject(scanning: ArraySlice(text.utf8)) else { continue }
+            let parsed = try? JSONValue(parsing: Array(text.utf8))
+            for member in flat.members where !member.plain {
+                // What the parser makes of the member; nil when it refuses the line (a duplicate key inside).
+                #expect(flat.value(member) == parsed?[flat.string(member.key)], "\(text)")
+            }
+        }
+        // Read from its bytes: the object of plain strings is made without the parser, in order.
+        let line = #"{"o": {"z": "1", "a": "2"}}"#
+        let flat = try #require(FlatJSONObject(scanning: ArraySlice(line.utf8)))
+        let options = try #require(flat.value(flat.members[0])?.objectValue)
+        #expect(options.members.map(\.key) == ["z", "a"])
+    }
+
     @Test("a reader over a line's bytes reads what a reader over its parsed object reads, errors included")
     func flatReaderMatchesTree() throws {
         let text = #"{"s": "plain", "e": "q\"é", "n": 3, "b": false, "o": {"k": [1]}, "a": ["x", "y"]}"#

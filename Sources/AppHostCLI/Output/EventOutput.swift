@@ -15,7 +15,8 @@ final class EventOutput {
     private let nobodyResponds: [Bool]
     private(set) var eventCount = 0
     private(set) var reportCount = 0
-    private var line: [UInt8] = []
+    /// The event's JSON line, reused (unchecked: main-actor, only `writeNow` touches it, calling nothing that could).
+    @exclusivity(unchecked) private var line: [UInt8] = []
     /// The text of constant results and answers, by event (``JSONLines/Constants``).
     private var constants = JSONLines.Constants()
 

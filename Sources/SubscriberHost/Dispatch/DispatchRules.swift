@@ -164,9 +164,11 @@ final class PeerRuleState {
     /// (``DispatchRules/replaysLaunch``).
     var launch: AnyEventCall?
     /// The URL hooks among the subscribers (URLHook.swift); nil until asked after a change.
-    var hooks: [URLHookTarget]?
+    @exclusivity(unchecked) var hooks: [URLHookTarget]?  // unchecked: as `launchReplays`
     /// Subscribers added from inside an event's calls, given the launch once the calls are over.
-    var launchReplays: [String] = []
+    // Unchecked (this and `hooks`, read every event): main-actor, each access a read or a short
+    // in-place change that calls nothing which could reach it again.
+    @exclusivity(unchecked) var launchReplays: [String] = []
 
     /// Whether `event`, which the state machine refused, goes to its subscribers anyway under
     /// `rules`, and whether its report stays: a transition out of order under a lenient order

@@ -51,15 +51,15 @@ final class LiveSubscribers {
 
     /// How many events are calling their responders right now (more than one when a subscriber
     /// dispatches an event from inside one).
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0  // unchecked: main-actor, only ever read or stepped by one
     /// The next registration's ``SubscriberRegistration/sequence``.
     var nextSequence = 0
     /// Removed while an event was calling its responders: kept alive (the event's responder list
     /// borrows them) until its calls are over, then destroyed (loaded) and released.
-    var removed: [SubscriberRegistration] = []
+    @exclusivity(unchecked) var removed: [SubscriberRegistration] = []  // unchecked: as `depth`
     /// Added subscribers that respond to `notifications.didReceiveResponse` while responses wait,
     /// each with where its outcomes go.
-    var offers: [(name: String, whenDelivered: (@MainActor (EventOutcome<Void>) -> Void)?)] = []
+    @exclusivity(unchecked) var offers: [(name: String, whenDelivered: (@MainActor (EventOutcome<Void>) -> Void)?)] = []
     /// `notifications.didReceiveResponse` calls no subscriber handled, oldest first (Expo's
     /// `pendingResponses`): offered to subscribers added later.
     var pendingResponses: [AnyEventCall] = []

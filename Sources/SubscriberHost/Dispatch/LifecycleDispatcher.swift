@@ -35,7 +35,11 @@ package final class LifecycleDispatcher {
     /// Reconcilers, deadlines, default orientations.
     package let configuration: DispatchConfiguration
     /// The application handed to subscribers: its launch invocation and state are kept up to date.
-    package private(set) var application: Application
+    // Unchecked (this and the dispatcher's other per-event state below): main-actor state that no
+    // access holds across a call into a subscriber or anything else that could reach it again (each
+    // is a read, an assignment or a short in-place change), so the run-time check — 7 of them an
+    // event in `start`, about 1,000 instructions with their access set — could never find a conflict.
+    @exclusivity(unchecked) package private(set) var application: Application
 
     /// The application's state.
     package var applicationState: ApplicationState { machine.state }
@@ -50,25 +54,28 @@ package final class LifecycleDispatcher {
     /// it remembers): bounded, whatever the events.
     package var sceneIdentifiersKept: Int { machine.scenes.keptCount }
 
-    private var machine: ApplicationStateMachine
+    @exclusivity(unchecked) private var machine: ApplicationStateMachine
     /// The responders of each event, by event index, in dispatch order.
-    private var lists: [ResponderList] = []
+    @exclusivity(unchecked) private var lists: [ResponderList] = []
     /// The subscribers' names, by position in ``subscribers``.
-    private(set) var names: [String] = []
+    @exclusivity(unchecked) private(set) var names: [String] = []
     /// Reports a loaded subscriber's answer that breaks the header, by position in ``subscribers``.
     private var reportProblem: @Sendable (Int, String) -> Void = { _, _ in }
     /// Each event's policy, by event index.
     private let policies: [EventPolicy]
+    /// Each event's deadline in nanoseconds, by event index: the configuration's dictionary looked
+    /// up and its `Duration` converted once, not per event (about 480 instructions an event).
+    private let deadlines: [UInt64]
     /// Also what the token table's sinks of this dispatcher's events name as their owner (tests count them).
     let lateReports = LateReports()
     /// Events still waiting for completions, so that shutting down delivers them.
-    var waiting: [ObjectIdentifier: InFlight] = [:]
+    @exclusivity(unchecked) var waiting: [ObjectIdentifier: InFlight] = [:]
     /// Results owed to a `whenDelivered` handler, by flight: settled before ``shutDown()`` returns.
     private var owed: [ObjectIdentifier: OwedDelivery] = [:]
     private var nextOwed = 0
     /// The event whose subscribers are being called now (nil between events): an event dispatched
     /// meanwhile is refused.
-    var callingEvent: LifecycleEvent?
+    @exclusivity(unchecked) var callingEvent: LifecycleEvent?
     /// Subscribers added and removed while the host runs, and the notification responses nobody
     /// handled (LifecycleDispatcher+Subscribers.swift).
     let live = LiveSubscribers()
@@ -108,6 +115,7 @@ package final class LifecycleDispatcher {
         self.application = configuration.application
         self.stateCell = state
         policies = configuration.policies()
+        deadlines = LifecycleEvent.allCases.map { configuration.deadline(for: $0).nanosecondsSaturating }
         state.state = .notRunning
         application.applicationState = .notRunning
         live.nextSequence = self.subscribers.count
@@ -135,6 +143,39 @@ package final class LifecycleDispatcher {
         let result = await flight.finish()
         waiting[ObjectIdentifier(flight)] = nil
         return outcome(of: result, started).withResult(as: Final.self)
+    }
+
+    /// ``dispatch(_:)`` for a call whose types are erased (a script's): its outcome as built, not
+    /// retyped (no copy of the outcome, no cast of its result).
+    package func dispatch(_ call: AnyEventCall) async -> AnyEventOutcome {
+        let (flight, started) = start(call)
+        let result = await flight.finish()
+        waiting[ObjectIdentifier(flight)] = nil
+        return outcome(of: result, started)
+    }
+
+    /// ``dispatchAtOnce(_:whenDelivered:)`` for a call whose types are erased (a script's), compiled
+    /// for them: no generic metadata looked up, no outcome retyped.
+    @discardableResult
+    package func dispatchAtOnce(_ call: AnyEventCall, whenDelivered: (@MainActor (AnyEventOutcome) -> Void)? = nil)
+        -> AnyEventOutcome
+    {
+        let (flight, started) = start(call)
+        if let settled = flight.settled {
+            waiting[ObjectIdentifier(flight)] = nil
+            var delivered = outcome(of: settled, started)
+            whenDelivered?(delivered)
+            delivered.result = flight.immediate
+            return delivered
+        }
+        owe(flight) { result in whenDelivered?(self.outcome(of: result, started)) }
+        var pending = AnyEventOutcome(event: call.event, result: flight.immediate, answers: [], reports: started.reports,
+                                      invocation: started.invocation, applicationState: machine.state)
+        pending.scene = started.scene?.identifier
+        pending.refusal = started.refusal
+        pending.isKept = started.kept
+        pending.urlHook = started.urlHook
+        return pending
     }
 
     /// Delivers `call` to every responder of its event, in order, and returns at once what the
@@ -317,7 +358,7 @@ package final class LifecycleDispatcher {
         var context = DeliveryContext(
             event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
             names: names ?? self.names, policy: policies[event.index],
-            deadline: configuration.deadline(for: event).nanosecondsSaturating, clock: configuration.clock, lateReports: lateReports,
+            deadline: deadlines[event.index], clock: configuration.clock, lateReports: lateReports,
             problem: reportProblem)
         if configuration.rules.sceneFanOut == .firstYes { context.stopsAtFirstYes = DispatchRules.firstYesEvents.contains(event) }
         if configuration.rules.sceneConnectionOptions == .firstSubscriber { context.optionsToFirstOnly = event == .sceneWillConnect }
@@ -328,12 +369,13 @@ package final class LifecycleDispatcher {
     /// Builds the outcome and attaches the late reports gathered since the previous one.
     func outcome(of result: DeliveryResult, _ started: Started) -> EventOutcome<any Sendable> {
         let late = drainLateReports()
+        // Mostly all three are empty, or only the result's are not: no arrays joined for nothing.
+        let reports = started.reports.isEmpty && late.isEmpty ? result.reports : started.reports + result.reports + late
         var outcome = EventOutcome(event: started.event, result: result.final, record: result.answers, names: started.names,
-                                   reports: started.reports + result.reports + late, invocation: started.invocation,
-                                   applicationState: started.state)
-        outcome.refusal = started.refusal
+                                   reports: reports, invocation: started.invocation, applicationState: started.state)
+        if let refusal = started.refusal { outcome.refusal = refusal }
         outcome.isKept = started.kept
-        outcome.urlHook = started.urlHook
+        if !started.urlHook.isEmpty { outcome.urlHook = started.urlHook }
         if let scene = started.scene {
             outcome.scene = scene.identifier
             if let bridged = scene.bridged { outcome.bridged = bridged.outcomes(names: started.names, state: started.state) }

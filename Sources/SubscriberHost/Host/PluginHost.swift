@@ -317,6 +317,23 @@ public final class PluginHost {
         return attach(immediate, window: window, closing: whenDelivered == nil || settled.value)
     }
 
+    /// ``dispatchAtOnce(_:whenDelivered:)`` for a call whose types are erased (a script's), compiled
+    /// for them: no generic metadata looked up per event, no outcome retyped.
+    @discardableResult
+    package func dispatchAtOnce(_ call: AnyEventCall, whenDelivered: (@MainActor (AnyEventOutcome) -> Void)? = nil)
+        -> AnyEventOutcome
+    {
+        let window = openWindow()
+        let settled = DeliveredFlag()
+        let delivered = whenDelivered.map { whenDelivered in { @MainActor (outcome: AnyEventOutcome) in
+            settled.value = true
+            whenDelivered(self.attach(outcome, window: window, closing: true))
+        } }
+        let immediate = dispatcher.dispatchAtOnce(call, whenDelivered: delivered)
+        // Still waiting for its handler: what is logged for it meanwhile goes to `whenDelivered`'s outcome.
+        return attach(immediate, window: window, closing: whenDelivered == nil || settled.value)
+    }
+
     /// Opens the window of an event about to be dispatched: what is logged and asked for from now
     /// on, until the next event, goes with its outcome. None for an event dispatched from inside
     /// another's calls (refused): what they log is the other's.
