@@ -85,10 +85,19 @@ enum LoadChild {
     /// prints the error and exits 1 when loading fails. `c`: the copies are libBenchSubscribersC.so's,
     /// whose subscriber is `VoidCounter` (bare, entry and create only).
     static func run(_ arguments: [String]) -> Int32 {
+        if arguments.count == 3, arguments[0] == "phases", let count = Int(arguments[2]), count > 0 {
+            do {
+                for line in try MemoryPhases.run(folder: arguments[1], count: count) { print(line) }
+                return 0
+            } catch {
+                print("error: \(error)")
+                return 1
+            }
+        }
         let cCopies = arguments.count == 4 && arguments[3] == "c"
         guard arguments.count == 3 || cCopies, let variant = LoadVariant(rawValue: arguments[0]),
               let count = Int(arguments[2]), count > 0, !cCopies || [.bare, .entry, .create].contains(variant) else {
-            print("--load-child: expected <bare|entry|create|pinsOff|pinsOn> <folder> <count> [c], found \(arguments)")
+            print("--load-child: expected <bare|entry|create|pinsOff|pinsOn> <folder> <count> [c] or phases <folder> <count>, found \(arguments)")
             return 2
         }
         let folder = arguments[1]
