@@ -77,10 +77,20 @@ enum RunCommand {
             out.write(outcome, call: call)
         }
         func play(_ call: AnyEventCall) async {
+            if let waiting = playNow(call) { write(await host.finish(waiting), call: call) }
+        }
+        /// Plays `call` as far as it goes without waiting: nil once it is written (or held for
+        /// later), else what to await. Most events await nothing: no suspension point, no async call.
+        func playNow(_ call: AnyEventCall) -> PluginHost.Begun? {
             // Only this row's arguments are an idiom: other events skip the generic cast (about 410 instructions).
             if call.event == .supportedInterfaceOrientations, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
             out.starts(call)
-            guard call.event.row.timing == .restoration else { return write(await host.dispatch(call), call: call) }
+            guard call.event.row.timing == .restoration else {
+                let begun = host.begin(call)
+                guard let outcome = begun.outcome else { return begun }
+                write(outcome, call: call)
+                return nil
+            }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
             let delivered = DeliveredLater()
@@ -91,9 +101,13 @@ enum RunCommand {
                 outcome.requests = delivered.requests + outcome.requests
                 delivered.outcome = outcome
             }
-            if let outcome = delivered.outcome { return write(outcome, call: call) }
+            if let outcome = delivered.outcome {
+                write(outcome, call: call)
+                return nil
+            }
             (delivered.logs, delivered.requests) = (immediate.logs, immediate.requests)
             later.append((call, delivered))
+            return nil
         }
         /// Writes the waiting events whose outcome came, oldest first, up to the first still waiting.
         func writeLater() {
@@ -118,7 +132,7 @@ enum RunCommand {
                 scriptError = error
                 break
             }
-            await play(call)
+            if let waiting = playNow(call) { write(await host.finish(waiting), call: call) }
             if !later.isEmpty { writeLater() }
             // A subscriber asked for orientations again: as UIKit would, before anything else.
             if orientationsRequested {
