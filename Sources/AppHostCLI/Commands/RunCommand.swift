@@ -81,15 +81,18 @@ enum RunCommand {
         }
         /// Plays `call` as far as it goes without waiting: nil once it is written (or held for
         /// later), else what to await. Most events await nothing: no suspension point, no async call.
-        func playNow(_ call: AnyEventCall) -> PluginHost.Begun? {
+        func playNow(_ call: AnyEventCall) -> PluginHost.Waiting? {
             // Only this row's arguments are an idiom: other events skip the generic cast (about 410 instructions).
             if call.event == .supportedInterfaceOrientations, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
             out.starts(call)
             guard call.event.row.timing == .restoration else {
-                let begun = host.begin(call)
-                guard let outcome = begun.outcome else { return begun }
-                write(outcome, call: call)
-                return nil
+                switch host.begin(call) {
+                case .settled(let outcome):
+                    write(outcome, call: call)
+                    return nil
+                case .waiting(let waiting):
+                    return waiting
+                }
             }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).

@@ -174,7 +174,8 @@ package final class LifecycleDispatcher {
     package func begin(_ call: AnyEventCall) -> Begun {
         let (flight, started) = start(call)
         guard let settled = flight.settled else { return .waiting(Waiting(flight: flight, started: started)) }
-        waiting[ObjectIdentifier(flight)] = nil
+        // Kept by `start` only if it was not settled then (a completion from another thread since).
+        if !waiting.isEmpty { waiting[ObjectIdentifier(flight)] = nil }
         return .settled(outcome(of: settled, started))
     }
 
@@ -357,9 +358,12 @@ package final class LifecycleDispatcher {
         }
         if configuration.sceneBridge, let admitted = machine.admittedScene,
            row.bridge != nil || event == .sceneWillConnect {
+            // The names alone captured: a closure capturing `started` would box it, and every event's
+            // start would copy it out of the box to return it.
+            let names = started.names
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists,
                                              rules: configuration.rules) { replay, responders in
-                var context = self.deliveryContext(for: replay.event, names: started.names)
+                var context = self.deliveryContext(for: replay.event, names: names)
                 // The scene's method has no restoration handler to hand lists to: a replayed
                 // continueUserActivity takes the lists given during its calls and waits for no
                 // other (the handler is optional: one never called stalls nothing).

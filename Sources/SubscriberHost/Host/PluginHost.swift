@@ -294,35 +294,38 @@ public final class PluginHost {
     /// ``dispatch(_:)`` for a call whose types are erased (a script's), compiled for them: no
     /// generic metadata is looked up per event in the dispatch, the outcome's retyping or `attach`.
     public func dispatch(_ call: AnyEventCall) async -> AnyEventOutcome {
-        let begun = begin(call)
-        if let outcome = begun.outcome { return outcome }
-        return await finish(begun)
-    }
-
-    /// A script's call as far as ``begin(_:)`` took it.
-    package struct Begun {
-        /// The outcome, when nothing was awaited; nil while ``finish(_:)`` must wait for it.
-        package let outcome: AnyEventOutcome?
-        fileprivate let window: Int?
-        fileprivate let waiting: LifecycleDispatcher.Waiting?
-    }
-
-    /// ``dispatch(_:)`` without a suspension point for an event that awaits nothing: its outcome at
-    /// once (``Begun/outcome``); else ``finish(_:)`` waits for it. The same steps as ``dispatch(_:)``.
-    package func begin(_ call: AnyEventCall) -> Begun {
-        let window = openWindow()
-        switch dispatcher.begin(call) {
-        case .settled(let outcome):
-            return Begun(outcome: attach(outcome, window: window, closing: true), window: window, waiting: nil)
-        case .waiting(let waiting):
-            return Begun(outcome: nil, window: window, waiting: waiting)
+        switch begin(call) {
+        case .settled(let outcome): return outcome
+        case .waiting(let waiting): return await finish(waiting)
         }
     }
 
-    /// The outcome of a call ``begin(_:)`` left waiting (or the one it had).
-    package func finish(_ begun: Begun) async -> AnyEventOutcome {
-        guard let waiting = begun.waiting else { return begun.outcome! }
-        return attach(await dispatcher.finish(waiting), window: begun.window, closing: true)
+    /// A script's call as far as ``begin(_:)`` took it: its outcome, when nothing was awaited;
+    /// else what ``finish(_:)`` waits for.
+    package enum Begun {
+        case settled(AnyEventOutcome)
+        case waiting(Waiting)
+    }
+
+    /// A call ``begin(_:)`` left waiting for completions.
+    package struct Waiting {
+        fileprivate let window: Int?
+        fileprivate let waiting: LifecycleDispatcher.Waiting
+    }
+
+    /// ``dispatch(_:)`` without a suspension point for an event that awaits nothing: its outcome at
+    /// once; else ``finish(_:)`` waits for it. The same steps as ``dispatch(_:)``.
+    package func begin(_ call: AnyEventCall) -> Begun {
+        let window = openWindow()
+        switch dispatcher.begin(call) {
+        case .settled(let outcome): return .settled(attach(outcome, window: window, closing: true))
+        case .waiting(let waiting): return .waiting(Waiting(window: window, waiting: waiting))
+        }
+    }
+
+    /// The outcome of a call ``begin(_:)`` left waiting.
+    package func finish(_ call: Waiting) async -> AnyEventOutcome {
+        attach(await dispatcher.finish(call.waiting), window: call.window, closing: true)
     }
 
     /// Delivers `call` and returns at once what the event's UIKit method returns at once; what comes
