@@ -68,11 +68,12 @@ enum RunCommand {
         var laterHead = 0
         /// The idiom orientations were last asked for: what an orientation request asks again.
         var idiom = UserInterfaceIdiom.phone
-        /// Whether a subscriber asked for orientations again since they were last asked.
-        var orientationsRequested = false
+        /// Whether a subscriber asked for orientations again since they were last asked (in a
+        /// main-actor object: `write` runs inside the host's `begin`, in a closure).
+        let orientations = OrientationRequests()
         func write(_ outcome: AnyEventOutcome, call: AnyEventCall) {
             if outcome.requests.contains(where: { $0.request == .updateSupportedInterfaceOrientations }) {
-                orientationsRequested = true
+                orientations.requested = true
             }
             out.write(outcome, call: call)
         }
@@ -85,15 +86,7 @@ enum RunCommand {
             // Only this row's arguments are an idiom: other events skip the generic cast (about 410 instructions).
             if call.event == .supportedInterfaceOrientations, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
             out.starts(call)
-            guard call.event.row.timing == .restoration else {
-                switch host.begin(call) {
-                case .settled(let outcome):
-                    write(outcome, call: call)
-                    return nil
-                case .waiting(let waiting):
-                    return waiting
-                }
-            }
+            guard call.event.row.timing == .restoration else { return host.begin(call) { write($0, call: call) } }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
             let delivered = DeliveredLater()
@@ -138,8 +131,8 @@ enum RunCommand {
             if let waiting = playNow(call) { write(await host.finish(waiting), call: call) }
             if !later.isEmpty { writeLater() }
             // A subscriber asked for orientations again: as UIKit would, before anything else.
-            if orientationsRequested {
-                orientationsRequested = false
+            if orientations.requested {
+                orientations.requested = false
                 await play(EventCall.supportedInterfaceOrientations(idiom: idiom).erased)
             }
         }
@@ -177,6 +170,12 @@ enum RunCommand {
         }
         return guarded.compactMap { $0 }
     }
+}
+
+/// Whether a subscriber asked for orientations again since they were last asked.
+@MainActor
+private final class OrientationRequests {
+    var requested = false
 }
 
 /// An outcome delivered by `dispatchAtOnce`'s handler, at once or later (by shutdown at the latest).

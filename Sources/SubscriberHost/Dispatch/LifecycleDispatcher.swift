@@ -148,20 +148,12 @@ package final class LifecycleDispatcher {
     /// ``dispatch(_:)`` for a call whose types are erased (a script's): its outcome as built, not
     /// retyped (no copy of the outcome, no cast of its result).
     package func dispatch(_ call: AnyEventCall) async -> AnyEventOutcome {
-        switch begin(call) {
-        case .settled(let outcome): return outcome
-        case .waiting(let waiting): return await finish(waiting)
-        }
+        var made: AnyEventOutcome?
+        guard let waiting = begin(call, settled: { made = $0 }) else { return made! }
+        return await finish(waiting)
     }
 
-    /// How far ``begin(_:)`` took a call: its outcome, when nothing is awaited; else what
-    /// ``finish(_:)`` waits for.
-    package enum Begun {
-        case settled(AnyEventOutcome)
-        case waiting(Waiting)
-    }
-
-    /// A call whose completions are awaited (``begin(_:)``).
+    /// A call whose completions are awaited (``begin(_:settled:)``).
     package struct Waiting {
         let flight: InFlight
         let started: Started
@@ -170,13 +162,17 @@ package final class LifecycleDispatcher {
     /// ``dispatch(_:)``'s first half, synchronous: a caller that plays many events (`apphost`'s
     /// script) reaches no suspension point for an event that awaits nothing (the async calls of each
     /// event cost about 1,500 instructions in the concurrency runtime). The same steps in the same
-    /// order as ``dispatch(_:)``, whose `finish` returns such a flight's result at once.
-    package func begin(_ call: AnyEventCall) -> Begun {
+    /// order as ``dispatch(_:)``, whose `finish` returns such a flight's result at once. An outcome
+    /// known now goes to `settled` in place (not copied out of a returned value) and nil is returned;
+    /// else what ``finish(_:)`` waits for.
+    package func begin(_ call: AnyEventCall, settled: (inout AnyEventOutcome) -> Void) -> Waiting? {
         let (flight, started) = start(call)
-        guard let settled = flight.settled else { return .waiting(Waiting(flight: flight, started: started)) }
+        guard let result = flight.settled else { return Waiting(flight: flight, started: started) }
         // Kept by `start` only if it was not settled then (a completion from another thread since).
         if !waiting.isEmpty { waiting[ObjectIdentifier(flight)] = nil }
-        return .settled(outcome(of: settled, started))
+        var made = outcome(of: result, started)
+        settled(&made)
+        return nil
     }
 
     /// ``dispatch(_:)``'s second half: the outcome once every awaited completion arrived or the

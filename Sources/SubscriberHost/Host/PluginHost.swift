@@ -294,33 +294,28 @@ public final class PluginHost {
     /// ``dispatch(_:)`` for a call whose types are erased (a script's), compiled for them: no
     /// generic metadata is looked up per event in the dispatch, the outcome's retyping or `attach`.
     public func dispatch(_ call: AnyEventCall) async -> AnyEventOutcome {
-        switch begin(call) {
-        case .settled(let outcome): return outcome
-        case .waiting(let waiting): return await finish(waiting)
-        }
+        var made: AnyEventOutcome?
+        guard let waiting = begin(call, settled: { made = $0 }) else { return made! }
+        return await finish(waiting)
     }
 
-    /// A script's call as far as ``begin(_:)`` took it: its outcome, when nothing was awaited;
-    /// else what ``finish(_:)`` waits for.
-    package enum Begun {
-        case settled(AnyEventOutcome)
-        case waiting(Waiting)
-    }
-
-    /// A call ``begin(_:)`` left waiting for completions.
+    /// A call ``begin(_:settled:)`` left waiting for completions.
     package struct Waiting {
         fileprivate let window: Int?
         fileprivate let waiting: LifecycleDispatcher.Waiting
     }
 
-    /// ``dispatch(_:)`` without a suspension point for an event that awaits nothing: its outcome at
-    /// once; else ``finish(_:)`` waits for it. The same steps as ``dispatch(_:)``.
-    package func begin(_ call: AnyEventCall) -> Begun {
+    /// ``dispatch(_:)`` without a suspension point for an event that awaits nothing: its outcome,
+    /// its records attached, goes to `settled` at once (in place: no copy of it) and nil is
+    /// returned; else ``finish(_:)`` waits for it. The same steps as ``dispatch(_:)``.
+    package func begin(_ call: AnyEventCall, settled: (inout AnyEventOutcome) -> Void) -> Waiting? {
         let window = openWindow()
-        switch dispatcher.begin(call) {
-        case .settled(let outcome): return .settled(attach(outcome, window: window, closing: true))
-        case .waiting(let waiting): return .waiting(Waiting(window: window, waiting: waiting))
+        let log = self.log
+        let waiting = dispatcher.begin(call) { outcome in
+            (outcome.logs, outcome.requests) = log.take(event: window, closing: true)
+            settled(&outcome)
         }
+        return waiting.map { Waiting(window: window, waiting: $0) }
     }
 
     /// The outcome of a call ``begin(_:)`` left waiting.
