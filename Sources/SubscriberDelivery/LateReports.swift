@@ -8,15 +8,26 @@ import SubscriberEventModel
 /// Repeats (a plugin calling a completion in a loop) are counted in one report.
 package final class LateReports: Sendable {
     private let reports = Mutex(DispatchReportList())
+    /// Whether `reports` may hold any: set under the lock by `append`, cleared under it by `drain`,
+    /// so that draining none (every event's outcome) takes no lock. A report appended while a drain
+    /// looks goes with that drain or the next, as it would arriving a moment earlier or later.
+    private let held = Atomic<Bool>(false)
 
     package init() {}
 
     package func append(_ report: DispatchReport) {
-        reports.withLock { $0.append(report) }
+        reports.withLock {
+            $0.append(report)
+            held.store(true, ordering: .releasing)
+        }
     }
 
     package func drain() -> [DispatchReport] {
-        reports.withLock { $0.removeAll() }
+        guard held.load(ordering: .acquiring) else { return [] }
+        return reports.withLock {
+            held.store(false, ordering: .releasing)
+            return $0.removeAll()
+        }
     }
 
     /// The retired tokens' sink of each event, by event index, with the subscriber names it was made for.

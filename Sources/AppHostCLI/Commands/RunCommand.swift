@@ -68,19 +68,25 @@ enum RunCommand {
         var laterHead = 0
         /// The idiom orientations were last asked for: what an orientation request asks again.
         var idiom = UserInterfaceIdiom.phone
-        /// Whether a subscriber asked for orientations again since they were last asked.
-        var orientationsRequested = false
+        /// Whether a subscriber asked for orientations again since they were last asked (in a
+        /// main-actor object: `write` runs inside the host's `begin`, in a closure).
+        let orientations = OrientationRequests()
         func write(_ outcome: AnyEventOutcome, call: AnyEventCall) {
             if outcome.requests.contains(where: { $0.request == .updateSupportedInterfaceOrientations }) {
-                orientationsRequested = true
+                orientations.requested = true
             }
             out.write(outcome, call: call)
         }
         func play(_ call: AnyEventCall) async {
+            if let waiting = playNow(call) { write(await host.finish(waiting), call: call) }
+        }
+        /// Plays `call` as far as it goes without waiting: nil once it is written (or held for
+        /// later), else what to await. Most events await nothing: no suspension point, no async call.
+        func playNow(_ call: AnyEventCall) -> PluginHost.Waiting? {
             // Only this row's arguments are an idiom: other events skip the generic cast (about 410 instructions).
             if call.event == .supportedInterfaceOrientations, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
             out.starts(call)
-            guard call.event.row.timing == .restoration else { return write(await host.dispatch(call), call: call) }
+            guard call.event.row.timing == .restoration else { return host.begin(call) { write($0, call: call) } }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
             let delivered = DeliveredLater()
@@ -91,9 +97,13 @@ enum RunCommand {
                 outcome.requests = delivered.requests + outcome.requests
                 delivered.outcome = outcome
             }
-            if let outcome = delivered.outcome { return write(outcome, call: call) }
+            if let outcome = delivered.outcome {
+                write(outcome, call: call)
+                return nil
+            }
             (delivered.logs, delivered.requests) = (immediate.logs, immediate.requests)
             later.append((call, delivered))
+            return nil
         }
         /// Writes the waiting events whose outcome came, oldest first, up to the first still waiting.
         func writeLater() {
@@ -118,11 +128,11 @@ enum RunCommand {
                 scriptError = error
                 break
             }
-            await play(call)
+            if let waiting = playNow(call) { write(await host.finish(waiting), call: call) }
             if !later.isEmpty { writeLater() }
             // A subscriber asked for orientations again: as UIKit would, before anything else.
-            if orientationsRequested {
-                orientationsRequested = false
+            if orientations.requested {
+                orientations.requested = false
                 await play(EventCall.supportedInterfaceOrientations(idiom: idiom).erased)
             }
         }
@@ -160,6 +170,12 @@ enum RunCommand {
         }
         return guarded.compactMap { $0 }
     }
+}
+
+/// Whether a subscriber asked for orientations again since they were last asked.
+@MainActor
+private final class OrientationRequests {
+    var requested = false
 }
 
 /// An outcome delivered by `dispatchAtOnce`'s handler, at once or later (by shutdown at the latest).

@@ -294,8 +294,33 @@ public final class PluginHost {
     /// ``dispatch(_:)`` for a call whose types are erased (a script's), compiled for them: no
     /// generic metadata is looked up per event in the dispatch, the outcome's retyping or `attach`.
     public func dispatch(_ call: AnyEventCall) async -> AnyEventOutcome {
+        var made: AnyEventOutcome?
+        guard let waiting = begin(call, settled: { made = $0 }) else { return made! }
+        return await finish(waiting)
+    }
+
+    /// A call ``begin(_:settled:)`` left waiting for completions.
+    package struct Waiting {
+        fileprivate let window: Int?
+        fileprivate let waiting: LifecycleDispatcher.Waiting
+    }
+
+    /// ``dispatch(_:)`` without a suspension point for an event that awaits nothing: its outcome,
+    /// its records attached, goes to `settled` at once (in place: no copy of it) and nil is
+    /// returned; else ``finish(_:)`` waits for it. The same steps as ``dispatch(_:)``.
+    package func begin(_ call: AnyEventCall, settled: (inout AnyEventOutcome) -> Void) -> Waiting? {
         let window = openWindow()
-        return attach(await dispatcher.dispatch(call), window: window, closing: true)
+        let log = self.log
+        let waiting = dispatcher.begin(call) { outcome in
+            (outcome.logs, outcome.requests) = log.take(event: window, closing: true)
+            settled(&outcome)
+        }
+        return waiting.map { Waiting(window: window, waiting: $0) }
+    }
+
+    /// The outcome of a call ``begin(_:)`` left waiting.
+    package func finish(_ call: Waiting) async -> AnyEventOutcome {
+        attach(await dispatcher.finish(call.waiting), window: call.window, closing: true)
     }
 
     /// Delivers `call` and returns at once what the event's UIKit method returns at once; what comes

@@ -111,8 +111,8 @@ package struct FlatJSONObject: Sendable {
         func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
 
         /// Whether the eight bytes from `i` (all within `bytes`) are printable ASCII, none of them `"`
-        /// or `\`: what a key or a plain string is made of, told a word at a time (byte by byte, the
-        /// members of a line cost about 1,000 instructions). Exact: a word it refuses is read byte by byte.
+        /// or `\`: what a plain string is made of, told a word at a time. Exact: the bytes from the
+        /// first word it refuses on are read one by one.
         @inline(__always)
         func isPlainWord(at i: Int) -> Bool {
             let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
@@ -186,10 +186,6 @@ package struct FlatJSONObject: Sendable {
             let start = index + 1
             var i = start
             while i < bytes.count {
-                if i + 8 <= bytes.count, isPlainWord(at: i) {
-                    i += 8
-                    continue
-                }
                 let b = bytes[i]
                 if b == UInt8(ascii: "\"") {
                     index = i + 1
@@ -209,11 +205,9 @@ package struct FlatJSONObject: Sendable {
             case UInt8(ascii: "\""):
                 var i = index + 1
                 var plain = true
+                // Whole words of plain characters first (a URL, an identifier), then byte by byte.
+                while i + 8 <= bytes.count, isPlainWord(at: i) { i += 8 }
                 while i < bytes.count {
-                    if i + 8 <= bytes.count, isPlainWord(at: i) {
-                        i += 8
-                        continue
-                    }
                     let b = bytes[i]
                     if b == UInt8(ascii: "\"") {
                         index = i + 1
