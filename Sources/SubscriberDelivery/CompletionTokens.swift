@@ -64,8 +64,9 @@ package final class CompletionTokens: @unchecked Sendable {
     package static let shared: CompletionTokens = {
         let tokens = CompletionTokens()
         // The host's C completions (the answer shapes') reach this table through the event model's
-        // hook: set here, before the first token exists.
-        HostCompletions.receiver = { tokens.deliver($0, $1) }
+        // hook: set here, before the first token exists. A closure that captures nothing: a captured
+        // table was retained and released around every call.
+        HostCompletions.receiver = { CompletionTokens.shared.deliver($0, $1) }
         return tokens
     }()
     /// How many retired slots the shared table keeps mapped (late calls still reported) before reuse.
@@ -323,6 +324,14 @@ package final class CompletionTokens: @unchecked Sendable {
                 return sink._withUnsafeGuaranteedRef { $0.deliver(position, raw) }
             }
         }
+        lockedDeliver(bits, raw)
+    }
+
+    /// ``deliver(_:_:)`` for a call that may not take the unlocked path: a function of its own, so
+    /// that the unlocked path sets up no frame for it.
+    @inline(never)
+    private func lockedDeliver(_ bits: UInt, _ raw: RawCompletion) {
+        let index = Int(bits & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: bits >> 32)
         // Read under the lock, and keep a strong reference to the sink for the call: whatever thread
         // retires or reuses the slot meanwhile, the sink outlives the call.
         let found: (sink: CompletionTokenSink, slot: Int)? = state.withLock { _ in
