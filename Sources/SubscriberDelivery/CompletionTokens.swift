@@ -66,9 +66,16 @@ package final class CompletionTokens: @unchecked Sendable {
         // The host's C completions (the answer shapes') reach this table through the event model's
         // hook: set here, before the first token exists. A closure that captures nothing: a captured
         // table was retained and released around every call.
-        HostCompletions.receiver = { CompletionTokens.shared.deliver($0, $1) }
+        sharedUnretained = Unmanaged.passUnretained(tokens)
+        HostCompletions.receiver = { token, raw in
+            CompletionTokens.sharedUnretained.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.deliver(token, raw) }
+        }
         return tokens
     }()
+    /// ``shared``, for the host's C completions: set with it (before any completion can be made) and
+    /// never again, and the table lives as long as the process, so it is read unretained, without
+    /// the lazy static's `swift_once` or run-time exclusivity checks.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var sharedUnretained: Unmanaged<CompletionTokens>?
     /// How many retired slots the shared table keeps mapped (late calls still reported) before reuse.
     package static let defaultRetiredCapacity = 65_536
     /// A token no slot ever has (tag 0): the context of a completion whose slot could not be issued.
@@ -363,11 +370,17 @@ package final class CompletionTokens: @unchecked Sendable {
     /// on the thread that issued `run`, before the run is retired; end with ``leave(_:_:)``.
     @inline(__always)
     package func enter(_ run: Run, _ position: Int, thread: UInt) -> UnsafeMutableRawPointer {
-        let token = run[position]
-        if position < run.mapped { caller(run.base + position).pointee.store(thread, ordering: .relaxed) }
+        var bits = UInt(bitPattern: CompletionTokens.unusable)
+        if position < run.mapped {
+            // The slot's tag, as issued (it does not change before the run is retired): read, not
+            // computed again from the run's seed.
+            let index = run.base + position
+            caller(index).pointee.store(thread, ordering: .relaxed)
+            bits = UInt(slot(index).pointee.tag) << 32 | UInt(index)
+        }
         callSiteThread.store(thread, ordering: .relaxed)
-        callSiteToken.store(UInt(bitPattern: token), ordering: .relaxed)
-        return token
+        callSiteToken.store(bits, ordering: .relaxed)
+        return UnsafeMutableRawPointer(bitPattern: bits).unsafelyUnwrapped
     }
 
     /// The entry call that ``enter(_:_:thread:)`` marked returned.
