@@ -133,8 +133,10 @@ struct Completing<A: ArgumentShape, R: CompletionAnswerShape>: CallPathShapes {
     func path(for row: EventRow) -> CallPaths.Path? {
         guard fits(row, .completion, A.self, R.self) else { return nil }
         let call = unsafeDowncast(row.entryCall, to: EntryCall<(A.CArguments, R.CCompletion), adh_response>.self).call
+        // `call` as it is: wrapped in a closure that takes the arguments apart, each call went
+        // through a reabstraction thunk more.
         return { list, box, context in
-            Deliver.completion(list, value(box, A.self), context, A.self, R.self) { call($0, $1, ($2, $3)) }
+            Deliver.completion(list, value(box, A.self), context, A.self, R.self, call: call)
         }
     }
 }

@@ -379,14 +379,16 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// Slot `slot`'s state after delivery.
     @inline(__always)
     package func state(_ slot: Int) -> SlotState {
-        var state = SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting
+        var raw = states[slot].load(ordering: .acquiring)
         // A completion may be writing its value right now (it won its slot just before the deadline):
         // it finishes within a few instructions.
-        while state == .claiming {
+        while raw == SlotState.claiming.rawValue {
             sched_yield()
-            state = SlotState(rawValue: states[slot].load(ordering: .acquiring)) ?? .waiting
+            raw = states[slot].load(ordering: .acquiring)
         }
-        return state
+        // Only a case's raw value is ever stored, and the cases' raw values are their positions
+        // (0, 1, …): the byte is the case (`init(rawValue:)`, not inlined, cost 11 a slot).
+        return unsafeBitCast(raw, to: SlotState.self)
     }
 
     /// Slot `slot`'s value after delivery, when its state is answered.

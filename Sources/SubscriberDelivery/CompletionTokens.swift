@@ -24,11 +24,15 @@
 //   from that subscriber and is reported against it as forged; otherwise nobody can be blamed and it
 //   is counted (``unattributedForgedCount``), which dispatchers report without naming anyone.
 //
-// Cost: every call takes the table's lock to read its slot and a strong reference to the sink, on
-// every thread (an unlocked read on the thread that issued once let a call run into a sink that
-// another thread's retirement had just freed). Issuing and retiring take the lock once per event and one reference to
-// the event's sink (not one per subscriber), store a few words per slot, and allocate nothing per
-// subscriber (slots live in chunks that are never freed; the tokens are computed, not kept).
+// Cost: a call made inside its own entry call, on the thread running that entry (a completion
+// called before the method returns: the common case), reads its slot without the lock and calls the
+// sink without retaining it (``deliver(_:_:)`` says why that is safe). Every other call takes the
+// table's lock to read its slot and a strong reference to the sink, on every thread (an unlocked
+// read on the thread that issued once let a call run into a sink that another thread's retirement
+// had just freed: being the issuing thread proves nothing about a run retired elsewhere). Issuing
+// and retiring take the lock once per event and one reference to the event's sink (not one per
+// subscriber), store a few words per slot, and allocate nothing per subscriber (slots live in chunks
+// that are never freed; the tokens are computed, not kept).
 
 import SubscriberKit
 import SubscriberEventModel
@@ -60,10 +64,18 @@ package final class CompletionTokens: @unchecked Sendable {
     package static let shared: CompletionTokens = {
         let tokens = CompletionTokens()
         // The host's C completions (the answer shapes') reach this table through the event model's
-        // hook: set here, before the first token exists.
-        HostCompletions.receiver = { tokens.deliver($0, $1) }
+        // hook: set here, before the first token exists. A closure that captures nothing: a captured
+        // table was retained and released around every call.
+        sharedUnretained = Unmanaged.passUnretained(tokens)
+        HostCompletions.receiver = { token, raw in
+            CompletionTokens.sharedUnretained.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.deliver(token, raw) }
+        }
         return tokens
     }()
+    /// ``shared``, for the host's C completions: set with it (before any completion can be made) and
+    /// never again, and the table lives as long as the process, so it is read unretained, without
+    /// the lazy static's `swift_once` or run-time exclusivity checks.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var sharedUnretained: Unmanaged<CompletionTokens>?
     /// How many retired slots the shared table keeps mapped (late calls still reported) before reuse.
     package static let defaultRetiredCapacity = 65_536
     /// A token no slot ever has (tag 0): the context of a completion whose slot could not be issued.
@@ -145,9 +157,14 @@ package final class CompletionTokens: @unchecked Sendable {
         var refusedCount = 0
     }
 
-    // The chunks' directory: read and written under the lock. Never freed (a table lives as long as
-    // the process).
+    // The chunks' directory: written under the lock; read under it, or for a slot of a run not yet
+    // retired by the thread calling that run's entries (``deliver(_:_:)``). Never freed (a table lives
+    // as long as the process).
     private let directory: UnsafeMutablePointer<UnsafeMutablePointer<Slot>?>
+    /// Beside each chunk of slots, each slot's caller: `pthread_self()` of the thread running the
+    /// entry call its token was handed to (``enter(_:_:thread:)``), 0 otherwise. Only that thread
+    /// writes a slot's caller, and only while its run is issued and not yet retired.
+    private let callerDirectory: UnsafeMutablePointer<UnsafeMutablePointer<Atomic<UInt>>?>
     private let state = Mutex(State())
     /// Slots mapped so far (the directory's extent), for bounds checks without the lock.
     private let mapped = Atomic<Int>(0)
@@ -160,11 +177,18 @@ package final class CompletionTokens: @unchecked Sendable {
         self.slotLimit = min(max(slotLimit, 0), Self.chunkSize * Self.chunkLimit)
         directory = .allocate(capacity: Self.chunkLimit)
         directory.initialize(repeating: nil, count: Self.chunkLimit)
+        callerDirectory = .allocate(capacity: Self.chunkLimit)
+        callerDirectory.initialize(repeating: nil, count: Self.chunkLimit)
     }
 
     @inline(__always)
     private func slot(_ index: Int) -> UnsafeMutablePointer<Slot> {
-        directory[index >> Self.chunkBits]! + (index & (Self.chunkSize - 1))
+        directory[index >> Self.chunkBits].unsafelyUnwrapped + (index & (Self.chunkSize - 1))
+    }
+
+    @inline(__always)
+    private func caller(_ index: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
+        callerDirectory[index >> Self.chunkBits].unsafelyUnwrapped + (index & (Self.chunkSize - 1))
     }
 
     /// Issues one token per responder `0..<count` of `sink`, in order, as one run of slots: one lock,
@@ -264,6 +288,9 @@ package final class CompletionTokens: @unchecked Sendable {
         for chunk in (base >> Self.chunkBits)...((base + count - 1) >> Self.chunkBits) where directory[chunk] == nil {
             let slots = UnsafeMutablePointer<Slot>.allocate(capacity: Self.chunkSize)
             slots.initialize(repeating: Slot(), count: Self.chunkSize)
+            let callers = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: Self.chunkSize)
+            for index in 0..<Self.chunkSize { (callers + index).initialize(to: Atomic(0)) }
+            callerDirectory[chunk] = callers
             directory[chunk] = slots
         }
         state.count += count
@@ -279,11 +306,41 @@ package final class CompletionTokens: @unchecked Sendable {
     }
 
     /// A plugin called a completion with `token` and `raw`. [any-thread]
+    ///
+    /// Without the lock, and without retaining the sink, when this thread is running the entry call
+    /// that `token` was handed to (its slot's caller is this thread, ``enter(_:_:thread:)``). That is
+    /// safe whatever other threads do: a slot's tag, index and sink are written by ``issue(_:to:)``
+    /// on the thread that then calls the run's entries, before it calls them, and changed again only
+    /// by ``retire(_:as:number:)`` (and, after it, ``forget(_:_:)`` and a reuse), which needs the
+    /// run, which the call path hands on only once it has called every entry of it. Nothing retires
+    /// a run while one of its entries runs, so the run still holds its reference to the sink. A
+    /// slot's caller is written only by the thread that runs its entry (this one: its id, then 0), and
+    /// another thread with that id cannot exist meanwhile; so reading this thread's id there means
+    /// that this thread's latest write was its id: it is inside that entry now (or inside a call it
+    /// made: a nested dispatch uses other slots, and the outer run is retired only after it).
+    /// Any other call — from another thread, after the entry returned, a stale or forged token —
+    /// reads the slot under the lock and holds a strong reference to the sink for the call.
     package func deliver(_ token: UnsafeMutableRawPointer?, _ raw: RawCompletion) {
         let bits = UInt(bitPattern: token)
         let index = Int(bits & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: bits >> 32)
-        // Read under the lock, on every thread, and keep a strong reference to the sink for the call:
-        // whatever thread retires or reuses the slot meanwhile, the sink outlives the call.
+        if tag != 0, index < mapped.load(ordering: .acquiring),
+           caller(index).pointee.load(ordering: .relaxed) == UInt(pthread_self()) {
+            let slot = slot(index)
+            if slot.pointee.tag == tag, let sink = slot.pointee.sink {
+                let position = Int(slot.pointee.index)
+                return sink._withUnsafeGuaranteedRef { $0.deliver(position, raw) }
+            }
+        }
+        lockedDeliver(bits, raw)
+    }
+
+    /// ``deliver(_:_:)`` for a call that may not take the unlocked path: a function of its own, so
+    /// that the unlocked path sets up no frame for it.
+    @inline(never)
+    private func lockedDeliver(_ bits: UInt, _ raw: RawCompletion) {
+        let index = Int(bits & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: bits >> 32)
+        // Read under the lock, and keep a strong reference to the sink for the call: whatever thread
+        // retires or reuses the slot meanwhile, the sink outlives the call.
         let found: (sink: CompletionTokenSink, slot: Int)? = state.withLock { _ in
             guard tag != 0, index < mapped.load(ordering: .acquiring), slot(index).pointee.tag == tag,
                   let sink = slot(index).pointee.sink else { return nil }
@@ -305,6 +362,33 @@ package final class CompletionTokens: @unchecked Sendable {
         let bits = UInt(bitPattern: token)
         callSiteThread.store(bits == 0 ? 0 : UInt(pthread_self()), ordering: .relaxed)
         callSiteToken.store(bits, ordering: .relaxed)
+    }
+
+    /// The entry call of responder `position` of `run` starts on this thread (`thread`, its
+    /// `pthread_self()`): returns its token, marked as the call site, and marks its slot's caller,
+    /// so that the completion's calls made inside it take the fast path of ``deliver(_:_:)``. Only
+    /// on the thread that issued `run`, before the run is retired; end with ``leave(_:_:)``.
+    @inline(__always)
+    package func enter(_ run: Run, _ position: Int, thread: UInt) -> UnsafeMutableRawPointer {
+        var bits = UInt(bitPattern: CompletionTokens.unusable)
+        if position < run.mapped {
+            // The slot's tag, as issued (it does not change before the run is retired): read, not
+            // computed again from the run's seed.
+            let index = run.base + position
+            caller(index).pointee.store(thread, ordering: .relaxed)
+            bits = UInt(slot(index).pointee.tag) << 32 | UInt(index)
+        }
+        callSiteThread.store(thread, ordering: .relaxed)
+        callSiteToken.store(bits, ordering: .relaxed)
+        return UnsafeMutableRawPointer(bitPattern: bits).unsafelyUnwrapped
+    }
+
+    /// The entry call that ``enter(_:_:thread:)`` marked returned.
+    @inline(__always)
+    package func leave(_ run: Run, _ position: Int) {
+        if position < run.mapped { caller(run.base + position).pointee.store(0, ordering: .relaxed) }
+        callSiteThread.store(0, ordering: .relaxed)
+        callSiteToken.store(0, ordering: .relaxed)
     }
 
     /// A call with a token no slot has: reported against the call site's subscriber when it is made

@@ -1,3 +1,4 @@
+import Glibc
 import SubscriberABI
 import SubscriberKit
 import SubscriberEventModel
@@ -140,7 +141,7 @@ enum Deliver {
 
     static func completion<A: ArgumentShape, R: CompletionAnswerShape>(
         _ list: ResponderList, _ value: A.Value, _ context: DeliveryContext, _: A.Type, _: R.Type,
-        call: (UnsafeRawPointer, Me, A.CArguments, R.CCompletion) -> adh_response
+        call: (UnsafeRawPointer, Me, (A.CArguments, R.CCompletion)) -> adh_response
     ) -> InFlight {
         let event = context.event
         let responders = list.responders
@@ -162,10 +163,14 @@ enum Deliver {
         let cArguments = encoded.map(A.cArguments)
         var clock = CallClock(timed: context.timed, count: responders.count)
         let stops = context.stopsAtFirstYes
+        // Read once per event: the table (a lazy static) and this thread, which issued the tokens and
+        // calls their entries (``CompletionTokens/enter(_:_:thread:)``).
+        let table = CompletionTokens.shared
+        let thread = tokens.isEmpty ? 0 : UInt(pthread_self())
         responders.withUnsafeBufferPointer { responders in
             for index in 0..<responders.count {
                 responders[index].complete(value, cArguments, context, A.self, R.self, collector: collector, index: index,
-                                           token: tokens.isEmpty ? nil : tokens[index], call: call)
+                                           tokens: tokens, table: table, thread: thread, call: call)
                 collector.didReturn(index)
                 clock.mark()
                 // Flutter's YES: it took the completion (did not decline); the rest are not called.

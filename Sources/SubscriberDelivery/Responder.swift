@@ -124,19 +124,19 @@ extension Responder {
     }
 
     /// Delivers an event answered through a completion: the answer goes into `collector`'s slot
-    /// `index` (a loaded responder's through `token`), now or later; a decline settles it now.
+    /// `index` (a loaded responder's through its token of `tokens`, issued by `table` on this thread,
+    /// `thread`), now or later; a decline settles it now.
     @MainActor @inline(__always)
     func complete<A: ArgumentShape, R: CompletionAnswerShape>(
         _ value: A.Value, _ cArguments: A.CArguments?, _ context: DeliveryContext, _: A.Type, _: R.Type,
-        collector: CompletionCollector<R.Answer>, index: Int, token: UnsafeMutableRawPointer?,
-        call: (UnsafeRawPointer, Me, A.CArguments, R.CCompletion) -> adh_response
+        collector: CompletionCollector<R.Answer>, index: Int, tokens: CompletionTokens.Run, table: CompletionTokens,
+        thread: UInt, call: (UnsafeRawPointer, Me, (A.CArguments, R.CCompletion)) -> adh_response
     ) {
         switch target {
         case .loaded(let entry, let me):
-            let token = token.unsafelyUnwrapped
-            CompletionTokens.shared.setCallSite(token)
-            let response = call(entry, me, cArguments.unsafelyUnwrapped, R.completion(token: token))
-            CompletionTokens.shared.setCallSite(nil)
+            let token = table.enter(tokens, index, thread: thread)
+            let response = call(entry, me, (cArguments.unsafelyUnwrapped, R.completion(token: token)))
+            table.leave(tokens, index)
             if declined(response, context) { collector.decline(index) }
         case .inProcess(let object, let handler):
             borrowing(handler) { handler in
@@ -186,10 +186,11 @@ extension Responder {
     /// Whether a C entry's `adh_response` declines; a value other than the header's two is reported
     /// and read as "responds", so that the deadline, not a guess, settles it.
     private func declined(_ response: adh_response, _ context: DeliveryContext) -> Bool {
-        if response != ABI.declines && response != ABI.responds {
+        // The header's constants, not `ABI`'s lazy statics (a `swift_once` each, every call).
+        if response != adh_response(ADH_DECLINES) && response != adh_response(ADH_RESPONDS) {
             context.problem(subscriber, "\(context.event): returned \(response), expected 0 (declines) or 1 (responds); read as responds")
         }
-        return response == ABI.declines
+        return response == adh_response(ADH_DECLINES)
     }
 }
 

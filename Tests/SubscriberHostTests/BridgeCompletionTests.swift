@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import SubscriberABI
 @testable import SubscriberDelivery
@@ -146,6 +147,57 @@ struct BridgeCompletionTests {
         }
         // Each call reached its live sink or was counted unknown (its slot forgotten): none lost.
         #expect(counter.calls.load(ordering: .acquiring) + table.unknownCount == calls)
+    }
+
+    @Test func aCallInsideItsOwnEntryReachesItsSlotAndEveryOtherCallStillDoes() {
+        let table = CompletionTokens(retiredCapacity: 4)
+        let sink = TokenRecorder("")
+        let run = table.issue(3, to: sink)
+        let thread = UInt(pthread_self())
+        // Inside slot 1's entry, on its thread: its own token (the unlocked path), a sibling's (locked).
+        let token = table.enter(run, 1, thread: thread)
+        #expect(token == run[1])
+        table.deliver(run[1], .integer(7))
+        table.deliver(run[0], .integer(8))
+        // A neighbour of the running token, with its tag: unknown, and blamed on the running entry.
+        table.deliver(UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: run[1]) &+ 1), .done)
+        table.leave(run, 1)
+        // After the entry returned: the same token again, from the same thread (locked).
+        table.deliver(run[1], .integer(9))
+        #expect(sink.values == ["1 integer(7)", "0 integer(8)", "1 forged", "1 integer(9)"])
+        table.retire(run)
+        #expect(table.unknownCount == 0 && table.forgedCount == 1)
+    }
+
+    @Test("a thread inside an entry of its own calls the tokens of runs another thread issues, retires and frees: none reaches a freed sink")
+    func callsInsideAnotherEntryRaceRetirementsOnAnotherThread() async {
+        let table = CompletionTokens(retiredCapacity: 2)
+        let counter = CountingSink.Counter()
+        // This thread runs an entry of a run of its own: only a call of that entry's own token may
+        // skip the lock, never a call of another run's token made meanwhile on this thread.
+        let own = table.issue(1, to: CountingSink(counter))
+        _ = table.enter(own, 0, thread: UInt(pthread_self()))
+        let rounds = 20_000
+        let retiring = Thread {
+            for _ in 0..<rounds {
+                let tokens = table.issue(2, to: CountingSink(counter))
+                counter.latestToken.store(UInt(bitPattern: tokens[1]), ordering: .releasing)
+                table.retire(tokens)  // the FIFO of 2 forgets the previous round's: its sink is freed
+            }
+        }
+        retiring.start()
+        var calls = 0
+        while !retiring.isFinished || calls == 0 {
+            let token = counter.latestToken.load(ordering: .acquiring)
+            guard token != 0 else { continue }
+            table.deliver(UnsafeMutableRawPointer(bitPattern: token), .done)
+            calls += 1
+        }
+        table.leave(own, 0)
+        table.retire(own)
+        // Each call reached its live sink, or its slot was forgotten: unknown, and blamed on the
+        // entry running here (forged).
+        #expect(counter.calls.load(ordering: .acquiring) + table.unknownCount + table.forgedCount == calls)
     }
 
     @Test func aFullTableGivesTheUnusableTokenAndCounts() {

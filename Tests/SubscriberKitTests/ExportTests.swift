@@ -29,6 +29,36 @@ private final class Presenter: InstantiableSubscriber, OpenURLSubscriber, WillPr
     }
 }
 
+/// Answers performFetch with a result per depth: the first call (depth 0) first calls the same
+/// entry of its own subscriber again (a nested call of the same event, as a host dispatching from
+/// inside a subscriber's method would), then answers; the nested call answers at once.
+private final class Refetcher: InstantiableSubscriber, PerformFetchSubscriber {
+    static let subscriberName = "Refetcher"
+    static var me: UnsafePointer<adh_subscriber>?
+    static var depth = 0
+    init(context: SubscriberContext) {}
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: CompletionHandler<BackgroundFetchResult>) {
+        guard Refetcher.depth == 0, let me = Refetcher.me else { return completionHandler(.noData) }
+        Refetcher.depth += 1
+        _ = me.pointee.perform_fetch!(me, FetchCalls.completion(context: 2))
+        Refetcher.depth -= 1
+        completionHandler(.newData)
+    }
+}
+
+/// What the C completions of `Refetcher`'s calls received: (context, result), in order.
+@MainActor
+private enum FetchCalls {
+    static var calls: [String] = []
+    static func completion(context: Int) -> adh_fetch_completion {
+        adh_fetch_completion(call: { context, result in
+            let line = "\(Int(bitPattern: context)): \(result)"
+            MainActor.assumeIsolated { FetchCalls.calls.append(line) }
+        }, context: UnsafeMutableRawPointer(bitPattern: context))
+    }
+}
+
 final class Other: InstantiableSubscriber {
     init(context: SubscriberContext) {}
 }
@@ -209,6 +239,19 @@ struct ExportTests {
         // Serial 0 means "not numbered": never cached.
         #expect(open("news://yes", serial: 0) == [1, 1, 1])
         #expect(DecodeCache.shared.decodeCount == before + 5)
+    }
+
+    @Test func aNestedCallOfTheSameEventAnswersThroughItsOwnCompletion() throws {
+        let fetcher = try #require(make("Refetcher", in: descriptor("com.example.export-tests.refetch", [Refetcher.self])))
+        defer { fetcher.pointee.destroy!(fetcher) }
+        Refetcher.me = fetcher
+        FetchCalls.calls = []
+        // Twice: the second outer call reuses the receivers the first one left.
+        for _ in 0..<2 {
+            #expect(fetcher.pointee.perform_fetch!(fetcher, FetchCalls.completion(context: 1)) == adh_response(ADH_RESPONDS))
+        }
+        // The nested call's answer went to its own completion, the outer one's to the outer's.
+        #expect(FetchCalls.calls == ["2: 1", "1: 0", "2: 1", "1: 0"])
     }
 
     @Test func badHostJSONAndBadURLsAreReportedNotFatal() throws {

@@ -38,6 +38,9 @@ package final class ExportedInstance {
     /// By event index: the completion receiver of the event's last call, reused when nobody holds it
     /// (``NoReceiver/shared`` before the first, which is never uniquely referenced).
     private let receivers: UnsafeMutablePointer<AnyObject>
+    /// By event index: whether a call of the event is running on its receiver (a call made from
+    /// inside it, a nested dispatch, must neither reuse nor replace it: ``withReceiver(_:_:make:_:)``).
+    private let receiverBusy: UnsafeMutablePointer<Bool>
     /// By family index: the vtable made for each extension family the subscriber is in; nil for the
     /// core family and for families it is not in.
     private(set) var extensions: [UnsafeMutableRawPointer?] = []
@@ -65,6 +68,8 @@ package final class ExportedInstance {
         decodeCache = DecodeCache.shared
         receivers = .allocate(capacity: handlers.count)
         receivers.initialize(repeating: NoReceiver.shared, count: handlers.count)
+        receiverBusy = .allocate(capacity: handlers.count)
+        receiverBusy.initialize(repeating: false, count: handlers.count)
         self.link = link
         self.name = name
         self.applicationBox = ApplicationBox(value: application)
@@ -73,6 +78,7 @@ package final class ExportedInstance {
     isolated deinit {
         handlerTable.deallocate()
         receivers.deinitialize(count: handlers.count).deallocate()
+        receiverBusy.deallocate()
     }
 
     /// Makes a subscriber named `name` for `host` with `make` (the subscriber and its type's witnesses,
@@ -197,15 +203,22 @@ package final class ExportedInstance {
         }
     }
 
-    /// The completion receiver for a call of `event`: the last one, when nothing but this instance
-    /// references it any more (the subscriber kept no handler), else a new one from `make`, kept.
+    /// Runs `body` with the completion receiver for a call of `event`, borrowed: the last one, when
+    /// nothing but this instance references it any more (the subscriber kept no handler), else a new
+    /// one from `make`, kept for the next call. Not retained for the call: the instance's slot owns
+    /// it, and nothing replaces it meanwhile — a call of the same event made from inside this one (a
+    /// nested dispatch) finds it busy and runs with a new receiver of its own, not kept.
     @inline(__always)
-    func receiver<Receiver: AnyObject>(_ event: EventIndex, _: Receiver.Type, make: () -> Receiver) -> Receiver {
-        let slot = receivers + event.rawValue
-        if isKnownUniquelyReferenced(&slot.pointee) { return unsafeDowncast(slot.pointee, to: Receiver.self) }
-        let made = make()
-        slot.pointee = made
-        return made
+    func withReceiver<Receiver: AnyObject, Result>(_ event: EventIndex, _: Receiver.Type, make: () -> Receiver,
+                                                   _ body: (Receiver) -> Result) -> Result {
+        let index = event.rawValue
+        guard !receiverBusy[index] else { return body(make()) }
+        let slot = receivers + index
+        if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = make() }
+        receiverBusy[index] = true
+        defer { receiverBusy[index] = false }
+        // The slot's reference, read as its bits: no retain.
+        return borrowing(Unmanaged<Receiver>.fromOpaque(UnsafeRawPointer(slot).load(as: UnsafeRawPointer.self)), body)
     }
 
     /// Runs `body` with the instance behind `vtable`, borrowed; `fallback` for a NULL vtable.

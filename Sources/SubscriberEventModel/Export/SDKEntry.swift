@@ -41,15 +41,19 @@ enum SDKEntry {
         _ me: Me, _ arguments: A.CArguments, _ completion: R.CCompletion, _ event: EventIndex, _: A.Type, _: R.Type
     ) -> adh_response {
         onMain((me, arguments, completion, event)) { call in
-            ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: ABI.declines) {
+            ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: adh_response(ADH_DECLINES)) {
                 instance, handler, subscriber, application, value in
-                let receiver = instance.receiver(call.3, SDKCompletion<R>.self) {
+                // The receiver and the handler made from it, borrowed: no retain and release for a
+                // handler the subscriber does not keep (a kept one is a copy, which retains it).
+                instance.withReceiver(call.3, SDKCompletion<R>.self, make: {
                     SDKCompletion<R>(completion: CompletionWords(call.2), send: { R.call(unsafeBitCast($0, to: R.CCompletion.self), with: $1) },
                                      link: instance.link, name: instance.name, event: call.3.event)
-                }.reuse(CompletionWords(call.2))
-                unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
-                    .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
-                return receiver.finish()
+                }) { receiver in
+                    receiver.reuse(CompletionWords(call.2))
+                    unsafeDowncast(handler, to: CompletionEventHandler<A, R>.self)
+                        .call(subscriber, application, value, CompletionHandler(erased: receiver, slot: 0))
+                    return receiver.finish()
+                }
             }
         }
     }
@@ -62,13 +66,15 @@ enum SDKEntry {
         onMain((me, arguments, completion, event)) { call in
             ExportedInstance.call(call.0, call.1, call.3, A.self, fallback: RestorationAnswer.encode(nil)) {
                 instance, handler, subscriber, application, value in
-                let receiver = instance.receiver(call.3, SDKRestoration.self) {
+                instance.withReceiver(call.3, SDKRestoration.self, make: {
                     SDKRestoration(completion: call.2, link: instance.link, name: instance.name, event: call.3.event)
-                }.reuse(call.2)
-                let handled = unsafeDowncast(handler, to: RestorationHandler<A>.self)
-                    .call(subscriber, application, value, CompletionHandler(receiver: receiver, slot: 0))
-                receiver.finish(handled: handled)
-                return RestorationAnswer.encode(handled)
+                }) { receiver in
+                    receiver.reuse(call.2)
+                    let handled = unsafeDowncast(handler, to: RestorationHandler<A>.self)
+                        .call(subscriber, application, value, CompletionHandler(erased: receiver, slot: 0))
+                    receiver.finish(handled: handled)
+                    return RestorationAnswer.encode(handled)
+                }
             }
         }
     }
@@ -121,10 +127,10 @@ package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionRece
     }
 
     /// Ready for a new call with `completion`. Only when nothing else references it.
-    func reuse(_ completion: CompletionWords) -> Self {
+    @inline(__always)
+    func reuse(_ completion: CompletionWords) {
         self.completion = completion
         phase.reset()
-        return self
     }
 
     package override func complete(_ slot: Int, with value: Answer.Answer) {
@@ -137,7 +143,7 @@ package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionRece
     }
 
     /// The method returned: ADH_DECLINES when it declined in time.
-    func finish() -> adh_response { phase.returned() ? ABI.declines : ABI.responds }
+    func finish() -> adh_response { phase.returned() ? adh_response(ADH_DECLINES) : adh_response(ADH_RESPONDS) }
 }
 
 /// The plugin side of `continueUserActivity`'s restoration handler. Declining it before returning
@@ -159,10 +165,9 @@ package final class SDKRestoration: CompletionReceiver<[String]>, @unchecked Sen
     }
 
     /// Ready for a new call with `completion`. Only when nothing else references it.
-    func reuse(_ completion: adh_json_completion) -> Self {
+    func reuse(_ completion: adh_json_completion) {
         self.completion = completion
         phase.reset()
-        return self
     }
 
     package override func complete(_ slot: Int, with value: [String]) {

@@ -10,8 +10,10 @@
 /// - The restoration handler of `continueUserActivity` is optional, as UIKit's is: a subscriber that
 ///   returns true and never calls it is neither late nor reported.
 public struct CompletionHandler<Value: Sendable>: Sendable {
-    private let receiver: CompletionReceiver<Value>
-    private let slot: Int
+    /// A ``CompletionReceiver`` of `Value`, held as a type the inlinable initializer may name (the
+    /// receiver's class is SPI).
+    @usableFromInline let receiver: AnyObject & Sendable
+    @usableFromInline let slot: Int
 
     /// A handler that passes each call to `complete` and a decline to `onDecline`. Hosts make
     /// handlers; a subscriber only calls them (tests make their own with this).
@@ -22,20 +24,32 @@ public struct CompletionHandler<Value: Sendable>: Sendable {
     /// A handler whose calls go to `receiver`'s `slot`: one receiver serves every responder of an
     /// event, so a handler costs no allocation of its own.
     package init(receiver: CompletionReceiver<Value>, slot: Int) {
+        self.init(erased: receiver, slot: slot)
+    }
+
+    /// A handler whose calls go to `receiver`'s `slot`; `receiver` must be a ``CompletionReceiver``
+    /// of `Value`. Inlinable: a handler made from a borrowed receiver and handed on borrowed (the
+    /// SDK's completion entries) costs no retain and release of the receiver.
+    @inlinable
+    package init(erased receiver: AnyObject & Sendable, slot: Int) {
         self.receiver = receiver
         self.slot = slot
     }
 
+    /// The receiver, as made (``init(erased:slot:)``).
+    @inline(__always)
+    private var typedReceiver: CompletionReceiver<Value> { unsafeDowncast(receiver, to: CompletionReceiver<Value>.self) }
+
     /// Delivers this subscriber's answer. [any-thread]
-    public func callAsFunction(_ value: Value) { receiver.complete(slot, with: value) }
+    public func callAsFunction(_ value: Value) { typedReceiver.complete(slot, with: value) }
 
     /// Says this subscriber does not respond to this call. Only valid before the event method returns.
-    public func decline() { receiver.decline(slot) }
+    public func decline() { typedReceiver.decline(slot) }
 }
 
 extension CompletionHandler where Value == Void {
     /// Signals completion. [any-thread]
-    public func callAsFunction() { receiver.complete(slot, with: ()) }
+    public func callAsFunction() { typedReceiver.complete(slot, with: ()) }
 }
 
 /// Where completion handlers' calls go: the host's collector of one event, the SDK's forwarder to a
