@@ -111,19 +111,6 @@ func cPluginTarget(_ name: String, path: String, extraDependencies: [Target.Depe
             cSettings: cPluginSettings)
 }
 
-/// Where this manifest is: the linker options below name a file of this package by its path.
-let packageRoot = String(#filePath.dropLast("/Package.swift".count))
-
-/// The Swift plugins of this package link the functions a plugin runs at its entry, `create` and
-/// its first events together, at the end of its code, beside the metadata the runtime reads
-/// (gold's `--section-ordering-file`, Plugins/plugin-sections.order; docs/architecture.md, "What a
-/// plugin image holds"). It orders functions only when they were compiled into sections of their
-/// own (`swift build -c release -Xswiftc -function-sections`); otherwise it moves the few that are
-/// and changes nothing else. Unsafe flags are fine here: no other package depends on a plugin product.
-let pluginLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-Xlinker", "--section-ordering-file=\(packageRoot)/Plugins/plugin-sections.order"], .when(platforms: [.linux])),
-]
-
 let package = Package(
     name: "AppDelegateHost",
     products: [
@@ -158,7 +145,7 @@ let package = Package(
         // libBenchSubscribers.so.
         // -D_GNU_SOURCE: Glibc declares _dl_find_object, which names the load benchmark's probe after its file.
         .target(name: "BenchSubscribers", dependencies: ["SubscriberKit"], path: "Plugins/BenchSubscribers",
-                swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])], linkerSettings: pluginLinkerSettings),
+                swiftSettings: [.unsafeFlags(["-Xcc", "-D_GNU_SOURCE"])]),
         .executableTarget(name: "subscriber-bench",
                           dependencies: ["SubscriberHost", "BenchSubscribers", "AppHostCLI", "BenchLimits"]),
         // The floors the benchmark measures beside its rows: a C loop over subscribers' entries, a JSON
@@ -185,12 +172,10 @@ let package = Package(
         .testTarget(name: "SubscriberConformanceTests",
                     dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts", "GeneratedPlugin"]),
     ]
-    + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)", linkerSettings: pluginLinkerSettings) }
+    + swiftPlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/\($0)") }
     + cPlugins.map { cPluginTarget($0, path: "Plugins/\($0)") }
     + brokenPlugins.map { cPluginTarget($0, path: "Plugins/Broken/\($0)", extraDependencies: ["FixtureSupport"]) }
-    + swiftFixturePlugins.map {
-        .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/Broken/\($0)", linkerSettings: pluginLinkerSettings)
-    }
+    + swiftFixturePlugins.map { .target(name: $0, dependencies: ["SubscriberKit"], path: "Plugins/Broken/\($0)") }
     + frozenABIPlugins.map { plugin in
         .target(name: plugin.name, path: "Plugins/Fixtures/\(plugin.name)", publicHeadersPath: ".",
                 cSettings: cPluginSettings + [.headerSearchPath("../\(plugin.headers)/include")])

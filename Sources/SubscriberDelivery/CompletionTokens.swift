@@ -58,7 +58,9 @@ package class CompletionTokenSink: @unchecked Sendable {
 /// A table of completion tokens; the process's is ``shared``, the one every C completion's call
 /// goes to. See the comment at the top of this file.
 package final class CompletionTokens: @unchecked Sendable {
-    // @unchecked: the state and the slots are read and changed under the lock only.
+    // @unchecked: the state and the slots are changed under the lock only, and read under it but for
+    // the call made inside its own entry (``deliver(_:_:)`` says why that read is safe); the slots'
+    // callers are atomics.
 
     /// The table the C completion callbacks use.
     package static let shared: CompletionTokens = {
@@ -355,14 +357,6 @@ package final class CompletionTokens: @unchecked Sendable {
     /// The token of the entry call running now, and its thread (0 when none).
     private let callSiteToken = Atomic<UInt>(0)
     private let callSiteThread = Atomic<UInt>(0)
-
-    /// Marks `token`'s entry call as running on this thread; `nil` ends it. [main-thread]
-    @inline(__always)
-    package func setCallSite(_ token: UnsafeMutableRawPointer?) {
-        let bits = UInt(bitPattern: token)
-        callSiteThread.store(bits == 0 ? 0 : UInt(pthread_self()), ordering: .relaxed)
-        callSiteToken.store(bits, ordering: .relaxed)
-    }
 
     /// The entry call of responder `position` of `run` starts on this thread (`thread`, its
     /// `pthread_self()`): returns its token, marked as the call site, and marks its slot's caller,

@@ -259,11 +259,12 @@ enum Deliver {
         var clock = CallClock(timed: context.timed, count: responders.count)
         // One slot per responder for its handled answer, filled before its call returns.
         var returned = [Bool?](repeating: nil, count: responders.count)
+        let table = CompletionTokens.shared, thread = tokens.isEmpty ? 0 : UInt(pthread_self())
         returned.withUnsafeMutableBufferPointer { slots in
             responders.withUnsafeBufferPointer { responders in
                 for index in 0..<responders.count {
                     responders[index].restore(value, cArguments, context, A.self, into: &slots[index], collector: collector, index: index,
-                                              token: tokens.isEmpty ? nil : tokens[index], call: call)
+                                              tokens: tokens, table: table, thread: thread, call: call)
                     collector.didReturn(index, awaited: slots[index] == true)
                     clock.mark()
                 }

@@ -153,19 +153,19 @@ extension Responder {
     }
 
     /// Delivers `continueUserActivity`: whether it handled it goes into `slot` before this returns,
-    /// its restoration lists into `collector`'s slot `index` (a loaded responder's through `token`).
+    /// its restoration lists into `collector`'s slot `index` (a loaded responder's through its token of
+    /// `tokens`, issued by `table` on this thread, `thread`).
     @MainActor @inline(__always)
     func restore<A: ArgumentShape>(
         _ value: A.Value, _ cArguments: A.CArguments?, _ context: DeliveryContext, _: A.Type, into slot: inout Bool?,
-        collector: CompletionCollector<[String]>, index: Int, token: UnsafeMutableRawPointer?,
-        call: (UnsafeRawPointer, Me, A.CArguments, adh_json_completion) -> adh_tristate
+        collector: CompletionCollector<[String]>, index: Int, tokens: CompletionTokens.Run, table: CompletionTokens,
+        thread: UInt, call: (UnsafeRawPointer, Me, A.CArguments, adh_json_completion) -> adh_tristate
     ) {
         switch target {
         case .loaded(let entry, let me):
-            let token = token.unsafelyUnwrapped
-            CompletionTokens.shared.setCallSite(token)
+            let token = table.enter(tokens, index, thread: thread)
             let raw = call(entry, me, cArguments.unsafelyUnwrapped, RestorationAnswer.completion(token: token))
-            CompletionTokens.shared.setCallSite(nil)
+            table.leave(tokens, index)
             var problem: String?
             slot = OptionalBoolAnswer.decode(raw, problem: &problem)
             if let problem { context.problem(subscriber, "\(context.event): \(problem)") }

@@ -128,6 +128,7 @@ enum RunCommand {
                 scriptError = error
                 break
             }
+            // `play(call)`'s body, written out: a call of the async `play` costs an async frame an event.
             if let waiting = playNow(call) { write(await host.finish(waiting), call: call) }
             if !later.isEmpty { writeLater() }
             // A subscriber asked for orientations again: as UIKit would, before anything else.

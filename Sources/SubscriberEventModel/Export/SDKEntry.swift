@@ -98,7 +98,7 @@ private func onMain<Arguments, Result>(_ arguments: Arguments,
 /// be honoured (the host was already told "responds", or got the answer), so it is reported to the
 /// host as a warning and ignored.
 ///
-/// Reused: an instance keeps the last one of each event (``ExportedInstance/receiver(_:_:make:)``)
+/// Reused: an instance keeps the last one of each event (``ExportedInstance/withReceiver(_:_:make:_:)``)
 /// and takes it again when nobody else holds it (the subscriber kept no handler), so a completion
 /// answered within its call allocates nothing.
 ///

@@ -218,23 +218,10 @@ package final class LifecycleDispatcher {
         _ call: EventCall<Immediate, Final>,
         whenDelivered: (@MainActor (EventOutcome<Final>) -> Void)? = nil
     ) -> EventOutcome<Immediate> {
-        let (flight, started) = start(call.erased)
-        if let settled = flight.settled {
-            waiting[ObjectIdentifier(flight)] = nil
-            let delivered = outcome(of: settled, started)
-            whenDelivered?(delivered.withResult(as: Final.self))
-            var immediate = delivered.withResult(as: (any Sendable).self)
-            immediate.result = flight.immediate
-            return immediate.withResult(as: Immediate.self)
+        let typed = whenDelivered.map { whenDelivered in
+            { @MainActor (outcome: AnyEventOutcome) in whenDelivered(outcome.withResult(as: Final.self)) }
         }
-        owe(flight) { result in whenDelivered?(self.outcome(of: result, started).withResult(as: Final.self)) }
-        var pending = EventOutcome(event: call.event, result: flight.immediate as! Immediate, answers: [], reports: started.reports,
-                                   invocation: started.invocation, applicationState: machine.state)
-        pending.scene = started.scene?.identifier
-        pending.refusal = started.refusal
-        pending.isKept = started.kept
-        pending.urlHook = started.urlHook
-        return pending
+        return dispatchAtOnce(call.erased, whenDelivered: typed).withResult(as: Immediate.self)
     }
 
     /// Hands `flight`'s result to `deliver` once it finished (a task waits for it), or when the host

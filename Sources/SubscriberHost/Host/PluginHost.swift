@@ -331,15 +331,10 @@ public final class PluginHost {
         _ call: EventCall<Immediate, Final>,
         whenDelivered: (@MainActor (EventOutcome<Final>) -> Void)? = nil
     ) -> EventOutcome<Immediate> {
-        let window = openWindow()
-        let settled = DeliveredFlag()
-        let delivered = whenDelivered.map { whenDelivered in { @MainActor (outcome: EventOutcome<Final>) in
-            settled.value = true
-            whenDelivered(self.attach(outcome, window: window, closing: true))
-        } }
-        let immediate = dispatcher.dispatchAtOnce(call, whenDelivered: delivered)
-        // Still waiting for its handler: what is logged for it meanwhile goes to `whenDelivered`'s outcome.
-        return attach(immediate, window: window, closing: whenDelivered == nil || settled.value)
+        let typed = whenDelivered.map { whenDelivered in
+            { @MainActor (outcome: AnyEventOutcome) in whenDelivered(outcome.withResult(as: Final.self)) }
+        }
+        return dispatchAtOnce(call.erased, whenDelivered: typed).withResult(as: Immediate.self)
     }
 
     /// ``dispatchAtOnce(_:whenDelivered:)`` for a call whose types are erased (a script's), compiled

@@ -133,10 +133,11 @@ package enum RawCompletion: Sendable {
 /// before any token is handed out, so no completion call can come earlier. In a plugin image it is
 /// never set (a plugin is handed completions, it never makes the host's).
 package enum HostCompletions {
-    /// The token table's receiver. Set once, on the main thread, before any completion is made; it
-    /// captures nothing (a context would be retained and released around every call). Read without
-    /// run-time exclusivity checks: never written after the first token exists, and checked, every
-    /// completion paid for the runtime's access set (callgrind: about 76 instructions a call).
+    /// The token table's receiver. Set once, when the host's token table is first used (on whichever
+    /// thread), before any completion is made; it captures nothing (a context would be retained and
+    /// released around every call). Read without run-time exclusivity checks: never written after
+    /// the first token exists, and checked, every completion paid for the runtime's access set
+    /// (callgrind: about 76 instructions a call).
     @exclusivity(unchecked)
     nonisolated(unsafe) package static var receiver: @Sendable (UnsafeMutableRawPointer?, RawCompletion) -> Void = { _, _ in }
 
