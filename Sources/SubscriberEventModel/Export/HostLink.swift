@@ -235,11 +235,15 @@ final class HostLink: SubscriberLogSink {
     /// into `scratch` (compact, as the serializer writes it) and handed over as those bytes.
     private static func withAttributes(_ attributes: JSONObject, in scratch: inout [UInt8], _ body: (adh_string) -> Void) {
         guard !attributes.isEmpty else { return body(.absent) }
-        scratch.removeAll(keepingCapacity: true)
+        // Written after the texts before it, cleared once they fill the scratch (clearing an array
+        // for each call cost 80 instructions); a scratch grown past it by a long text is let go.
+        if scratch.count >= scratchKept { scratch.removeAll(keepingCapacity: true) }
+        let start = scratch.count
         attributes.appendSerialized(to: &scratch)
-        scratch.withUnsafeBufferPointer { bytes in
-            body(adh_string(data: UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), length: bytes.count))
+        scratch.withUnsafeBufferPointer { all in
+            let base = UnsafeRawPointer(all.baseAddress! + start).assumingMemoryBound(to: CChar.self)
+            body(adh_string(data: base, length: all.count - start))
         }
-        if scratch.capacity > scratchKept { scratch = [] }
+        if scratch.capacity > 2 * scratchKept { scratch = [] }
     }
 }
