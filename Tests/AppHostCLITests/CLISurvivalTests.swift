@@ -137,6 +137,26 @@ struct CLISurvivalTests {
         #expect(Self.errorLines(run) == ["apphost: \(cause) during didEnterBackground (event 6)"], "\(how)")
     }
 
+    @Test("a crash after many lines (several times what the staging scratch holds before it is cleared): every line written once and whole, the crash event's too")
+    func crashAfterManyLines() throws {
+        let fixture = try Fixture("segv")
+        defer { fixture.directory.remove() }
+        // Active and inactive in turn, ending inactive, as the fixture's five events do.
+        let before = ["didFinishLaunching"] + (1...300).map { $0 % 2 == 1 ? "didBecomeActive" : "willResignActive" }
+        let script = try fixture.directory.write("many.jsonl", (before + ["didEnterBackground"]).map { #"{"event": "\#($0)"}"# }
+            .joined(separator: "\n") + "\n")
+        let run = try AppHostProcess.run(["--manifest", fixture.manifest, "--events", script, "--allow-writable", "--json"],
+                                         environment: ["SWIFT_BACKTRACE": "enable=no"])
+        #expect(run.signal == SIGSEGV, "\(run.status) \(run.stderrLines.suffix(3))")
+        #expect(try Self.events(run) == before)
+        let expected = (1...300).map {
+            $0 % 2 == 1 ? "[AppLifecycleDelegate] info: The app has become active." : "[AppLifecycleDelegate] info: The app is about to become inactive."
+        } + ["[AppLifecycleDelegate] info: The app is now in the background.",  // the crash event's lines, from staging
+             "[DiesOnEvent] info: ending the process: segv during didEnterBackground"]
+        #expect(run.stderrLines.filter { $0.hasPrefix("[") } == expected)
+        #expect(Self.errorLines(run) == ["apphost: crashed: SIGSEGV in plugins[1] DiesOnEvent during didEnterBackground (event \(before.count + 1))"])
+    }
+
     @Test("kill -SEGV from outside while a plugin hangs: written out, and the process ends with SIGSEGV instead of going on")
     func segvSentFromOutside() throws {
         let fixture = try Fixture("hang")

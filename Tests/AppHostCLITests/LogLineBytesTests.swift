@@ -27,7 +27,7 @@ struct LogLineBytesTests {
             // Too long: cut as TerminalText.line cuts it.
             LogRecord(subscriber: "A", kind: .log, level: .info, message: long),
             LogRecord(subscriber: "A", kind: .event, level: .info, message: "big", attributes: ["v": .string(long)]),
-        ]
+        ] + LogLevel.allCases.map { LogRecord(subscriber: "Every", kind: .log, level: $0, message: "at \($0)") }
         for record in records {
             var bytes: [UInt8] = Array("kept".utf8)
             LogLineBytes.appendTerminalLine(record, to: &bytes)

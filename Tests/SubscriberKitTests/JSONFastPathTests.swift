@@ -176,6 +176,28 @@ struct JSONFastPathTests {
         #expect([UInt8]([0x7B, 0x22, 0xC3, 0x22, 0x3A, 0x31, 0x7D]).withUnsafeBufferPointer { JSONObjectText(checking: $0) } == nil)
     }
 
+    @Test("an object's keys are compared with every key before it, at every depth; up to the member limit, each level its own")
+    func objectTextKeys() {
+        func checked(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { JSONObjectText(checking: $0) } != nil }
+        let limit = JSONObjectText.memberLimit
+        let keys = (0..<limit).map { "k\($0)" }
+        func object(_ keys: [String], inner: String = "1") -> String { "{" + keys.map { "\"\($0)\":\(inner)" }.joined(separator: ",") + "}" }
+        #expect(checked(object(keys)))
+        #expect(!checked(object(keys + ["k\(limit)"])))
+        // A key repeated at any later position, the first or the last before it.
+        for position in 1..<limit {
+            #expect(!checked(object(Array(keys[..<position]) + [keys[0]])), "\(position)")
+            #expect(!checked(object(Array(keys[..<position]) + [keys[position - 1]])), "\(position)")
+        }
+        // Nested objects: each level's keys are its own (the same names at two levels are fine), and
+        // a duplicate inside a nested object, after the outer one has many keys, is found.
+        let nested = object(keys, inner: object(keys, inner: object(keys)))
+        #expect(checked(nested))
+        #expect(!checked(object(keys, inner: object(["a", "b", "a"]))))
+        #expect(!checked("{\"a\":{\"x\":1},\"b\":{\"y\":2,\"y\":3}}"))
+        #expect(checked("{\"a\":{\"x\":1},\"b\":{\"x\":2,\"y\":3}}"))
+    }
+
     /// A number's text as the full check finds it: the serializer's form when reading it and
     /// writing it again gives the same bytes.
     static func writtenAgain(_ text: [UInt8]) -> Bool {

@@ -474,3 +474,30 @@ func roundTrips(_ value: JSONValue) throws {
         #expect(try JSONValue(parsing: text).serialized() == text)
     }
 }
+
+/// Integral numbers are written digit by digit (no string made): the text is `String(Int64(x))`'s,
+/// at the ends of the range written that way and around each power of ten.
+@Test func integralNumbersAreWrittenAsTheirDecimalDigits() {
+    var values: [Int64] = [1, -1, 7, -7, 9_007_199_254_740_992, -9_007_199_254_740_992, 1 << 52, -(1 << 52)]
+    var power: Int64 = 10
+    while power < 10_000_000_000_000_000 {  // below 1e16, exact as Doubles
+        values += [power - 1, power, power + 1, -power, -(power - 1)]
+        power *= 10
+    }
+    for value in values {
+        #expect(JSONValue.number(Double(value)).serialized() == String(value), "\(value)")
+    }
+}
+
+/// An object's bytes appended in place (what a plugin sends a logged event's attributes as) are
+/// the serializer's text, after what the bytes held, and reusing the bytes leaves nothing behind.
+@Test func objectAppendedInPlaceIsTheSerializersText() {
+    let object: JSONObject = ["timestamp": .number(1795821398.1609185), "n": 12, "s": "a\"b\n", "l": [true, .null]]
+    var bytes = Array("x".utf8)
+    object.appendSerialized(to: &bytes)
+    #expect(bytes == Array(("x" + object.serialized()).utf8))
+    bytes.removeAll(keepingCapacity: true)
+    let small: JSONObject = ["a": 1]
+    small.appendSerialized(to: &bytes)
+    #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":1}"#)
+}

@@ -15,7 +15,18 @@ final class HostLink: SubscriberLogSink {
         let functions: adh_host
     }
 
-    private let host: Mutex<Host?>
+    /// The host while the link is open, and the bytes of the attributes being sent (reused: a
+    /// logged event's attributes are serialized under the lock, straight into them, and sent as they
+    /// are: no string made, no allocation once the first has grown it).
+    private struct Linked: Sendable {
+        var host: Host?
+        var scratch: [UInt8] = []
+    }
+
+    /// The scratch bytes kept between calls at most (a larger one is let go after its call).
+    private static let scratchKept = 4096
+
+    private let host: Mutex<Linked>
     /// The host's services, asked for once.
     private struct Services: @unchecked Sendable {
         // @unchecked: C structs and pointers, immutable.
@@ -34,7 +45,7 @@ final class HostLink: SubscriberLogSink {
     /// A link to `host`, read as far as its `struct_size` covers; its services are asked for once.
     init(_ host: UnsafePointer<adh_host>) {
         let functions = ABI.readCovered(host)
-        self.host = Mutex(Host(pointer: host, functions: functions))
+        self.host = Mutex(Linked(host: Host(pointer: host, functions: functions)))
         let state = functions.get_extension.flatMap { $0(host, ADH_EXT_HOST_STATE) }
             .map { ABI.readCovered($0.assumingMemoryBound(to: adh_host_state.self)) }
         let requests = functions.get_extension.flatMap { $0(host, ADH_EXT_HOST_REQUESTS) }
@@ -60,8 +71,8 @@ final class HostLink: SubscriberLogSink {
     }
 
     func request(_ request: SubscriberRequest, from subscriber: String) {
-        host.withLock { host in
-            guard let host, let requests = services.requests else { return }
+        host.withLock { linked in
+            guard let host = linked.host, let requests = services.requests else { return }
             switch request {
             case .registerForRemoteNotifications: requests.register_for_remote_notifications?(host.pointer)
             case .updateSupportedInterfaceOrientations: requests.update_supported_interface_orientations?(host.pointer)
@@ -71,32 +82,30 @@ final class HostLink: SubscriberLogSink {
 
     /// Cuts the link: from now on every call does nothing. [main-thread]
     func close() {
-        host.withLock { $0 = nil }
+        host.withLock { $0 = Linked() }
     }
 
     func log(subscriber: String, level: LogLevel, message: String) {
-        host.withLock { host in
-            guard let host, let log = host.functions.log else { return }
+        host.withLock { linked in
+            guard let host = linked.host, let log = host.functions.log else { return }
             withABIString(message) { log(host.pointer, level.rawValue, $0) }
         }
     }
 
     func logEvent(subscriber: String, name: String, attributes: JSONObject) {
-        let attributes = Self.serialized(attributes)
-        host.withLock { host in
-            guard let host, let logEvent = host.functions.log_event else { return }
-            withABIString(name) { name in
-                withABIString(attributes) { logEvent(host.pointer, name, $0) }
+        host.withLock { linked in
+            guard let host = linked.host, let logEvent = host.functions.log_event else { return }
+            Self.withAttributes(attributes, in: &linked.scratch) { attributes in
+                withABIString(name) { logEvent(host.pointer, $0, attributes) }
             }
         }
     }
 
     func logError(subscriber: String, message: String, attributes: JSONObject) {
-        let attributes = Self.serialized(attributes)
-        host.withLock { host in
-            guard let host, let logError = host.functions.log_error else { return }
-            withABIString(message) { message in
-                withABIString(attributes) { logError(host.pointer, message, $0) }
+        host.withLock { linked in
+            guard let host = linked.host, let logError = host.functions.log_error else { return }
+            Self.withAttributes(attributes, in: &linked.scratch) { attributes in
+                withABIString(message) { logError(host.pointer, $0, attributes) }
             }
         }
     }
@@ -216,14 +225,25 @@ final class HostLink: SubscriberLogSink {
     /// host has none. The bytes are host-owned and valid as long as the host struct: parse them at
     /// once. (A closure, not a key path: a key path is instantiated by the runtime in every image.)
     private func text(_ pick: (adh_host) -> TextFunction?) -> adh_string {
-        host.withLock { host -> UncheckedSendable<adh_string> in
-            guard let host, let read = pick(host.functions) else { return UncheckedSendable(.absent) }
+        host.withLock { linked -> UncheckedSendable<adh_string> in
+            guard let host = linked.host, let read = pick(host.functions) else { return UncheckedSendable(.absent) }
             return UncheckedSendable(read(host.pointer))
         }.value
     }
 
-    /// Attributes as JSON text; nil (absent) for none, as the header allows.
-    private static func serialized(_ attributes: JSONObject) -> String? {
-        attributes.isEmpty ? nil : JSONValue.object(attributes).serialized()
+    /// Calls `body` with `attributes` as JSON text (absent for none, as the header allows), written
+    /// into `scratch` (compact, as the serializer writes it) and handed over as those bytes.
+    private static func withAttributes(_ attributes: JSONObject, in scratch: inout [UInt8], _ body: (adh_string) -> Void) {
+        guard !attributes.isEmpty else { return body(.absent) }
+        // Written after the texts before it, cleared once they fill the scratch (clearing an array
+        // for each call cost 80 instructions); a scratch grown past it by a long text is let go.
+        if scratch.count >= scratchKept { scratch.removeAll(keepingCapacity: true) }
+        let start = scratch.count
+        attributes.appendSerialized(to: &scratch)
+        scratch.withUnsafeBufferPointer { all in
+            let base = UnsafeRawPointer(all.baseAddress! + start).assumingMemoryBound(to: CChar.self)
+            body(adh_string(data: base, length: all.count - start))
+        }
+        if scratch.capacity > 2 * scratchKept { scratch = [] }
     }
 }

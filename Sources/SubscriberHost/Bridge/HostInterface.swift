@@ -127,25 +127,25 @@ final class HostInterface: Sendable {
     }
 
     private func log(level: adh_log_level, message: adh_string) {
-        guard let context = live(during: "log")?.context,
-              let message = read(message, of: "log", in: context) else { return }
+        guard let live = live(during: "log"),
+              let message = read(message, of: "log", in: live.context) else { return }
         // Levels outside the header's range are clamped to the nearest one rather than dropped.
         let level = LogLevel(rawValue: min(max(level, LogLevel.trace.rawValue), LogLevel.critical.rawValue)) ?? .info
-        context.log(message, level: level)
+        live.context.log(message, level: level)
     }
 
     private func logEvent(name: adh_string, attributes: adh_string) {
-        guard let context = live(during: "log_event")?.context,
-              let name = read(name, of: "log_event name", in: context) else { return }
-        if let text = Self.checkedText(attributes) { return context.logEvent(name, attributesText: text) }
-        context.logEvent(name, attributes: self.attributes(attributes, of: "logEvent(\(name))", in: context))
+        guard let live = live(during: "log_event"),
+              let name = read(name, of: "log_event name", in: live.context) else { return }
+        if let text = Self.checkedText(attributes) { return live.context.logEvent(name, attributesText: text) }
+        live.context.logEvent(name, attributes: self.attributes(attributes, of: "logEvent(\(name))", in: live.context))
     }
 
     private func logError(message: adh_string, attributes: adh_string) {
-        guard let context = live(during: "log_error")?.context,
-              let message = read(message, of: "log_error", in: context) else { return }
-        if let text = Self.checkedText(attributes) { return context.logError(message, attributesText: text) }
-        context.logError(message, attributes: self.attributes(attributes, of: "logError", in: context))
+        guard let live = live(during: "log_error"),
+              let message = read(message, of: "log_error", in: live.context) else { return }
+        if let text = Self.checkedText(attributes) { return live.context.logError(message, attributesText: text) }
+        live.context.logError(message, attributes: self.attributes(attributes, of: "logError", in: live.context))
     }
 
     /// Attributes sent in the serializer's form (as the SDK sends them), kept as that text: output

@@ -45,6 +45,32 @@ package struct JSONObjectText: Sendable, Hashable {
         @inline(__always)
         func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
 
+        /// An object's members from `index` (past its `{`, at least one) to past its `}`, each key
+        /// compared with those before it, kept in `keys`.
+        private mutating func members(depth: Int, keys: UnsafeMutableBufferPointer<Range<Int>>) -> Bool {
+            var count = 0
+            while true {
+                let start = index
+                guard count < keys.count, string() else { return false }
+                let key = start..<index
+                for other in keys[..<count] where other.count == key.count && bytes[other].elementsEqual(bytes[key]) {
+                    return false
+                }
+                keys.initializeElement(at: count, to: key)
+                count += 1
+                guard byte(index) == UInt8(ascii: ":") else { return false }
+                index += 1
+                guard value(depth: depth + 1) else { return false }
+                switch byte(index) {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "}"):
+                    index += 1
+                    return true
+                default: return false
+                }
+            }
+        }
+
         mutating func value(depth: Int) -> Bool {
             switch byte(index) {
             case UInt8(ascii: "{"):
@@ -54,23 +80,10 @@ package struct JSONObjectText: Sendable, Hashable {
                     index += 1
                     return true
                 }
-                var keys: [Range<Int>] = []
-                while true {
-                    let start = index
-                    guard keys.count < JSONObjectText.memberLimit, string() else { return false }
-                    let key = start..<index
-                    for other in keys where other.count == key.count && bytes[other].elementsEqual(bytes[key]) { return false }
-                    keys.append(key)
-                    guard byte(index) == UInt8(ascii: ":") else { return false }
-                    index += 1
-                    guard value(depth: depth + 1) else { return false }
-                    switch byte(index) {
-                    case UInt8(ascii: ","): index += 1
-                    case UInt8(ascii: "}"):
-                        index += 1
-                        return true
-                    default: return false
-                    }
+                // The keys so far, on the stack (at most memberLimit: 512 bytes a level): an array
+                // for them was an allocation for every object a plugin logged.
+                return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: JSONObjectText.memberLimit) {
+                    members(depth: depth, keys: $0)
                 }
             case UInt8(ascii: "["):
                 guard depth < JSONObjectText.depthLimit else { return false }

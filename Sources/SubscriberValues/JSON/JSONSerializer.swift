@@ -73,6 +73,15 @@ extension JSONObject {
     public func serialized(sortedKeys: Bool = false, pretty: Bool = false) -> String {
         JSONValue.object(self).serialized(sortedKeys: sortedKeys, pretty: pretty)
     }
+
+    /// Appends the bytes of ``serialized(sortedKeys:pretty:)`` (compact) to `bytes`: what a plugin
+    /// sends a logged event's attributes as, written into bytes it reuses.
+    package func appendSerialized(to bytes: inout [UInt8]) {
+        var writer = JSONWriter(sortedKeys: false, pretty: false)
+        swap(&writer.output, &bytes)
+        writer.write(.object(self), depth: 0)
+        swap(&writer.output, &bytes)
+    }
 }
 
 /// Writes JSON text as UTF-8 into `output`.
@@ -154,8 +163,7 @@ struct JSONWriter {
         if number == 0 {
             output.append(contentsOf: number.sign == .minus ? "-0".utf8 : "0".utf8)
         } else if number.magnitude < 1e16 && number.rounded(.towardZero) == number {
-            var text = String(Int64(number))
-            text.withUTF8 { output.append(contentsOf: $0) }
+            writeInteger(Int64(number))
         } else {
             // Swift prints the shortest digits that read back exactly, e.g. 0.1, 1e+20, 5e-324
             // (ASCII), without a trailing ".0". Copied as bytes: a Substring's UTF8View appended
@@ -166,6 +174,21 @@ struct JSONWriter {
                 let whole = count >= 2 && utf8[count - 2] == UInt8(ascii: ".") && utf8[count - 1] == UInt8(ascii: "0")
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<(whole ? count - 2 : count)]))
             }
+        }
+    }
+
+    /// `value` in decimal digits, as `String(value)` writes it, with no string made.
+    mutating func writeInteger(_ value: Int64) {
+        if value < 0 { output.append(0x2D) }  // -
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
         }
     }
 
