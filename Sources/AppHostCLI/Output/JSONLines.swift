@@ -174,15 +174,8 @@ enum JSONLines {
         let count = utf8.count
         var index = 0
         if let base = utf8.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            let quotes = ones &* 0x22, backslashes = ones &* 0x5C
             while index + 8 <= count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                // A byte below 0x20 (x - 0x20 borrows into its high bit while x's is clear), or one
-                // equal to `"` or `\\` (a zero byte once xored with it): exact, byte by byte.
-                let quote = word ^ quotes, backslash = word ^ backslashes
-                let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                if found & highs != 0 { return false }
+                if JSONWord.escaped(JSONWord.load(base + index)) != 0 { return false }
                 index += 8
             }
         }

@@ -115,14 +115,8 @@ package struct FlatJSONObject: Sendable {
         /// first word it refuses on are read one by one.
         @inline(__always)
         func isPlainWord(at i: Int) -> Bool {
-            let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-            // Below 0x20 (x - 0x20 borrows into a clear high bit); `"` or `\` (zero once xored).
-            let low = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-            // At or above 0x7F: the high bit set, or x + 1 reaching it.
-            let high = (((word & ~highs) &+ ones) & highs) | (word & highs)
-            return (low & highs) | high == 0
+            let word = JSONWord.load(bytes.baseAddress! + i)
+            return JSONWord.escaped(word) | JSONWord.atOrAboveDEL(word) == 0
         }
 
         @inline(__always)
