@@ -121,19 +121,16 @@ struct BridgeCompletionTests {
         #expect(UInt(bitPattern: fourthToken) & 0xFFFF_FFFF != UInt(bitPattern: secondToken) & 0xFFFF_FFFF)
     }
 
-    @Test("calls on the thread that issued first, while another thread issues, retires and frees slots: none reaches a freed sink")
-    func callsRaceRetirementsOnAnotherThread() async {
-        let table = CompletionTokens(retiredCapacity: 2)
-        // The first issue is on this thread: the table once read slots here without its lock, so a
-        // sink the other thread's retirement freed could still be called.
-        table.retire(table.issue(1, to: CompletionTokenSink()))
-        let counter = CountingSink.Counter()
-        let rounds = 20_000
+    /// Calls the latest token of the runs another thread issues and retires meanwhile (20,000 runs of
+    /// two, the FIFO of 2 forgetting each previous round's, whose sink is then freed), on this thread,
+    /// until that thread is done: how many calls it made. Suspends every 1,000 calls (on the main actor,
+    /// so on the same thread).
+    private static func callTokensRetiredMeanwhile(_ table: CompletionTokens, _ counter: CountingSink.Counter) async -> Int {
         let retiring = Thread {
-            for _ in 0..<rounds {
+            for _ in 0..<20_000 {
                 let tokens = table.issue(2, to: CountingSink(counter))
                 counter.latestToken.store(UInt(bitPattern: tokens[1]), ordering: .releasing)
-                table.retire(tokens)  // the FIFO of 2 forgets the previous round's: its sink is freed
+                table.retire(tokens)
             }
         }
         retiring.start()
@@ -145,6 +142,17 @@ struct BridgeCompletionTests {
             calls += 1
             if calls % 1_000 == 0 { await Task.yield() }
         }
+        return calls
+    }
+
+    @Test("calls on the thread that issued first, while another thread issues, retires and frees slots: none reaches a freed sink")
+    func callsRaceRetirementsOnAnotherThread() async {
+        let table = CompletionTokens(retiredCapacity: 2)
+        // The first issue is on this thread: the table once read slots here without its lock, so a
+        // sink the other thread's retirement freed could still be called.
+        table.retire(table.issue(1, to: CompletionTokenSink()))
+        let counter = CountingSink.Counter()
+        let calls = await Self.callTokensRetiredMeanwhile(table, counter)
         // Each call reached its live sink or was counted unknown (its slot forgotten): none lost.
         #expect(counter.calls.load(ordering: .acquiring) + table.unknownCount == calls)
     }
@@ -177,22 +185,7 @@ struct BridgeCompletionTests {
         // skip the lock, never a call of another run's token made meanwhile on this thread.
         let own = table.issue(1, to: CountingSink(counter))
         _ = table.enter(own, 0, thread: UInt(pthread_self()))
-        let rounds = 20_000
-        let retiring = Thread {
-            for _ in 0..<rounds {
-                let tokens = table.issue(2, to: CountingSink(counter))
-                counter.latestToken.store(UInt(bitPattern: tokens[1]), ordering: .releasing)
-                table.retire(tokens)  // the FIFO of 2 forgets the previous round's: its sink is freed
-            }
-        }
-        retiring.start()
-        var calls = 0
-        while !retiring.isFinished || calls == 0 {
-            let token = counter.latestToken.load(ordering: .acquiring)
-            guard token != 0 else { continue }
-            table.deliver(UnsafeMutableRawPointer(bitPattern: token), .done)
-            calls += 1
-        }
+        let calls = await Self.callTokensRetiredMeanwhile(table, counter)
         table.leave(own, 0)
         table.retire(own)
         // Each call reached its live sink, or its slot was forgotten: unknown, and blamed on the
