@@ -46,4 +46,24 @@ struct PluginMapTests {
         #expect(ranges.map(\.plugin) == [0, 0])
         #expect(ranges.map(\.start) == [0x1000, 0x3000])
     }
+
+    @Test("a plugin found before a reload is named as that load knew it, never past the reload's fewer names")
+    func foundBeforeAReload() {
+        let map = PluginMap()
+        #expect(map.plugin(at: 0x3800) == nil)
+        map.publish(names: ["plugins[0] A", "plugins[1] B", "plugins[2] C"],
+                    ranges: [(0x1000, 0x2000, 0), (0x2000, 0x3000, 1), (0x3000, 0x4000, 2), (0x4000, 0x5000, 7)])
+        #expect(map.count == 3)  // a range naming no plugin is never published
+        let found = map.plugin(at: 0x3800)
+        #expect(found?.index == 2)
+        #expect(map.plugin(atAny: [0x100, 0x2000])?.index == 1)
+
+        // A reload (fewer plugins, other places) published while a crash handler holds what it found.
+        map.publish(names: ["plugins[0] D"], ranges: [(0x9000, 0xa000, 0)])
+        #expect(map.plugin(at: 0x3800) == nil)
+        #expect(map.plugin(at: 0x9800)?.index == 0)
+        let line = PublishedText.Scratch(capacity: 64)
+        if let found { map.appendName(found, to: line) }
+        #expect(line.text == "plugins[2] C")
+    }
 }

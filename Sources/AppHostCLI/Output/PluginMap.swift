@@ -8,40 +8,60 @@ import Synchronization
 /// Where each loaded plugin's code lies in memory, to name the plugin a crash happened in (from the
 /// faulting address) or that called `exit()` (from the return addresses on the stack).
 ///
-/// Read from `/proc/self/maps` once the plugins are loaded: every mapping of a plugin's file (same
-/// path and inode). A signal handler asks it lock-free: the ranges and names live in plain memory
-/// allocated beforehand, published by one atomic count.
-final class PluginMap: @unchecked Sendable {  // written once, before the count that publishes it
-    private struct Range {
+/// Read from `/proc/self/maps` once the plugins are loaded (and again after a reload): every mapping
+/// of a plugin's file (same path and inode). A signal handler asks it lock-free: each load publishes
+/// one ``Snapshot`` (ranges and names in plain memory allocated beforehand) by one atomic pointer,
+/// and a plugin found is named from the snapshot it was found in. A reload that publishes a new one
+/// while a handler reads the old one cannot send it past the old one's ends: no snapshot is freed.
+final class PluginMap: @unchecked Sendable {  // its one stored property is an atomic
+    fileprivate struct Range {
         var start: UInt
         var end: UInt
         var plugin: Int
     }
 
-    private nonisolated(unsafe) var ranges = UnsafeMutablePointer<Range>.allocate(capacity: 1)
-    private nonisolated(unsafe) var names = UnsafeMutablePointer<SignalSafeBuffer>.allocate(capacity: 1)
-    private let rangeCount = Atomic<Int>(0)
+    /// One load's ranges and names, never changed after it is published, never freed (a handler may
+    /// still be reading it; a reload is rare and its snapshot small).
+    fileprivate struct Snapshot {
+        let ranges: UnsafeMutablePointer<Range>
+        let rangeCount: Int
+        let names: UnsafeMutablePointer<SignalSafeBuffer>
+        let nameCount: Int
+    }
+
+    /// A plugin found at an address: its index in the load that found it, and that load's names.
+    struct Found: @unchecked Sendable {  // points into a snapshot that is never changed or freed
+        fileprivate let snapshot: UnsafeMutablePointer<Snapshot>
+        /// The plugin's index in the names given to the ``load(_:)`` that published the snapshot.
+        let index: Int
+    }
+
+    private let current = Atomic<UnsafeMutablePointer<Snapshot>?>(nil)
 
     /// How many address ranges are known.
-    var count: Int { rangeCount.load(ordering: .acquiring) }
+    var count: Int { current.load(ordering: .acquiring)?.pointee.rangeCount ?? 0 }
 
     /// Learns where `plugins` (a name to show, and the canonical path of the file loaded) lie.
     func load(_ plugins: [(name: String, path: String)]) {
-        let found = Self.ranges(of: plugins, in: Self.mappings(), inode: Self.inode(of:))
-        let newNames = UnsafeMutablePointer<SignalSafeBuffer>.allocate(capacity: max(1, plugins.count))
+        publish(names: plugins.map(\.name), ranges: Self.ranges(of: plugins, in: Self.mappings(), inode: Self.inode(of:)))
+    }
+
+    /// Publishes `names` and the address `ranges` of their files (each with an index into `names`) as
+    /// one snapshot; the one published before stays readable.
+    func publish(names plugins: [String], ranges found: [(start: UInt, end: UInt, plugin: Int)]) {
+        let names = UnsafeMutablePointer<SignalSafeBuffer>.allocate(capacity: max(1, plugins.count))
         for (index, plugin) in plugins.enumerated() {
             let buffer = SignalSafeBuffer(capacity: 512)
-            var text = plugin.name
+            var text = plugin
             text.withUTF8 { bytes in _ = buffer.append(UnsafeBufferPointer(rebasing: bytes.prefix(512))) }
-            (newNames + index).initialize(to: buffer)
+            (names + index).initialize(to: buffer)
         }
-        let newRanges = UnsafeMutablePointer<Range>.allocate(capacity: max(1, found.count))
-        newRanges.initialize(from: found.map { Range(start: $0.start, end: $0.end, plugin: $0.plugin) }, count: found.count)
-        // Unpublished while replaced; the old blocks are kept (a handler may still be reading them).
-        rangeCount.store(0, ordering: .releasing)
-        names = newNames
-        ranges = newRanges
-        rangeCount.store(found.count, ordering: .releasing)
+        let valid = found.filter { $0.plugin >= 0 && $0.plugin < plugins.count }
+        let ranges = UnsafeMutablePointer<Range>.allocate(capacity: max(1, valid.count))
+        ranges.initialize(from: valid.map { Range(start: $0.start, end: $0.end, plugin: $0.plugin) }, count: valid.count)
+        let snapshot = UnsafeMutablePointer<Snapshot>.allocate(capacity: 1)
+        snapshot.initialize(to: Snapshot(ranges: ranges, rangeCount: valid.count, names: names, nameCount: plugins.count))
+        current.store(snapshot, ordering: .releasing)
     }
 
     /// The address ranges of `mappings` (lines of `/proc/self/maps`) that map one of `plugins`' files
@@ -78,24 +98,24 @@ final class PluginMap: @unchecked Sendable {  // written once, before the count 
         return found
     }
 
-    /// The plugin `address` lies in, as an index into the names given to ``load(_:)``; -1 for none.
-    /// Async-signal-safe.
-    func index(of address: UInt) -> Int {
-        let count = rangeCount.load(ordering: .acquiring)
-        for index in 0..<count where ranges[index].start <= address && address < ranges[index].end {
-            return ranges[index].plugin
+    /// The plugin `address` lies in; nil for none. Async-signal-safe.
+    func plugin(at address: UInt) -> Found? {
+        guard let snapshot = current.load(ordering: .acquiring) else { return nil }
+        let ranges = snapshot.pointee.ranges
+        for index in 0..<snapshot.pointee.rangeCount where ranges[index].start <= address && address < ranges[index].end {
+            return Found(snapshot: snapshot, index: ranges[index].plugin)
         }
-        return -1
+        return nil
     }
 
-    /// The plugin the first of `addresses` that lies in one belongs to; -1 for none.
-    func index(ofAny addresses: [UInt]) -> Int {
-        addresses.lazy.map { self.index(of: $0) }.first { $0 >= 0 } ?? -1
+    /// The plugin the first of `addresses` that lies in one belongs to; nil for none.
+    func plugin(atAny addresses: [UInt]) -> Found? {
+        addresses.lazy.compactMap { self.plugin(at: $0) }.first
     }
 
-    /// Appends plugin `index`'s name to `line`. Async-signal-safe.
-    func appendName(_ index: Int, to line: PublishedText.Scratch) {
-        names[index].withBytes { line.append($0) }
+    /// Appends `plugin`'s name, as the load that found it knew it, to `line`. Async-signal-safe.
+    func appendName(_ plugin: Found, to line: PublishedText.Scratch) {
+        plugin.snapshot.pointee.names[plugin.index].withBytes { line.append($0) }
     }
 
     /// The lines of `/proc/self/maps` (empty when it cannot be read).

@@ -405,8 +405,8 @@ package enum Survival {
         case crash(signal: Int32, code: Int32, sender: pid_t, address: UInt)
         /// A signal that stops the command.
         case stop(signal: Int32)
-        /// `exit(status)`, called from `plugin` (an index into ``pluginMap``, -1 when unknown).
-        case exit(status: Int32, plugin: Int)
+        /// `exit(status)`, called from `plugin` (nil when unknown).
+        case exit(status: Int32, plugin: PluginMap.Found?)
     }
 
     /// Has everything written out for `cause` and waits for it (a crash or an `exit()`: the calling
@@ -472,7 +472,7 @@ package enum Survival {
     private static func exiting(status: Int32) {
         let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
         guard current != .none, claimEnding() else { return }
-        writeOutAndWait(.exit(status: status, plugin: pluginMap.index(ofAny: Backtrace.callers())))
+        writeOutAndWait(.exit(status: status, plugin: pluginMap.plugin(atAny: Backtrace.callers())))
         _exit(current == .loading ? ExitStatus.usage : ExitStatus.failure)
     }
 
@@ -624,9 +624,9 @@ package enum Survival {
         case .crash(let number, let code, let sender, let address):
             scratch.append("crashed: ")
             scratch.append(signalName(number))
-            let plugin = pluginMap.index(of: address)
+            let plugin = pluginMap.plugin(at: address)
             if code > 0 {
-                if plugin >= 0 {
+                if let plugin {
                     scratch.append(" in ")
                     pluginMap.appendName(plugin, to: scratch)
                 }
@@ -641,14 +641,14 @@ package enum Survival {
             scratch.append("stopped by ")
             scratch.append(signalName(number))
         case .exit(let status, let plugin):
-            if plugin >= 0 {
+            if let plugin {
                 pluginMap.appendName(plugin, to: scratch)
                 scratch.append(" called exit(")
             } else {
                 scratch.append("exit(")
             }
             scratch.append(number: Int(status))
-            scratch.append(plugin >= 0 ? ")" : ") was called, not by apphost")
+            scratch.append(plugin != nil ? ")" : ") was called, not by apphost")
         }
     }
 
@@ -805,5 +805,8 @@ final class PublishedText: Sendable {
         func writeOut(to fd: Int32, timer: EndingTimer?) {
             _ = OutputWrite.bounded(UnsafeBufferPointer(start: base, count: count), to: fd, timer: timer)
         }
+
+        /// The line so far, as text (not async-signal-safe: for tests).
+        var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
     }
 }
