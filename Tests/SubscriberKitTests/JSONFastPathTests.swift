@@ -325,6 +325,41 @@ struct JSONFastPathTests {
         #expect(decimal > 50_000 && written >= decimal * 999 / 1_000, "\(written) of \(decimal)")
     }
 
+    /// A string as JSON escapes it, byte by byte (the serializer's rule).
+    static func escapedByByte(_ string: String) -> String {
+        var text = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{8}": text += "\\b"
+            case "\u{C}": text += "\\f"
+            case _ where scalar.value < 0x20: text += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
+    @Test("a string with nothing to escape is written whole, one with anything to escape byte by byte, at every length and place")
+    func stringsEscapedAtEveryPlace() {
+        for length in 0..<80 {
+            let plain = String((0..<length).map { "abcdéfgh"[String.Index(utf16Offset: $0 % 5, in: "abcdé")] })
+            #expect(JSONValue.string(plain).serialized() == Self.escapedByByte(plain), "\(length)")
+            for position in 0..<length {
+                for special: Character in ["\"", "\\", "\n", "\u{1}", "\u{1F}"] {
+                    var characters = Array(plain)
+                    characters[position] = special
+                    let string = String(characters)
+                    #expect(JSONValue.string(string).serialized() == Self.escapedByByte(string), "\(length) \(position)")
+                }
+            }
+        }
+    }
+
     @Test("whatever text is kept reads back and serializes to the same bytes (every byte of many texts altered)")
     func objectTextRoundTrips() {
         let seeds: [JSONObject] = [
