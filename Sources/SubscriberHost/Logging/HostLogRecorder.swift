@@ -99,7 +99,8 @@ package final class HostLogRecorder: SubscriberLogSink {
 
     /// Records a log line. [any-thread]
     package func log(subscriber: String, level: LogLevel, message: String) {
-        record(LogRecord(subscriber: subscriber, kind: .log, level: level, message: message))
+        // No attributes as an empty object made directly (`[:]` went through the dictionary literal's init).
+        record(LogRecord(subscriber: subscriber, kind: .log, level: level, message: message, attributes: JSONObject()))
     }
 
     /// Records an analytics event, at level info. [any-thread]
