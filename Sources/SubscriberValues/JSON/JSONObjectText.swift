@@ -215,7 +215,16 @@ package struct JSONObjectText: Sendable, Hashable {
         mutating func string() -> Bool {
             guard byte(index) == UInt8(ascii: "\"") else { return false }
             var i = index + 1
+            let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             while i < bytes.count {
+                // Eight bytes at a time while none is a quote, a backslash, a control character or
+                // past ASCII (those are looked at one by one).
+                while i + 8 <= bytes.count {
+                    let word = JSONWord.load(base + i)
+                    guard JSONWord.escaped(word) | (word & JSONWord.highs) == 0 else { break }
+                    i += 8
+                }
+                guard i < bytes.count else { return false }
                 let b = bytes[i]
                 if b == UInt8(ascii: "\"") {
                     index = i + 1
