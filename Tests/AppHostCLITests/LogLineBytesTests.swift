@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SubscriberHost
 import SubscriberKit
+@testable import SubscriberValues
 @testable import AppHostCLI
 
 @Suite("Log lines as bytes")
@@ -33,6 +34,32 @@ struct LogLineBytesTests {
             LogLineBytes.appendTerminalLine(record, to: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == "kept" + Self.ordinary(record), "\(record.message.prefix(20))")
         }
+        // Written in place (what the crash stager keeps): the same bytes, or nil for a line to
+        // escape or cut, attributes the host built, or too little room.
+        let plugin = LogRecord(subscriber: "SessionAnalytics", kind: .event, level: .info, message: "session_ended",
+                               attributesText: Self.text(#"{"startedAt":1795788093.4646502,"duration":0.25}"#))
+        let pluginError = LogRecord(subscriber: "S", kind: .error, level: .error, message: "no", attributesText: Self.text(#"{"a":[1,"é"]}"#))
+        for record in records + [plugin, pluginError] {
+            let ordinary = Self.ordinary(record)
+            let plain = ordinary == record.description + "\n" && (record.kind == .log || !record.hasAttributes || record.attributesText != nil)
+            for room in [2 * TerminalText.lineLimit, ordinary.utf8.count, ordinary.utf8.count - 1, 1] {
+                let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
+                    LogLineBytes.writeTerminalLine(record, into: buffer.baseAddress!, capacity: room).map {
+                        String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<$0]), as: UTF8.self)
+                    }
+                }
+                if plain && room >= ordinary.utf8.count {
+                    #expect(written == ordinary, "\(record.message.prefix(20)) in \(room)")
+                } else {
+                    #expect(written == nil, "\(record.message.prefix(20)) in \(room)")
+                }
+            }
+        }
+    }
+
+    /// Attributes as a plugin sends them, checked.
+    static func text(_ json: String) -> JSONObjectText {
+        Array(json.utf8).withUnsafeBufferPointer { JSONObjectText(checking: $0) }!
     }
 
     @Test("the word-at-a-time scan finds every byte that may be a control character, at every position")

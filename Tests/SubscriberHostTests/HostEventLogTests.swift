@@ -107,4 +107,20 @@ struct HostEventLogTests {
         #expect(active.logs.count == 200_000)
         #expect(active.logs.first?.message == "line 0" && active.logs.last?.message == "line 199999")
     }
+
+    @Test("an event's lines handed out stay as they were while the next events' lines reuse the recorder's storage")
+    func handedOutLinesStay() {
+        let log = HostLogRecorder()
+        var kept: [[LogRecord]] = []
+        for event in 1...6 {
+            log.open(event: event)
+            for line in 0..<(event % 3 + 1) { log.log(subscriber: "S", level: .info, message: "event \(event) line \(line)") }
+            let taken = log.take(event: event, closing: true).logs
+            #expect(taken.map(\.message) == (0..<(event % 3 + 1)).map { "event \(event) line \($0)" })
+            // Every other event's lines are kept by the taker (their storage cannot be reused), the
+            // others let go (theirs is).
+            if event % 2 == 0 { kept.append(taken) }
+        }
+        #expect(kept.map { $0.map(\.message) } == [2, 4, 6].map { event in (0..<(event % 3 + 1)).map { "event \(event) line \($0)" } })
+    }
 }

@@ -265,6 +265,101 @@ struct JSONFastPathTests {
         }
     }
 
+    /// What the serializer writes for a number, from Swift's `description`: `0`/`-0`, a whole
+    /// number below 10^16 in digits, anything else as described without a trailing `.0`.
+    static func describedNumber(_ x: Double) -> String {
+        if x == 0 { return x.sign == .minus ? "-0" : "0" }
+        if x.magnitude < 1e16 && x.rounded(.towardZero) == x { return String(Int64(x)) }
+        let text = x.description
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    @Test("a number is written as Swift's description writes it, without a String, for random and edge values")
+    func numbersWrittenAsDescribed() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+        var samples: [Double] = [0.1, 0.2, 0.3, 0.1 + 0.2, 1.0 / 3, 2.0 / 3, 0.5, 0.25, 0.125, 1.5, 123.456, -0.0, 0.0,
+                                 .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, .ulpOfOne,
+                                 1e21, 1e-7, 1e16, 1e15 + 0.5, 4_503_599_627_370_495.5, 0.9999999999999999,
+                                 1_795_812_336.244834, 1_795_788_093.4646502, 0.12839829921722412]
+        // Powers of ten and two, the boundaries between notations (1e-4, 1e-7, 1e16, 1e21, 2^52,
+        // 2^53), and their neighbours.
+        for exponent in -30...30 {
+            let ten = Double("1e\(exponent)")!
+            samples += [ten, ten.nextUp, ten.nextDown, 2 * ten, 5 * ten, 9.5 * ten]
+        }
+        for exponent in -80...60 {
+            let two = Double(sign: .plus, exponent: exponent, significand: 1)
+            samples += [two, two.nextUp, two.nextDown, two * 1.5, two + 0.5, two + 0.25, two + 0.125]
+        }
+        for _ in 0..<20_000 {
+            let unit = Double(random() >> 11) / Double(1 << 53)
+            samples.append(Double(bitPattern: random()))  // anywhere, subnormals and NaNs included
+            samples.append(unit * [1e-5, 1e-4, 1e-3, 1, 1e3, 1e7, 1e12, 1e15][Int(random() % 8)])
+            samples.append(1_795_000_000 + Double(random() % 1_000_000_000_000) / 1_000_000)  // a timestamp
+            samples.append(Double(Int64(bitPattern: random()) % 1_000_000) / [10, 100, 1_000, 1e6][Int(random() % 4)])
+            samples.append(-unit)
+        }
+        var decimal = 0
+        var written = 0
+        for sample in samples where sample.isFinite {
+            let text = JSONValue.number(sample).serialized()
+            #expect(text == Self.describedNumber(sample), "\(sample.bitPattern)")
+            // The writer itself: what it writes is the description, and it writes nearly every
+            // number with a fraction in decimal notation.
+            let direct = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShortestDigits.maximumLength) { buffer in
+                let count = ShortestDigits.write(sample, into: buffer.baseAddress!)
+                return count == 0 ? nil : String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+            }
+            if let direct { #expect(direct == sample.description, "\(sample.bitPattern)") }
+            if sample.rounded(.towardZero) != sample && !sample.description.contains("e") {
+                decimal += 1
+                if direct != nil { written += 1 }
+            } else {
+                #expect(direct == nil, "\(sample)")
+            }
+        }
+        #expect(decimal > 50_000 && written >= decimal * 999 / 1_000, "\(written) of \(decimal)")
+    }
+
+    /// A string as JSON escapes it, byte by byte (the serializer's rule).
+    static func escapedByByte(_ string: String) -> String {
+        var text = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{8}": text += "\\b"
+            case "\u{C}": text += "\\f"
+            case _ where scalar.value < 0x20: text += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
+    @Test("a string with nothing to escape is written whole, one with anything to escape byte by byte, at every length and place")
+    func stringsEscapedAtEveryPlace() {
+        for length in 0..<80 {
+            let plain = String((0..<length).map { "abcdéfgh"[String.Index(utf16Offset: $0 % 5, in: "abcdé")] })
+            #expect(JSONValue.string(plain).serialized() == Self.escapedByByte(plain), "\(length)")
+            for position in 0..<length {
+                for special: Character in ["\"", "\\", "\n", "\u{1}", "\u{1F}"] {
+                    var characters = Array(plain)
+                    characters[position] = special
+                    let string = String(characters)
+                    #expect(JSONValue.string(string).serialized() == Self.escapedByByte(string), "\(length) \(position)")
+                }
+            }
+        }
+    }
+
     @Test("whatever text is kept reads back and serializes to the same bytes (every byte of many texts altered)")
     func objectTextRoundTrips() {
         let seeds: [JSONObject] = [

@@ -37,6 +37,52 @@ enum LogLineBytes {
         }
     }
 
+    /// Writes `TerminalText.line(record.description) + "\n"` at `destination` (room for `capacity`
+    /// bytes) and returns its length, when the line is shown as it is (nothing to escape or cut)
+    /// and fits; nil otherwise (what is at `destination` then means nothing), and the caller
+    /// renders it with ``appendTerminalLine(_:to:)``. The pieces are copied in place: no array
+    /// grown (three appends to one were about 270 instructions a line).
+    static func writeTerminalLine(_ record: LogRecord, into destination: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int? {
+        let middle: StaticString
+        switch record.kind {
+        case .log: middle = separator(record.level)
+        case .event: middle = "] event "
+        case .error: middle = "] error: "
+        }
+        // Attributes the host built (not a plugin's text) are serialized the ordinary way.
+        let attributes = record.kind == .log ? [] : record.attributesText?.bytes ?? []
+        guard record.kind == .log || record.attributesText != nil || !record.hasAttributes else { return nil }
+        let written = record.subscriber.utf8.withContiguousStorageIfAvailable { name in
+            record.message.utf8.withContiguousStorageIfAvailable { message -> Int? in
+                attributes.withUnsafeBufferPointer { attributes -> Int? in
+                    let extra = attributes.isEmpty ? 0 : 1 + attributes.count
+                    let line = 1 + name.count + middle.utf8CodeUnitCount + message.count + extra
+                    guard line <= TerminalText.lineLimit, line < capacity else { return nil }
+                    var at = destination
+                    at.pointee = UInt8(ascii: "[")
+                    at += 1
+                    func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+                        guard let base = bytes.baseAddress else { return }
+                        at.update(from: base, count: bytes.count)
+                        at += bytes.count
+                    }
+                    copy(name)
+                    copy(UnsafeBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
+                    copy(message)
+                    if !attributes.isEmpty {
+                        at.pointee = UInt8(ascii: " ")
+                        at += 1
+                        copy(attributes)
+                    }
+                    guard mayShowAsIs(UnsafeBufferPointer(start: destination, count: line)) else { return nil }
+                    at.pointee = UInt8(ascii: "\n")
+                    return line + 1
+                }
+            } ?? nil
+        }
+        return written ?? nil
+    }
+
     /// `] LEVEL: `, the level as `LogLevel.name` names it: one append (three were about 270
     /// instructions a line).
     private static func separator(_ level: LogLevel) -> StaticString {
@@ -80,6 +126,17 @@ enum LogLineBytes {
                 for offset in 0..<8 where !isShown(base[index + offset]) { return false }
             }
             index += 8
+        }
+        // The last few bytes: as the last eight, some of them looked at again (a line of eight or
+        // more), else one by one.
+        if index < count && count >= 8 {
+            let word = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+            let low = (word &- ones &* 0x20) & ~word & highs
+            let high = ((word & ~highs) &+ ones) & highs | (word & highs)
+            if low | high != 0 {
+                for offset in (count - 8)..<count where !isShown(base[offset]) { return false }
+            }
+            return true
         }
         while index < count {
             if !isShown(base[index]) { return false }

@@ -51,6 +51,16 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
         return end + bytes.count
     }
 
+    /// Appends what `write` writes at the end — it is given where and how many bytes fit, and
+    /// returns how many it wrote, or nil for none — and returns the new end; nil when it wrote
+    /// nothing. Published once written, as ``append(_:)``: a line rendered in place, not copied.
+    func append(writing write: (UnsafeMutablePointer<UInt8>, Int) -> Int?) -> Int? {
+        let end = self.end
+        guard end < capacity, let count = write(base + end, capacity - end) else { return nil }
+        bounds[1].store(end + count, ordering: .releasing)
+        return end + count
+    }
+
     /// Forgets every byte held.
     func empty() {
         // The end first: a reader between the two stores sees no bytes rather than a stale run.

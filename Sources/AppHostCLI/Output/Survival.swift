@@ -169,7 +169,9 @@ package enum Survival {
         humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
         errorOutput.store(errors.fileDescriptor ?? StandardDescriptors.error, ordering: .releasing)
         if json {
-            stage(errors) { record, _, bytes in LogLineBytes.appendTerminalLine(record, to: &bytes) }
+            stage(errors, writing: { record, at, room in LogLineBytes.writeTerminalLine(record, into: at, capacity: room) }) {
+                record, _, bytes in LogLineBytes.appendTerminalLine(record, to: &bytes)
+            }
         } else {
             let renderer = HumanRenderer(style: style, subscriberNames: [])
             stage(output) { record, _, bytes in bytes.append(contentsOf: (renderer.logLine(record) + "\n").utf8) }
@@ -284,6 +286,9 @@ package enum Survival {
         let buffer = SignalSafeBuffer(capacity: 64 << 10)
         /// Appends a record's bytes, as its output shows it.
         let render: @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void
+        /// Writes a record's bytes in place into the buffer (given where and the room), when it
+        /// can: the line rendered once, where it is kept; nil, and ``render`` renders it.
+        let write: (@Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?)?
         /// The record being staged, rendered (reused: one allocation for the run).
         @exclusivity(unchecked) var scratch: [UInt8] = []
         /// The staged records from `head` on, oldest first (one that did not fit ends where the one
@@ -294,12 +299,18 @@ package enum Survival {
         /// rather than rendering them again and calling ``Survival/logsWritten(_:)``.
         @exclusivity(unchecked) var shared = false
 
-        init(fd: Int32, render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
+        init(fd: Int32, write: (@Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?)?,
+             render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
             self.fd = fd
+            self.write = write
             self.render = render
         }
 
         func stage(_ record: LogRecord, during event: LifecycleEvent?) {
+            // Written where it is kept, when it can be (a plain line that fits: nearly all).
+            if let write, let end = buffer.append(writing: { write(record, $0, $1) }) {
+                return entries.append(Entry(end: end, time: record.time, event: event))
+            }
             // Rendered after the lines before it, cleared once they fill 4 KB (clearing an array
             // for each line cost 80 instructions); a scratch grown past 64 KB by a long line is let go.
             if scratch.count >= 4096 { scratch.removeAll(keepingCapacity: scratch.capacity <= 64 << 10) }
@@ -360,12 +371,14 @@ package enum Survival {
     private nonisolated(unsafe) static let staged = UnsafeMutablePointer<Registered>.allocate(capacity: stagedCapacity)
     private static let stagedCount = Atomic<Int>(0)
 
-    private static func stage(_ output: TextOutput, render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
+    private static func stage(_ output: TextOutput,
+                              writing write: (@Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?)? = nil,
+                              render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
         guard let fd = output.fileDescriptor else { return }
         OutputClaims.withClaim { staging.withLock { state in
             let count = stagedCount.load(ordering: .relaxed)
             guard count < stagedCapacity else { return }
-            let stager = Stager(fd: fd, render: render)
+            let stager = Stager(fd: fd, write: write, render: render)
             state.stagers.append(stager)
             (staged + count).initialize(to: Registered(fd: fd, buffer: stager.buffer))
             stagedCount.store(count + 1, ordering: .releasing)

@@ -99,7 +99,8 @@ package final class HostLogRecorder: SubscriberLogSink {
 
     /// Records a log line. [any-thread]
     package func log(subscriber: String, level: LogLevel, message: String) {
-        record(LogRecord(subscriber: subscriber, kind: .log, level: level, message: message))
+        // No attributes as an empty object made directly (`[:]` went through the dictionary literal's init).
+        record(LogRecord(subscriber: subscriber, kind: .log, level: level, message: message, attributes: JSONObject()))
     }
 
     /// Records an analytics event, at level info. [any-thread]
@@ -149,6 +150,11 @@ private struct ByEvent<Element> {
     private var latestNumbers: [Int] = []
     /// The other open events' elements, by event.
     private var open: [Int: [Numbered]] = [:]
+    /// The latest elements handed out (``take(_:closing:)``), kept to reuse their storage for the
+    /// next event's: once the taker has let them go, no array is allocated for an event's
+    /// elements. At most ``reusedLimit`` of them (a storm of lines is not kept beyond its event).
+    private var handedOut: [Element] = []
+    private static var reusedLimit: Int { 64 }
 
     mutating func open(_ event: Int) {
         guard latest != event, open[event] == nil else { return }
@@ -161,6 +167,7 @@ private struct ByEvent<Element> {
     mutating func append(_ element: Element, to event: Int?) {
         next += 1
         if let event, event == latest {
+            if latestElements.capacity == 0 { reuseHandedOut() }
             latestElements.append(element)
             latestNumbers.append(next)
         } else if let event, open[event] != nil {
@@ -168,6 +175,18 @@ private struct ByEvent<Element> {
         } else {
             loose.append((next, element))
         }
+    }
+
+    /// The storage of the elements handed out last, emptied, for the latest event's: in place
+    /// once the taker has let them go; a new array of the same capacity if it still holds them.
+    private mutating func reuseHandedOut() {
+        guard handedOut.capacity > 0 else {
+            // Room for a few from the start: storage grown one element at a time, then reused,
+            // would grow again for an event with one more.
+            return latestElements.reserveCapacity(4)
+        }
+        swap(&latestElements, &handedOut)
+        latestElements.removeAll(keepingCapacity: true)
     }
 
     /// `event`'s elements and the loose ones, merged in order of arrival (linear).
@@ -179,6 +198,7 @@ private struct ByEvent<Element> {
                 let taken = latestElements
                 latestElements = []
                 latestNumbers.removeAll(keepingCapacity: true)
+                handedOut = taken.capacity <= Self.reusedLimit ? taken : []
                 return taken
             }
             let own = latestNumbered()

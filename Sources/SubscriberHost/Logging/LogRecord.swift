@@ -56,7 +56,13 @@ public struct LogRecord: Sendable, Hashable, CustomStringConvertible {
     /// A record whose attributes are `attributesText` (a plugin's, checked), kept as text.
     package init(time: Date = Date(), subscriber: String, kind: Kind, level: LogLevel, message: String,
                  attributesText: JSONObjectText) {
-        self.init(time: time, subscriber: subscriber, kind: kind, level: level, message: message)
+        // Every field set here (delegating to the other init made a record and copied it).
+        self.time = time
+        self.subscriber = subscriber
+        self.kind = kind
+        self.level = level
+        self.message = message
+        builtAttributes = JSONObject()
         self.attributesText = attributesText
     }
 

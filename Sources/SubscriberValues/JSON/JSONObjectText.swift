@@ -168,10 +168,10 @@ package struct JSONObjectText: Sendable, Hashable {
         /// notation of the shortest digits that read back as the Double and, among as many digits,
         /// the closest to it. So the text is the serializer's when it is that notation (at most 17
         /// significant digits, 20 after the point, no trailing zero) and, held exactly against the
-        /// Double `x` it reads as (integers of 128 bits): it lies strictly inside `x`'s rounding
-        /// interval; neither number of one digit fewer beside it (the multiples of its last place
-        /// times ten on either side) lies in that interval, so no shorter text reads back; and it
-        /// is less than half its last place from `x`, so no other text of as many digits is closer.
+        /// Double `x` it reads as (integers of 128 bits, the serializer's writer's own rule,
+        /// ``ShortestDigits``): it lies strictly inside `x`'s rounding interval; no text of one
+        /// digit fewer lies in that interval, so no shorter text reads back; and it is the nearest
+        /// text of its length to `x`.
         /// Nil for any other text (an exponent, more digits, a tie or an interval's end): the caller
         /// reads it and writes it again, as before.
         static func shortestFraction(_ bytes: UnsafeRawBufferPointer, start: Int, point: Int) -> Int? {
@@ -179,70 +179,52 @@ package struct JSONObjectText: Sendable, Hashable {
             if bytes[i] == UInt8(ascii: "-") { i += 1 }
             // One digit or more before the point, no leading zero.
             guard i < point, bytes[i] != UInt8(ascii: "0") || i + 1 == point else { return nil }
+            // The digits before the point (``number()`` read them), then after it; at most 17
+            // significant (the mantissa below 10^17), at most 20 after the point.
+            let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var mantissa: UInt64 = 0
-            var significant = 0
-            var fractionDigits = 0
-            var last: UInt8 = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                if i == point {
-                    i += 1
-                    continue
-                }
-                let digit = b &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                if mantissa != 0 || digit != 0 { significant += 1 }
-                guard significant <= 17 else { return nil }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                if i > point { fractionDigits += 1 }
-                last = b
+            while i < point {
+                mantissa = mantissa &* 10 &+ UInt64(base[i] &- UInt8(ascii: "0"))
                 i += 1
+                guard mantissa < 100_000_000_000_000_000 else { return nil }
             }
-            guard fractionDigits >= 1, fractionDigits <= 20, last != UInt8(ascii: "0") else { return nil }
+            i += 1
+            let fractionStart = i
+            while i < bytes.count {
+                let digit = base[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                i += 1
+                guard mantissa < 100_000_000_000_000_000, i - fractionStart <= 20 else { return nil }
+            }
+            let fractionDigits = i - fractionStart
+            guard fractionDigits >= 1, base[i - 1] != UInt8(ascii: "0") else { return nil }
             if i < bytes.count {
-                switch bytes[i] {
+                switch base[i] {
                 case UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."): return nil
                 default: break
                 }
             }
             // At least 0.0001 (at most three zeros after "0."): Swift writes smaller numbers with an exponent.
-            guard bytes[point - 1] != UInt8(ascii: "0") || fractionDigits - significant <= 3 else { return nil }
-
-            // Scaled by 2^(2 - e) × 10^n (x = M × 2^e, n digits after the point), every figure is an
-            // integer below 2^126 (m < 2^57, 1 ≤ 2 - e ≤ 68, 4M < 2^55, 10^n ≤ 10^20), so wrapping
-            // arithmetic is exact: the text m / 10^n is m × 2^(2 - e), x is 4M × 10^n, half of x's
-            // gap above it 2 × 10^n, half of the gap below it as much (a quarter at a power of two),
-            // half the text's last place 2^(1 - e).
-            let tens = UInt128(UInt64(exactPowersOfTen[min(fractionDigits, 19)])) &* (fractionDigits > 19 ? 10 : 1)
-            var x = Double(mantissa) / exactPowersOfTen[fractionDigits]
-            var attempts = 0
-            while true {
-                guard x.isNormal, x.exponent >= -14, attempts < 3 else { return nil }
-                attempts += 1
-                let shift = 54 &- Int(x.exponent)
-                let scaledX = UInt128(x.significandBitPattern | 1 << 52) &* tens &<< 2
-                let above = tens &<< 1
-                let below = x.significandBitPattern == 0 ? tens : above
-                let text = UInt128(mantissa) &<< shift
-                if text <= scaledX &- below {
-                    x = x.nextDown
-                } else if text >= scaledX &+ above {
-                    x = x.nextUp
-                } else {
-                    guard (text > scaledX ? text &- scaledX : scaledX &- text) < UInt128(1) &<< (shift &- 1) else { return nil }
-                    let lower = UInt128(mantissa / 10 &* 10) &<< shift
-                    let upper = lower &+ (UInt128(10) &<< shift)
-                    guard lower < scaledX &- below, upper > scaledX &+ above else { return nil }
-                    return i
-                }
-            }
+            guard fractionDigits <= 4 || mantissa >= ShortestDigits.power(fractionDigits - 4) else { return nil }
+            // Held against the Double it reads as by the serializer's own writer's rule (``ShortestDigits``).
+            return ShortestDigits.isShortest(mantissa: mantissa, fractionDigits: fractionDigits) ? i : nil
         }
 
         /// A string with only what the serializer escapes escaped, as it escapes it.
         mutating func string() -> Bool {
             guard byte(index) == UInt8(ascii: "\"") else { return false }
             var i = index + 1
+            let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             while i < bytes.count {
+                // Eight bytes at a time while none is a quote, a backslash, a control character or
+                // past ASCII (those are looked at one by one).
+                while i + 8 <= bytes.count {
+                    let word = JSONWord.load(base + i)
+                    guard JSONWord.escaped(word) | (word & JSONWord.highs) == 0 else { break }
+                    i += 8
+                }
+                guard i < bytes.count else { return false }
                 let b = bytes[i]
                 if b == UInt8(ascii: "\"") {
                     index = i + 1
