@@ -176,7 +176,7 @@ struct JSONLinesTests {
         #expect(try String(decoding: bytes, as: UTF8.self).parsedJSON()["answers"]?.arrayValue?.first?["answer"] == "done")
     }
 
-    @Test("the values the line writes itself (Bool, nothing, orientation masks, continueUserActivity's result) are written as every row's shape writes them")
+    @Test("the values the line writes itself (Bool, nothing, fetch results, orientation masks, continueUserActivity's result) are written as every row's shape writes them")
     func commonValuesAsEveryRowWritesThem() throws {
         // The line writes these without the row's shape: every row's shape that has such a value must
         // write it the same way (EventTable.rows: a row added later is held to it too).
@@ -186,6 +186,7 @@ struct JSONLinesTests {
             ContinueUserActivityResult(handled: true, restorableObjects: ["article/7", "q\"\\\n", "é"]),
             ContinueUserActivityResult(handled: false, restorableObjects: nil),
             ContinueUserActivityResult(handled: true, restorableObjects: []),
+            BackgroundFetchResult.newData, BackgroundFetchResult.noData, BackgroundFetchResult.failed,
         ]
         func text(_ write: (inout [UInt8]) -> Void) -> String {
             var bytes: [UInt8] = []
@@ -215,7 +216,7 @@ struct JSONLinesTests {
         // Nothing else is written without the shape: a `()` answer is `null` or `"done"` by row.
         #expect(common((), result: false) == nil)
         #expect(common("text", result: true) == nil)
-        #expect(common(BackgroundFetchResult.newData, result: true) == nil)
+        #expect(common(["k": 1] as JSONObject, result: true) == nil)
         // End to end, through the line, against the serializer: every row with each sample it takes.
         for event in LifecycleEvent.allCases {
             func line<R: AnswerShape>(_: R.Type) {

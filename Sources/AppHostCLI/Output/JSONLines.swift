@@ -37,8 +37,7 @@ enum JSONLines {
     /// Appends the line of ``event(_:)`` to `line`: the run's own bytes, written in place (the hot
     /// path of `apphost --json`, one line per event).
     static func event(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
-        var scratch: [UInt8] = []
-        object(outcome, into: &line, scratch: &scratch)
+        object(outcome, into: &line)
         line.append(UInt8(ascii: "\n"))
     }
 
@@ -47,9 +46,8 @@ enum JSONLines {
     /// nothing is written here: there is nothing left to keep.
     struct Constants {}
 
-    /// Appends `outcome`'s object, without a newline. `scratch` holds what an answer shape writes
-    /// (into an `[UInt8]`) on its way into `line`.
-    private static func object(_ outcome: AnyEventOutcome, into line: inout OutputBytes, scratch: inout [UInt8]) {
+    /// Appends `outcome`'s object, without a newline.
+    private static func object(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
         let event = outcome.event
         line.append(#"{"event":"#)
         EventNames.append(event, to: &line)
@@ -64,7 +62,7 @@ enum JSONLines {
             line.append(#"null,"refused":"#)
             appendString(refusal.refusalReason, to: &line)
         } else {
-            appendValue(outcome.result, result: true, of: row, to: &line, scratch: &scratch)
+            appendValue(outcome.result, result: true, of: row, to: &line)
         }
         if outcome.isKept { line.append(#","kept":true"#) }
         if !outcome.urlHook.isEmpty {
@@ -83,7 +81,7 @@ enum JSONLines {
             appendString(subscriber, to: &line)
             line.append(#","answer":"#)
             if let answer {
-                appendValue(answer, result: false, of: row, to: &line, scratch: &scratch)
+                appendValue(answer, result: false, of: row, to: &line)
             } else {
                 line.append("null")
             }
@@ -108,7 +106,7 @@ enum JSONLines {
             line.append(#","bridged":["#)
             for (index, replay) in outcome.bridged.enumerated() {
                 if index > 0 { line.append(UInt8(ascii: ",")) }
-                object(replay, into: &line, scratch: &scratch)
+                object(replay, into: &line)
             }
             line.append(UInt8(ascii: "]"))
         }
@@ -124,18 +122,20 @@ enum JSONLines {
     /// A result (`result`) or an answer of `row`, as the row's answer shape writes it: the common
     /// values here (``appendCommon(_:result:to:)``), anything else by the row's shape.
     @inline(__always)
-    private static func appendValue(_ value: any Sendable, result: Bool, of row: EventRow, to line: inout OutputBytes,
-                                    scratch: inout [UInt8]) {
+    private static func appendValue(_ value: any Sendable, result: Bool, of row: EventRow, to line: inout OutputBytes) {
         if appendCommon(value, result: result, to: &line) { return }
-        scratch.removeAll(keepingCapacity: true)
-        if result { row.appendJSON(result: value, to: &scratch) } else { row.appendJSON(answer: value, to: &scratch) }
-        line.append(scratch)
+        // The shape writes into an `[UInt8]`: the line's own, kept for the run (one allocation).
+        let written = line.withScratch { scratch in
+            if result { row.appendJSON(result: value, to: &scratch) } else { row.appendJSON(answer: value, to: &scratch) }
+            return scratch
+        }
+        line.append(written)
     }
 
     /// Writes a value whose text is the same for every answer shape that has it, and returns true;
     /// false (nothing written) for any other. A `Bool` is `true` or `false`; a result that is nothing
-    /// (`()`) is `null` (an answer that is `()` is `null` or `"done"` by row: not here); an
-    /// orientation mask is its names in the table's order; `continueUserActivity`'s result is
+    /// (`()`) is `null` (an answer that is `()` is `null` or `"done"` by row: not here); a fetch
+    /// result is its name; an orientation mask is its names in the table's order; `continueUserActivity`'s result is
     /// `{"handled", "restorableObjects"?}`. Written straight from the value, told by its type and
     /// read without a dynamic cast (the shapes cast it from `any Sendable` and write strings through
     /// the serializer: about 1,400 instructions an orientation mask). JSONLinesTests hold this
@@ -146,6 +146,8 @@ enum JSONLines {
             line.append(read(value, as: Bool.self) ? "true" : "false")
         } else if result, type == Void.self {
             line.append("null")
+        } else if type == BackgroundFetchResult.self {
+            appendString(read(value, as: BackgroundFetchResult.self).name, to: &line)
         } else if type == InterfaceOrientationMask.self {
             let mask = read(value, as: InterfaceOrientationMask.self)
             line.append(UInt8(ascii: "["))

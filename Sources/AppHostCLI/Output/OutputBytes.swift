@@ -8,6 +8,9 @@ struct OutputBytes: ~Copyable {
     /// The bytes written so far.
     private(set) var count = 0
     private var capacity: Int
+    /// Bytes written by code that writes into an `[UInt8]` (an answer shape) on their way into
+    /// these, kept with them so that their room is reused too (``withScratch(_:)``).
+    private var scratch: [UInt8] = []
 
     /// Empty, with room for `capacity` bytes before it grows.
     init(capacity: Int = 1024) {
@@ -51,6 +54,16 @@ struct OutputBytes: ~Copyable {
     /// Appends `bytes`.
     mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Runs `body` with the kept `[UInt8]`, emptied, and returns what `body` returns.
+    @inline(__always)
+    mutating func withScratch<T>(_ body: (inout [UInt8]) -> T) -> T {
+        var taken: [UInt8] = []
+        swap(&taken, &scratch)
+        taken.removeAll(keepingCapacity: true)
+        defer { swap(&taken, &scratch) }
+        return body(&taken)
     }
 
     /// Makes room for `added` more bytes: at least double.
