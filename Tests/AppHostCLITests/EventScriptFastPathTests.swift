@@ -56,6 +56,41 @@ struct EventScriptFastPathTests {
         #expect(!Self.check(Array(#"{"event": "didBecomeActive", "source": 1}"#.utf8)))
     }
 
+    @Test("a line is looked at for the recorded keys only when its bytes hold one: keys alone, in values, at the line's edges")
+    func recordedKeysFoundInTheBytes() {
+        // Exact for what it must tell: a line with either key (as a key) holds its quoted name.
+        for line in [#"{"event": "didBecomeActive", "source": "signal"}"#, #"{"at": 1, "event": "didBecomeActive"}"#,
+                     #"{"event":"didBecomeActive","at":2}"#, #""source""#, #""at""#, #"x"at""#,
+                     #"{"event": "x", "s": "\"at"}"#] {  // in a value: looked at, and not found as a key
+            #expect(RecordedKeys.mayBeIn(ArraySlice(line.utf8)), "\(line)")
+        }
+        for line in [#"{"event": "didBecomeActive"}"#, #"{"event": "openURL", "url": "news://at/source"}"#, #""at"#,
+                     #""sourc""#, #"source"#, ""] {
+            #expect(!RecordedKeys.mayBeIn(ArraySlice(line.utf8)), "\(line)")
+        }
+        // Either key at every place of lines around the eight-byte words' edges, beside other quotes.
+        for length in 0...20 {
+            for place in 0...length {
+                for key in [#""source""#, #""at""#, #""a""#, #""sourcf""#] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "\""), count: length)
+                    bytes.insert(contentsOf: Array(key.utf8), at: place)
+                    let holds = key == #""source""# || key == #""at""#
+                    #expect(RecordedKeys.mayBeIn(ArraySlice(bytes)) == holds || length > 0, "\(bytes)")
+                    var plain = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    plain.insert(contentsOf: Array(key.utf8), at: place)
+                    #expect(RecordedKeys.mayBeIn(ArraySlice(plain)) == holds, "\(plain)")
+                }
+            }
+        }
+        // Read as the ordinary way reads them, keys or the names inside values.
+        for line in [#"{"event": "openURL", "url": "news://a\"at\"b"}"#, #"{"event": "openURL", "url": "news://\"source\""}"#,
+                     #"{"event": "didBecomeActive", "at": "x"}"#, #"{"event": "didBecomeActive", "source": null}"#,
+                     #"{"event": "didBecomeActive", "at": 3, "source": "timer", "x": 1}"#,
+                     #"{"event": "performActionForShortcutItem", "type": "at", "title": "source"}"#] {
+            Self.check(Array(line.utf8), "\(line)")
+        }
+    }
+
     @Test("every byte of every row's line altered or dropped: read as the ordinary way reads it, or left to it")
     func alteredLines() {
         let replacements: [UInt8] = Array(#"" \ { } [ ] , : 1 a"#.utf8).filter { $0 != 0x20 } + [0x00, 0xC3]

@@ -32,6 +32,34 @@ struct EventScriptTests {
         #expect(try EventScript.parse("", file: "s").isEmpty)
     }
 
+    @Test("blank and comment lines told apart from lines to read at every edge: CR, spaces and tabs, one slash")
+    func blankAndCommentEdges() throws {
+        /// What a line is, by the rule: blank or comment (skipped), else read (a call or an error).
+        func skipped(_ line: [UInt8]) -> Bool {
+            var line = line[...]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            let content = line.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+            return content.isEmpty || content.first == UInt8(ascii: "#") || content.starts(with: Array("//".utf8))
+        }
+        let pieces = ["", " ", "\t", "\r", "#", "/", "//", "x", "{", "\u{0}", "é"]
+        var lines: [String] = []
+        for a in pieces { for b in pieces { for c in pieces { lines.append(a + b + c) } } }
+        lines += [#"  {"event": "didBecomeActive"}\#r"#, "\t// {\"event\": \"didBecomeActive\"}", " / /", "\r\r", "#\r"]
+        for line in lines {
+            let bytes = Array(line.utf8)
+            do {
+                let read = try EventScript.entry(in: bytes[...], number: 3, file: "s")
+                #expect((read == nil) == skipped(bytes), "\(bytes)")
+            } catch {
+                #expect(!skipped(bytes) && error.line == 3, "\(bytes)")
+            }
+        }
+        // A line's CR is not part of what is read: the same call with and without it, spaces kept before it.
+        let call = try #require(try EventScript.entry(in: Array(#"  {"event": "didBecomeActive"}"#.utf8)[...], number: 1, file: "s"))
+        let withCR = try #require(try EventScript.entry(in: Array("  {\"event\": \"didBecomeActive\"}\r".utf8)[...], number: 1, file: "s"))
+        #expect(call.call == withCR.call)
+    }
+
     @Test("a bad argument names the file, the line (comments and blanks counted) and the key path")
     func badArgument() {
         let text = "# header\n\n{\"event\": \"performFetch\"}\n{\"event\": \"openURL\", \"url\": \"news://a\", \"options\": {\"openInPlace\": \"yes\"}}\n"

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SubscriberHost
 import SubscriberKit
+import SubscriberEventModel
 @testable import AppHostCLI
 
 @Suite("JSON lines")
@@ -173,6 +174,60 @@ struct JSONLinesTests {
         JSONLines.event(Self.outcome(.handleEventsForBackgroundURLSession, (), answers: [SubscriberAnswer(subscriber: "A", answer: (), duration: .zero)]),
                         into: &bytes, constants: &constants)
         #expect(try String(decoding: bytes, as: UTF8.self).parsedJSON()["answers"]?.arrayValue?.first?["answer"] == "done")
+    }
+
+    @Test("the values the line writes itself (Bool, nothing, fetch results, orientation masks, continueUserActivity's result) are written as every row's shape writes them")
+    func commonValuesAsEveryRowWritesThem() throws {
+        // The line writes these without the row's shape: every row's shape that has such a value must
+        // write it the same way (EventTable.rows: a row added later is held to it too).
+        let samples: [any Sendable] = [
+            true, false, (), InterfaceOrientationMask(), InterfaceOrientationMask.portrait, InterfaceOrientationMask.all,
+            [.portrait, .landscapeLeft] as InterfaceOrientationMask, [.landscapeRight, .portraitUpsideDown] as InterfaceOrientationMask,
+            ContinueUserActivityResult(handled: true, restorableObjects: ["article/7", "q\"\\\n", "é"]),
+            ContinueUserActivityResult(handled: false, restorableObjects: nil),
+            ContinueUserActivityResult(handled: true, restorableObjects: []),
+            BackgroundFetchResult.newData, BackgroundFetchResult.noData, BackgroundFetchResult.failed,
+        ]
+        func text(_ write: (inout [UInt8]) -> Void) -> String {
+            var bytes: [UInt8] = []
+            write(&bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        func common(_ value: any Sendable, result: Bool) -> String? {
+            var line = OutputBytes()
+            guard JSONLines.appendCommon(value, result: result, to: &line) else { return nil }
+            return String(decoding: line.bytes, as: UTF8.self)
+        }
+        var written = 0
+        func check<R: AnswerShape>(_: R.Type, row: EventRow) {
+            for value in samples {
+                if let answer = value as? R.Answer, let mine = common(value, result: false) {
+                    #expect(mine == text { R.appendJSON(answer: answer, to: &$0) }, "\(row.name) answer \(value)")
+                    written += 1
+                }
+                if let final = value as? R.Final, let mine = common(value, result: true) {
+                    #expect(mine == text { R.appendJSON(final: final, to: &$0) }, "\(row.name) result \(value)")
+                    written += 1
+                }
+            }
+        }
+        for row in EventTable.rows { check(row.answerType, row: row) }
+        #expect(written > 50)
+        // Nothing else is written without the shape: a `()` answer is `null` or `"done"` by row.
+        #expect(common((), result: false) == nil)
+        #expect(common("text", result: true) == nil)
+        #expect(common(["k": 1] as JSONObject, result: true) == nil)
+        // End to end, through the line, against the serializer: every row with each sample it takes.
+        for event in LifecycleEvent.allCases {
+            func line<R: AnswerShape>(_: R.Type) {
+                for value in samples where value is R.Final {
+                    let answers = samples.filter { $0 is R.Answer }.map { SubscriberAnswer(subscriber: "A", answer: $0, duration: .zero) }
+                    let outcome = Self.outcome(event, value, answers: answers)
+                    #expect(JSONLines.event(outcome) == Self.serialized(outcome), "\(event) \(value)")
+                }
+            }
+            line(event.row.answerType)
+        }
     }
 
     @Test("milliseconds are written as the generic serializer writes the rounded Double, up to the largest duration")

@@ -68,6 +68,7 @@ enum RunCommand {
         var laterHead = 0
         /// The idiom orientations were last asked for: what an orientation request asks again.
         var idiom = UserInterfaceIdiom.phone
+        let orientationsRow = LifecycleEvent.supportedInterfaceOrientations.row
         /// Whether a subscriber asked for orientations again since they were last asked (in a
         /// main-actor object: `write` runs inside the host's `begin`, in a closure).
         let orientations = OrientationRequests()
@@ -84,13 +85,19 @@ enum RunCommand {
         /// later), else what to await. Most events await nothing: no suspension point, no async call.
         func playNow(_ call: AnyEventCall) -> PluginHost.Waiting? {
             // Only this row's arguments are an idiom: other events skip the generic cast (about 410 instructions).
-            if call.event == .supportedInterfaceOrientations, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
+            // Told by the row itself: `==` on events goes through Equatable's witness (about 40 an event).
+            if call.event.row === orientationsRow, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
             out.starts(call)
             guard call.event.row.timing == .restoration else { return host.begin(call) { write($0, call: call) } }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
             let delivered = DeliveredLater()
             let immediate = host.dispatchAtOnce(call) { outcome in
+                // Delivered during the calls (the common case): nothing came before it, kept as it is.
+                guard !delivered.logs.isEmpty || !delivered.requests.isEmpty else {
+                    delivered.outcome = outcome
+                    return
+                }
                 // What was logged and asked for during the calls came with the immediate outcome.
                 var outcome = outcome
                 outcome.logs = delivered.logs + outcome.logs

@@ -15,10 +15,9 @@ final class EventOutput {
     private let nobodyResponds: [Bool]
     private(set) var eventCount = 0
     private(set) var reportCount = 0
-    /// The event's JSON line, reused (unchecked: main-actor, only `writeNow` touches it, calling nothing that could).
-    @exclusivity(unchecked) private var line: [UInt8] = []
-    /// The text of constant results and answers, by event (``JSONLines/Constants``).
-    private var constants = JSONLines.Constants()
+    /// The event's JSON line, written in place and reused (unchecked: main-actor, only `writeNow`
+    /// touches it, calling nothing that could).
+    @exclusivity(unchecked) private var line = OutputBytes(capacity: 4096)
 
     init(host: PluginHost, json: Bool, output: TextOutput, errors: TextOutput, logFile: TextOutput?) {
         self.json = json
@@ -69,9 +68,9 @@ final class EventOutput {
         reportCount += outcome.reports.count + outcome.bridged.reduce(0) { $0 + $1.reports.count }
         writeLogs(outcome.logs, during: outcome.event)
         if json {
-            line.removeAll(keepingCapacity: true)
-            JSONLines.event(outcome, into: &line, constants: &constants)
-            output.write(bytes: line)
+            line.removeAll()
+            JSONLines.event(outcome, into: &line)
+            output.write(line.bytes)
         } else {
             output.write(renderer.event(outcome, call: call, nobodyResponds: nobodyResponds[call.event.index]))
         }

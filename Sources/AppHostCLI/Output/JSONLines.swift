@@ -16,110 +16,168 @@ enum JSONLines {
     /// "reports"}`. A scene event names its scene; `bridged` lists the app-level events the scene
     /// bridge replayed for it, each an event object of its own.
     static func event(_ outcome: AnyEventOutcome) -> String {
-        var bytes: [UInt8] = []
-        event(outcome, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var line = OutputBytes()
+        event(outcome, into: &line)
+        return String(decoding: line.bytes, as: UTF8.self)
     }
 
     /// Appends the line of ``event(_:)`` to `bytes`.
     static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8]) {
-        var constants = Constants()
-        event(outcome, into: &bytes, constants: &constants)
+        var line = OutputBytes()
+        event(outcome, into: &line)
+        bytes.append(contentsOf: line.bytes)
     }
 
-    /// Appends the line of ``event(_:)`` to `bytes`. Each result and answer is written by its
-    /// event's answer shape, straight from the typed value (``EventRow/appendJSON(answer:to:)``).
-    /// `constants` is kept for callers that hold one for a run: the shapes write `true`, `false`
-    /// and nothing without asking anything, so there is nothing left to keep.
+    /// Appends the line of ``event(_:)`` to `bytes`; `constants` is kept for callers that hold one
+    /// for a run (``Constants``).
     static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8], constants: inout Constants) {
-        object(outcome, into: &bytes, constants: &constants)
-        bytes.append(UInt8(ascii: "\n"))
+        event(outcome, into: &bytes)
+    }
+
+    /// Appends the line of ``event(_:)`` to `line`: the run's own bytes, written in place (the hot
+    /// path of `apphost --json`, one line per event).
+    static func event(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
+        object(outcome, into: &line)
+        line.append(UInt8(ascii: "\n"))
     }
 
     /// Results and answers as their event's row writes them. Once a table of the constant ones'
-    /// text, by event, so that they were not built as `JSONValue`s for every event; the answer
-    /// shapes now write every value's bytes themselves.
-    struct Constants {
-        mutating func appendResult(_ value: any Sendable, of row: EventRow, event: LifecycleEvent, to bytes: inout [UInt8]) {
-            row.appendJSON(result: value, to: &bytes)
-        }
-
-        mutating func appendAnswer(_ value: any Sendable, of row: EventRow, event: LifecycleEvent, to bytes: inout [UInt8]) {
-            row.appendJSON(answer: value, to: &bytes)
-        }
-    }
+    /// text, by event; the answer shapes now write every value's bytes themselves, and a `Bool` or
+    /// nothing is written here: there is nothing left to keep.
+    struct Constants {}
 
     /// Appends `outcome`'s object, without a newline.
-    private static func object(_ outcome: AnyEventOutcome, into bytes: inout [UInt8], constants: inout Constants) {
-        append(#"{"event":"#, to: &bytes)
-        appendString(outcome.event.name, to: &bytes)
+    private static func object(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
+        let event = outcome.event
+        line.append(#"{"event":"#)
+        EventNames.append(event, to: &line)
         if let scene = outcome.scene {
-            append(#","scene":"#, to: &bytes)
-            appendString(scene, to: &bytes)
+            line.append(#","scene":"#)
+            appendString(scene, to: &line)
         }
-        let row = outcome.event.row
-        append(#","result":"#, to: &bytes)
+        let row = event.row
+        line.append(#","result":"#)
         if let refusal = outcome.refusal {
             // Not delivered: no result, and why.
-            append(#"null,"refused":"#, to: &bytes)
-            appendString(refusal.refusalReason, to: &bytes)
+            line.append(#"null,"refused":"#)
+            appendString(refusal.refusalReason, to: &line)
         } else {
-            constants.appendResult(outcome.result, of: row, event: outcome.event, to: &bytes)
+            appendValue(outcome.result, result: true, of: row, to: &line)
         }
-        if outcome.isKept { append(#","kept":true"#, to: &bytes) }
+        if outcome.isKept { line.append(#","kept":true"#) }
         if !outcome.urlHook.isEmpty {
-            append(#","urlHook":"#, to: &bytes)
-            appendStrings(outcome.urlHook, to: &bytes)
+            line.append(#","urlHook":"#)
+            appendStrings(outcome.urlHook, to: &line)
         }
         if let invocation = outcome.invocation {
-            append(#","invocation":"#, to: &bytes)
-            bytes.append(contentsOf: JSONValue.object(invocation.json).serializedBytes())
+            line.append(#","invocation":"#)
+            line.append(JSONValue.object(invocation.json).serializedBytes())
         }
-        append(#","answers":["#, to: &bytes)
+        line.append(#","answers":["#)
         var first = true
         outcome.forEachAnswer { subscriber, answer, nanoseconds in
-            if !first { bytes.append(UInt8(ascii: ",")) }
+            line.append(first ? #"{"subscriber":"# : #",{"subscriber":"#)
             first = false
-            append(#"{"subscriber":"#, to: &bytes)
-            appendString(subscriber, to: &bytes)
-            append(#","answer":"#, to: &bytes)
+            appendString(subscriber, to: &line)
+            line.append(#","answer":"#)
             if let answer {
-                constants.appendAnswer(answer, of: row, event: outcome.event, to: &bytes)
+                appendValue(answer, result: false, of: row, to: &line)
             } else {
-                append("null", to: &bytes)
+                line.append("null")
             }
-            append(#","ms":"#, to: &bytes)
-            appendMilliseconds(nanoseconds, to: &bytes)
-            bytes.append(UInt8(ascii: "}"))
+            line.append(#","ms":"#)
+            appendMilliseconds(nanoseconds, to: &line)
+            line.append(UInt8(ascii: "}"))
         }
-        bytes.append(UInt8(ascii: "]"))
+        line.append(UInt8(ascii: "]"))
         if !outcome.requests.isEmpty {
-            append(#","requests":["#, to: &bytes)
+            line.append(#","requests":["#)
             for (index, request) in outcome.requests.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                append(#"{"subscriber":"#, to: &bytes)
-                appendString(request.subscriber, to: &bytes)
-                append(#","request":"#, to: &bytes)
-                appendString(request.request.name, to: &bytes)
-                bytes.append(UInt8(ascii: "}"))
+                if index > 0 { line.append(UInt8(ascii: ",")) }
+                line.append(#"{"subscriber":"#)
+                appendString(request.subscriber, to: &line)
+                line.append(#","request":"#)
+                appendString(request.request.name, to: &line)
+                line.append(UInt8(ascii: "}"))
             }
-            bytes.append(UInt8(ascii: "]"))
+            line.append(UInt8(ascii: "]"))
         }
         if !outcome.bridged.isEmpty {
-            append(#","bridged":["#, to: &bytes)
+            line.append(#","bridged":["#)
             for (index, replay) in outcome.bridged.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                object(replay, into: &bytes, constants: &constants)
+                if index > 0 { line.append(UInt8(ascii: ",")) }
+                object(replay, into: &line)
             }
-            bytes.append(UInt8(ascii: "]"))
+            line.append(UInt8(ascii: "]"))
         }
-        append(#","reports":"#, to: &bytes)
+        line.append(#","reports":"#)
         if outcome.reports.isEmpty {
-            append("[]", to: &bytes)
+            line.append("[]")
         } else {
-            bytes.append(contentsOf: JSONValue.array(outcome.reports.map { .object($0.json) }).serializedBytes())
+            line.append(JSONValue.array(outcome.reports.map { .object($0.json) }).serializedBytes())
         }
-        bytes.append(UInt8(ascii: "}"))
+        line.append(UInt8(ascii: "}"))
+    }
+
+    /// A result (`result`) or an answer of `row`, as the row's answer shape writes it: the common
+    /// values here (``appendCommon(_:result:to:)``), anything else by the row's shape.
+    @inline(__always)
+    private static func appendValue(_ value: any Sendable, result: Bool, of row: EventRow, to line: inout OutputBytes) {
+        if appendCommon(value, result: result, to: &line) { return }
+        // The shape writes into an `[UInt8]`: the line's own, kept for the run (one allocation).
+        let written = line.withScratch { scratch in
+            if result { row.appendJSON(result: value, to: &scratch) } else { row.appendJSON(answer: value, to: &scratch) }
+            return scratch
+        }
+        line.append(written)
+    }
+
+    /// Writes a value whose text is the same for every answer shape that has it, and returns true;
+    /// false (nothing written) for any other. A `Bool` is `true` or `false`; a result that is nothing
+    /// (`()`) is `null` (an answer that is `()` is `null` or `"done"` by row: not here); a fetch
+    /// result is its name; an orientation mask is its names in the table's order; `continueUserActivity`'s result is
+    /// `{"handled", "restorableObjects"?}`. Written straight from the value, told by its type and
+    /// read without a dynamic cast (the shapes cast it from `any Sendable` and write strings through
+    /// the serializer: about 1,400 instructions an orientation mask). JSONLinesTests hold this
+    /// against every row's shape.
+    static func appendCommon(_ value: any Sendable, result: Bool, to line: inout OutputBytes) -> Bool {
+        let type = type(of: value)
+        if type == Bool.self {
+            line.append(read(value, as: Bool.self) ? "true" : "false")
+        } else if result, type == Void.self {
+            line.append("null")
+        } else if type == BackgroundFetchResult.self {
+            appendString(read(value, as: BackgroundFetchResult.self).name, to: &line)
+        } else if type == InterfaceOrientationMask.self {
+            let mask = read(value, as: InterfaceOrientationMask.self)
+            line.append(UInt8(ascii: "["))
+            var first = true
+            for (name, orientation) in InterfaceOrientationMask.named where mask.contains(orientation) {
+                if !first { line.append(UInt8(ascii: ",")) }
+                first = false
+                appendString(name, to: &line)
+            }
+            line.append(UInt8(ascii: "]"))
+        } else if type == ContinueUserActivityResult.self {
+            let restored = read(value, as: ContinueUserActivityResult.self)
+            line.append(#"{"handled":"#)
+            line.append(restored.handled ? "true" : "false")
+            if let restorable = restored.restorableObjects {
+                line.append(#","restorableObjects":"#)
+                appendStrings(restorable, to: &line)
+            }
+            line.append(UInt8(ascii: "}"))
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// `value`, known to be a `U` (`value` is opened from its existential: `T` is `U`), read without
+    /// a dynamic cast.
+    @inline(__always)
+    private static func read<T, U>(_ value: T, as _: U.Type) -> U {
+        withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
     }
 
     /// Reports that arrived after the last event, in the shape of an event with `"event": null`.
@@ -145,27 +203,26 @@ enum JSONLines {
     }
 
     /// `["a","b"]`.
-    private static func appendStrings(_ strings: [String], to bytes: inout [UInt8]) {
-        append("[", to: &bytes)
+    private static func appendStrings(_ strings: [String], to line: inout OutputBytes) {
+        line.append(UInt8(ascii: "["))
         for (index, string) in strings.enumerated() {
-            if index > 0 { append(",", to: &bytes) }
-            appendString(string, to: &bytes)
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            appendString(string, to: &line)
         }
-        append("]", to: &bytes)
+        line.append(UInt8(ascii: "]"))
     }
 
     /// `string` as a JSON string literal, by the serializer's rules; strings with nothing to
     /// escape (names, events) copied as they are.
-    private static func appendString(_ string: String, to bytes: inout [UInt8]) {
-        var string = string
-        let plain = string.withUTF8 { utf8 in
+    private static func appendString(_ string: String, to line: inout OutputBytes) {
+        let plain = string.utf8.withContiguousStorageIfAvailable { utf8 in
             if !isPlain(utf8) { return false }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
+            line.append(UInt8(ascii: "\""))
+            line.append(utf8)
+            line.append(UInt8(ascii: "\""))
             return true
         }
-        if !plain { bytes.append(contentsOf: JSONValue.string(string).serializedBytes()) }
+        if plain != true { line.append(JSONValue.string(string).serializedBytes()) }
     }
 
     /// Whether `utf8` holds no byte the serializer escapes (below 0x20, `"`, `\\`): eight bytes at
@@ -187,10 +244,15 @@ enum JSONLines {
         return true
     }
 
-    /// The literal `text`'s bytes.
-    @inline(__always)
-    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    /// The events' names as JSON string literals, made once from the event table: an event's line
+    /// names its event without checking the name's bytes again.
+    private enum EventNames {
+        static let literals: [[UInt8]] = LifecycleEvent.allCases.map { JSONValue.string($0.name).serializedBytes() }
+
+        @inline(__always)
+        static func append(_ event: LifecycleEvent, to line: inout OutputBytes) {
+            literals[event.index].withUnsafeBufferPointer { line.append($0) }
+        }
     }
 
     /// Milliseconds rounded to the microsecond, as the serializer writes the Double
@@ -198,8 +260,15 @@ enum JSONLines {
     /// million seconds the digits are the microseconds' own (`Double` holds them exactly and
     /// prints the shortest text that reads back); beyond, the Double itself is written.
     static func appendMilliseconds(_ nanoseconds: UInt64, to bytes: inout [UInt8]) {
+        var line = OutputBytes(capacity: 32)
+        appendMilliseconds(nanoseconds, to: &line)
+        bytes.append(contentsOf: line.bytes)
+    }
+
+    /// ``appendMilliseconds(_:to:)-([UInt8])`` into the run's bytes.
+    static func appendMilliseconds(_ nanoseconds: UInt64, to bytes: inout OutputBytes) {
         guard nanoseconds < 1_000_000_000_000_000 else {
-            bytes.append(contentsOf: JSONValue.number((Double(nanoseconds) / 1_000).rounded() / 1_000).serializedBytes())
+            bytes.append(JSONValue.number((Double(nanoseconds) / 1_000).rounded() / 1_000).serializedBytes())
             return
         }
         let microseconds = (nanoseconds + 500) / 1_000
@@ -216,7 +285,7 @@ enum JSONLines {
     }
 
     /// `value` in decimal digits.
-    private static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+    private static func appendDecimal(_ value: UInt64, to bytes: inout OutputBytes) {
         guard value >= 10 else {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             return

@@ -85,15 +85,22 @@ package enum EventScript {
         return try ordinaryEntry(line, number: number, file: file)
     }
 
-    /// The line without a CR at its end; nil for a blank or comment line.
+    /// The line without a CR at its end; nil for a blank or comment line. Read through a pointer:
+    /// the slice's generic `drop(while:)` and `starts(with:)` cost about 140 instructions a line.
     private static func content(of rawLine: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        var line = rawLine
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        let content = line.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
-        if content.isEmpty || content.first == UInt8(ascii: "#") || content.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
-            return nil
+        let (end, start) = rawLine.withUnsafeBufferPointer { bytes -> (Int, Int) in
+            var end = bytes.count
+            if end > 0, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            var index = 0
+            while index < end, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+            return (end, index)
         }
-        return line
+        let base = rawLine.startIndex
+        guard start < end else { return nil }
+        let first = rawLine[base + start]
+        if first == UInt8(ascii: "#") { return nil }
+        if first == UInt8(ascii: "/"), start + 1 < end, rawLine[base + start + 1] == UInt8(ascii: "/") { return nil }
+        return rawLine[base..<(base + end)]
     }
 
     /// The line parsed, then read; errors name the line and where in it.
