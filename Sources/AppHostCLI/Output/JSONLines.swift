@@ -21,30 +21,12 @@ enum JSONLines {
         return String(decoding: line.bytes, as: UTF8.self)
     }
 
-    /// Appends the line of ``event(_:)`` to `bytes`.
-    static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8]) {
-        var line = OutputBytes()
-        event(outcome, into: &line)
-        bytes.append(contentsOf: line.bytes)
-    }
-
-    /// Appends the line of ``event(_:)`` to `bytes`; `constants` is kept for callers that hold one
-    /// for a run (``Constants``).
-    static func event(_ outcome: AnyEventOutcome, into bytes: inout [UInt8], constants: inout Constants) {
-        event(outcome, into: &bytes)
-    }
-
     /// Appends the line of ``event(_:)`` to `line`: the run's own bytes, written in place (the hot
     /// path of `apphost --json`, one line per event).
     static func event(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
         object(outcome, into: &line)
         line.append(UInt8(ascii: "\n"))
     }
-
-    /// Results and answers as their event's row writes them. Once a table of the constant ones'
-    /// text, by event; the answer shapes now write every value's bytes themselves, and a `Bool` or
-    /// nothing is written here: there is nothing left to keep.
-    struct Constants {}
 
     /// Appends `outcome`'s object, without a newline.
     private static func object(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
@@ -228,20 +210,8 @@ enum JSONLines {
     /// Whether `utf8` holds no byte the serializer escapes (below 0x20, `"`, `\\`): eight bytes at
     /// a time (byte by byte, the names and events of a line cost about 600 instructions an event).
     static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = utf8.count
-        var index = 0
-        if let base = utf8.baseAddress {
-            while index + 8 <= count {
-                if JSONWord.escaped(JSONWord.load(base + index)) != 0 { return false }
-                index += 8
-            }
-        }
-        while index < count {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
-            index += 1
-        }
-        return true
+        guard let base = utf8.baseAddress else { return true }
+        return !JSONWord.anyEscaped(base, count: utf8.count)
     }
 
     /// The events' names as JSON string literals, made once from the event table: an event's line

@@ -7,7 +7,8 @@ struct OutputBytes: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     /// The bytes written so far.
     private(set) var count = 0
-    private var capacity: Int
+    /// The room it has now, written or not.
+    private(set) var capacity: Int
     /// Bytes written by code that writes into an `[UInt8]` (an answer shape) on their way into
     /// these, kept with them so that their room is reused too (``withScratch(_:)``).
     private var scratch: [UInt8] = []
@@ -23,9 +24,23 @@ struct OutputBytes: ~Copyable {
     /// The bytes written so far (valid until the next change).
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
-    /// Forgets what was written, keeping the room.
+    /// The most room kept from one line to the next: a larger line (a huge answer) gives the rest
+    /// back, so that one such line does not hold its memory for the run.
+    static let keptRoom = 64 << 10
+
+    /// Forgets what was written, keeping the room (at most ``keptRoom`` bytes of it).
     @inline(__always)
-    mutating func removeAll() { count = 0 }
+    mutating func removeAll() {
+        count = 0
+        if capacity > Self.keptRoom { giveBackRoom() }
+    }
+
+    private mutating func giveBackRoom() {
+        base.deallocate()
+        capacity = Self.keptRoom
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        scratch = []
+    }
 
     /// Appends one byte.
     @inline(__always)
@@ -61,7 +76,7 @@ struct OutputBytes: ~Copyable {
     mutating func withScratch<T>(_ body: (inout [UInt8]) -> T) -> T {
         var taken: [UInt8] = []
         swap(&taken, &scratch)
-        taken.removeAll(keepingCapacity: true)
+        taken.removeAll(keepingCapacity: taken.capacity <= Self.keptRoom)
         defer { swap(&taken, &scratch) }
         return body(&taken)
     }

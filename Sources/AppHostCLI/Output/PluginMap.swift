@@ -115,7 +115,9 @@ final class PluginMap: @unchecked Sendable {  // its one stored property is an a
 
     /// Appends `plugin`'s name, as the load that found it knew it, to `line`. Async-signal-safe.
     func appendName(_ plugin: Found, to line: PublishedText.Scratch) {
-        plugin.snapshot.pointee.names[plugin.index].withBytes { line.append($0) }
+        let snapshot = plugin.snapshot.pointee
+        guard plugin.index >= 0 && plugin.index < snapshot.nameCount else { return }  // published ranges name a plugin
+        snapshot.names[plugin.index].withBytes { line.append($0) }
     }
 
     /// The lines of `/proc/self/maps` (empty when it cannot be read).

@@ -206,7 +206,7 @@ struct JSONWriter {
         // written with one append, quotes included (a short one through a buffer on the stack).
         let plain = string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             let count = utf8.count
-            if let base = utf8.baseAddress, Self.needsEscaping(base, count: count) { return false }
+            if let base = utf8.baseAddress, JSONWord.anyEscaped(base, count: count) { return false }
             if count > 62 {
                 output.append(0x22)
                 output.append(contentsOf: utf8)
@@ -251,24 +251,6 @@ struct JSONWriter {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[segmentStart..<utf8.count]))
         }
         output.append(0x22)  // "
-    }
-}
-
-extension JSONWriter {
-    /// Whether any of the `count` bytes at `base` is one a JSON string escapes (below 0x20, `"`,
-    /// `\`): eight at a time, the last few as the last eight (some looked at twice).
-    @inline(__always)
-    static func needsEscaping(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
-        guard count >= 8 else {
-            for index in 0..<count where base[index] < 0x20 || base[index] == 0x22 || base[index] == 0x5C { return true }
-            return false
-        }
-        var index = 0
-        while index + 8 <= count {
-            if JSONWord.escaped(JSONWord.load(base + index)) != 0 { return true }
-            index += 8
-        }
-        return index < count && JSONWord.escaped(JSONWord.load(base + count - 8)) != 0
     }
 }
 
