@@ -33,3 +33,12 @@ _Static_assert(offsetof(adh_host_state, struct_size) == 0, "struct_size comes fi
 _Static_assert(offsetof(adh_host_requests, struct_size) == 0, "struct_size comes first");
 _Static_assert(offsetof(adh_url_hook, struct_size) == 0, "struct_size comes first");
 _Static_assert(offsetof(adh_url_hook, decide) == 8, "url_hook 1: decide follows struct_size");
+
+/* Every payload's serial follows its struct_size, at offset 8: the SDK reads it alone (ABI.serial). */
+_Static_assert(offsetof(adh_launch, serial) == 8, "adh_launch: serial at 8");
+_Static_assert(offsetof(adh_open_url, serial) == 8, "adh_open_url: serial at 8");
+_Static_assert(offsetof(adh_user_activity, serial) == 8, "adh_user_activity: serial at 8");
+_Static_assert(offsetof(adh_shortcut_item, serial) == 8, "adh_shortcut_item: serial at 8");
+_Static_assert(offsetof(adh_notification, serial) == 8, "adh_notification: serial at 8");
+_Static_assert(offsetof(adh_notification_response, serial) == 8, "adh_notification_response: serial at 8");
+_Static_assert(offsetof(adh_scene, serial) == 8, "adh_scene: serial at 8");

@@ -24,18 +24,22 @@ extension EventRow {
 package enum CallPaths {
     package typealias Path = @MainActor (ResponderList, ArgumentBox, DeliveryContext) -> InFlight
 
-    /// Finds the call path of a row of one timing and pair of shapes; nil for a row of others.
-    typealias Finder = @Sendable (EventRow) -> Path?
+    /// Finds the call path of a row of one timing and pair of shapes (nil for a row of others), and
+    /// says whether they give its entry C arguments.
+    struct Finder: Sendable {
+        let path: @Sendable (EventRow) -> Path?
+        let takesNoCArguments: @Sendable (EventRow) -> Bool?
+    }
 
     /// By event index: each row's call path.
     static let all: [Path] = EventTable.rows.map { row in
-        guard let path = shapes.lazy.compactMap({ $0(row) }).first else { fatalError(missing(row)) }
+        guard let path = shapes.lazy.compactMap({ $0.path(row) }).first else { fatalError(missing(row)) }
         return path
     }
 
     /// Why `row` has no call path; nil when it has one.
     package static func problem(_ row: EventRow) -> String? {
-        shapes.contains { $0(row) != nil } ? nil : missing(row)
+        shapes.contains { $0.path(row) != nil } ? nil : missing(row)
     }
 
     private static func missing(_ row: EventRow) -> String {
@@ -49,7 +53,9 @@ package enum CallPaths {
     /// its shapes (called through `any CallPathShapes`, `path(for:)` and every path it made would
     /// run as generic code, looking up the shapes' generic metadata on every event: callgrind, about
     /// 8,500 instructions an event of `apphost --json`, 21 lookups).
-    private static func finder<S: CallPathShapes>(_ shapes: S) -> Finder { { shapes.path(for: $0) } }
+    private static func finder<S: CallPathShapes>(_ shapes: S) -> Finder {
+        Finder(path: { shapes.path(for: $0) }, takesNoCArguments: { shapes.takesNoCArguments($0) })
+    }
 
     /// Every timing and pair of shapes some row has.
     static let shapes: [Finder] = [
@@ -86,6 +92,16 @@ package enum CallPaths {
 protocol CallPathShapes: Sendable {
     /// `row`'s call path when the row is of these shapes; nil otherwise.
     func path(for row: EventRow) -> CallPaths.Path?
+    /// Whether the argument shape has no C arguments (the entry takes `self`, and for a completion
+    /// event the completion), when `row` is of these shapes; nil otherwise.
+    func takesNoCArguments(_ row: EventRow) -> Bool?
+}
+
+extension CallPaths {
+    /// Whether `row`'s shapes give its entry no C arguments besides `self` (and the completion).
+    package static func takesNoCArguments(_ row: EventRow) -> Bool? {
+        shapes.lazy.compactMap { $0.takesNoCArguments(row) }.first
+    }
 }
 
 /// The typed arguments of `box`, of shape `A` (a call's arguments are always its event's shape).
@@ -101,12 +117,18 @@ private func fits(_ row: EventRow, _ timing: AnswerTiming, _ arguments: Any.Type
 }
 
 struct Notifying<A: ArgumentShape>: CallPathShapes {
+    func takesNoCArguments(_ row: EventRow) -> Bool? {
+        fits(row, .notification, A.self, NoAnswer.self) ? A.CArguments.self == Void.self : nil
+    }
+
     func path(for row: EventRow) -> CallPaths.Path? {
         guard fits(row, .notification, A.self, NoAnswer.self) else { return nil }
-        if A.CArguments.self == Void.self {
+        if A.CArguments.self == Void.self, DirectEntry.takesSelfOnly(row) {
             // An entry that takes `self` alone (`void (*)(const adh_subscriber *)`, every void event):
             // called here, inlined into the loop, not through the row's C call (two closure calls
             // and a reabstraction thunk a subscriber: callgrind, 21 of a loaded void call's 158).
+            // Only when the row's entry is of that C type (``DirectEntry``); CallPathTests checks
+            // that every row without C arguments has it.
             return { list, box, context in
                 Deliver.notification(list, value(box, A.self), context, A.self) { entry, me, _ in
                     unsafeBitCast(entry, to: SelfOnlyEntry.self)(me)
@@ -120,8 +142,39 @@ struct Notifying<A: ArgumentShape>: CallPathShapes {
 
 /// The C type of an entry whose event has no C arguments.
 typealias SelfOnlyEntry = @convention(c) (UnsafePointer<adh_subscriber>?) -> Void
+/// `perform_fetch`'s C type: `self` and the completion.
+typealias FetchEntry = @convention(c) (UnsafePointer<adh_subscriber>?, adh_fetch_completion) -> adh_response
+/// `will_present`'s C type: `self`, the notification and the completion.
+typealias PresentationEntry = @convention(c) (UnsafePointer<adh_subscriber>?, UnsafePointer<adh_notification>?,
+                                              adh_presentation_completion) -> adh_response
+
+/// The C entry types the call paths call directly, inlined into their loops, instead of through the
+/// row's C call (``EntryCall/call``: two closure calls and a reabstraction thunk a subscriber,
+/// callgrind: 48 instructions of a loaded `willPresent` subscriber's). A row's entry is called so
+/// only when the row's builder recorded exactly that C type (``EntryCall/entryType``), so a row whose
+/// vtable slot has another type takes the row's C call, never a cast to a wrong function type.
+package enum DirectEntry {
+    /// Whether `row`'s entry takes `self` alone (``SelfOnlyEntry``).
+    package static func takesSelfOnly(_ row: EventRow) -> Bool { `is`(row, SelfOnlyEntry.self) }
+
+    /// Whether `row`'s entry is of C type `entry`.
+    static func `is`(_ row: EventRow, _ entry: Any.Type) -> Bool {
+        ObjectIdentifier(unsafeDowncast(row.entryCall, to: AnyEntryCall.self).entryType) == ObjectIdentifier(entry)
+    }
+
+    /// The name of the C type `row`'s entry is called as directly; nil when it goes through the row's C call.
+    package static func name(_ row: EventRow) -> String? {
+        switch row.timing {
+        case .notification: takesSelfOnly(row) ? "SelfOnlyEntry" : nil
+        case .completion: `is`(row, FetchEntry.self) ? "FetchEntry" : `is`(row, PresentationEntry.self) ? "PresentationEntry" : nil
+        case .immediate, .restoration: nil
+        }
+    }
+}
 
 struct Answering<A: ArgumentShape, R: ImmediateAnswerShape>: CallPathShapes {
+    func takesNoCArguments(_ row: EventRow) -> Bool? { fits(row, .immediate, A.self, R.self) ? A.CArguments.self == Void.self : nil }
+
     func path(for row: EventRow) -> CallPaths.Path? {
         guard fits(row, .immediate, A.self, R.self) else { return nil }
         let call = unsafeDowncast(row.entryCall, to: EntryCall<A.CArguments, R.CReturn>.self).call
@@ -130,8 +183,29 @@ struct Answering<A: ArgumentShape, R: ImmediateAnswerShape>: CallPathShapes {
 }
 
 struct Completing<A: ArgumentShape, R: CompletionAnswerShape>: CallPathShapes {
+    func takesNoCArguments(_ row: EventRow) -> Bool? { fits(row, .completion, A.self, R.self) ? A.CArguments.self == Void.self : nil }
+
     func path(for row: EventRow) -> CallPaths.Path? {
         guard fits(row, .completion, A.self, R.self) else { return nil }
+        // The entries of C types the engine knows, called directly (``DirectEntry``): the casts of
+        // the arguments are to their own types (the row's entry type says so).
+        if A.CArguments.self == Void.self, R.CCompletion.self == adh_fetch_completion.self, DirectEntry.is(row, FetchEntry.self) {
+            return { list, box, context in
+                Deliver.completion(list, value(box, A.self), context, A.self, R.self) { entry, me, arguments in
+                    unsafeBitCast(entry, to: FetchEntry.self)(me, unsafeBitCast(arguments.1, to: adh_fetch_completion.self))
+                }
+            }
+        }
+        if A.CArguments.self == UnsafePointer<adh_notification>?.self, R.CCompletion.self == adh_presentation_completion.self,
+           DirectEntry.is(row, PresentationEntry.self) {
+            return { list, box, context in
+                Deliver.completion(list, value(box, A.self), context, A.self, R.self) { entry, me, arguments in
+                    unsafeBitCast(entry, to: PresentationEntry.self)(
+                        me, unsafeBitCast(arguments.0, to: UnsafePointer<adh_notification>?.self),
+                        unsafeBitCast(arguments.1, to: adh_presentation_completion.self))
+                }
+            }
+        }
         let call = unsafeDowncast(row.entryCall, to: EntryCall<(A.CArguments, R.CCompletion), adh_response>.self).call
         // `call` as it is: wrapped in a closure that takes the arguments apart, each call went
         // through a reabstraction thunk more.
@@ -142,6 +216,10 @@ struct Completing<A: ArgumentShape, R: CompletionAnswerShape>: CallPathShapes {
 }
 
 struct Restoring<A: ArgumentShape>: CallPathShapes {
+    func takesNoCArguments(_ row: EventRow) -> Bool? {
+        fits(row, .restoration, A.self, RestorationAnswer.self) ? A.CArguments.self == Void.self : nil
+    }
+
     func path(for row: EventRow) -> CallPaths.Path? {
         guard fits(row, .restoration, A.self, RestorationAnswer.self) else { return nil }
         let call = unsafeDowncast(row.entryCall, to: EntryCall<(A.CArguments, adh_json_completion), adh_tristate>.self).call

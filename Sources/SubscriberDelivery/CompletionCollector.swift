@@ -376,6 +376,16 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
         retiredCompletionNumber(name: subscribers[slot], state: states[slot].load(ordering: .acquiring), closed: closed)
     }
 
+    /// Retires `run` (this event's tokens) in `table`, each token leading to `sink` from now on under
+    /// its slot's ``retiredNumber(_:closed:)``, packed by the table in one loop over the run: no call
+    /// per slot. [main-thread, after delivery]
+    package func retire(_ run: CompletionTokens.Run, in table: CompletionTokens, as sink: CompletionTokenSink) {
+        let closed = isClosed
+        subscribers.withUnsafeBufferPointer { subscribers in
+            table.retire(run, as: sink, numbers: RetiredNumbers(subscribers: subscribers, states: UnsafePointer(states), closed: closed))
+        }
+    }
+
     /// Slot `slot`'s state after delivery.
     @inline(__always)
     package func state(_ slot: Int) -> SlotState {
@@ -408,6 +418,21 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
 @inline(__always)
 func retiredCompletionNumber(name: Int, state: UInt8, closed: Bool) -> Int {
     name << 4 | (closed ? 8 : 0) | Int(state & 7)
+}
+
+/// What a delivered event's retired tokens are numbered by (``CompletionCollector/retire(_:in:as:)``):
+/// each slot's subscriber and frozen state, borrowed for the retirement. Not generic, so that the
+/// token table packs every number in its own loop.
+package struct RetiredNumbers {
+    let subscribers: UnsafeBufferPointer<Int>
+    let states: UnsafePointer<Atomic<UInt8>>
+    let closed: Bool
+
+    /// Slot `position`'s number (``retiredCompletionNumber(name:state:closed:)``).
+    @inline(__always)
+    func number(_ position: Int) -> Int {
+        retiredCompletionNumber(name: subscribers[position], state: states[position].load(ordering: .acquiring), closed: closed)
+    }
 }
 
 /// Where the completion tokens of delivered events lead once their collectors are let go

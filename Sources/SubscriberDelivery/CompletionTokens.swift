@@ -47,6 +47,10 @@ package class CompletionTokenSink: @unchecked Sendable {
     /// The plugin called the completion of responder `slot` with `raw`.
     package func deliver(_ slot: Int, _ raw: RawCompletion) {}
 
+    /// The plugin called the integer completion of responder `slot` with `integer`: as
+    /// ``deliver(_:_:)`` with `.integer(integer)`, unless a sink reads it typed.
+    package func deliver(_ slot: Int, integer: Int64) { deliver(slot, .integer(integer)) }
+
     /// Responder `slot`'s subscriber called a completion with a token it was never given, during
     /// its own entry call.
     package func forged(_ slot: Int) {}
@@ -71,6 +75,9 @@ package final class CompletionTokens: @unchecked Sendable {
         sharedUnretained = Unmanaged.passUnretained(tokens)
         HostCompletions.receiver = { token, raw in
             CompletionTokens.sharedUnretained.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.deliver(token, raw) }
+        }
+        HostCompletions.integerReceiver = { token, integer in
+            CompletionTokens.sharedUnretained.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.deliver(token, integer: integer) }
         }
         return tokens
     }()
@@ -214,25 +221,32 @@ package final class CompletionTokens: @unchecked Sendable {
     }
 
     /// The event of `run` was delivered: its tokens stay mapped among the last ``retiredCapacity``
-    /// retired slots (whole runs, the newest always), then their slots are reused. With `retired`,
-    /// token `i` leads from now on to `retired` with slot number `number(i)` instead of to its
-    /// event's collector, so that a remembered token keeps a few bytes, not the collector
-    /// (``CompletionCollector/retiredSink()``). One lock and one reference exchanged per event.
-    /// [main-thread]
-    package func retire(_ run: Run, as retired: CompletionTokenSink? = nil, number: (Int) -> Int = { $0 }) {
+    /// retired slots (whole runs, the newest always), then their slots are reused.
+    /// One lock per event. [main-thread]
+    package func retire(_ run: Run) { retire(run, as: nil, numbers: nil) }
+
+    /// ``retire(_:)``, and token `i` leads from now on to `retired` with slot number
+    /// `numbers.number(i)` instead of to its event's collector, so that a remembered token keeps a few
+    /// bytes, not the collector (``CompletionCollector/retiredSink()``, ``CompletionCollector/retire(_:in:as:)``).
+    /// One lock and one reference exchanged per event, and a store of two words per slot. [main-thread]
+    package func retire(_ run: Run, as retired: CompletionTokenSink, numbers: RetiredNumbers) {
+        retire(run, as: retired, numbers: Optional(numbers))
+    }
+
+    private func retire(_ run: Run, as retired: CompletionTokenSink?, numbers: RetiredNumbers?) {
         guard run.mapped > 0 else { return }
         let tag = SplitMix64.tag(run.seed, 0)
         state.withLock { state in
             // A run whose first slot no longer carries its tag was retired and forgotten before: its
             // slots may be another event's now, and nothing of this run is left to retire.
             guard slot(run.base).pointee.tag == tag else { return }
-            if let retired {
+            if let retired, let numbers {
                 let previous = slot(run.base).pointee.sink
                 let sink = Unmanaged.passRetained(retired)
                 for position in 0..<run.mapped {
                     let pointer = slot(run.base + position)
                     pointer.pointee.sink = sink
-                    pointer.pointee.index = Int32(clamping: number(position))
+                    pointer.pointee.index = Int32(clamping: numbers.number(position))
                 }
                 previous?.release()
             }
@@ -288,16 +302,31 @@ package final class CompletionTokens: @unchecked Sendable {
     private func mapFresh(_ count: Int, _ state: inout State) -> Int {
         let base = state.count
         for chunk in (base >> Self.chunkBits)...((base + count - 1) >> Self.chunkBits) where directory[chunk] == nil {
-            let slots = UnsafeMutablePointer<Slot>.allocate(capacity: Self.chunkSize)
-            slots.initialize(repeating: Slot(), count: Self.chunkSize)
-            let callers = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: Self.chunkSize)
-            for index in 0..<Self.chunkSize { (callers + index).initialize(to: Atomic(0)) }
+            let (slots, callers) = Self.makeChunk()
             callerDirectory[chunk] = callers
             directory[chunk] = slots
         }
         state.count += count
         mapped.store(state.count, ordering: .releasing)
         return base
+    }
+
+    /// A chunk of free slots and their callers. Zero bytes are a free slot (tag 0, no sink) and a
+    /// caller of 0, so the chunk is mapped from the kernel's zero pages (about 24 instructions a
+    /// token otherwise, every fresh slot written before its first use); allocated and written when
+    /// that fails. Never freed.
+    private static func makeChunk() -> (UnsafeMutablePointer<Slot>, UnsafeMutablePointer<Atomic<UInt>>) {
+        let slotBytes = chunkSize * MemoryLayout<Slot>.stride, callerBytes = chunkSize * MemoryLayout<Atomic<UInt>>.stride
+        if let raw = mmap(nil, slotBytes + callerBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+           raw != MAP_FAILED {
+            return (raw.bindMemory(to: Slot.self, capacity: chunkSize),
+                    (raw + slotBytes).bindMemory(to: Atomic<UInt>.self, capacity: chunkSize))
+        }
+        let slots = UnsafeMutablePointer<Slot>.allocate(capacity: chunkSize)
+        slots.initialize(repeating: Slot(), count: chunkSize)
+        let callers = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: chunkSize)
+        for index in 0..<chunkSize { (callers + index).initialize(to: Atomic(0)) }
+        return (slots, callers)
     }
 
     // MARK: Calls from plugins
@@ -324,16 +353,30 @@ package final class CompletionTokens: @unchecked Sendable {
     /// reads the slot under the lock and holds a strong reference to the sink for the call.
     package func deliver(_ token: UnsafeMutableRawPointer?, _ raw: RawCompletion) {
         let bits = UInt(bitPattern: token)
-        let index = Int(bits & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: bits >> 32)
-        if tag != 0, index < mapped.load(ordering: .acquiring),
-           caller(index).pointee.load(ordering: .relaxed) == UInt(pthread_self()) {
-            let slot = slot(index)
-            if slot.pointee.tag == tag, let sink = slot.pointee.sink {
-                let position = Int(slot.pointee.index)
-                return sink._withUnsafeGuaranteedRef { $0.deliver(position, raw) }
-            }
-        }
+        if let (sink, position) = unlockedSlot(bits) { return sink._withUnsafeGuaranteedRef { $0.deliver(position, raw) } }
         lockedDeliver(bits, raw)
+    }
+
+    /// A plugin called an integer completion with `token` and `integer`: as ``deliver(_:_:)`` with
+    /// `.integer(integer)`, handed to the sink typed (no ``RawCompletion`` made on the common path). [any-thread]
+    package func deliver(_ token: UnsafeMutableRawPointer?, integer: Int64) {
+        let bits = UInt(bitPattern: token)
+        if let (sink, position) = unlockedSlot(bits) {
+            return sink._withUnsafeGuaranteedRef { $0.deliver(position, integer: integer) }
+        }
+        lockedDeliver(bits, .integer(integer))
+    }
+
+    /// The sink and slot number of token `bits` when the call may take the unlocked path of
+    /// ``deliver(_:_:)`` (made inside the entry it was handed to, on that entry's thread); nil otherwise.
+    @inline(__always)
+    private func unlockedSlot(_ bits: UInt) -> (Unmanaged<CompletionTokenSink>, Int)? {
+        let index = Int(bits & 0xFFFF_FFFF), tag = UInt32(truncatingIfNeeded: bits >> 32)
+        guard tag != 0, index < mapped.load(ordering: .acquiring),
+              caller(index).pointee.load(ordering: .relaxed) == UInt(pthread_self()) else { return nil }
+        let slot = slot(index)
+        guard slot.pointee.tag == tag, let sink = slot.pointee.sink else { return nil }
+        return (sink, Int(slot.pointee.index))
     }
 
     /// ``deliver(_:_:)`` for a call that may not take the unlocked path: a function of its own, so

@@ -153,10 +153,17 @@ enum Deliver {
         let start = context.clock.nanoseconds()
         let firstCompletedWins = context.firstCompletedWins
         let (collector, tokens) = collector(list, context, rules: .init(ranksArrivals: firstCompletedWins),
-                                            decode: { R.answer($0, problem: &$1) }) { collector, slot, raw in
+                                            decode: { R.answer($0, problem: &$1) }, receive: { collector, slot, raw in
             // The answer shape's typed entry: read by the shape, written into the slot.
             var problem: String?
             let value = R.answer(raw, problem: &problem)
+            collector.receive(slot, value, problem: problem)
+        }) { collector, slot, integer in
+            // An integer completion: a value the header allows straight into the slot; any other
+            // read as above, which says what is wrong.
+            if let value = answer(R.self, integer: integer) { return collector.complete(slot, with: value) }
+            var problem: String?
+            let value = R.answer(.integer(integer), problem: &problem)
             collector.receive(slot, value, problem: problem)
         }
         let encoded = encoded(list, value, context, A.self)
@@ -221,18 +228,34 @@ enum Deliver {
         }
     }
 
+    /// An integer completion's answer the header allows, read by shape `R` (``CompletionAnswerShape/answer(integer:)``);
+    /// nil for any other. The shapes of integer completions are read here, where they are concrete
+    /// (compiled to the one read of `R`): through the conformance, the read was a call of its
+    /// witness in another module, and another of the read (about 20 instructions a completion).
+    @inline(__always)
+    nonisolated private static func answer<R: CompletionAnswerShape>(_: R.Type, integer: Int64) -> R.Answer? {
+        if R.self == PresentationOptionsAnswer.self {
+            return unsafeBitCast(PresentationOptionsAnswer.answer(integer: integer), to: R.Answer?.self)
+        }
+        if R.self == FetchResultAnswer.self { return unsafeBitCast(FetchResultAnswer.answer(integer: integer), to: R.Answer?.self) }
+        if R.self == BoolCompletionAnswer.self { return unsafeBitCast(BoolCompletionAnswer.answer(integer: integer), to: R.Answer?.self) }
+        return R.answer(integer: integer)
+    }
+
     /// A collector for `list`'s responders and, when one of them is loaded, a C token for each.
     private static func collector<Value: Sendable>(
         _ list: ResponderList, _ context: DeliveryContext,
         rules: CompletionCollector<Value>.Rules = .init(), decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?,
-        receive: @escaping @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void
+        receive: @escaping @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void,
+        receiveInteger: @escaping @Sendable (CompletionCollector<Value>, Int, Int64) -> Void
     ) -> (CompletionCollector<Value>, CompletionTokens.Run) {
         let subscribers = list.subscribers
         let problem = context.problem
         let collector = CompletionCollector<Value>(
             event: context.event, names: context.names, subscribers: subscribers, lateReports: context.lateReports,
             timed: context.timed, rules: rules, decode: decode, problem: { problem(subscribers[$0], $1) }, reporting: problem)
-        let tokens = list.hasLoaded ? CompletionTokens.shared.issue(subscribers.count, to: TokenBridge(collector, receive)) : .empty
+        let tokens = list.hasLoaded ? CompletionTokens.shared.issue(subscribers.count, to: TokenBridge(collector, receive, receiveInteger))
+            : .empty
         return (collector, tokens)
     }
 
@@ -249,9 +272,14 @@ enum Deliver {
                                                        reportsLate: false)
         let start = context.clock.nanoseconds()
         let (collector, tokens) = collector(list, context, rules: rules,
-                                            decode: { RestorationAnswer.identifiers($0, problem: &$1) }) { collector, slot, raw in
+                                            decode: { RestorationAnswer.identifiers($0, problem: &$1) }, receive: { collector, slot, raw in
             var problem: String?
             let value = RestorationAnswer.identifiers(raw, problem: &problem)
+            collector.receive(slot, value, problem: problem)
+        }) { collector, slot, integer in
+            // Not an integer completion's event: read as the raw call it is, which says so.
+            var problem: String?
+            let value = RestorationAnswer.identifiers(.integer(integer), problem: &problem)
             collector.receive(slot, value, problem: problem)
         }
         let encoded = encoded(list, value, context, A.self)
@@ -307,13 +335,18 @@ private final class TokenBridge<Value: Sendable>: CompletionTokenSink, @unchecke
     /// collector's slot: made where the shape is concrete (the call path compiled for it), so that
     /// the whole receive is code specialized for it, one closure call from here.
     let receive: @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void
+    /// The same for an integer completion's value, read typed (``CompletionAnswerShape/answer(integer:)``).
+    let receiveInteger: @Sendable (CompletionCollector<Value>, Int, Int64) -> Void
 
-    init(_ collector: CompletionCollector<Value>, _ receive: @escaping @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void) {
+    init(_ collector: CompletionCollector<Value>, _ receive: @escaping @Sendable (CompletionCollector<Value>, Int, RawCompletion) -> Void,
+         _ receiveInteger: @escaping @Sendable (CompletionCollector<Value>, Int, Int64) -> Void) {
         self.collector = collector
         self.receive = receive
+        self.receiveInteger = receiveInteger
     }
 
     override func deliver(_ slot: Int, _ raw: RawCompletion) { receive(collector, slot, raw) }
+    override func deliver(_ slot: Int, integer: Int64) { receiveInteger(collector, slot, integer) }
     override func forged(_ slot: Int) { collector.forged(slot) }
     override var owner: LateReports? { collector.owner }
 }

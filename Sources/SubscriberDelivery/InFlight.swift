@@ -108,8 +108,7 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
         // Calls with these tokens from now on are late: they stay mapped a while, so they are reported.
         // They lead to the event's shared retired sink from now on, not to the collector.
         if !tokens.isEmpty, let sink = collector.retiredSink() {
-            let collector = collector, closed = collector.isClosed
-            CompletionTokens.shared.retire(tokens, as: sink) { collector.retiredNumber($0, closed: closed) }
+            collector.retire(tokens, in: CompletionTokens.shared, as: sink)
         } else {
             CompletionTokens.shared.retire(tokens)
         }

@@ -71,6 +71,37 @@ struct BridgePayloadCacheTests {
     }
 }
 
+extension BridgePayloadCacheTests {
+    /// A subscriber served the cached payload borrows it: a call of the same event with another
+    /// payload made from inside its call (a nested dispatch) decodes its own and leaves the cached
+    /// one alone (its subscriber still reads it, and the event's later subscribers are served it).
+    @Test func aNestedCallWithAnotherPayloadLeavesTheBorrowedOneAlone() throws {
+        let sink = RecordingSink()
+        let first = try bridged(Oracle.self, sink: sink), nester = try bridged(Nester.self, sink: sink)
+        let last = try bridged(Oracle.self, sink: sink), other = try bridged(Oracle.self, sink: sink)
+        defer { [first, nester, last, other].forEach { $0.destroy() } }
+        var registrations = [SubscriberRegistration(first), SubscriberRegistration(nester), SubscriberRegistration(last)]
+        registrations[2].name = "Oracle2"
+        let dispatcher = LifecycleDispatcher(
+            subscribers: registrations, configuration: DispatchConfiguration(application: bridgeTestApplication),
+            state: ApplicationStateCell(), enforcesApplicationState: false)
+        let event = URL(string: "news://nested/event-\(UUID().uuidString)")!
+        let nested = URL(string: "news://nested/inner-\(UUID().uuidString)")!
+        Nester.during = { _ = Solo(other).answer(.openURL(url: nested)) }
+        defer { Nester.during = nil }
+        let decodes = DecodeCache.shared.decodeCount
+        #expect(dispatcher.dispatchAtOnce(.openURL(url: event)).answers.count == 3)
+        // The first Oracle decoded the event's payload, Nester and the last were served it from the
+        // cache, the nested call decoded its own (and did not take the event's place in the cache).
+        #expect(DecodeCache.shared.decodeCount == decodes + 2)
+        #expect(sink.lines.filter { $0.contains("news://nested/") } == [
+            "[Oracle] info: open \(event.absoluteString) {}", "[Nester] info: open \(event.absoluteString)",
+            "[Oracle] info: open \(nested.absoluteString) {}", "[Nester] info: still \(event.absoluteString)",
+            "[Oracle] info: open \(event.absoluteString) {}",
+        ])
+    }
+}
+
 /// An in-process subscriber that, on openURL, sends a C subscriber an openURL of its own through
 /// another dispatcher, in the middle of a dispatch.
 @MainActor

@@ -247,8 +247,24 @@ final class LateDecliner: InstantiableSubscriber, PerformFetchSubscriber {
 
 /// The subscribers of the test plugin exported through SubscriberPlugin.export.
 @MainActor let bridgeTestSubscriberTypes: [any InstantiableSubscriber.Type] = [
-    Oracle.self, Contrarian.self, Bystander.self, DoubleCaller.self, LateDecliner.self,
+    Oracle.self, Contrarian.self, Bystander.self, DoubleCaller.self, LateDecliner.self, Nester.self,
 ]
+
+/// Opens a URL, runs ``during`` (a test's nested dispatch), then reads its URL again.
+@MainActor
+final class Nester: InstantiableSubscriber, OpenURLSubscriber {
+    static var during: (@MainActor () -> Void)?
+    let context: SubscriberContext
+
+    init(context: SubscriberContext) { self.context = context }
+
+    func application(_ application: Application, open url: URL, options: OpenURLOptions) -> Bool? {
+        context.log("open \(url.absoluteString)")
+        Self.during?()
+        context.log("still \(url.absoluteString)")
+        return true
+    }
+}
 
 /// The test doubles that adopt the app delegate's protocols by hand, and the script that drives
 /// them, against the event table: an app delegate event added to the table and not to them fails here.

@@ -35,3 +35,42 @@ struct CallPathTests {
         }
     }
 }
+
+/// The entries the engine calls as C functions of types it names, not through the row's C call:
+/// each only for a row whose vtable slot is of that type.
+@Suite("Call paths: entries called directly")
+struct DirectEntryTests {
+    @Test("a row's entry is called as taking `self` alone exactly when its shapes give it no C arguments and its slot is of that type")
+    func selfOnlyEntriesTakeSelfAlone() {
+        var selfOnly = 0
+        for row in EventTable.rows {
+            guard let noArguments = CallPaths.takesNoCArguments(row) else {
+                Issue.record("\(row.name): no call path")
+                continue
+            }
+            if DirectEntry.takesSelfOnly(row) {
+                // The cast the loop makes: an entry of this type is passed `self` and nothing else.
+                #expect(row.timing == .notification && noArguments, "\(row.name): its entry takes self alone, its shapes disagree")
+                selfOnly += 1
+            }
+            if row.timing == .notification, noArguments {
+                #expect(DirectEntry.name(row) == "SelfOnlyEntry", "\(row.name): no C arguments, but its entry is not called as taking self alone")
+            }
+            if !noArguments {
+                #expect(DirectEntry.name(row) != "SelfOnlyEntry" && DirectEntry.name(row) != "FetchEntry",
+                        "\(row.name): called with C arguments, but its entry is called without them")
+            }
+        }
+        #expect(selfOnly >= 5, "the void events: \(selfOnly)")
+    }
+
+    @Test("the completion entries called directly are those of their C types, and the others go through their rows")
+    func completionEntries() {
+        #expect(DirectEntry.name(ApplicationEvents.performFetch) == "FetchEntry")
+        #expect(DirectEntry.name(NotificationCenterEvents.willPresent) == "PresentationEntry")
+        for row in EventTable.rows where row.timing == .completion
+            && row !== ApplicationEvents.performFetch && row !== NotificationCenterEvents.willPresent {
+            #expect(DirectEntry.name(row) == nil, "\(row.name)")
+        }
+    }
+}

@@ -35,6 +35,16 @@ package enum ABI {
         }
     }
 
+    /// The `serial` of the payload at `pointer`, read alone: what `readCovered(pointer).serial` is,
+    /// without copying the struct (every payload's `serial` follows its `struct_size`, at offset 8:
+    /// layout_checks.c). 0 when its `struct_size` does not cover it. Read on every call of an
+    /// entry with a payload (``DecodeCache``).
+    @inline(__always)
+    package static func serial<T>(_ pointer: UnsafePointer<T>) -> UInt64 {
+        let raw = UnsafeRawPointer(pointer)
+        return raw.load(as: UInt32.self) >= 16 && MemoryLayout<T>.size >= 16 ? raw.load(fromByteOffset: 8, as: UInt64.self) : 0
+    }
+
     /// Whether a struct whose `struct_size` is `structSize` covers the field at `offset` of `size`
     /// bytes (ADH_STRUCT_HAS).
     package static func covers(structSize: UInt32, offset: Int, size: Int) -> Bool {

@@ -40,7 +40,7 @@ extension EventRow {
                                           call: AnyEventCall(event, value: value), completion: nil))
             }
         }
-        operations.entryCall = EntryCall<A.CArguments, Void> { call(cast($0), $1, $2) }
+        operations.entryCall = EntryCall<A.CArguments, Void>(Fn.self) { call(cast($0), $1, $2) }
         operations.fuzz = { draw, serial in
             let encoded = A.fuzzed(&draw, spec: spec, serial: serial)
             return FuzzedCall { entry, me in withExtendedLifetime(encoded) { call(cast(entry), me, A.cArguments(encoded)) } }
@@ -68,7 +68,7 @@ extension EventRow {
                                       completion: nil)).map { $0 as! R.Answer }
             }
         }
-        operations.entryCall = EntryCall<A.CArguments, R.CReturn> { call(cast($0), $1, $2) }
+        operations.entryCall = EntryCall<A.CArguments, R.CReturn>(Fn.self) { call(cast($0), $1, $2) }
         operations.fuzz = { draw, serial in
             let encoded = A.fuzzed(&draw, spec: spec, serial: serial)
             return FuzzedCall { entry, me in withExtendedLifetime(encoded) { _ = call(cast(entry), me, A.cArguments(encoded)) } }
@@ -98,7 +98,7 @@ extension EventRow {
                                           completion: ErasedCompletion(completion)))
             }
         }
-        operations.entryCall = EntryCall<(A.CArguments, R.CCompletion), adh_response> { call(cast($0), $1, $2.0, $2.1) }
+        operations.entryCall = EntryCall<(A.CArguments, R.CCompletion), adh_response>(Fn.self) { call(cast($0), $1, $2.0, $2.1) }
         operations.fuzz = { draw, serial in
             let encoded = A.fuzzed(&draw, spec: spec, serial: serial)
             return FuzzedCall { entry, me in
@@ -141,7 +141,7 @@ extension EventRow {
                                       completion: ErasedCompletion(completion))).map { $0 as! Bool }
             }
         }
-        operations.entryCall = EntryCall<(A.CArguments, adh_json_completion), adh_tristate> { call(cast($0), $1, $2.0, $2.1) }
+        operations.entryCall = EntryCall<(A.CArguments, adh_json_completion), adh_tristate>(Fn.self) { call(cast($0), $1, $2.0, $2.1) }
         operations.fuzz = { draw, serial in
             let encoded = A.fuzzed(&draw, spec: spec, serial: serial)
             return FuzzedCall { entry, me in
@@ -181,7 +181,7 @@ extension EventRow {
             install: { vtable in install(&vtable.assumingMemoryBound(to: V.self).pointee) },
             fits: { _ in false },
             erasedHandler: { _, _ in fatalError("set by the timing's builder") },
-            entryCall: EntryCall<Void, Void> { _, _, _ in fatalError("set by the timing's builder") },
+            entryCall: EntryCall<Void, Void>(Void.self) { _, _, _ in fatalError("set by the timing's builder") },
             fuzz: { _, _ in fatalError("set by the timing's builder") })
     }
 

@@ -263,11 +263,25 @@ package struct FuzzedCall {
 /// Made by a row's builder, where its C type is known; the delivery engine casts a row's back to
 /// the types its shapes say. No requirements on its parameters: its metadata is made without any
 /// conformance lookup.
-package final class EntryCall<Arguments, Result>: @unchecked Sendable {
+package final class EntryCall<Arguments, Result>: AnyEntryCall, @unchecked Sendable {
     // @unchecked: immutable; the closure captures only the row's immutable C call.
     package let call: (UnsafeRawPointer, UnsafePointer<adh_subscriber>, Arguments) -> Result
 
-    init(_ call: @escaping (UnsafeRawPointer, UnsafePointer<adh_subscriber>, Arguments) -> Result) { self.call = call }
+    init(_ entryType: Any.Type, _ call: @escaping (UnsafeRawPointer, UnsafePointer<adh_subscriber>, Arguments) -> Result) {
+        self.call = call
+        super.init(entryType: entryType)
+    }
+}
+
+/// What every row's ``EntryCall`` says whatever its parameters.
+package class AnyEntryCall: @unchecked Sendable {
+    // @unchecked: immutable.
+    /// The entry's C function type, as the family's vtable declares it: the engine calls an entry of
+    /// a type it knows directly, without the row's call (SubscriberDelivery/CallPaths.swift), and only
+    /// when this is that type.
+    package let entryType: Any.Type
+
+    init(entryType: Any.Type) { self.entryType = entryType }
 }
 
 /// The arguments of one call, typed inside by the event's argument shape.

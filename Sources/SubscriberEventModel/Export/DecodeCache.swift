@@ -16,12 +16,25 @@ final class DecodeCache {
     // Unchecked: main thread only, one entry call at a time.
     @exclusivity(unchecked) private(set) var decodeCount = 0
 
-    /// By event index: the serial decoded last, and its value (a ``Decoded``).
-    @exclusivity(unchecked) private var serials: [UInt64] = []
-    @exclusivity(unchecked) private var decoded: [AnyObject?] = []
+    /// By event index: the serial decoded last, its value (a ``Decoded``, owned here: nil when it
+    /// could not be delivered) and whether a call is running on that value (``withValue``). Grown
+    /// up to the largest index asked for; never shrunk (an image's cache lives as long as it).
+    private struct Entry {
+        var serial: UInt64 = 0
+        var decoded: Unmanaged<AnyObject>?
+        var busy = false
+    }
+
+    @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>?
+    @exclusivity(unchecked) private var capacity = 0
 
     /// Runs `body` with the value `arguments` carry for the event at `index`, borrowed from the cache (no copy of
-    /// its URL, strings or JSON per subscriber); `fallback` when it cannot be delivered.
+    /// its URL, strings or JSON per subscriber, and no reference counting of its box); `fallback`
+    /// when it cannot be delivered.
+    ///
+    /// While `body` runs on a cached value, its entry is marked busy: a call of the same event made
+    /// from inside it (a nested dispatch) with another payload decodes its own value and does not
+    /// replace the cached one, which is borrowed, not retained, by the call that is still running.
     @inline(__always)
     func withValue<A: ArgumentShape, R>(_ arguments: A.CArguments, _ index: Int, _: A.Type,
                                         for instance: ExportedInstance, fallback: R, _ body: (A.Value) -> R) -> R {
@@ -31,22 +44,49 @@ final class DecodeCache {
             guard let value = decode(arguments, A.self, for: instance) else { return fallback }
             return body(value)
         }
-        if index < serials.count, serials[index] == serial {
+        if index < capacity, let entry = entries, entry[index].serial == serial {
             // Decoded before for this serial: nil in the cache means it could not be delivered.
-            guard let hit = decoded[index] else { return fallback }
-            return borrowing(Unmanaged.passUnretained(unsafeDowncast(hit, to: Decoded<A.Value>.self))) { body($0.value) }
+            guard let hit = entry[index].decoded else { return fallback }
+            let wasBusy = entry[index].busy
+            entry[index].busy = true
+            // Read again: a nested call of a later event may have grown (moved) the entries meanwhile.
+            defer { entries.unsafelyUnwrapped[index].busy = wasBusy }
+            return borrowing(Unmanaged<Decoded<A.Value>>.fromOpaque(hit.toOpaque())) { body($0.value) }
         }
+        return miss(arguments, serial, index, A.self, for: instance, fallback: fallback, body)
+    }
+
+    /// ``withValue``'s call for a serial not cached: decodes, and caches unless a call is running on
+    /// the entry's value.
+    private func miss<A: ArgumentShape, R>(_ arguments: A.CArguments, _ serial: UInt64, _ index: Int, _: A.Type,
+                                           for instance: ExportedInstance, fallback: R, _ body: (A.Value) -> R) -> R {
         let value = decode(arguments, A.self, for: instance)
-        if index >= serials.count {
-            // Up to this event's index only: growing to the table's size would build the whole
-            // table inside a plugin image, which otherwise makes only its adopted events' rows.
-            serials += repeatElement(0, count: index + 1 - serials.count)
-            decoded += repeatElement(nil, count: index + 1 - decoded.count)
+        if index >= capacity { grow(to: index + 1) }
+        let entry = entries.unsafelyUnwrapped + index
+        guard !entry.pointee.busy else {
+            guard let value else { return fallback }
+            return body(value)
         }
-        serials[index] = serial
-        decoded[index] = value.map { Decoded($0) }
+        let previous = entry.pointee.decoded
+        entry.pointee.serial = serial
+        entry.pointee.decoded = value.map { Unmanaged.passRetained(Decoded($0) as AnyObject) }
+        previous?.release()
         guard let value else { return fallback }
         return body(value)
+    }
+
+    /// Room for events `0..<count`. Up to this event's index only: growing to the table's size
+    /// would build the whole table inside a plugin image, which otherwise makes only its adopted
+    /// events' rows.
+    private func grow(to count: Int) {
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: count)
+        if let entries {
+            grown.moveInitialize(from: entries, count: capacity)
+            entries.deallocate()
+        }
+        (grown + capacity).initialize(repeating: Entry(), count: count - capacity)
+        entries = grown
+        capacity = count
     }
 
     @inline(__always)

@@ -114,6 +114,16 @@ package protocol CompletionAnswerShape: AnswerShape where Immediate == Void, Fin
     static func answer(_ raw: RawCompletion, problem: inout String?) -> Answer?
     /// Calls the host's `completion` with `answer` (the SDK's side). [any-thread]
     static func call(_ completion: CCompletion, with answer: Answer)
+    /// The answer an integer completion (``HostCompletions/deliver(_:integer:)``) passing `integer`
+    /// gives, when `integer` is one the header allows; nil for any other (and for a shape whose
+    /// completion passes no integer): then the call is read by ``answer(_:problem:)``, which says
+    /// what is wrong. The typed read of the common call, with no ``RawCompletion`` made.
+    static func answer(integer: Int64) -> Answer?
+}
+
+extension CompletionAnswerShape {
+    /// No typed read: every call is read by ``answer(_:problem:)``.
+    @inlinable package static func answer(integer: Int64) -> Answer? { nil }
 }
 
 /// What a plugin passed to a completion's `call`, copied out of its borrowed memory.
@@ -144,4 +154,16 @@ package enum HostCompletions {
     /// A plugin called a host completion with `token` and `raw`. [any-thread]
     @inline(__always)
     package static func deliver(_ token: UnsafeMutableRawPointer?, _ raw: RawCompletion) { receiver(token, raw) }
+
+    /// The token table's receiver of integer completions (a fetch result, a Bool, option bits): a C
+    /// function, so that a call loads one pointer and retains nothing. Set with ``receiver``; until
+    /// then it hands the call to ``receiver`` as a ``RawCompletion``.
+    @exclusivity(unchecked)
+    nonisolated(unsafe) package static var integerReceiver: @convention(c) (UnsafeMutableRawPointer?, Int64) -> Void = {
+        HostCompletions.receiver($0, .integer($1))
+    }
+
+    /// A plugin called a host integer completion with `token` and `integer`. [any-thread]
+    @inline(__always)
+    package static func deliver(_ token: UnsafeMutableRawPointer?, integer: Int64) { integerReceiver(token, integer) }
 }

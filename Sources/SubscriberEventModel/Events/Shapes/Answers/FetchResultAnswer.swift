@@ -62,7 +62,7 @@ package enum FetchResultAnswer: CompletionAnswerShape {
     }
 
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_fetch_completion {
-        adh_fetch_completion(call: { HostCompletions.deliver($0, .integer(Int64($1))) }, context: token)
+        adh_fetch_completion(call: { HostCompletions.deliver($0, integer: Int64($1)) }, context: token)
     }
 
     package static var ignoringCompletion: adh_fetch_completion { adh_fetch_completion(call: { _, _ in }, context: nil) }
@@ -74,6 +74,11 @@ package enum FetchResultAnswer: CompletionAnswerShape {
             return .failed
         }
         return result
+    }
+
+    /// A fetch result the header allows; nil for any other value (read by ``answer(_:problem:)``).
+    @inlinable package static func answer(integer: Int64) -> BackgroundFetchResult? {
+        Int32(exactly: integer).flatMap(BackgroundFetchResult.init(rawValue:))
     }
 
     package static func call(_ completion: adh_fetch_completion, with answer: BackgroundFetchResult) {

@@ -49,7 +49,7 @@ package enum PresentationOptionsAnswer: CompletionAnswerShape {
     }
 
     package static func completion(token: UnsafeMutableRawPointer?) -> adh_presentation_completion {
-        adh_presentation_completion(call: { HostCompletions.deliver($0, .integer(Int64($1))) }, context: token)
+        adh_presentation_completion(call: { HostCompletions.deliver($0, integer: Int64($1)) }, context: token)
     }
 
     package static var ignoringCompletion: adh_presentation_completion {
@@ -67,9 +67,17 @@ package enum PresentationOptionsAnswer: CompletionAnswerShape {
         return NotificationPresentationOptions(rawValue: bits & known)
     }
 
-    /// Every option's bit, once: read on every completion (a fold over the named options was about
-    /// 70 instructions a call).
-    private static let knownBits = NotificationPresentationOptions.named.reduce(into: UInt32(0)) { $0 |= $1.option.rawValue }
+    /// Every option's bit: read on every completion (a fold over the named options was about 70
+    /// instructions a call, a lazy static about 10). The header's constants, folded where it is read;
+    /// the options' names cover the same bits (`PresentationOptionsAnswerTests`).
+    @inlinable package static var knownBits: UInt32 {
+        UInt32(ADH_PRESENTATION_BADGE | ADH_PRESENTATION_SOUND | ADH_PRESENTATION_LIST | ADH_PRESENTATION_BANNER)
+    }
+
+    /// Options the header allows, as they are; nil for unknown bits (read by ``answer(_:problem:)``).
+    @inlinable package static func answer(integer: Int64) -> NotificationPresentationOptions? {
+        integer & ~Int64(knownBits) == 0 ? NotificationPresentationOptions(rawValue: UInt32(truncatingIfNeeded: integer)) : nil
+    }
 
     package static func call(_ completion: adh_presentation_completion, with answer: NotificationPresentationOptions) {
         completion.call?(completion.context, answer.rawValue)

@@ -43,7 +43,7 @@ package enum LaunchArguments: ArgumentShape {
     }
 
     package static func serial(of arguments: UnsafePointer<adh_launch>?) -> UInt64 {
-        arguments.map { ABI.readCovered($0).serial } ?? 0
+        arguments.map { ABI.serial($0) } ?? 0
     }
 
     package static var updatesApplication: Bool { true }

@@ -32,7 +32,7 @@ package enum NotificationArguments: ArgumentShape {
     }
 
     package static func serial(of arguments: UnsafePointer<adh_notification>?) -> UInt64 {
-        arguments.map { ABI.readCovered($0).serial } ?? 0
+        arguments.map { ABI.serial($0) } ?? 0
     }
 
     package static func canonical(spec: Void) -> [UserNotification] {
@@ -106,7 +106,7 @@ package enum NotificationResponseArguments: ArgumentShape {
     }
 
     package static func serial(of arguments: UnsafePointer<adh_notification_response>?) -> UInt64 {
-        arguments.map { ABI.readCovered($0).serial } ?? 0
+        arguments.map { ABI.serial($0) } ?? 0
     }
 
     package static func canonical(spec: Void) -> [NotificationResponse] {

@@ -73,7 +73,7 @@ package enum OpenURLArguments: ArgumentShape {
     }
 
     package static func serial(of arguments: UnsafePointer<adh_open_url>?) -> UInt64 {
-        arguments.map { ABI.readCovered($0).serial } ?? 0
+        arguments.map { ABI.serial($0) } ?? 0
     }
 
     package static func canonical(spec: Void) -> [Value] {

@@ -107,7 +107,7 @@ package enum SceneScoped<Inner: ArgumentShape>: ArgumentShape {
 
     /// The scene's serial: one per dispatched event, whatever the inner arguments carry.
     package static func serial(of arguments: CArguments) -> UInt64 {
-        arguments.0.map { ABI.readCovered($0).serial } ?? 0
+        arguments.0.map { ABI.serial($0) } ?? 0
     }
 
     package static func update(_ application: inout Application, from arguments: CArguments) {
@@ -222,7 +222,7 @@ package enum SceneConnectionArguments: ArgumentShape {
     }
 
     package static func serial(of arguments: (UnsafePointer<adh_scene>?, UnsafePointer<adh_scene_connection_options>?)) -> UInt64 {
-        arguments.0.map { ABI.readCovered($0).serial } ?? 0
+        arguments.0.map { ABI.serial($0) } ?? 0
     }
 
     package static func canonical(spec: Void) -> [Value] {

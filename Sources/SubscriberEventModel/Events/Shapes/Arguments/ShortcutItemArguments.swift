@@ -29,7 +29,7 @@ package enum ShortcutItemArguments: ArgumentShape {
     }
 
     package static func serial(of arguments: UnsafePointer<adh_shortcut_item>?) -> UInt64 {
-        arguments.map { ABI.readCovered($0).serial } ?? 0
+        arguments.map { ABI.serial($0) } ?? 0
     }
 
     package static func canonical(spec: Void) -> [ShortcutItem] {

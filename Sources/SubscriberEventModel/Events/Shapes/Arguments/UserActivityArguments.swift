@@ -32,7 +32,7 @@ package enum UserActivityArguments: ArgumentShape {
     }
 
     package static func serial(of arguments: UnsafePointer<adh_user_activity>?) -> UInt64 {
-        arguments.map { ABI.readCovered($0).serial } ?? 0
+        arguments.map { ABI.serial($0) } ?? 0
     }
 
     package static func canonical(spec: Void) -> [UserActivity] {
