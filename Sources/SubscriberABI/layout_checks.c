@@ -42,3 +42,5 @@ _Static_assert(offsetof(adh_shortcut_item, serial) == 8, "adh_shortcut_item: ser
 _Static_assert(offsetof(adh_notification, serial) == 8, "adh_notification: serial at 8");
 _Static_assert(offsetof(adh_notification_response, serial) == 8, "adh_notification_response: serial at 8");
 _Static_assert(offsetof(adh_scene, serial) == 8, "adh_scene: serial at 8");
+_Static_assert(offsetof(adh_scene_connection_options, serial) == 8, "adh_scene_connection_options: serial at 8");
+_Static_assert(offsetof(adh_scene_geometry, serial) == 8, "adh_scene_geometry: serial at 8");

@@ -357,7 +357,7 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// does not keep this collector (its slots, values and closures: about 600 bytes an event) for
     /// as long as it remembers them: the event's shared ``RetiredCompletions`` (one per event and
     /// subscriber list, kept by ``LateReports``), each token's slot number under it
-    /// ``retiredNumber(_:closed:)``. Later calls are reported exactly as this collector would report
+    /// ``RetiredNumbers/number(_:)``. Later calls are reported exactly as this collector would report
     /// them. Nil without `reporting`. [main-thread, after delivery]
     package func retiredSink() -> CompletionTokenSink? {
         guard let reporting else { return nil }
@@ -369,15 +369,8 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     /// Whether the host shut down while this event waited (``close()``).
     package var isClosed: Bool { closed.load(ordering: .acquiring) }
 
-    /// Slot `slot`'s number under ``retiredSink()``: its subscriber's position, its frozen state and
-    /// whether the host had shut down (`closed`), packed (``RetiredCompletions``). [after delivery]
-    @inline(__always)
-    package func retiredNumber(_ slot: Int, closed: Bool) -> Int {
-        retiredCompletionNumber(name: subscribers[slot], state: states[slot].load(ordering: .acquiring), closed: closed)
-    }
-
     /// Retires `run` (this event's tokens) in `table`, each token leading to `sink` from now on under
-    /// its slot's ``retiredNumber(_:closed:)``, packed by the table in one loop over the run: no call
+    /// its slot's ``RetiredNumbers/number(_:)``, packed by the table in one loop over the run: no call
     /// per slot. [main-thread, after delivery]
     package func retire(_ run: CompletionTokens.Run, in table: CompletionTokens, as sink: CompletionTokenSink) {
         let closed = isClosed
@@ -427,6 +420,9 @@ package struct RetiredNumbers {
     let subscribers: UnsafeBufferPointer<Int>
     let states: UnsafePointer<Atomic<UInt8>>
     let closed: Bool
+
+    /// How many slots it numbers.
+    var count: Int { subscribers.count }
 
     /// Slot `position`'s number (``retiredCompletionNumber(name:state:closed:)``).
     @inline(__always)

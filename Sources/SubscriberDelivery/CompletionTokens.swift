@@ -241,6 +241,8 @@ package final class CompletionTokens: @unchecked Sendable {
             // slots may be another event's now, and nothing of this run is left to retire.
             guard slot(run.base).pointee.tag == tag else { return }
             if let retired, let numbers {
+                // Read through unchecked pointers below: one check a run, not one a slot.
+                precondition(run.mapped <= numbers.count, "a run retired with fewer numbers than tokens")
                 let previous = slot(run.base).pointee.sink
                 let sink = Unmanaged.passRetained(retired)
                 for position in 0..<run.mapped {
@@ -342,7 +344,7 @@ package final class CompletionTokens: @unchecked Sendable {
     /// that `token` was handed to (its slot's caller is this thread, ``enter(_:_:thread:)``). That is
     /// safe whatever other threads do: a slot's tag, index and sink are written by ``issue(_:to:)``
     /// on the thread that then calls the run's entries, before it calls them, and changed again only
-    /// by ``retire(_:as:number:)`` (and, after it, ``forget(_:_:)`` and a reuse), which needs the
+    /// by ``retire(_:as:numbers:)`` (and, after it, ``forget(_:_:)`` and a reuse), which needs the
     /// run, which the call path hands on only once it has called every entry of it. Nothing retires
     /// a run while one of its entries runs, so the run still holds its reference to the sink. A
     /// slot's caller is written only by the thread that runs its entry (this one: its id, then 0), and

@@ -69,7 +69,7 @@ package enum PresentationOptionsAnswer: CompletionAnswerShape {
 
     /// Every option's bit: read on every completion (a fold over the named options was about 70
     /// instructions a call, a lazy static about 10). The header's constants, folded where it is read;
-    /// the options' names cover the same bits (`PresentationOptionsAnswerTests`).
+    /// the options' names cover the same bits (`IntegerCompletionTests`).
     @inlinable package static var knownBits: UInt32 {
         UInt32(ADH_PRESENTATION_BADGE | ADH_PRESENTATION_SOUND | ADH_PRESENTATION_LIST | ADH_PRESENTATION_BANNER)
     }
