@@ -2,6 +2,31 @@ import Synchronization
 import SubscriberKit
 import SubscriberEventModel
 
+/// What every delivery to one subscriber list shares: made once when the list changes (the
+/// dispatcher's load, reload, add, remove), lent to each event's ``DeliveryContext`` as one reference
+/// (not five values copied and released per event).
+package final class DeliveryList: @unchecked Sendable {
+    /// The subscribers' names, by the indices in ``Responder/subscriber``: how reports name them.
+    package let names: [String]
+    /// Whether each subscriber's time is measured (output shows it).
+    package let timed: Bool
+    /// Where deadlines are measured and armed (the dispatcher's clock).
+    package let clock: any HostClock
+    /// Where calls that arrive after delivery are reported.
+    package let lateReports: LateReports
+    /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
+    package let problem: @Sendable (Int, String) -> Void
+
+    package init(names: [String], timed: Bool, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
+                 problem: @escaping @Sendable (Int, String) -> Void) {
+        self.names = names
+        self.timed = timed
+        self.clock = clock
+        self.lateReports = lateReports
+        self.problem = problem
+    }
+}
+
 /// What the dispatcher tells one delivery besides the call: the application, this event's policy and
 /// deadline, whether to time each subscriber, and where to report.
 package struct DeliveryContext {
@@ -11,18 +36,20 @@ package struct DeliveryContext {
     package var application: Application
     /// The serial of this event's C payloads (non-zero, new per event).
     package var serial: UInt64
+    /// What the subscriber list delivered to shares (names, timing, clock, where to report).
+    package var list: DeliveryList
     /// Whether each subscriber's time is measured (output shows it).
-    package var timed: Bool
+    package var timed: Bool { list.timed }
     /// The subscribers' names, by the indices in ``Responder/subscriber``: how reports name them.
-    package var names: [String]
+    package var names: [String] { list.names }
     /// The event's policy (reconciler, what nobody answering gives), made by its row.
     package var policy: EventPolicy
     /// The deadline of a completion event, in nanoseconds.
     package var deadline: UInt64
     /// Where the deadline is measured and armed (the dispatcher's clock).
-    package var clock: any HostClock
+    package var clock: any HostClock { list.clock }
     /// Where calls that arrive after delivery are reported.
-    package var lateReports: LateReports
+    package var lateReports: LateReports { list.lateReports }
     /// Whether the responders after the first that answers true are not called (Flutter's scene
     /// fan-out; an answer at once, or a completion taken rather than declined). False: every one is.
     package var stopsAtFirstYes = false
@@ -33,21 +60,27 @@ package struct DeliveryContext {
     /// False: every answer, in call order.
     package var firstCompletedWins = false
     /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
-    package var problem: @Sendable (Int, String) -> Void
+    package var problem: @Sendable (Int, String) -> Void { list.problem }
 
+    /// A context for one delivery, its list made for it alone.
     package init(event: LifecycleEvent, application: Application, serial: UInt64, timed: Bool, names: [String], policy: EventPolicy,
                  deadline: UInt64, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
                 problem: @escaping @Sendable (Int, String) -> Void) {
+        self.init(event: event, application: application, serial: serial,
+                  list: DeliveryList(names: names, timed: timed, clock: clock, lateReports: lateReports, problem: problem),
+                  policy: policy, deadline: deadline)
+    }
+
+    /// A context for one delivery to a list made before (the dispatcher's, lent to each event).
+    @inline(__always)
+    package init(event: LifecycleEvent, application: Application, serial: UInt64, list: DeliveryList, policy: EventPolicy,
+                 deadline: UInt64) {
         self.event = event
         self.application = application
         self.serial = serial
-        self.timed = timed
-        self.names = names
+        self.list = list
         self.policy = policy
         self.deadline = deadline
-        self.clock = clock
-        self.lateReports = lateReports
-        self.problem = problem
     }
 }
 

@@ -18,14 +18,15 @@ extension LifecycleDispatcher {
     private func replay(_ call: AnyEventCall, to name: String) -> EventOutcome<any Sendable>? {
         guard let position = subscribers.firstIndex(where: { $0.name == name }),
               let target = subscribers[position].target(for: call.event) else { return nil }
-        let names = self.names
+        let deliveryList = self.deliveryList
+        let names = deliveryList.names
         let started = Started(event: call.event, invocation: application.launchInvocation, reports: [],
                               state: applicationState, names: names)
         live.depth += 1
         let outer = callingEvent
         callingEvent = call.event
         let flight = call.event.row.deliver(call, to: ResponderList([Responder(target, subscriber: position)]),
-                                            deliveryContext(for: call.event, names: names))
+                                            deliveryContext(for: call.event, list: deliveryList))
         callingEvent = outer
         live.depth -= 1
         peer.delivered(call, responders: 1, rules: DispatchRules())  // the launch received; nothing stored again

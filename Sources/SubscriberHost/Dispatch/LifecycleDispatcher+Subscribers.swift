@@ -241,7 +241,8 @@ extension LifecycleDispatcher {
               let target = subscribers[position].target(for: event) else { return }  // removed meanwhile
         let list = ResponderList([Responder(target, subscriber: position)])
         // The names `position` counts in, whatever a delivery below adds or removes.
-        let names = self.names
+        let deliveryList = self.deliveryList
+        let names = deliveryList.names
         var unhandled: [AnyEventCall] = []
         let pending = live.pendingResponses
         live.pendingResponses = []
@@ -250,7 +251,7 @@ extension LifecycleDispatcher {
             live.depth += 1
             let outer = callingEvent
             callingEvent = event
-            let flight = event.row.deliver(call, to: list, deliveryContext(for: event, names: names))
+            let flight = event.row.deliver(call, to: list, deliveryContext(for: event, list: deliveryList))
             callingEvent = outer
             live.depth -= 1
             if let settled = flight.settled {

@@ -57,15 +57,20 @@ package final class LifecycleDispatcher {
     @exclusivity(unchecked) private var machine: ApplicationStateMachine
     /// The responders of each event, by event index, in dispatch order.
     @exclusivity(unchecked) private var lists: [ResponderList] = []
+    /// What every delivery to the subscribers as they are now shares: their names, by position in
+    /// ``subscribers``, how a loaded subscriber's answer that breaks the header is reported, the clock,
+    /// timing, where late calls go. Made by ``rebuild()`` (not per event) and lent to each event.
+    @exclusivity(unchecked) private(set) var deliveryList: DeliveryList
     /// The subscribers' names, by position in ``subscribers``.
-    @exclusivity(unchecked) private(set) var names: [String] = []
-    /// Reports a loaded subscriber's answer that breaks the header, by position in ``subscribers``.
-    private var reportProblem: @Sendable (Int, String) -> Void = { _, _ in }
+    var names: [String] { deliveryList.names }
     /// Each event's policy, by event index.
     private let policies: [EventPolicy]
     /// Each event's deadline in nanoseconds, by event index: the configuration's dictionary looked
     /// up and its `Duration` converted once, not per event (about 480 instructions an event).
     private let deadlines: [UInt64]
+    /// Non-zero when a peer's rule changes how some event is delivered (fan-out, connection options,
+    /// willPresent's answer): only then are the rules looked at per event.
+    private let ruleFlags: Int
     /// Also what the token table's sinks of this dispatcher's events name as their owner (tests count them).
     let lateReports = LateReports()
     /// Events still waiting for completions, so that shutting down delivers them.
@@ -114,8 +119,13 @@ package final class LifecycleDispatcher {
         self.configuration = configuration
         self.application = configuration.application
         self.stateCell = state
+        deliveryList = DeliveryList(names: [], timed: configuration.measuresSubscribers, clock: configuration.clock,
+                                    lateReports: lateReports, problem: { _, _ in })
         policies = configuration.policies()
         deadlines = LifecycleEvent.allCases.map { configuration.deadline(for: $0).nanosecondsSaturating }
+        let rules = configuration.rules
+        ruleFlags = (rules.sceneFanOut == .firstYes ? 1 : 0) | (rules.sceneConnectionOptions == .firstSubscriber ? 2 : 0)
+            | (rules.willPresentAnswer == .firstCompleted ? 4 : 0)
         state.state = .notRunning
         application.applicationState = .notRunning
         live.nextSequence = self.subscribers.count
@@ -285,9 +295,13 @@ package final class LifecycleDispatcher {
         // The subscribers as they are now: one added or removed during this event (also by a
         // bridge replay's subscriber) counts from the next event, and the rows name these.
         let lists = self.lists
-        var started = Started(event: event, invocation: nil, reports: [], state: machine.state,
-                              scene: named.map { SceneStart($0.identifier) }, names: names)
-        started.urlHook = hookNotes
+        let deliveryList = self.deliveryList
+        // What the outcome will say, kept apart and made into its `Started` once, where it is
+        // returned (a `Started` built first and changed along the way was copied out to return it).
+        var reports: [DispatchReport] = []
+        var invocation: LaunchInvocation? = nil
+        var refusal: DispatchReport? = nil
+        let scene = named.map { SceneStart($0.identifier) }
         var call = hooked
         let list: ResponderList
         var after: ApplicationState
@@ -308,8 +322,8 @@ package final class LifecycleDispatcher {
             // The peers' rules may forward an event the state machine refused (DispatchRules.swift);
             // never one dispatched from inside another's calls.
             let (forwards, reported) = callingEvent == nil ? peer.forwardsRefused(event, rules: configuration.rules) : (false, true)
-            if reported { started.reports.append(report) }
-            if !forwards { started.refusal = report }
+            if reported { reports.append(report) }
+            if !forwards { refusal = report }
             list = forwards ? lists[event.index] : .empty
             after = machine.state
         case .deliver(var during, let next):
@@ -319,7 +333,7 @@ package final class LifecycleDispatcher {
             if case .launch = row.state {
                 // Classified before any subscriber is called, for this and every later event.
                 classify(as: row.launchInvocation(of: call) ?? application.launchInvocation)
-                started.invocation = application.launchInvocation
+                invocation = application.launchInvocation
                 // UIKit launches an app for a background task in the background, not inactive.
                 if case .background? = application.launchInvocation { (during, after) = (.background, .background) }
             } else if launching, let implied = row.launchInvocation(of: call),
@@ -327,7 +341,7 @@ package final class LifecycleDispatcher {
                 // What launched the app, learned while it launches: a notification response the user
                 // tapped, a scene's connection options (its URL, activity, quick action).
                 classify(as: implied)
-                started.invocation = implied
+                invocation = implied
             }
             setState(during)
             list = dropsAll ? .empty : lists[event.index]
@@ -335,53 +349,53 @@ package final class LifecycleDispatcher {
         live.depth += 1
         let outer = callingEvent
         callingEvent = event
-        var flight = row.deliver(call, to: list, deliveryContext(for: event, names: started.names))
-        if started.refusal == nil, configuration.rules.remembersDeliveries {
+        var flight = row.deliver(call, to: list, deliveryContext(for: event, list: deliveryList))
+        if refusal == nil, configuration.rules.remembersDeliveries {
             peer.delivered(call, responders: list.responders.count, rules: configuration.rules)
         }
         if configuration.sceneBridge, let admitted = machine.admittedScene,
            row.bridge != nil || event == .sceneWillConnect {
-            // The names alone captured: a closure capturing `started` would box it, and every event's
-            // start would copy it out of the box to return it.
-            let names = started.names
+            // The list the event started with: the replays' rows name the same subscribers.
             let bridged = SceneBridge.replay(call, delivered: flight, admitted: admitted, lists: lists,
                                              rules: configuration.rules) { replay, responders in
-                var context = self.deliveryContext(for: replay.event, names: names)
+                var context = self.deliveryContext(for: replay.event, list: deliveryList)
                 // The scene's method has no restoration handler to hand lists to: a replayed
                 // continueUserActivity takes the lists given during its calls and waits for no
                 // other (the handler is optional: one never called stalls nothing).
                 if replay.event.row.timing == .restoration { context.deadline = 0 }
                 return replay.event.row.deliver(replay, to: responders, context)
             }
-            started.scene?.bridged = bridged
+            scene?.bridged = bridged
             flight = bridged ?? flight
         }
         callingEvent = outer
         live.depth -= 1
         machine.delivered(after: after)
         setState(after)
-        started.state = after
         // Nothing is delivered after termination: a response kept for subscribers added later never will be.
-        if after == .terminated, started.refusal == nil { live.terminated() }
+        if after == .terminated, refusal == nil { live.terminated() }
         // A refused event carries its stateViolation report, and nothing else yet.
-        if live.watches(event), started.reports.isEmpty { started.kept = keepIfUnhandled(call, list: list, flight: flight) }
+        let kept = live.watches(event) && reports.isEmpty && keepIfUnhandled(call, list: list, flight: flight)
         if flight.settled == nil { waiting[ObjectIdentifier(flight)] = flight }
         if live.hasDeferredWork, live.depth == 0 { runDeferredChanges() }
         if live.depth == 0, !peer.launchReplays.isEmpty { replayDeferredLaunches() }
-        return (flight, started)
+        return (flight, Started(event: event, invocation: invocation, reports: reports, state: after, scene: scene,
+                                names: deliveryList.names, refusal: refusal, kept: kept, urlHook: hookNotes))
     }
 
-    /// What a delivery of `event` needs besides its responders, made for the subscribers as they are now.
+    /// What a delivery of `event` needs besides its responders, for the subscriber list `list` (the
+    /// dispatcher's ``deliveryList`` when the event started: its names are the ones its rows count in).
     @inline(__always)
-    func deliveryContext(for event: LifecycleEvent, names: [String]? = nil) -> DeliveryContext {
-        var context = DeliveryContext(
-            event: event, application: application, serial: PayloadSerials.next(), timed: configuration.measuresSubscribers,
-            names: names ?? self.names, policy: policies[event.index],
-            deadline: deadlines[event.index], clock: configuration.clock, lateReports: lateReports,
-            problem: reportProblem)
-        if configuration.rules.sceneFanOut == .firstYes { context.stopsAtFirstYes = DispatchRules.firstYesEvents.contains(event) }
-        if configuration.rules.sceneConnectionOptions == .firstSubscriber { context.optionsToFirstOnly = event == .sceneWillConnect }
-        if configuration.rules.willPresentAnswer == .firstCompleted { context.firstCompletedWins = event == .willPresentNotification }
+    func deliveryContext(for event: LifecycleEvent, list: DeliveryList) -> DeliveryContext {
+        let index = event.index
+        var context = DeliveryContext(event: event, application: application, serial: PayloadSerials.next(), list: list,
+                                      policy: policies[index], deadline: deadlines[index])
+        if ruleFlags != 0 {
+            let rules = configuration.rules
+            if rules.sceneFanOut == .firstYes { context.stopsAtFirstYes = DispatchRules.firstYesEvents.contains(event) }
+            if rules.sceneConnectionOptions == .firstSubscriber { context.optionsToFirstOnly = event == .sceneWillConnect }
+            if rules.willPresentAnswer == .firstCompleted { context.firstCompletedWins = event == .willPresentNotification }
+        }
         return context
     }
 
@@ -425,11 +439,12 @@ package final class LifecycleDispatcher {
 
     // MARK: Subscribers
 
-    /// Rebuilds each event's responder list from ``subscribers``.
+    /// Rebuilds each event's responder list from ``subscribers``, and what their deliveries share.
     func rebuild() {
-        names = subscribers.map(\.name)
+        deliveryList = DeliveryList(names: subscribers.map(\.name), timed: configuration.measuresSubscribers,
+                                    clock: configuration.clock, lateReports: lateReports,
+                                    problem: Self.problemReporter(subscribers))
         peer.hooks = nil  // URL hooks are found again when next needed (URLHook.swift)
-        reportProblem = Self.problemReporter(subscribers)
         lists = LifecycleEvent.allCases.map { event in
             ResponderList(subscribers.enumerated().compactMap { index, registration in
                 registration.target(for: event).map { Responder($0, subscriber: index) }
