@@ -24,22 +24,27 @@ extension EventRow {
 package enum CallPaths {
     package typealias Path = @MainActor (ResponderList, ArgumentBox, DeliveryContext) -> InFlight
 
-    /// Finds the call path of a row of one timing and pair of shapes (nil for a row of others), and
-    /// says whether they give its entry C arguments.
+    /// Builds the call path of a row of one timing and pair of shapes (nil for a row of others).
     struct Finder: Sendable {
-        let path: @Sendable (EventRow) -> Path?
-        let takesNoCArguments: @Sendable (EventRow) -> Bool?
+        let build: @Sendable (EventRow) -> Built?
     }
 
     /// By event index: each row's call path.
     static let all: [Path] = EventTable.rows.map { row in
-        guard let path = shapes.lazy.compactMap({ $0.path(row) }).first else { fatalError(missing(row)) }
-        return path
+        guard let built = built(row) else { fatalError(missing(row)) }
+        return built.path
     }
+
+    /// `row`'s call path as its finder builds it; nil when no finder takes the row.
+    static func built(_ row: EventRow) -> Built? { shapes.lazy.compactMap { $0.build(row) }.first }
+
+    /// The name of the C entry type (``DirectEntry``) the call path built for `row` calls directly;
+    /// nil when it goes through the row's C call, or the row has no call path.
+    package static func directEntry(_ row: EventRow) -> String? { built(row)?.direct }
 
     /// Why `row` has no call path; nil when it has one.
     package static func problem(_ row: EventRow) -> String? {
-        shapes.contains { $0.path(row) != nil } ? nil : missing(row)
+        built(row) != nil ? nil : missing(row)
     }
 
     private static func missing(_ row: EventRow) -> String {
@@ -50,11 +55,11 @@ package enum CallPaths {
     private typealias Scene<Inner: ArgumentShape> = SceneScoped<Inner>
 
     /// `shapes`' finder, made where `S` is a concrete type: the path it finds is code compiled for
-    /// its shapes (called through `any CallPathShapes`, `path(for:)` and every path it made would
+    /// its shapes (called through `any CallPathShapes`, `build(for:)` and every path it made would
     /// run as generic code, looking up the shapes' generic metadata on every event: callgrind, about
     /// 8,500 instructions an event of `apphost --json`, 21 lookups).
     private static func finder<S: CallPathShapes>(_ shapes: S) -> Finder {
-        Finder(path: { shapes.path(for: $0) }, takesNoCArguments: { shapes.takesNoCArguments($0) })
+        Finder(build: { shapes.build(for: $0) })
     }
 
     /// Every timing and pair of shapes some row has.
@@ -88,20 +93,23 @@ package enum CallPaths {
     ]
 }
 
+/// A row's call path, and the name of the C entry type it calls directly (nil: through the row's C call).
+struct Built {
+    let path: CallPaths.Path
+    let direct: String?
+}
+
 /// One timing and pair of shapes: the call path of a row of them.
 protocol CallPathShapes: Sendable {
     /// `row`'s call path when the row is of these shapes; nil otherwise.
-    func path(for row: EventRow) -> CallPaths.Path?
-    /// Whether the argument shape has no C arguments (the entry takes `self`, and for a completion
-    /// event the completion), when `row` is of these shapes; nil otherwise.
-    func takesNoCArguments(_ row: EventRow) -> Bool?
+    func build(for row: EventRow) -> Built?
 }
 
 extension CallPaths {
-    /// Whether `row`'s shapes give its entry no C arguments besides `self` (and the completion).
-    package static func takesNoCArguments(_ row: EventRow) -> Bool? {
-        shapes.lazy.compactMap { $0.takesNoCArguments(row) }.first
-    }
+    /// Whether `row`'s argument shape gives its entry no C arguments besides `self` (and the completion).
+    package static func takesNoCArguments(_ row: EventRow) -> Bool { noCArguments(row.argumentType) }
+
+    private static func noCArguments<A: ArgumentShape>(_: A.Type) -> Bool { A.CArguments.self == Void.self }
 }
 
 /// The typed arguments of `box`, of shape `A` (a call's arguments are always its event's shape).
@@ -117,11 +125,7 @@ private func fits(_ row: EventRow, _ timing: AnswerTiming, _ arguments: Any.Type
 }
 
 struct Notifying<A: ArgumentShape>: CallPathShapes {
-    func takesNoCArguments(_ row: EventRow) -> Bool? {
-        fits(row, .notification, A.self, NoAnswer.self) ? A.CArguments.self == Void.self : nil
-    }
-
-    func path(for row: EventRow) -> CallPaths.Path? {
+    func build(for row: EventRow) -> Built? {
         guard fits(row, .notification, A.self, NoAnswer.self) else { return nil }
         if A.CArguments.self == Void.self, DirectEntry.takesSelfOnly(row) {
             // An entry that takes `self` alone (`void (*)(const adh_subscriber *)`, every void event):
@@ -129,14 +133,15 @@ struct Notifying<A: ArgumentShape>: CallPathShapes {
             // and a reabstraction thunk a subscriber: callgrind, 21 of a loaded void call's 158).
             // Only when the row's entry is of that C type (``DirectEntry``); CallPathTests checks
             // that every row without C arguments has it.
-            return { list, box, context in
+            return Built(path: { list, box, context in
                 Deliver.notification(list, value(box, A.self), context, A.self) { entry, me, _ in
                     unsafeBitCast(entry, to: SelfOnlyEntry.self)(me)
                 }
-            }
+            }, direct: "SelfOnlyEntry")
         }
         let call = unsafeDowncast(row.entryCall, to: EntryCall<A.CArguments, Void>.self).call
-        return { list, box, context in Deliver.notification(list, value(box, A.self), context, A.self, call: call) }
+        return Built(path: { list, box, context in Deliver.notification(list, value(box, A.self), context, A.self, call: call) },
+                     direct: nil)
     }
 }
 
@@ -173,58 +178,51 @@ package enum DirectEntry {
 }
 
 struct Answering<A: ArgumentShape, R: ImmediateAnswerShape>: CallPathShapes {
-    func takesNoCArguments(_ row: EventRow) -> Bool? { fits(row, .immediate, A.self, R.self) ? A.CArguments.self == Void.self : nil }
-
-    func path(for row: EventRow) -> CallPaths.Path? {
+    func build(for row: EventRow) -> Built? {
         guard fits(row, .immediate, A.self, R.self) else { return nil }
         let call = unsafeDowncast(row.entryCall, to: EntryCall<A.CArguments, R.CReturn>.self).call
-        return { list, box, context in Deliver.immediate(list, value(box, A.self), context, A.self, R.self, call: call) }
+        return Built(path: { list, box, context in Deliver.immediate(list, value(box, A.self), context, A.self, R.self, call: call) },
+                     direct: nil)
     }
 }
 
 struct Completing<A: ArgumentShape, R: CompletionAnswerShape>: CallPathShapes {
-    func takesNoCArguments(_ row: EventRow) -> Bool? { fits(row, .completion, A.self, R.self) ? A.CArguments.self == Void.self : nil }
-
-    func path(for row: EventRow) -> CallPaths.Path? {
+    func build(for row: EventRow) -> Built? {
         guard fits(row, .completion, A.self, R.self) else { return nil }
         // The entries of C types the engine knows, called directly (``DirectEntry``): the casts of
         // the arguments are to their own types (the row's entry type says so).
         if A.CArguments.self == Void.self, R.CCompletion.self == adh_fetch_completion.self, DirectEntry.is(row, FetchEntry.self) {
-            return { list, box, context in
+            return Built(path: { list, box, context in
                 Deliver.completion(list, value(box, A.self), context, A.self, R.self) { entry, me, arguments in
                     unsafeBitCast(entry, to: FetchEntry.self)(me, unsafeBitCast(arguments.1, to: adh_fetch_completion.self))
                 }
-            }
+            }, direct: "FetchEntry")
         }
         if A.CArguments.self == UnsafePointer<adh_notification>?.self, R.CCompletion.self == adh_presentation_completion.self,
            DirectEntry.is(row, PresentationEntry.self) {
-            return { list, box, context in
+            return Built(path: { list, box, context in
                 Deliver.completion(list, value(box, A.self), context, A.self, R.self) { entry, me, arguments in
                     unsafeBitCast(entry, to: PresentationEntry.self)(
                         me, unsafeBitCast(arguments.0, to: UnsafePointer<adh_notification>?.self),
                         unsafeBitCast(arguments.1, to: adh_presentation_completion.self))
                 }
-            }
+            }, direct: "PresentationEntry")
         }
         let call = unsafeDowncast(row.entryCall, to: EntryCall<(A.CArguments, R.CCompletion), adh_response>.self).call
         // `call` as it is: wrapped in a closure that takes the arguments apart, each call went
         // through a reabstraction thunk more.
-        return { list, box, context in
+        return Built(path: { list, box, context in
             Deliver.completion(list, value(box, A.self), context, A.self, R.self, call: call)
-        }
+        }, direct: nil)
     }
 }
 
 struct Restoring<A: ArgumentShape>: CallPathShapes {
-    func takesNoCArguments(_ row: EventRow) -> Bool? {
-        fits(row, .restoration, A.self, RestorationAnswer.self) ? A.CArguments.self == Void.self : nil
-    }
-
-    func path(for row: EventRow) -> CallPaths.Path? {
+    func build(for row: EventRow) -> Built? {
         guard fits(row, .restoration, A.self, RestorationAnswer.self) else { return nil }
         let call = unsafeDowncast(row.entryCall, to: EntryCall<(A.CArguments, adh_json_completion), adh_tristate>.self).call
-        return { list, box, context in
+        return Built(path: { list, box, context in
             Deliver.restoration(list, value(box, A.self), context, A.self) { call($0, $1, ($2, $3)) }
-        }
+        }, direct: nil)
     }
 }

@@ -130,6 +130,28 @@ struct BridgeAdapterTests {
         ])
     }
 
+    /// The Bool and presentation-options completions outside the header, made inside the entry on its
+    /// own thread (the typed integer path, `CompletionTokens.deliver(_:integer:)` unlocked): reported
+    /// once each and read as the header says (false; the known bits).
+    @Test func integerCompletionsOutsideTheHeaderAreReportedOnTheTypedPath() async throws {
+        let sink = RecordingSink()
+        let adapter = try #require(handBuilt("weird", sink: sink))
+        defer { adapter.destroy() }
+        let solo = Solo(adapter)
+        let performed = await solo.deliver(.performActionForShortcutItem(ShortcutItem(type: "x")))
+        #expect(performed.answers.first?.answer(as: Bool.self) == false)
+        #expect(performed.result == false)
+        let presented = await solo.deliver(.willPresentNotification(UserNotification(identifier: "n", userInfo: [:])))
+        #expect(presented.answers.first?.answer(as: NotificationPresentationOptions.self) == .badge)
+        #expect(presented.result == .badge)
+        #expect(sink.lines == [
+            "[weird] error: performActionForShortcutItem: completion called with 2, expected 0 (false) or 1 (true); "
+                + "read as false",
+            "[weird] error: notifications.willPresent: completion called with 1048577, expected a combination of the "
+                + "ADH_PRESENTATION_* bits; unknown bits ignored",
+        ])
+    }
+
     @Test func aDeclineAfterReturningIsReportedAndIgnored() async throws {
         let sink = RecordingSink()
         let adapter = try bridged(LateDecliner.self, sink: sink)

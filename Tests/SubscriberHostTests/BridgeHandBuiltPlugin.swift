@@ -33,6 +33,20 @@ enum HandBuilt {
         subscribers: ["sparse", "short", "forger", "logger", "weird", "nodestroy", "silent", "threadforger"],
         create: { name, host in HandBuiltPlugin.create(name, host) { HandBuilt.create($0, host: $1) } })
 
+    /// "weird"'s notification-center vtable: `will_present` completes with ADH_PRESENTATION_BADGE and
+    /// an unknown bit (1 << 20).
+    nonisolated(unsafe) static let weirdNotificationCenter: UnsafeMutablePointer<adh_notification_center> = {
+        var center = adh_notification_center()
+        center.struct_size = UInt32(MemoryLayout<adh_notification_center>.size)
+        center.will_present = { _, _, completion in
+            completion.call!(completion.context, adh_presentation_options(ADH_PRESENTATION_BADGE) | (1 << 20))
+            return adh_response(ADH_RESPONDS)
+        }
+        let pointer = UnsafeMutablePointer<adh_notification_center>.allocate(capacity: 1)
+        pointer.initialize(to: center)
+        return pointer
+    }()
+
     /// The vtable for `name` as an address (addresses cross the main-actor hop; pointers may not).
     private static func create(_ name: String, host: UInt) -> UInt? {
         var v = HandBuiltPlugin.vtable(host: host)
@@ -98,6 +112,16 @@ enum HandBuilt {
             v.perform_fetch = { _, completion in
                 completion.call!(completion.context, 9)
                 return 7
+            }
+            // Integer completions outside the header's values, made inside the entry on its own
+            // thread (the typed path): a Bool of 2, presentation options with an unknown bit.
+            v.perform_action_for_shortcut_item = { _, _, completion in
+                completion.call!(completion.context, 2)
+                return adh_response(ADH_RESPONDS)
+            }
+            v.get_extension = { _, id in
+                guard let id, String(cString: id) == ADH_EXT_NOTIFICATION_CENTER else { return nil }
+                return UnsafeRawPointer(HandBuilt.weirdNotificationCenter)
             }
         case "nodestroy":
             v.destroy = nil

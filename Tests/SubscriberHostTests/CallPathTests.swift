@@ -44,10 +44,7 @@ struct DirectEntryTests {
     func selfOnlyEntriesTakeSelfAlone() {
         var selfOnly = 0
         for row in EventTable.rows {
-            guard let noArguments = CallPaths.takesNoCArguments(row) else {
-                Issue.record("\(row.name): no call path")
-                continue
-            }
+            let noArguments = CallPaths.takesNoCArguments(row)
             if DirectEntry.takesSelfOnly(row) {
                 // The cast the loop makes: an entry of this type is passed `self` and nothing else.
                 #expect(row.timing == .notification && noArguments, "\(row.name): its entry takes self alone, its shapes disagree")
@@ -68,9 +65,16 @@ struct DirectEntryTests {
     func completionEntries() {
         #expect(DirectEntry.name(ApplicationEvents.performFetch) == "FetchEntry")
         #expect(DirectEntry.name(NotificationCenterEvents.willPresent) == "PresentationEntry")
+        // The branch the call path was built with, not only the recorded C type: the direct call also
+        // needs the argument and completion types to match.
+        #expect(CallPaths.directEntry(ApplicationEvents.performFetch) == "FetchEntry")
+        #expect(CallPaths.directEntry(NotificationCenterEvents.willPresent) == "PresentationEntry")
+        for row in EventTable.rows {
+            #expect(CallPaths.directEntry(row) == DirectEntry.name(row), "\(row.name): built \(CallPaths.directEntry(row) ?? "through its C call")")
+        }
         for row in EventTable.rows where row.timing == .completion
             && row !== ApplicationEvents.performFetch && row !== NotificationCenterEvents.willPresent {
-            #expect(DirectEntry.name(row) == nil, "\(row.name)")
+            #expect(DirectEntry.name(row) == nil && CallPaths.directEntry(row) == nil, "\(row.name)")
         }
     }
 }

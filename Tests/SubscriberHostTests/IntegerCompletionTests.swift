@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import SubscriberABI
 @testable import SubscriberDelivery
@@ -9,6 +10,13 @@ import Testing
 private final class RawRecorder: CompletionTokenSink, @unchecked Sendable {
     var calls: [String] = []
     override func deliver(_ slot: Int, _ raw: RawCompletion) { calls.append("\(slot) \(raw)") }
+}
+
+/// Records typed integer calls and raw calls apart.
+private final class TypedRecorder: CompletionTokenSink, @unchecked Sendable {
+    var calls: [String] = []
+    override func deliver(_ slot: Int, _ raw: RawCompletion) { calls.append("raw \(slot) \(raw)") }
+    override func deliver(_ slot: Int, integer: Int64) { calls.append("typed \(slot) \(integer)") }
 }
 
 /// Integer completions (a fetch result, a Bool, presentation options) take a typed way from the C
@@ -64,5 +72,25 @@ struct IntegerCompletionTests {
         let before = table.unknownCount
         table.deliver(UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: run[0]) ^ 0x1_0000_0000), integer: 1)
         #expect(table.unknownCount == before + 1)
+    }
+
+    @Test("an integer call inside its entry, on the entry's thread, reaches the sink typed; after it, raw under the lock")
+    func integerCallsInsideTheEntryAreTyped() {
+        let table = CompletionTokens(retiredCapacity: 8)
+        let sink = TypedRecorder()
+        let run = table.issue(3, to: sink)
+        let token = table.enter(run, 1, thread: UInt(pthread_self()))
+        #expect(token == run[1])
+        // The unlocked path: typed, values the header does not allow included (the sink judges them).
+        table.deliver(token, integer: 2)
+        table.deliver(token, integer: 1 << 20 | 1)
+        table.leave(run, 1)
+        // After the entry returned: the locked path, raw.
+        table.deliver(run[1], integer: 2)
+        // Inside another responder's entry, a neighbour's token: not its own slot's caller, so raw.
+        _ = table.enter(run, 0, thread: UInt(pthread_self()))
+        table.deliver(run[2], integer: 0)
+        table.leave(run, 0)
+        #expect(sink.calls == ["typed 1 2", "typed 1 \(1 << 20 | 1)", "raw 1 integer(2)", "raw 2 integer(0)"])
     }
 }
