@@ -15,6 +15,7 @@ struct JSONWordTests {
     func everyByteAtEveryPlace() {
         let escaped: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
         let high: (UInt8) -> Bool = { $0 >= 0x7F }
+        let control: (UInt8) -> Bool = { $0 < 0x20 }
         // Neighbours next to each boundary a borrow or a carry could cross: plain, the rule's own bytes, 0x7E/0x7F/0x80.
         for filler: UInt8 in [0x61, 0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF] {
             for place in 0..<8 {
@@ -25,7 +26,10 @@ struct JSONWordTests {
                     let foundEscaped = Self.first(JSONWord.escaped(word)), foundHigh = Self.first(JSONWord.atOrAboveDEL(word))
                     #expect(foundEscaped == Self.expected(bytes, escaped), "\(bytes)")
                     #expect(foundHigh == Self.expected(bytes, high), "\(bytes)")
-                    if foundEscaped != Self.expected(bytes, escaped) || foundHigh != Self.expected(bytes, high) { return }
+                    let foundControl = Self.first(JSONWord.control(word))
+                    #expect(foundControl == Self.expected(bytes, control), "\(bytes)")
+                    if foundEscaped != Self.expected(bytes, escaped) || foundHigh != Self.expected(bytes, high)
+                        || foundControl != Self.expected(bytes, control) { return }
                 }
             }
         }

@@ -115,14 +115,10 @@ enum LogLineBytes {
     static func mayShowAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var index = 0
         while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20 (x - 0x20 borrows) or at or above 0x7F (x + 0x01 reaches 0x80, or is set already).
-            let low = (word &- ones &* 0x20) & ~word & highs
-            let high = ((word & ~highs) &+ ones) & highs | (word & highs)
-            if low | high != 0 {
+            // A byte below 0x20 or at or above 0x7F: looked at one by one.
+            if mayNeedEscaping(JSONWord.load(base + index)) {
                 for offset in 0..<8 where !isShown(base[index + offset]) { return false }
             }
             index += 8
@@ -130,10 +126,7 @@ enum LogLineBytes {
         // The last few bytes: as the last eight, some of them looked at again (a line of eight or
         // more), else one by one.
         if index < count && count >= 8 {
-            let word = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
-            let low = (word &- ones &* 0x20) & ~word & highs
-            let high = ((word & ~highs) &+ ones) & highs | (word & highs)
-            if low | high != 0 {
+            if mayNeedEscaping(JSONWord.load(base + count - 8)) {
                 for offset in (count - 8)..<count where !isShown(base[offset]) { return false }
             }
             return true
@@ -143,6 +136,12 @@ enum LogLineBytes {
             index += 1
         }
         return true
+    }
+
+    /// Whether a word holds a byte below 0x20 or at or above 0x7F (then looked at byte by byte).
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        JSONWord.control(word) | JSONWord.atOrAboveDEL(word) != 0
     }
 
     @inline(__always)

@@ -1,5 +1,5 @@
 /// Eight bytes of JSON text tested at once, for the fast paths that write or read strings (the CLI's
-/// JSON lines, the script reader). Each function returns 0 exactly when no byte of the word is one
+/// JSON lines and terminal lines, the script reader, the SDK's writer). Each function returns 0 exactly when no byte of the word is one
 /// it looks for; otherwise its lowest set bit is the high bit of the first such byte (in memory
 /// order). Bits above that one may be set by a borrow or a carry: only "none" and "the first" are
 /// exact (`JSONWordTests` holds both against the byte rule, every byte value at every place).
@@ -14,6 +14,13 @@ package enum JSONWord {
         // xored with it, and zero - 1 borrows likewise.
         let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
         return (((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+    }
+
+    /// The control bytes, below 0x20 (what a terminal line escapes, with ``atOrAboveDEL(_:)``).
+    @inlinable @inline(__always)
+    package static func control(_ word: UInt64) -> UInt64 {
+        // x - 0x20 borrows into its high bit while x's is clear.
+        (word &- ones &* 0x20) & ~word & highs
     }
 
     /// The bytes at or above 0x7F (DEL and every byte of a multi-byte character).
