@@ -106,4 +106,45 @@ struct SignalSafeBufferTests {
         #expect(buffer.count == 0)
         #expect(output.contents() == Self.lines)
     }
+
+    /// Offsets are positions in the stream of every byte appended: an offset kept from before the
+    /// buffer was emptied or its bytes moved to the front still names the same bytes.
+    @Test("an offset taken before the buffer was emptied or compacted names the same bytes after")
+    func offsetsOnlyGrow() {
+        let buffer = SignalSafeBuffer(capacity: 16)
+        var first = "0123456789", second = "abcdefgh"
+        let afterFirst = first.withUTF8 { buffer.append($0) }
+        #expect(afterFirst == 10)
+        buffer.drop(before: 10)
+        let afterSecond = second.withUTF8 { buffer.append($0) }  // moved to the front to fit
+        #expect(afterSecond == 18)
+        var seen = ""
+        buffer.withBytes(from: 10, to: 18) { seen = String(decoding: $0, as: UTF8.self) }
+        #expect(seen == "abcdefgh" && buffer.start == 10 && buffer.count == 8)
+        buffer.empty()
+        #expect(buffer.start == 18 && buffer.end == 18 && buffer.count == 0)
+    }
+
+    @Test("marked: a write-out stops at the mark, the bytes appended since held back")
+    func markedHeld() {
+        let buffer = Self.filled(), output = Pipe()
+        buffer.mark()
+        var more = "{\"event\": \"event 4\"}\n"
+        _ = more.withUTF8 { buffer.append($0) }
+        #expect(buffer.writeOut(to: output.write) == nil)
+        #expect(buffer.count == more.utf8.count && !buffer.isPastMark)
+        buffer.unmark()
+        #expect(buffer.writeOut(to: output.write) == nil)
+        #expect(buffer.count == 0)
+        #expect(output.contents() == Self.lines + more)
+    }
+
+    @Test("marked staged lines: the ending thread writes them from the marked start, those dropped since included, each once")
+    func markedStaged() {
+        let buffer = Self.filled(), output = Pipe()
+        buffer.mark()
+        buffer.drop(before: buffer.start + Self.lines.split(separator: "\n")[0].utf8.count + 1)  // the first line, written the ordinary way meanwhile
+        buffer.writeOutBounded(to: output.write, timer: nil, fromMark: true)
+        #expect(output.contents() == Self.lines)
+    }
 }

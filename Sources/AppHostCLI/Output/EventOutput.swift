@@ -28,15 +28,18 @@ final class EventOutput {
         renderer = HumanRenderer(style: .for(output), subscriberNames: summary.dispatchOrder)
         nobodyResponds = LifecycleEvent.allCases.map { host.dispatcher.responderNames(for: $0).isEmpty }
         let startupLogs = host.takeLogs()
-        writeLogs(startupLogs, during: nil)
-        Survival.logsWritten(startupLogs.count)
+        // At once, as an event: the lines before the first event are either staged or written
+        // (human output shows them in its header).
+        Survival.writingAtOnce {
+            writeLogs(startupLogs, during: nil)
+            Survival.logsWritten(startupLogs.count)
+            if !json { output.write(renderer.header(summary, logs: startupLogs)) }
+        }
         if json {
             if let header = summary.isolationHeaderJSON { output.write(header) }
             for skipped in summary.skipped {
                 errors.singleLine("apphost: \(skipped.keyPath) \(skipped.source) skipped (optional): \(skipped.reason)")
             }
-        } else {
-            output.write(renderer.header(summary, logs: startupLogs))
         }
     }
 
@@ -60,7 +63,7 @@ final class EventOutput {
     func write(_ outcome: AnyEventOutcome, call: AnyEventCall) {
         // Its lines, its block and "written" at once: a signal finds the event either not written at
         // all (under way) or written whole.
-        Survival.writingEvent { writeNow(outcome, call: call) }
+        Survival.writingAtOnce { writeNow(outcome, call: call) }
     }
 
     private func writeNow(_ outcome: AnyEventOutcome, call: AnyEventCall) {
@@ -80,15 +83,18 @@ final class EventOutput {
     /// What shutting down left: reports and log lines after the last event, and the footer.
     func finish(_ leftovers: PluginHost.Leftovers) {
         reportCount += leftovers.reports.count
-        writeLogs(leftovers.logs, during: nil)
-        Survival.logsWritten(leftovers.logs.count)
-        if json {
-            if !leftovers.reports.isEmpty || !leftovers.requests.isEmpty {
-                output.write(JSONLines.afterLastEvent(leftovers.reports, requests: leftovers.requests))
+        // At once, as an event; then written out (outside: what is written at once is held until it ends).
+        Survival.writingAtOnce {
+            writeLogs(leftovers.logs, during: nil)
+            Survival.logsWritten(leftovers.logs.count)
+            if json {
+                if !leftovers.reports.isEmpty || !leftovers.requests.isEmpty {
+                    output.write(JSONLines.afterLastEvent(leftovers.reports, requests: leftovers.requests))
+                }
+            } else {
+                output.write(renderer.afterLastEvent(reports: leftovers.reports, logs: leftovers.logs, requests: leftovers.requests))
+                output.write(renderer.footer(events: eventCount, reports: reportCount))
             }
-        } else {
-            output.write(renderer.afterLastEvent(reports: leftovers.reports, logs: leftovers.logs, requests: leftovers.requests))
-            output.write(renderer.footer(events: eventCount, reports: reportCount))
         }
         flush()
     }

@@ -9,28 +9,35 @@ import Synchronization
 /// freed, its bounds published through atomics, so that a handler on any thread reads a consistent
 /// run of bytes without taking a lock.
 ///
+/// Its bounds are offsets in the stream of every byte ever appended: they only grow (emptying it,
+/// or moving the held bytes to the front of the block, changes where offset 0 of the block lies,
+/// never an offset), so that an offset read earlier — the end of what an event had written —
+/// still names the same byte later.
+///
 /// One writer at a time (its owner serialises them) copies bytes past the end, then publishes the
 /// new end. Bytes are written out by taking them first (``take()``: the start moves past them with
 /// one compare-and-exchange, before any write(2)), so that two threads writing out at once — the
 /// write-out thread and a handler or the ending thread — never both write a byte: each writes the
 /// bytes it took, and bytes a write did not get to are given back (``giveBack(from:taken:)``).
+/// While it is marked (``mark()``: ``Survival`` marks the outputs while an event is written) bytes
+/// appended since are held back from every write-out, so that they reach the output only with
+/// the event said written.
 struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through atomics or by its one writer
     /// The most bytes it holds.
     let capacity: Int
     private let base: UnsafeMutablePointer<UInt8>
     /// `[0]`: the first byte held; `[1]`: one past the last; `[2]`: the first byte a write-out in
-    /// progress took and has not written yet (-1: none), `[3]`: the thread doing it.
+    /// progress took and has not written yet (-1: none), `[3]`: the thread doing it; `[4]`: the
+    /// offset at the front of the block; `[5]`: the end when marked (no write-out takes bytes past
+    /// it; `Int.max`: not marked), `[6]`: the start when marked (-1: not marked).
     private let bounds: UnsafeMutablePointer<Atomic<Int>>
 
     /// An empty buffer of `capacity` bytes, for the life of the process.
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
-        bounds = .allocate(capacity: 4)
-        (bounds + 0).initialize(to: Atomic(0))
-        (bounds + 1).initialize(to: Atomic(0))
-        (bounds + 2).initialize(to: Atomic(-1))
-        (bounds + 3).initialize(to: Atomic(0))
+        bounds = .allocate(capacity: 7)
+        for (index, value) in [0, 0, -1, 0, 0, Int.max, -1].enumerated() { (bounds + index).initialize(to: Atomic(value)) }
     }
 
     /// Where the held bytes start.
@@ -39,13 +46,26 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     var end: Int { bounds[1].load(ordering: .acquiring) }
     /// How many bytes it holds.
     var count: Int { max(0, end - start) }
+    /// The offset at the front of the block.
+    private var origin: Int { bounds[4].load(ordering: .acquiring) }
+
+    /// The bytes from offset `from` to `to`, where they lie now; nil when they are not all in the
+    /// block (a reader on another thread that lost a race: nothing rather than anything else).
+    private func bytes(from: Int, to: Int) -> UnsafeBufferPointer<UInt8>? {
+        let origin = self.origin
+        guard from >= origin, to >= from, to - origin <= capacity else { return nil }
+        return UnsafeBufferPointer(start: base + (from - origin), count: to - from)
+    }
 
     /// Appends `bytes` and returns the new end; nil, appending nothing, when they do not fit.
     @discardableResult
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let end = self.end
-        guard end + bytes.count <= capacity else { return nil }
-        if let source = bytes.baseAddress { (base + end).update(from: source, count: bytes.count) }
+        guard count + bytes.count <= capacity else { return nil }
+        if end - origin + bytes.count > capacity { _ = compact() }
+        let at = end - origin
+        guard at + bytes.count <= capacity else { return nil }
+        if let source = bytes.baseAddress { (base + at).update(from: source, count: bytes.count) }
         // Published after the copy: a reader on another thread sees the bytes it is told about.
         bounds[1].store(end + bytes.count, ordering: .releasing)
         return end + bytes.count
@@ -55,55 +75,82 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     /// returns how many it wrote, or nil for none — and returns the new end; nil when it wrote
     /// nothing. Published once written, as ``append(_:)``: a line rendered in place, not copied.
     func append(writing write: (UnsafeMutablePointer<UInt8>, Int) -> Int?) -> Int? {
-        let end = self.end
-        guard end < capacity, let count = write(base + end, capacity - end) else { return nil }
+        let end = self.end, at = end - origin
+        guard at < capacity, let count = write(base + at, capacity - at) else { return nil }
         bounds[1].store(end + count, ordering: .releasing)
         return end + count
     }
 
-    /// Forgets every byte held.
+    /// Forgets every byte held (the block is used from its front again).
     func empty() {
-        // The end first: a reader between the two stores sees no bytes rather than a stale run.
-        bounds[1].store(0, ordering: .releasing)
-        bounds[0].store(0, ordering: .releasing)
+        let end = self.end
+        // The start first: a reader between the two stores sees no bytes rather than a stale run.
+        bounds[0].store(end, ordering: .releasing)
+        bounds[4].store(end, ordering: .releasing)
     }
 
-    /// Forgets the bytes before `offset` (an end ``append(_:)`` returned); empties the buffer when
-    /// nothing is left.
+    /// Forgets the bytes before `offset` (an end ``append(_:)`` returned). Their bytes stay in the
+    /// block until room is needed (a marked buffer's from its marked start on, until unmarked).
     func drop(before offset: Int) {
-        if offset >= end { empty() } else { bounds[0].store(offset, ordering: .releasing) }
+        bounds[0].store(min(offset, end), ordering: .releasing)
     }
 
-    /// Moves the held bytes to the front of the block, making room at the end; returns how far they
-    /// moved (offsets ``append(_:)`` returned are that much smaller now). A handler reading during
-    /// the move may write garbled bytes: callers do it rarely, and say so (``Survival``).
+    /// Moves the held bytes (a marked buffer's from its marked start) to the front of the block,
+    /// making room at the end; returns how far they moved. Offsets do not change. A handler reading
+    /// during the move may write garbled bytes: callers do it rarely (when the block is full), and
+    /// say so (``Survival``).
     func compact() -> Int {
-        let start = self.start, end = self.end
-        guard start > 0 else { return 0 }
-        bounds[1].store(0, ordering: .releasing)
-        bounds[0].store(0, ordering: .releasing)
-        (base).update(from: base + start, count: end - start)
-        bounds[1].store(end - start, ordering: .releasing)
-        return start
+        let origin = self.origin, start = self.start, end = self.end, floor = bounds[6].load(ordering: .acquiring)
+        let keep = floor >= 0 ? max(origin, min(start, floor)) : start
+        guard keep > origin else { return 0 }
+        base.update(from: base + (keep - origin), count: end - keep)
+        bounds[4].store(keep, ordering: .releasing)
+        return keep - origin
+    }
+
+    /// Marks the bytes held now: until ``unmark()``, no write-out takes the bytes appended from
+    /// here on (``take()``), and the ending thread can still write the bytes held now from where
+    /// they start now (``writeOutBounded(to:timer:fromMark:)``), whatever is dropped meanwhile.
+    func mark() {
+        bounds[6].store(start, ordering: .releasing)
+        bounds[5].store(end, ordering: .releasing)
+    }
+
+    /// Whether bytes appended since ``mark()`` were taken to be written (``writeOut(to:waitingAtMost:ignoringMark:)``).
+    var isPastMark: Bool {
+        let limit = bounds[5].load(ordering: .acquiring)
+        return limit != Int.max && start > limit
+    }
+
+    /// Counts as ``isPastMark`` from here on (bytes of the marked part written without it).
+    func passMark() {
+        guard bounds[5].load(ordering: .acquiring) != Int.max else { return }
+        bounds[5].store(start - 1, ordering: .releasing)
+    }
+
+    /// Lets the bytes appended since ``mark()`` be written out.
+    func unmark() {
+        bounds[5].store(Int.max, ordering: .releasing)
+        bounds[6].store(-1, ordering: .releasing)
     }
 
     /// Calls `body` with the held bytes, without forgetting them. Async-signal-safe.
     func withBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        let start = self.start, end = self.end
-        body(UnsafeBufferPointer(start: base + start, count: max(0, end - start)))
+        body(bytes(from: start, to: end) ?? UnsafeBufferPointer(start: base, count: 0))
     }
 
     /// Calls `body` with the bytes from offset `from` to `to` (offsets ``append(_:)`` returned).
     func withBytes(from: Int, to: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        body(UnsafeBufferPointer(start: base + from, count: max(0, min(to, capacity) - from)))
+        body(bytes(from: from, to: max(from, to)) ?? UnsafeBufferPointer(start: base, count: 0))
     }
 
-    /// Takes every byte held, for the caller alone to write: the start moves past them, so that a
-    /// writer on another thread finds them gone before it writes any. Their bounds; nil when
-    /// nothing is held. Async-signal-safe.
-    func take(announcing thread: UInt = 0) -> (start: Int, end: Int)? {
+    /// Takes every byte held (not past the marked end, unless `ignoringMark`), for the caller alone
+    /// to write: the start moves past them, so that a writer on another thread finds them gone
+    /// before it writes any. Their bounds; nil when nothing is there to take. Async-signal-safe.
+    func take(announcing thread: UInt = 0, ignoringMark: Bool = false) -> (start: Int, end: Int)? {
         while true {
-            let start = self.start, end = self.end
+            // The end before the mark: bytes appended after a mark are seen with that mark.
+            let start = self.start, end = min(self.end, ignoringMark ? Int.max : bounds[5].load(ordering: .acquiring))
             guard start < end else {
                 if thread != 0 { bounds[2].store(-1, ordering: .releasing) }
                 return nil
@@ -130,27 +177,31 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     }
 
     /// Writes the held bytes to `fd` and empties the buffer; the `errno` of a write that failed (the
-    /// bytes not written stay held), nil when everything was written. A full non-blocking output
+    /// bytes not written stay held), nil when everything it may write was written (bytes appended
+    /// since a ``mark()`` stay held). A full non-blocking output
     /// is waited for (poll), at most `milliseconds` at a time (-1: as long as it takes). Once the
     /// process is ending (``OutputClaims/isEnding``) it stops after the write(2) in flight and
     /// stops, the rest held for the ending thread (``OutputClaims/cutShort()``). Each byte is taken
     /// before it is written (``take()``): a writer on another thread never writes it again.
+    /// With `ignoringMark`, the bytes appended since a ``mark()`` too (``isPastMark`` then).
     @discardableResult
-    func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32 = -1) -> Int32? {
-        writeOut(to: fd, waitingAtMost: milliseconds) { write($0, $1, $2) }
+    func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32 = -1, ignoringMark: Bool = false) -> Int32? {
+        writeOut(to: fd, waitingAtMost: milliseconds, ignoringMark: ignoringMark) { write($0, $1, $2) }
     }
 
     /// ``writeOut(to:waitingAtMost:)`` through `writing` (write(2)'s arguments and result): tests
     /// run another writer in the middle of a write with it.
-    func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32,
+    func writeOut(to fd: Int32, waitingAtMost milliseconds: Int32, ignoringMark: Bool = false,
                   through writing: (Int32, UnsafeRawPointer, Int) -> Int) -> Int32? {
         let me = UInt(pthread_self())
         while true {
             if OutputClaims.isEnding { return OutputClaims.cutShort() }
-            guard let (start, end) = take(announcing: me) else { break }
+            guard let (start, end) = take(announcing: me, ignoringMark: ignoringMark) else { break }
+            // The owner writes out: nothing moves the bytes meanwhile.
+            let front = base + (start - origin)
             var offset = start
             while offset < end {
-                let written = writing(fd, base + offset, end - offset)
+                let written = writing(fd, front + (offset - start), end - offset)
                 if written > 0 {
                     offset += written
                     bounds[2].store(offset, ordering: .releasing)
@@ -167,21 +218,36 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
             }
             bounds[2].store(-1, ordering: .releasing)
         }
-        empty()
+        if count == 0 { empty() }
         return nil
     }
 
     /// Writes the held bytes to `fd` as the process ends (``OutputWrite/bounded(_:to:timer:)``),
     /// then forgets them: only those no other writer took (``take()``), and those the
     /// `interrupted` thread (stopped in a handler, it never goes on) took and had not written (at
-    /// worst the bytes of its one write(2) in flight twice). Async-signal-safe.
-    func writeOutBounded(to fd: Int32, timer: EndingTimer?, interrupted: UInt = 0) {
+    /// worst the bytes of its one write(2) in flight twice). With `toMark`, not past the marked end
+    /// (the event being written is not: what was written stops where it started); else every
+    /// byte held. Async-signal-safe.
+    func writeOutBounded(to fd: Int32, timer: EndingTimer?, interrupted: UInt = 0, toMark: Bool = false) {
         let from = bounds[2].load(ordering: .acquiring), start = self.start
-        if interrupted != 0, bounds[3].load(ordering: .acquiring) == Int(bitPattern: interrupted), from >= 0, from < start {
-            _ = OutputWrite.bounded(UnsafeBufferPointer(start: base + from, count: start - from), to: fd, timer: timer)
+        if interrupted != 0, bounds[3].load(ordering: .acquiring) == Int(bitPattern: interrupted), from >= 0, from < start,
+           let bytes = bytes(from: from, to: start) {
+            _ = OutputWrite.bounded(bytes, to: fd, timer: timer)
         }
-        guard let (start, end) = take() else { return }
-        _ = OutputWrite.bounded(UnsafeBufferPointer(start: base + start, count: end - start), to: fd, timer: timer)
+        guard let (start, end) = take(ignoringMark: !toMark), let bytes = bytes(from: start, to: end) else { return }
+        _ = OutputWrite.bounded(bytes, to: fd, timer: timer)
+    }
+
+    /// Writes the held bytes to `fd` as the process ends, as ``writeOutBounded(to:timer:interrupted:toMark:)``;
+    /// with `fromMark`, from where they started when marked (the bytes dropped since were those of
+    /// the event being written, which is not). For a buffer no one else writes out (staged lines).
+    /// Async-signal-safe.
+    func writeOutBounded(to fd: Int32, timer: EndingTimer?, fromMark: Bool) {
+        let floor = bounds[6].load(ordering: .acquiring)
+        guard let (start, end) = take(ignoringMark: true) ?? (fromMark && floor >= 0 ? (self.start, self.end) : nil) else { return }
+        let first = fromMark && floor >= 0 ? max(min(floor, start), origin) : start
+        guard let bytes = bytes(from: first, to: end) else { return }
+        _ = OutputWrite.bounded(bytes, to: fd, timer: timer)
     }
 }
 

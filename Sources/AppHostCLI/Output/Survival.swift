@@ -52,11 +52,8 @@ package enum Survival {
     package static func installProcessHooks() {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Touch every global a handler reads, so none is first initialized inside a handler.
-        _ = (bufferCount.load(ordering: .relaxed), stagedCount.load(ordering: .relaxed), phase.load(ordering: .relaxed),
-             ending.load(ordering: .relaxed), heading.capacity, scratch.capacity, pluginMap.count, eventNames.count,
-             eventIndex.load(ordering: .relaxed), eventNumber.load(ordering: .relaxed),
-             humanOutput.load(ordering: .relaxed), errorOutput.load(ordering: .relaxed))
-        errorOutput.store(StandardDescriptors.error, ordering: .releasing)
+        _ = (view.state, ending.load(ordering: .relaxed), heading.capacity, scratch.capacity, pluginMap.count, eventNames.count)
+        view.errorOutput.store(StandardDescriptors.error, ordering: .releasing)
         signal(SIGXFSZ, SIG_IGN)
         for number in fatalSignals { install(number, handler: { signal, info, context in Survival.fatal(signal, info, context) }) }
         for number in stopSignals {
@@ -98,42 +95,19 @@ package enum Survival {
 
     // MARK: - Buffers the handlers write out
 
-    /// A block of bytes a handler writes out, and where to.
-    private struct Registered {
-        let fd: Int32
-        let buffer: SignalSafeBuffer
-    }
-
-    private static let bufferCapacity = 8
-    private nonisolated(unsafe) static let buffers = UnsafeMutablePointer<Registered>.allocate(capacity: bufferCapacity)
-    private static let bufferCount = Atomic<Int>(0)
-    private static let registration = Mutex(())
+    /// The buffers a handler writes out and where the run is, as one view (``RunView``).
+    static let view = RunView()
 
     /// A buffer of ``TextOutput/bufferLimit`` bytes for the buffered output at `fd`, which a handler
-    /// writes out; nil when all ``bufferCapacity`` are taken (the output then writes unbuffered).
+    /// writes out; nil when all ``RunView/heldCapacity`` are taken (the output then writes unbuffered).
     static func registerBuffer(for fd: Int32) -> SignalSafeBuffer? {
-        registration.withLock { _ in
-            let count = bufferCount.load(ordering: .relaxed)
-            guard count < bufferCapacity else { return nil }
-            let buffer = SignalSafeBuffer(capacity: TextOutput.bufferLimit)
-            (buffers + count).initialize(to: Registered(fd: fd, buffer: buffer))
-            bufferCount.store(count + 1, ordering: .releasing)
-            return buffer
-        }
+        let buffer = SignalSafeBuffer(capacity: TextOutput.bufferLimit)
+        return view.register(buffer, for: fd) ? buffer : nil
     }
 
     // MARK: - Where the run is
 
-    private enum Phase: Int {
-        /// Not in a run (or the run is over): an `exit()` is the command's own.
-        case none = 0, loading, event, between, shuttingDown
-    }
-
-    private static let phase = Atomic<Int>(Phase.none.rawValue)
-    /// The event under way or last played (its ``LifecycleEvent`` index), and its number in the run
-    /// (from 1): the handler says `during didEnterBackground (event 6)` from them.
-    private static let eventIndex = Atomic<Int>(0)
-    private static let eventNumber = Atomic<Int>(0)
+    private typealias Phase = RunState.Phase
     /// Every event, by index (``LifecycleEvent/allCases`` once, not once per log line).
     private static let allEvents = LifecycleEvent.allCases
     /// Every event's name, by index, for the handlers.
@@ -151,10 +125,6 @@ package enum Survival {
     /// (`▸ ` and a newline, with the colour escapes when the output has colour).
     private static let heading = PublishedText(capacity: 64)
     private static let headingEnd = PublishedText(capacity: 64)
-    /// Where the event under way is shown (human output's standard output), or -1 (`--json`).
-    private static let humanOutput = Atomic<Int32>(-1)
-    /// Where the closing `apphost:` line goes (standard error).
-    private static let errorOutput = Atomic<Int32>(2)
 
     private static var isInstalled: Bool { installed.load(ordering: .relaxed) }
 
@@ -166,8 +136,8 @@ package enum Survival {
         let marker = style.cyan("▸") + " ", bold = style.bold("\u{1}")
         heading.publish(marker + String(bold.prefix { $0 != "\u{1}" }))
         headingEnd.publish(String(bold.drop { $0 != "\u{1}" }.dropFirst()) + "\n")
-        humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
-        errorOutput.store(errors.fileDescriptor ?? StandardDescriptors.error, ordering: .releasing)
+        view.humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
+        view.errorOutput.store(errors.fileDescriptor ?? StandardDescriptors.error, ordering: .releasing)
         if json {
             stage(errors, writing: { record, at, room in LogLineBytes.writeTerminalLine(record, into: at, capacity: room) }) {
                 record, _, bytes in LogLineBytes.appendTerminalLine(record, to: &bytes)
@@ -176,7 +146,7 @@ package enum Survival {
             let renderer = HumanRenderer(style: style, subscriberNames: [])
             stage(output) { record, _, bytes in bytes.append(contentsOf: (renderer.logLine(record) + "\n").utf8) }
         }
-        phase.store(Phase.loading.rawValue, ordering: .releasing)
+        view.publish(.loading)
     }
 
     /// The plugins are loaded: remembers where each one's code lies, to name it in a crash or an exit.
@@ -196,9 +166,7 @@ package enum Survival {
     /// stores: it runs for every event; human output's partial heading is its name alone).
     package static func eventStarts(_ call: AnyEventCall, number: Int) {
         guard isInstalled else { return }
-        eventIndex.store(call.event.index, ordering: .relaxed)
-        eventNumber.store(number, ordering: .relaxed)
-        phase.store(Phase.event.rawValue, ordering: .releasing)
+        view.publish(.event, event: call.event.index, number: number)
     }
 
     /// The `count` log lines rendered the ordinary way (an event's, or those before the first event
@@ -242,30 +210,40 @@ package enum Survival {
         } }
     }
 
-    /// Runs `body`, which writes an event's lines and block and calls ``eventWritten(_:number:logs:)``,
-    /// as one: the process ending meanwhile writes out either none of it as written or all of it.
-    package static func writingEvent(_ body: () -> Void) {
-        OutputClaims.withClaim(body)
+    /// Runs `body`, which writes an event's lines and block and calls ``eventWritten(_:number:logs:)``
+    /// (or the lines before the first event or after the last, and calls ``logsWritten(_:)``), as
+    /// one: the process ending meanwhile writes out either none of it, its lines as under way, or
+    /// all of it as written — never the event's line without "event N written", nor the other way
+    /// round, whichever thread is starved (a section of ``RunView``).
+    package static func writingAtOnce(_ body: () -> Void) {
+        guard isInstalled else { return body() }
+        OutputClaims.withClaim {
+            // The process is ending (the state was sealed first): nothing more is written.
+            guard view.beginSection() else { OutputClaims.park() }
+            body()
+            view.endSection(written: false)
+        }
     }
 
-    /// Event `number` was written the ordinary way, with its `logs` lines.
+    /// Event `number` was written the ordinary way, with its `logs` lines: said in the same change
+    /// that lets its bytes go (``RunView/endSection(written:)``).
     package static func eventWritten(_ call: AnyEventCall, number: Int, logs: Int) {
         guard isInstalled else { return }
         logsWritten(logs)
-        phase.store(Phase.between.rawValue, ordering: .releasing)
+        view.endSection(written: true)
     }
 
     /// The subscribers are being destroyed.
     package static func shutdownStarts() {
         guard isInstalled else { return }
-        phase.store(Phase.shuttingDown.rawValue, ordering: .releasing)
+        view.publish(.shuttingDown)
     }
 
     /// The run is over (whichever way it returns): from now on an `exit()` is the command's own, and
     /// a signal only writes out what is buffered.
     package static func runEnds() {
         guard isInstalled else { return }
-        phase.store(Phase.none.rawValue, ordering: .releasing)
+        view.publish(.none)
     }
 
     // MARK: - Log lines staged for the handlers
@@ -321,10 +299,8 @@ package enum Survival {
                 if let end = buffer.append(bytes) { return entries.append(Entry(end: end, time: record.time, event: event)) }
                 // Full: make room by moving what is held to the front (rare: lines that were never
                 // written the ordinary way pile up), then try once more; else the line is not kept.
-                // Nothing moved (nothing was dropped since it filled: a storm of lines in one event)
-                // leaves the entries as they are: walking them for each line made a storm quadratic.
-                let moved = buffer.compact()
-                if moved > 0 { for index in head..<entries.count { entries[index].end -= moved } }
+                // Offsets do not move: the entries stay as they are.
+                _ = buffer.compact()
                 entries.append(Entry(end: buffer.append(bytes) ?? buffer.end, time: record.time, event: event))
             }
         }
@@ -367,21 +343,15 @@ package enum Survival {
     }
 
     private static let staging = Mutex(Staging())
-    private static let stagedCapacity = 4
-    private nonisolated(unsafe) static let staged = UnsafeMutablePointer<Registered>.allocate(capacity: stagedCapacity)
-    private static let stagedCount = Atomic<Int>(0)
 
     private static func stage(_ output: TextOutput,
                               writing write: (@Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?)? = nil,
                               render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
         guard let fd = output.fileDescriptor else { return }
         OutputClaims.withClaim { staging.withLock { state in
-            let count = stagedCount.load(ordering: .relaxed)
-            guard count < stagedCapacity else { return }
             let stager = Stager(fd: fd, write: write, render: render)
+            guard view.register(stager.buffer, for: fd, staged: true) else { return }
             state.stagers.append(stager)
-            (staged + count).initialize(to: Registered(fd: fd, buffer: stager.buffer))
-            stagedCount.store(count + 1, ordering: .releasing)
         } }
     }
 
@@ -389,7 +359,8 @@ package enum Survival {
     @Sendable
     package static func logged(_ record: LogRecord) {
         guard isInstalled else { return }
-        let event = phase.load(ordering: .acquiring) == Phase.event.rawValue ? allEvents[eventIndex.load(ordering: .relaxed)] : nil
+        let now = view.state
+        let event = now.phase == .event ? allEvents[now.eventIndex] : nil
         // The lock first: a thread waiting for it holds no claim the ending thread would wait for.
         staging.withLock { state in OutputClaims.withClaim { for stager in state.stagers { stager.stage(record, during: event) } } }
     }
@@ -412,7 +383,7 @@ package enum Survival {
     }
 
     /// What ended the process, for the closing lines.
-    private enum Cause {
+    enum Cause {
         /// A crash signal; `code` is `si_code` (> 0: the CPU's or the kernel's), `sender` the sending
         /// process for a signal sent, `address` the faulting instruction (0 when unknown).
         case crash(signal: Int32, code: Int32, sender: pid_t, address: UInt)
@@ -483,7 +454,7 @@ package enum Survival {
 
     /// The exit hook (on_exit): an `exit()` during a run is not the command's.
     private static func exiting(status: Int32) {
-        let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
+        let current = view.state.phase
         guard current != .none, claimEnding() else { return }
         writeOutAndWait(.exit(status: status, plugin: pluginMap.plugin(atAny: Backtrace.callers())))
         _exit(current == .loading ? ExitStatus.usage : ExitStatus.failure)
@@ -588,32 +559,49 @@ package enum Survival {
 
     /// Writes out every buffer, then what was under way, then the closing line; what the
     /// `interrupted` thread (stopped in a handler for good, 0: none) was writing out is written too.
-    /// Async-signal-safe.
-    private static func writeEverything(_ cause: Cause, timer: EndingTimer?, interrupted: UInt = 0) {
+    /// The run's state is sealed first, and what is written out is what it says was written
+    /// (``RunView``): the closing line names the last event whose line is written, whatever the
+    /// main thread does meanwhile (`between`, for tests, runs after the seal). Async-signal-safe.
+    static func writeEverything(_ cause: Cause, timer: EndingTimer?, interrupted: UInt = 0, view: RunView = Survival.view,
+                                between: (() -> Void)? = nil) {
+        let state = view.seal()
+        between?()
+        // An event being written is not: its bytes (past the marks) stay unwritten, its staged
+        // lines are written as under way. Unless some were written already (outputs sharing one
+        // file keep their order): then that file's output is written out as held, its staged
+        // lines from where they are.
+        let section = state.inSection
+        // (Nothing is written out but here once the state is sealed: what was past a mark stays so.)
+        func heldBack(_ fd: Int32) -> Bool {
+            guard section else { return false }
+            for index in 0..<view.heldCount where view.held[index].fd == fd && view.held[index].buffer.isPastMark { return false }
+            return true
+        }
         // A reader that stopped reading gets a few seconds without progress, not forever: the
         // process is ending (``OutputWrite/bounded(_:to:timer:)``).
-        for index in 0..<min(bufferCount.load(ordering: .acquiring), bufferCapacity) {
-            buffers[index].buffer.writeOutBounded(to: buffers[index].fd, timer: timer, interrupted: interrupted)
+        for index in 0..<view.heldCount {
+            let buffer = view.held[index].buffer
+            buffer.writeOutBounded(to: view.held[index].fd, timer: timer, interrupted: interrupted, toMark: section && !buffer.isPastMark)
         }
-        let current = Phase(rawValue: phase.load(ordering: .acquiring)) ?? .none
+        let current = state.phase
         guard current != .none else { return }
-        let human = humanOutput.load(ordering: .acquiring)
-        let errors = errorOutput.load(ordering: .acquiring)
-        for index in 0..<min(stagedCount.load(ordering: .acquiring), stagedCapacity) {
-            let stager = staged[index]
+        let human = view.humanOutput.load(ordering: .acquiring)
+        let errors = view.errorOutput.load(ordering: .acquiring)
+        for index in 0..<view.stagedCount {
+            let stager = view.staged[index]
             if stager.fd == human && current == .event {
                 scratch.reset()
                 scratch.append(heading)
-                eventNames[eventIndex.load(ordering: .acquiring)].withBytes { scratch.append($0) }
+                if state.eventIndex < eventNames.count { eventNames[state.eventIndex].withBytes { scratch.append($0) } }
                 scratch.append(headingEnd)
                 scratch.writeOut(to: human, timer: timer)
             }
-            stager.buffer.writeOutBounded(to: stager.fd, timer: timer)
+            stager.buffer.writeOutBounded(to: stager.fd, timer: timer, fromMark: heldBack(stager.fd))
             if stager.fd == human {
                 scratch.reset()
                 scratch.append("    ⚠ ")
                 describe(cause)
-                describe(current)
+                describe(state)
                 scratch.append("\n\n")
                 scratch.writeOut(to: human, timer: timer)
             }
@@ -621,7 +609,7 @@ package enum Survival {
         scratch.reset()
         scratch.append("apphost: ")
         describe(cause)
-        describe(current)
+        describe(state)
         if case .exit = cause {
             scratch.append("; exit status ")
             scratch.append(number: Int(current == .loading ? ExitStatus.usage : ExitStatus.failure))
@@ -666,16 +654,15 @@ package enum Survival {
     }
 
     /// ` during didEnterBackground (event 6)`, ` while the plugins were loaded`, …, into ``scratch``.
-    private static func describe(_ phase: Phase) {
-        switch phase {
+    private static func describe(_ state: RunState) {
+        switch state.phase {
         case .none: break
         case .loading: scratch.append(" while the plugins were loaded")
         case .event, .between:
-            scratch.append(phase == .event ? " during " : " after ")
-            let index = eventIndex.load(ordering: .acquiring)
-            if index >= 0 && index < eventNames.count { eventNames[index].withBytes { scratch.append($0) } }
+            scratch.append(state.phase == .event ? " during " : " after ")
+            if state.eventIndex < eventNames.count { eventNames[state.eventIndex].withBytes { scratch.append($0) } }
             scratch.append(" (event ")
-            scratch.append(number: eventNumber.load(ordering: .acquiring))
+            scratch.append(number: state.eventNumber)
             scratch.append(")")
         case .shuttingDown: scratch.append(" while the subscribers were destroyed")
         }
@@ -698,7 +685,7 @@ package enum Survival {
     }
 
     /// Where the closing lines are composed (one handler at a time: ``claimEnding()``).
-    private static let scratch = PublishedText.Scratch(capacity: 8192)
+    static let scratch = PublishedText.Scratch(capacity: 8192)
 
     // MARK: - Which plugin
 
@@ -720,7 +707,7 @@ package enum Survival {
             var pause = timespec(tv_sec: Int(interval.seconds), tv_nsec: Int(interval.attoseconds / 1_000_000_000))
             while true {
                 nanosleep(&pause, nil)
-                guard Survival.phase.load(ordering: .relaxed) != Phase.none.rawValue else { continue }
+                guard Survival.view.state.phase != .none else { continue }
                 TextOutput.flushPendingIfFree()
             }
         }, nil)

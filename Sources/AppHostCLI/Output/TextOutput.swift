@@ -97,10 +97,7 @@ package struct TextOutput: Sendable {
     /// Writes out the bytes every output still holds; a failure is kept in that output's ``failure``.
     package static func flushPending() {
         OutputClaims.withClaim {
-            Destination.pending.withLock { pending in
-                for destination in pending { destination.flush() }
-                pending.removeAll()
-            }
+            Destination.pending.withLock { pending in pending.removeAll { $0.flush() } }
         }
     }
 
@@ -108,10 +105,7 @@ package struct TextOutput: Sendable {
     /// which never waits for a lock (one held by a thread stopped at the end of the process).
     static func flushPendingIfFree() {
         OutputClaims.withClaim {
-            _ = Destination.pending.withLockIfAvailable { pending in
-                for destination in pending { destination.flush() }
-                pending.removeAll()
-            }
+            _ = Destination.pending.withLockIfAvailable { pending in pending.removeAll { $0.flush() } }
         }
     }
 }
@@ -167,30 +161,37 @@ private final class Destination: Sendable {
         }
         OutputClaims.withClaim {
             Destination.pending.withLock { pending in
-                // What other outputs hold for the same file was written first: it goes first.
+                // What other outputs hold for the same file was written first: it goes first, even
+                // what an event being written appended (the order on the file is the point).
                 if let file, pending.contains(where: { $0 !== self && $0.file == file }) {
-                    for other in pending where other !== self && other.file == file { other.flush() }
-                    pending.removeAll { $0 !== self && $0.file == file }
+                    pending.removeAll { $0 !== self && $0.file == file && $0.flush(ignoringMark: true) }
                 }
                 state.withLock { state in
                     guard state.failure == nil else { return }
                     if buffered, let held {
                         if held.count + bytes.count > held.capacity {
                             // Full: what it holds goes first, then these bytes are held in turn.
-                            pending.removeAll { $0 === self }
-                            if let failure = held.writeOut(to: fd) {
-                                // Cut short as the process ends: the ending thread writes the rest.
-                                guard failure != OutputWrite.cancelled else { return }
-                                state.failure = failure
-                                held.empty()
-                                return
+                            // What an event being written appended is held back until it is said
+                            // written (``SignalSafeBuffer/mark()``), unless that alone fills it.
+                            for attempt in 0..<2 where held.count + bytes.count > held.capacity {
+                                if let failure = held.writeOut(to: fd, ignoringMark: attempt == 1) {
+                                    // Cut short as the process ends: the ending thread writes the rest.
+                                    guard failure != OutputWrite.cancelled else { return }
+                                    pending.removeAll { $0 === self }
+                                    state.failure = failure
+                                    held.empty()
+                                    return
+                                }
                             }
+                            if held.count == 0 { pending.removeAll { $0 === self } }
                         }
                         if bytes.count <= held.capacity {
                             if held.count == 0 { pending.append(self) }
                             held.append(bytes)
                             return
                         }
+                        // Written as it comes, past the buffer: no longer held back for the ending.
+                        held.passMark()
                     }
                     if let failure = OutputWrite.all(bytes, to: fd), failure != OutputWrite.cancelled { state.failure = failure }
                 }
@@ -198,18 +199,21 @@ private final class Destination: Sendable {
         }
     }
 
-    /// Writes out the buffer.
-    func flush() {
-        guard case .descriptor(let fd, _) = kind else { return }
-        state.withLock { state in
-            guard let held, held.count > 0 else { return }
+    /// Writes out the buffer; whether nothing is left held (what an event being written appended
+    /// stays until it is said written: ``SignalSafeBuffer/mark()``).
+    func flush(ignoringMark: Bool = false) -> Bool {
+        guard case .descriptor(let fd, _) = kind else { return true }
+        return state.withLock { state in
+            guard let held, held.count > 0 else { return true }
             if state.failure == nil {
-                let failure = held.writeOut(to: fd)
+                let failure = held.writeOut(to: fd, ignoringMark: ignoringMark)
                 // Cut short as the process ends: what is left is the ending thread's to write.
-                if failure == OutputWrite.cancelled { return }
+                if failure == OutputWrite.cancelled { return false }
                 state.failure = failure
+                if failure == nil { return held.count == 0 }
             }
             held.empty()
+            return true
         }
     }
 }
