@@ -107,8 +107,8 @@ final class RunView: @unchecked Sendable {  // plain memory behind atomics; regi
         var current = word.load(ordering: .relaxed)
         while true {
             var next = RunState(word: current)
-            guard !next.sealed else { return }
-            guard next.inSection else { break }
+            // Sealed: the ending thread writes out what it says. Not in one: already ended.
+            guard !next.sealed, next.inSection else { return }
             next.inSection = false
             if written { next.phase = .between }
             let (exchanged, found) = word.compareExchange(expected: current, desired: next.word, ordering: .acquiringAndReleasing)

@@ -61,10 +61,13 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     @discardableResult
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let end = self.end
-        guard count + bytes.count <= capacity else { return nil }
-        if end - origin + bytes.count > capacity { _ = compact() }
-        let at = end - origin
-        guard at + bytes.count <= capacity else { return nil }
+        var at = end - origin
+        if at + bytes.count > capacity {
+            // No room at the end: the held bytes moved to the front, when they leave enough.
+            guard count + bytes.count <= capacity else { return nil }
+            at -= compact()
+            guard at + bytes.count <= capacity else { return nil }
+        }
         if let source = bytes.baseAddress { (base + at).update(from: source, count: bytes.count) }
         // Published after the copy: a reader on another thread sees the bytes it is told about.
         bounds[1].store(end + bytes.count, ordering: .releasing)
@@ -96,9 +99,10 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     }
 
     /// Moves the held bytes (a marked buffer's from its marked start) to the front of the block,
-    /// making room at the end; returns how far they moved. Offsets do not change. A handler reading
-    /// during the move may write garbled bytes: callers do it rarely (when the block is full), and
-    /// say so (``Survival``).
+    /// making room at the end; returns how far they moved. Offsets do not change. Done when the end
+    /// of the block is reached (``append(_:)``), nearly always with nothing held to move. A handler
+    /// reading during a move may write garbled bytes: only when the process ends while the owner
+    /// appends, which the ending thread waits for (``OutputClaims``).
     func compact() -> Int {
         let origin = self.origin, start = self.start, end = self.end, floor = bounds[6].load(ordering: .acquiring)
         let keep = floor >= 0 ? max(origin, min(start, floor)) : start

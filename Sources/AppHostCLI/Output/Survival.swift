@@ -37,7 +37,10 @@ import Synchronization
 /// a write it interrupted: a handler hands it the cause and, for a stop signal, returns at once. It
 /// waits for the writes in flight to end (``OutputClaims``; a write to a reader that stopped is
 /// interrupted), so every byte is written once, and gives each output at most 2 s without progress
-/// (``OutputWrite/bounded(_:to:timer:)``), so a stopped reader never keeps the process alive. No
+/// (``OutputWrite/bounded(_:to:timer:)``), so a stopped reader never keeps the process alive. What
+/// it writes out and what the closing line says come from one view (``RunView``), sealed first: an
+/// event is written whole and counted, or under way, even when the main thread, starved past the
+/// wait for the writes in flight, goes on writing meanwhile. No
 /// thread a plugin started is ever signalled. Nothing here runs unless ``installProcessHooks()`` was
 /// called (the `apphost` executable does; tests running commands in process do not).
 package enum Survival {
@@ -296,11 +299,9 @@ package enum Survival {
             render(record, event, &scratch)
             scratch.withUnsafeBufferPointer { all in
                 let bytes = UnsafeBufferPointer(rebasing: all[start...])
-                if let end = buffer.append(bytes) { return entries.append(Entry(end: end, time: record.time, event: event)) }
-                // Full: make room by moving what is held to the front (rare: lines that were never
-                // written the ordinary way pile up), then try once more; else the line is not kept.
-                // Offsets do not move: the entries stay as they are.
-                _ = buffer.compact()
+                // Room is made by moving what is held to the front (``SignalSafeBuffer/append(_:)``:
+                // offsets do not move, the entries stay as they are); full (lines that were never
+                // written the ordinary way pile up), the line is not kept.
                 entries.append(Entry(end: buffer.append(bytes) ?? buffer.end, time: record.time, event: event))
             }
         }
