@@ -49,10 +49,11 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     /// The offset at the front of the block.
     private var origin: Int { bounds[4].load(ordering: .acquiring) }
 
-    /// The bytes from offset `from` to `to`, where they lie now; nil when they are not all in the
-    /// block (a reader on another thread that lost a race: nothing rather than anything else).
-    private func bytes(from: Int, to: Int) -> UnsafeBufferPointer<UInt8>? {
-        let origin = self.origin
+    /// The bytes from offset `from` to `to`, where they lie now (or where they lay when the front of
+    /// the block was at `origin`); nil when they are not all in the block (a reader on another
+    /// thread that lost a race: nothing rather than anything else).
+    private func bytes(from: Int, to: Int, origin: Int? = nil) -> UnsafeBufferPointer<UInt8>? {
+        let origin = origin ?? self.origin
         guard from >= origin, to >= from, to - origin <= capacity else { return nil }
         return UnsafeBufferPointer(start: base + (from - origin), count: to - from)
     }
@@ -233,12 +234,17 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     /// (the event being written is not: what was written stops where it started); else every
     /// byte held. Async-signal-safe.
     func writeOutBounded(to fd: Int32, timer: EndingTimer?, interrupted: UInt = 0, toMark: Bool = false) {
+        // Where the bytes lie, before they are taken and after: a writer that finds them taken
+        // empties the block (its front moves past them) but leaves them where they are.
+        let before = self.origin
         let from = bounds[2].load(ordering: .acquiring), start = self.start
         if interrupted != 0, bounds[3].load(ordering: .acquiring) == Int(bitPattern: interrupted), from >= 0, from < start,
            let bytes = bytes(from: from, to: start) {
             _ = OutputWrite.bounded(bytes, to: fd, timer: timer)
         }
-        guard let (start, end) = take(ignoringMark: !toMark), let bytes = bytes(from: start, to: end) else { return }
+        guard let (start, end) = take(ignoringMark: !toMark) else { return }
+        let after = self.origin
+        guard let bytes = bytes(from: start, to: end, origin: start >= after ? after : before) else { return }
         _ = OutputWrite.bounded(bytes, to: fd, timer: timer)
     }
 
