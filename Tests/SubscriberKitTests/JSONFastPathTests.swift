@@ -151,6 +151,32 @@ struct JSONFastPathTests {
         #expect(throws: expected) { try slow2.rejectUnknownKeys() }
     }
 
+    @Test("the unknown-key check over a line's bytes: all members read passes at once, any one left unread is named as over the parsed object, at every member count up to the limit")
+    func flatUnknownKeysAtEveryCount() throws {
+        for count in 0...FlatJSONObject.memberLimit {
+            let keys = (0..<count).map { "k\($0)" }
+            let text = "{" + keys.map { "\"\($0)\": \"v\"" }.joined(separator: ", ") + "}"
+            let flat = try #require(FlatJSONObject(scanning: ArraySlice(text.utf8)))
+            for unread in [nil] + keys.map(Optional.some) {
+                var fast = JSONObjectReader(flat: flat, path: "p")
+                var slow = try JSONObjectReader(JSONValue(parsing: text), path: "p")
+                for key in keys where key != unread {
+                    #expect(try fast.string(key) == "v")
+                    #expect(try slow.string(key) == "v")
+                }
+                if let unread {
+                    let known = keys.filter { $0 != unread }.sorted().joined(separator: ", ")
+                    let expected = JSONShapeError(path: "p.\(unread)", expected: "one of the known keys (\(known))", found: "an unknown key")
+                    #expect(throws: expected) { try fast.rejectUnknownKeys() }
+                    #expect(throws: expected) { try slow.rejectUnknownKeys() }
+                } else {
+                    try fast.rejectUnknownKeys()
+                    try slow.rejectUnknownKeys()
+                }
+            }
+        }
+    }
+
     // MARK: Log attributes kept as text
 
     @Test("attributes in the serializer's form are kept as they are; any other form is left to the parser")
