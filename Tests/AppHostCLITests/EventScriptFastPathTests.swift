@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SubscriberHost
 import SubscriberKit
+import SubscriberValues
 @testable import AppHostCLI
 
 /// A script line read straight from its bytes (``AnyEventCall/readingSource(line:)``) against the
@@ -89,6 +90,45 @@ struct EventScriptFastPathTests {
                      #"{"event": "performActionForShortcutItem", "type": "at", "title": "source"}"#] {
             Self.check(Array(line.utf8), "\(line)")
         }
+    }
+
+    @Test("openURL's options are read from their own bytes as the ordinary way reads them, wrong ones left to it, every byte altered")
+    func openURLOptionsFromTheirBytes() throws {
+        let options = [
+            #"{}"#, #"{"sourceApplication": "com.apple.mobilesafari"}"#, #"{"openInPlace": true, "sourceApplication": "a\"b"}"#,
+            #"{"annotation": {"k": [1, 2.5, null], "s": "é"}, "openInPlace": false}"#, #"{"annotation": "plain"}"#,
+            #"{"eventAttribution": {"sourceIdentifier": 7, "destinationURL": "https://news.example.com", "reportEndpoint": "https://ads.example.com", "sourceDescription": "Ad", "purchaser": "P"}}"#,
+            // Wrong: left to the ordinary way, which names what and where.
+            #"{"sourceApplication": 1}"#, #"{"openInPlace": "yes"}"#, #"{"extra": 1}"#, #"{"annotation": [1,]}"#,
+            #"{"annotation": 1, "annotation": 2}"#, #"{"eventAttribution": {"sourceIdentifier": "x"}}"#, #"[]"#, #""{}""#,
+        ]
+        var read = 0
+        for text in options {
+            let line = Array(#"{"event": "openURL", "url": "news://article/7", "options": \#(text)}"#.utf8)
+            if Self.check(line, "\(text)") { read += 1 }
+            for position in line.indices where position > 50 {
+                var dropped = line
+                dropped.remove(at: position)
+                Self.check(dropped, "\(text) without byte \(position)")
+                for replacement in Array(#""\{}[],:1a"#.utf8) + [0x00, 0xC3] where replacement != line[position] {
+                    var altered = line
+                    altered[position] = replacement
+                    Self.check(altered, "\(text) byte \(position)")
+                }
+            }
+        }
+        #expect(read == 6)
+        // Those six through the options' own bytes (not built first): the reader hands them over.
+        let line = ArraySlice(#"{"url": "news://a", "options": {"openInPlace": true, "annotation": {"k": 1}}}"#.utf8)
+        var reader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: line)), path: "")
+        let fromBytes = try reader.flatObject("options") { (options) throws(JSONShapeError) in try OpenURLOptions(reading: &options) }
+        #expect(fromBytes == OpenURLOptions(annotation: ["k": 1], openInPlace: true))
+        #expect(reader.isIntact)
+        // A member of the options that does not parse: the line's reader is not intact either.
+        let broken = ArraySlice(#"{"options": {"annotation": [1,]}}"#.utf8)
+        var brokenReader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: broken)), path: "")
+        _ = try brokenReader.flatObject("options") { (options) throws(JSONShapeError) in try OpenURLOptions(reading: &options) }
+        #expect(!brokenReader.isIntact)
     }
 
     @Test("every byte of every row's line altered or dropped: read as the ordinary way reads it, or left to it")

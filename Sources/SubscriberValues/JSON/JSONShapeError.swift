@@ -125,6 +125,25 @@ package struct JSONObjectReader: Sendable {
         return flat.bytes[flat.members[index].value]
     }
 
+    /// Member `key` read by `body` as an object over its own bytes, when this reader is over a
+    /// line's bytes and the member is an object that ``FlatJSONObject`` reads (its members built
+    /// only as they are read, as here); nil without calling `body` otherwise (absent, another
+    /// value, or an object left to the parser: read it with ``value(_:)``). The member is marked
+    /// as read; a member of it that did not parse makes this reader not ``isIntact`` either.
+    /// (`openURL`'s options: built as a `JSONObject` and read again, about 5,000 instructions.)
+    package mutating func flatObject<T>(_ key: String, _ body: (inout JSONObjectReader) throws(JSONShapeError) -> T)
+        throws(JSONShapeError) -> T?
+    {
+        guard let flat, let index = flat.index(of: key) else { return nil }
+        let member = flat.members[index]
+        guard !member.plain, flat.bytes[member.value.lowerBound] == UInt8(ascii: "{"),
+              let nested = FlatJSONObject(scanning: flat.bytes[member.value]) else { return nil }
+        readMembers |= 1 << UInt64(index)
+        var reader = JSONObjectReader(flat: nested, path: path(of: key))
+        defer { if !reader.isIntact { isIntact = false } }
+        return try body(&reader)
+    }
+
     /// Flat member `key`, marked as read (an absent key is remembered among those asked for).
     private mutating func read(_ key: String, in flat: FlatJSONObject) -> FlatJSONObject.Member? {
         guard let index = flat.index(of: key) else {
