@@ -57,29 +57,29 @@ struct EventScriptFastPathTests {
         #expect(!Self.check(Array(#"{"event": "didBecomeActive", "source": 1}"#.utf8)))
     }
 
-    @Test("a line is looked at for the recorded keys only when its bytes hold one: keys alone, in values, at the line's edges")
-    func recordedKeysFoundInTheBytes() {
-        // Exact for what it must tell: a line with either key (as a key) holds its quoted name.
+    @Test("a line is looked at for the recorded keys only when a member is named so: at any place among its members, not near names, not inside values")
+    func recordedKeysFoundAmongTheMembers() throws {
+        func hasRecordedKey(_ line: String) throws -> Bool {
+            let flat = try #require(FlatJSONObject(scanning: ArraySlice(line.utf8)), "\(line)")
+            return flat.hasKey("source") || flat.hasKey("at")
+        }
         for line in [#"{"event": "didBecomeActive", "source": "signal"}"#, #"{"at": 1, "event": "didBecomeActive"}"#,
-                     #"{"event":"didBecomeActive","at":2}"#, #""source""#, #""at""#, #"x"at""#,
-                     #"{"event": "x", "s": "\"at"}"#] {  // in a value: looked at, and not found as a key
-            #expect(RecordedKeys.mayBeIn(ArraySlice(line.utf8)), "\(line)")
+                     #"{"event":"didBecomeActive","at":2}"#, #"{"": 1, "source": null}"#] {
+            #expect(try hasRecordedKey(line), "\(line)")
         }
-        for line in [#"{"event": "didBecomeActive"}"#, #"{"event": "openURL", "url": "news://at/source"}"#, #""at"#,
-                     #""sourc""#, #"source"#, ""] {
-            #expect(!RecordedKeys.mayBeIn(ArraySlice(line.utf8)), "\(line)")
+        for line in [#"{"event": "didBecomeActive"}"#, #"{"event": "openURL", "url": "news://at/source"}"#, #"{}"#,
+                     #"{"sourc": 1, "sourcf": 2, "a": 3, "ta": 4, "": 5, "atx": 6, "xsource": 7}"#,
+                     #"{"event": "x", "s": "\"at\"", "o": {"source": 1, "at": 2}}"#] {  // in values: not members
+            #expect(try !hasRecordedKey(line), "\(line)")
         }
-        // Either key at every place of lines around the eight-byte words' edges, beside other quotes.
-        for length in 0...20 {
-            for place in 0...length {
-                for key in [#""source""#, #""at""#, #""a""#, #""sourcf""#] {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "\""), count: length)
-                    bytes.insert(contentsOf: Array(key.utf8), at: place)
-                    let holds = key == #""source""# || key == #""at""#
-                    #expect(RecordedKeys.mayBeIn(ArraySlice(bytes)) == holds, "\(bytes)")
-                    var plain = [UInt8](repeating: UInt8(ascii: "x"), count: length)
-                    plain.insert(contentsOf: Array(key.utf8), at: place)
-                    #expect(RecordedKeys.mayBeIn(ArraySlice(plain)) == holds, "\(plain)")
+        // Either key at every place among up to eight members, beside keys of the same length.
+        for count in 0...8 {
+            for place in 0...count {
+                for key in ["source", "at", "sourcf", "ax", "a"] {
+                    var keys = (0..<count).map { $0 % 2 == 0 ? "k\($0)" : "sourc\($0 % 10)" }
+                    keys.insert(key, at: place)
+                    let line = "{" + keys.map { "\"\($0)\": 1" }.joined(separator: ", ") + "}"
+                    #expect(try hasRecordedKey(line) == (key == "source" || key == "at"), "\(line)")
                 }
             }
         }

@@ -68,6 +68,19 @@ package struct FlatJSONObject: Sendable {
         }
     }
 
+    /// Whether a member is named `key`: the members' keys of its length compared with its bytes
+    /// (no `String` made, nothing marked as read).
+    package func hasKey(_ key: StaticString) -> Bool {
+        let count = key.utf8CodeUnitCount
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            for member in members where member.key.count == count {
+                if count == 0 || memcmp(base + (member.key.lowerBound - bytes.startIndex), key.utf8Start, count) == 0 { return true }
+            }
+            return false
+        }
+    }
+
     /// The text of `range`, as a String.
     func string(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)
