@@ -61,7 +61,9 @@ struct EventScriptFastPathTests {
     func recordedKeysFoundAmongTheMembers() throws {
         func hasRecordedKey(_ line: String) throws -> Bool {
             let flat = try #require(FlatJSONObject(scanning: ArraySlice(line.utf8)), "\(line)")
-            return flat.hasKey("source") || flat.hasKey("at")
+            let either = flat.hasKey("source", or: "at")
+            #expect(either == (flat.hasKey("source") || flat.hasKey("at")), "\(line)")
+            return either
         }
         for line in [#"{"event": "didBecomeActive", "source": "signal"}"#, #"{"at": 1, "event": "didBecomeActive"}"#,
                      #"{"event":"didBecomeActive","at":2}"#, #"{"": 1, "source": null}"#] {

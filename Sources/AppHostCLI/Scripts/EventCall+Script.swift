@@ -55,7 +55,7 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
             // Read only from a line with either key: reading them (about 520 instructions a line)
             // finds nothing in one without, and its members' keys say so (about 340 to look for
             // them in the line's bytes).
-            let source = flat.hasKey("source") || flat.hasKey("at") ? try recordedSource(&reader) : nil
+            let source = flat.hasKey("source", or: "at") ? try recordedSource(&reader) : nil
             let call = try event.row.call(reading: &reader)
             return reader.isIntact ? (call, source) : nil
         } catch {

@@ -76,18 +76,25 @@ package struct FlatJSONObject: Sendable {
         return equal ?? bytes[start..<(start + count)].elementsEqual(key.utf8)
     }
 
-    /// Whether a member is named `key`: the members' keys of its length compared with its bytes
-    /// (no `String` made, nothing marked as read).
-    package func hasKey(_ key: StaticString) -> Bool {
-        let count = key.utf8CodeUnitCount
+    /// Whether a member is named `key` or `other`: the members' keys of their lengths compared
+    /// with their bytes, in one pass (no `String` made, nothing marked as read).
+    package func hasKey(_ key: StaticString, or other: StaticString) -> Bool {
+        let count = key.utf8CodeUnitCount, otherCount = other.utf8CodeUnitCount
         return bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return false }
-            for member in members where member.key.count == count {
-                if count == 0 || memcmp(base + (member.key.lowerBound - bytes.startIndex), key.utf8Start, count) == 0 { return true }
+            for member in members {
+                let length = member.key.count
+                guard length == count || length == otherCount else { continue }
+                let start = base + (member.key.lowerBound - bytes.startIndex)
+                if length == count, count == 0 || memcmp(start, key.utf8Start, count) == 0 { return true }
+                if length == otherCount, otherCount == 0 || memcmp(start, other.utf8Start, otherCount) == 0 { return true }
             }
             return false
         }
     }
+
+    /// Whether a member is named `key` (``hasKey(_:or:)`` with one key).
+    package func hasKey(_ key: StaticString) -> Bool { hasKey(key, or: key) }
 
     /// The text of `range`, as a String.
     func string(_ range: Range<Int>) -> String {

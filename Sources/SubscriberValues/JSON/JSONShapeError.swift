@@ -147,7 +147,12 @@ package struct JSONObjectReader: Sendable {
     /// Flat member `key`, marked as read (an absent key is remembered among those asked for).
     private mutating func read(_ key: String, in flat: FlatJSONObject) -> FlatJSONObject.Member? {
         guard let index = flat.index(of: key) else {
-            if !readKeys.contains(key) { readKeys.append(key) }
+            if !readKeys.contains(key) {
+                // Room for a shape's few optional keys at once: grown one at a time, the list of
+                // `openURL`'s options (three absent) was allocated three times.
+                if readKeys.capacity == 0 { readKeys.reserveCapacity(4) }
+                readKeys.append(key)
+            }
             return nil
         }
         readMembers |= 1 << UInt64(index)
