@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SubscriberHost
 import SubscriberKit
+import SubscriberValues
 @testable import AppHostCLI
 
 /// A script line read straight from its bytes (``AnyEventCall/readingSource(line:)``) against the
@@ -56,29 +57,31 @@ struct EventScriptFastPathTests {
         #expect(!Self.check(Array(#"{"event": "didBecomeActive", "source": 1}"#.utf8)))
     }
 
-    @Test("a line is looked at for the recorded keys only when its bytes hold one: keys alone, in values, at the line's edges")
-    func recordedKeysFoundInTheBytes() {
-        // Exact for what it must tell: a line with either key (as a key) holds its quoted name.
+    @Test("a line is looked at for the recorded keys only when a member is named so: at any place among its members, not near names, not inside values")
+    func recordedKeysFoundAmongTheMembers() throws {
+        func hasRecordedKey(_ line: String) throws -> Bool {
+            let flat = try #require(FlatJSONObject(scanning: ArraySlice(line.utf8)), "\(line)")
+            let either = flat.hasKey("source", or: "at")
+            #expect(either == (flat.hasKey("source") || flat.hasKey("at")), "\(line)")
+            return either
+        }
         for line in [#"{"event": "didBecomeActive", "source": "signal"}"#, #"{"at": 1, "event": "didBecomeActive"}"#,
-                     #"{"event":"didBecomeActive","at":2}"#, #""source""#, #""at""#, #"x"at""#,
-                     #"{"event": "x", "s": "\"at"}"#] {  // in a value: looked at, and not found as a key
-            #expect(RecordedKeys.mayBeIn(ArraySlice(line.utf8)), "\(line)")
+                     #"{"event":"didBecomeActive","at":2}"#, #"{"": 1, "source": null}"#] {
+            #expect(try hasRecordedKey(line), "\(line)")
         }
-        for line in [#"{"event": "didBecomeActive"}"#, #"{"event": "openURL", "url": "news://at/source"}"#, #""at"#,
-                     #""sourc""#, #"source"#, ""] {
-            #expect(!RecordedKeys.mayBeIn(ArraySlice(line.utf8)), "\(line)")
+        for line in [#"{"event": "didBecomeActive"}"#, #"{"event": "openURL", "url": "news://at/source"}"#, #"{}"#,
+                     #"{"sourc": 1, "sourcf": 2, "a": 3, "ta": 4, "": 5, "atx": 6, "xsource": 7}"#,
+                     #"{"event": "x", "s": "\"at\"", "o": {"source": 1, "at": 2}}"#] {  // in values: not members
+            #expect(try !hasRecordedKey(line), "\(line)")
         }
-        // Either key at every place of lines around the eight-byte words' edges, beside other quotes.
-        for length in 0...20 {
-            for place in 0...length {
-                for key in [#""source""#, #""at""#, #""a""#, #""sourcf""#] {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "\""), count: length)
-                    bytes.insert(contentsOf: Array(key.utf8), at: place)
-                    let holds = key == #""source""# || key == #""at""#
-                    #expect(RecordedKeys.mayBeIn(ArraySlice(bytes)) == holds, "\(bytes)")
-                    var plain = [UInt8](repeating: UInt8(ascii: "x"), count: length)
-                    plain.insert(contentsOf: Array(key.utf8), at: place)
-                    #expect(RecordedKeys.mayBeIn(ArraySlice(plain)) == holds, "\(plain)")
+        // Either key at every place among up to eight members, beside keys of the same length.
+        for count in 0...8 {
+            for place in 0...count {
+                for key in ["source", "at", "sourcf", "ax", "a"] {
+                    var keys = (0..<count).map { $0 % 2 == 0 ? "k\($0)" : "sourc\($0 % 10)" }
+                    keys.insert(key, at: place)
+                    let line = "{" + keys.map { "\"\($0)\": 1" }.joined(separator: ", ") + "}"
+                    #expect(try hasRecordedKey(line) == (key == "source" || key == "at"), "\(line)")
                 }
             }
         }
@@ -89,6 +92,45 @@ struct EventScriptFastPathTests {
                      #"{"event": "performActionForShortcutItem", "type": "at", "title": "source"}"#] {
             Self.check(Array(line.utf8), "\(line)")
         }
+    }
+
+    @Test("openURL's options are read from their own bytes as the ordinary way reads them, wrong ones left to it, every byte altered")
+    func openURLOptionsFromTheirBytes() throws {
+        let options = [
+            #"{}"#, #"{"sourceApplication": "com.apple.mobilesafari"}"#, #"{"openInPlace": true, "sourceApplication": "a\"b"}"#,
+            #"{"annotation": {"k": [1, 2.5, null], "s": "é"}, "openInPlace": false}"#, #"{"annotation": "plain"}"#,
+            #"{"eventAttribution": {"sourceIdentifier": 7, "destinationURL": "https://news.example.com", "reportEndpoint": "https://ads.example.com", "sourceDescription": "Ad", "purchaser": "P"}}"#,
+            // Wrong: left to the ordinary way, which names what and where.
+            #"{"sourceApplication": 1}"#, #"{"openInPlace": "yes"}"#, #"{"extra": 1}"#, #"{"annotation": [1,]}"#,
+            #"{"annotation": 1, "annotation": 2}"#, #"{"eventAttribution": {"sourceIdentifier": "x"}}"#, #"[]"#, #""{}""#,
+        ]
+        var read = 0
+        for text in options {
+            let line = Array(#"{"event": "openURL", "url": "news://article/7", "options": \#(text)}"#.utf8)
+            if Self.check(line, "\(text)") { read += 1 }
+            for position in line.indices where position > 50 {
+                var dropped = line
+                dropped.remove(at: position)
+                Self.check(dropped, "\(text) without byte \(position)")
+                for replacement in Array(#""\{}[],:1a"#.utf8) + [0x00, 0xC3] where replacement != line[position] {
+                    var altered = line
+                    altered[position] = replacement
+                    Self.check(altered, "\(text) byte \(position)")
+                }
+            }
+        }
+        #expect(read == 6)
+        // Those six through the options' own bytes (not built first): the reader hands them over.
+        let line = ArraySlice(#"{"url": "news://a", "options": {"openInPlace": true, "annotation": {"k": 1}}}"#.utf8)
+        var reader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: line)), path: "")
+        let fromBytes = try reader.flatObject("options") { (options) throws(JSONShapeError) in try OpenURLOptions(reading: &options) }
+        #expect(fromBytes == OpenURLOptions(annotation: ["k": 1], openInPlace: true))
+        #expect(reader.isIntact)
+        // A member of the options that does not parse: the line's reader is not intact either.
+        let broken = ArraySlice(#"{"options": {"annotation": [1,]}}"#.utf8)
+        var brokenReader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: broken)), path: "")
+        _ = try brokenReader.flatObject("options") { (options) throws(JSONShapeError) in try OpenURLOptions(reading: &options) }
+        #expect(!brokenReader.isIntact)
     }
 
     @Test("every byte of every row's line altered or dropped: read as the ordinary way reads it, or left to it")

@@ -3,6 +3,7 @@ import Testing
 import SubscriberHost
 import SubscriberKit
 import SubscriberEventModel
+import SubscriberDelivery
 @testable import AppHostCLI
 
 @Suite("JSON lines")
@@ -224,6 +225,63 @@ struct JSONLinesTests {
             }
             line(event.row.answerType)
         }
+    }
+
+    @Test("answers the dispatcher recorded typed are written from their type exactly as the rows written the general way, for every row")
+    func recordedAnswersAsTheGeneralWay() throws {
+        // The samples of the test above, and more rows than one: names with bytes to escape, times.
+        let samples: [any Sendable] = [
+            true, false, InterfaceOrientationMask(), InterfaceOrientationMask.portrait, InterfaceOrientationMask.all,
+            [.portrait, .landscapeLeft] as InterfaceOrientationMask,
+            ContinueUserActivityResult(handled: true, restorableObjects: ["article/7", "q\"\\\n", "é"]),
+            ContinueUserActivityResult(handled: false, restorableObjects: nil),
+            ContinueUserActivityResult(handled: true, restorableObjects: []),
+            BackgroundFetchResult.newData, BackgroundFetchResult.noData, BackgroundFetchResult.failed,
+            "Default", ["reply": ["n": 1]] as JSONObject, (), NotificationPresentationOptions.banner,
+        ]
+        let names = ["Zero", "Tab\tName \u{7}é", "Two \"2\"", "Three"]
+        var typed = 0
+        func check<Answer: Sendable>(_ event: LifecycleEvent, _ answers: [Answer?], result: any Sendable) {
+            let rows = answers.indices.map { (names.count - 1 - $0 % names.count) }
+            let times: [UInt64] = answers.indices.map { UInt64($0) * 1_234_567 }
+            let record = TypedAnswerRecord(subscribers: rows, answers: answers, nanoseconds: times)
+            let recorded = AnyEventOutcome(event: event, result: result, record: record, names: names, reports: [],
+                                           invocation: nil, applicationState: .active)
+            #expect(recorded.recordedAnswers != nil)
+            var general = recorded
+            general.answers = recorded.answers  // the same rows as a list: written the general way
+            #expect(general.recordedAnswers == nil)
+            #expect(JSONLines.event(recorded) == JSONLines.event(general), "\(event) \(Answer.self)")
+            #expect(JSONLines.event(recorded) == Self.serialized(general), "\(event) \(Answer.self)")
+            var line = OutputBytes()
+            if JSONLines.appendTyped(record, names: names, to: &line) { typed += 1 }
+        }
+        for event in LifecycleEvent.allCases {
+            func rows<R: AnswerShape>(_: R.Type) {
+                let answers = samples.compactMap { $0 as? R.Answer }
+                guard let result = samples.first(where: { $0 is R.Final }) else { return }
+                check(event, answers.map(Optional.some) + [nil] + answers.prefix(1).map(Optional.some), result: result)
+                check(event, [nil] as [R.Answer?], result: result)
+            }
+            rows(event.row.answerType)
+        }
+        // Written typed: every row whose answers are Bools, masks, fetch results, continueUserActivity's.
+        #expect(typed > 20)
+        func written<T: Sendable>(_: T.Type) -> Bool {
+            var line = OutputBytes()
+            return JSONLines.appendTyped(TypedAnswerRecord<T>(subscribers: [0], answers: [nil], nanoseconds: []), names: ["A"], to: &line)
+        }
+        #expect(written(Bool.self) && written(InterfaceOrientationMask.self) && written(ContinueUserActivityResult.self)
+                && written(BackgroundFetchResult.self))
+        #expect(!written(Void.self) && !written(String.self) && !written(JSONObject.self))
+        // A notification's record (no answers): every row null, as the general way writes it.
+        let none = AnswerRecord(subscribers: [1, 0], nanoseconds: [5_000, 70])
+        let recorded = AnyEventOutcome(event: .didBecomeActive, result: (), record: none, names: names, reports: [],
+                                       invocation: nil, applicationState: .active)
+        var general = recorded
+        general.answers = recorded.answers
+        #expect(JSONLines.event(recorded) == JSONLines.event(general))
+        #expect(JSONLines.event(recorded) == Self.serialized(general))
     }
 
     @Test("milliseconds are written as the generic serializer writes the rounded Double, up to the largest duration")

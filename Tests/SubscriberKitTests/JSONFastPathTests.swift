@@ -151,6 +151,51 @@ struct JSONFastPathTests {
         #expect(throws: expected) { try slow2.rejectUnknownKeys() }
     }
 
+    @Test("a member is found by its key among keys of the same length, at every place, the empty key and long keys included; absent keys are not")
+    func membersFoundByKey() throws {
+        let keys = ["", "a", "b", "ab", "ba", "url", "uri", "event", "evenT", "webpageURL", "webpageURI", "a key longer than sixteen bytes",
+                    "a key longer than sixteen byteS"]
+        for count in 1...keys.count {
+            for start in 0..<keys.count {
+                let chosen = (0..<count).map { keys[(start + $0) % keys.count] }
+                let text = "{" + chosen.map { "\"\($0)\": 1" }.joined(separator: ", ") + "}"
+                let flat = try #require(FlatJSONObject(scanning: ArraySlice(text.utf8)), "\(text)")
+                for key in keys + ["abc", "eve", "events", "URL", String(repeating: "a", count: 40)] {
+                    #expect(flat.index(of: key) == chosen.firstIndex(of: key), "\(key) in \(text)")
+                    // A key made at run time (not a literal), as long as the scanned ones.
+                    let made = String(decoding: Array(key.utf8), as: UTF8.self)
+                    #expect(flat.index(of: made) == chosen.firstIndex(of: key), "\(key) in \(text)")
+                }
+            }
+        }
+    }
+
+    @Test("the unknown-key check over a line's bytes: all members read passes at once, any one left unread is named as over the parsed object, at every member count up to the limit")
+    func flatUnknownKeysAtEveryCount() throws {
+        for count in 0...FlatJSONObject.memberLimit {
+            let keys = (0..<count).map { "k\($0)" }
+            let text = "{" + keys.map { "\"\($0)\": \"v\"" }.joined(separator: ", ") + "}"
+            let flat = try #require(FlatJSONObject(scanning: ArraySlice(text.utf8)))
+            for unread in [nil] + keys.map(Optional.some) {
+                var fast = JSONObjectReader(flat: flat, path: "p")
+                var slow = try JSONObjectReader(JSONValue(parsing: text), path: "p")
+                for key in keys where key != unread {
+                    #expect(try fast.string(key) == "v")
+                    #expect(try slow.string(key) == "v")
+                }
+                if let unread {
+                    let known = keys.filter { $0 != unread }.sorted().joined(separator: ", ")
+                    let expected = JSONShapeError(path: "p.\(unread)", expected: "one of the known keys (\(known))", found: "an unknown key")
+                    #expect(throws: expected) { try fast.rejectUnknownKeys() }
+                    #expect(throws: expected) { try slow.rejectUnknownKeys() }
+                } else {
+                    try fast.rejectUnknownKeys()
+                    try slow.rejectUnknownKeys()
+                }
+            }
+        }
+    }
+
     // MARK: Log attributes kept as text
 
     @Test("attributes in the serializer's form are kept as they are; any other form is left to the parser")

@@ -56,20 +56,20 @@ enum JSONLines {
             line.append(JSONValue.object(invocation.json).serializedBytes())
         }
         line.append(#","answers":["#)
-        var first = true
-        outcome.forEachAnswer { subscriber, answer, nanoseconds in
-            line.append(first ? #"{"subscriber":"# : #",{"subscriber":"#)
-            first = false
-            appendString(subscriber, to: &line)
-            line.append(#","answer":"#)
-            if let answer {
-                appendValue(answer, result: false, of: row, to: &line)
-            } else {
-                line.append("null")
+        if let (record, names) = outcome.recordedAnswers, appendTyped(record, names: names, to: &line) {
+            // Written from the typed answers.
+        } else {
+            var first = true
+            outcome.forEachAnswer { subscriber, answer, nanoseconds in
+                appendRowStart(subscriber, first: first, to: &line)
+                first = false
+                if let answer {
+                    appendValue(answer, result: false, of: row, to: &line)
+                } else {
+                    line.append("null")
+                }
+                appendRowEnd(nanoseconds, to: &line)
             }
-            line.append(#","ms":"#)
-            appendMilliseconds(nanoseconds, to: &line)
-            line.append(UInt8(ascii: "}"))
         }
         line.append(UInt8(ascii: "]"))
         if !outcome.requests.isEmpty {
@@ -125,34 +125,111 @@ enum JSONLines {
     static func appendCommon(_ value: any Sendable, result: Bool, to line: inout OutputBytes) -> Bool {
         let type = type(of: value)
         if type == Bool.self {
-            line.append(read(value, as: Bool.self) ? "true" : "false")
+            appendBool(read(value, as: Bool.self), to: &line)
         } else if result, type == Void.self {
             line.append("null")
         } else if type == BackgroundFetchResult.self {
-            appendString(read(value, as: BackgroundFetchResult.self).name, to: &line)
+            appendFetchResult(read(value, as: BackgroundFetchResult.self), to: &line)
         } else if type == InterfaceOrientationMask.self {
-            let mask = read(value, as: InterfaceOrientationMask.self)
-            line.append(UInt8(ascii: "["))
-            var first = true
-            for (name, orientation) in InterfaceOrientationMask.named where mask.contains(orientation) {
-                if !first { line.append(UInt8(ascii: ",")) }
-                first = false
-                appendString(name, to: &line)
-            }
-            line.append(UInt8(ascii: "]"))
+            appendMask(read(value, as: InterfaceOrientationMask.self), to: &line)
         } else if type == ContinueUserActivityResult.self {
-            let restored = read(value, as: ContinueUserActivityResult.self)
-            line.append(#"{"handled":"#)
-            line.append(restored.handled ? "true" : "false")
-            if let restorable = restored.restorableObjects {
-                line.append(#","restorableObjects":"#)
-                appendStrings(restorable, to: &line)
-            }
-            line.append(UInt8(ascii: "}"))
+            appendRestored(read(value, as: ContinueUserActivityResult.self), to: &line)
         } else {
             return false
         }
         return true
+    }
+
+    /// The rows of `record` (its subscribers named from `names`), written from its typed answers
+    /// when they are of a type ``appendCommon(_:result:to:)`` writes (the same writers), or when
+    /// it has none (a notification's: every answer `null`), and true; false (nothing written) for
+    /// any other type: the caller writes the rows by the row's shape. The answers are read as
+    /// their own type: no `any Sendable` per row, copied and asked its type (about 400
+    /// instructions a row). JSONLinesTests hold this against the rows written the general way.
+    static func appendTyped(_ record: AnswerRecord, names: [String], to line: inout OutputBytes) -> Bool {
+        guard let type = record.answerType else {
+            appendRows(of: record, names: names, answers: nil as [Bool?]?, to: &line) { _, _ in }
+            return true
+        }
+        if type == Bool.self {
+            appendRows(of: record, names: names, answers: record.answers(as: Bool.self), to: &line, appendBool)
+        } else if type == InterfaceOrientationMask.self {
+            appendRows(of: record, names: names, answers: record.answers(as: InterfaceOrientationMask.self), to: &line, appendMask)
+        } else if type == ContinueUserActivityResult.self {
+            appendRows(of: record, names: names, answers: record.answers(as: ContinueUserActivityResult.self), to: &line, appendRestored)
+        } else if type == BackgroundFetchResult.self {
+            appendRows(of: record, names: names, answers: record.answers(as: BackgroundFetchResult.self), to: &line, appendFetchResult)
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// Each row of `record`: its subscriber, its answer in `answers` written by `write` (`null`
+    /// when it has none, or without `answers`), its time.
+    @inline(__always)
+    private static func appendRows<T>(of record: AnswerRecord, names: [String], answers: [T?]?, to line: inout OutputBytes,
+                                      _ write: (T, inout OutputBytes) -> Void) {
+        let subscribers = record.subscribers
+        for index in 0..<subscribers.count {
+            appendRowStart(names[subscribers[index]], first: index == 0, to: &line)
+            if let answer = answers?[index] {
+                write(answer, &line)
+            } else {
+                line.append("null")
+            }
+            // As ``EventOutcome/answers`` makes its duration: clamped to Int64 nanoseconds.
+            appendRowEnd(UInt64(Int64(clamping: record.time(index))), to: &line)
+        }
+    }
+
+    /// `{"subscriber":"…","answer":` (after a comma unless `first`).
+    @inline(__always)
+    private static func appendRowStart(_ subscriber: String, first: Bool, to line: inout OutputBytes) {
+        line.append(first ? #"{"subscriber":"# : #",{"subscriber":"#)
+        appendString(subscriber, to: &line)
+        line.append(#","answer":"#)
+    }
+
+    /// `,"ms":…}`.
+    @inline(__always)
+    private static func appendRowEnd(_ nanoseconds: UInt64, to line: inout OutputBytes) {
+        line.append(#","ms":"#)
+        appendMilliseconds(nanoseconds, to: &line)
+        line.append(UInt8(ascii: "}"))
+    }
+
+    /// `true` or `false`.
+    private static func appendBool(_ value: Bool, to line: inout OutputBytes) {
+        line.append(value ? "true" : "false")
+    }
+
+    /// A fetch result's name.
+    private static func appendFetchResult(_ value: BackgroundFetchResult, to line: inout OutputBytes) {
+        appendString(value.name, to: &line)
+    }
+
+    /// An orientation mask: its names in the table's order.
+    private static func appendMask(_ mask: InterfaceOrientationMask, to line: inout OutputBytes) {
+        line.append(UInt8(ascii: "["))
+        var first = true
+        for (name, orientation) in InterfaceOrientationMask.named where mask.contains(orientation) {
+            if !first { line.append(UInt8(ascii: ",")) }
+            first = false
+            appendString(name, to: &line)
+        }
+        line.append(UInt8(ascii: "]"))
+    }
+
+    /// `continueUserActivity`'s result: `{"handled", "restorableObjects"?}`.
+    private static func appendRestored(_ restored: ContinueUserActivityResult, to line: inout OutputBytes) {
+        line.append(#"{"handled":"#)
+        line.append(restored.handled ? "true" : "false")
+        if let restorable = restored.restorableObjects {
+            line.append(#","restorableObjects":"#)
+            appendStrings(restorable, to: &line)
+        }
+        line.append(UInt8(ascii: "}"))
     }
 
     /// `value`, known to be a `U` (`value` is opened from its existential: `T` is `U`), read without

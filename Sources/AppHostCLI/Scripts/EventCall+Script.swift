@@ -52,9 +52,10 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
         var reader = JSONObjectReader(flat: flat, path: "")
         do {
             guard let name = reader.plainStringBytes("event"), let event = ScriptEventNames.event(named: name) else { return nil }
-            // A flat object's keys are plain ASCII, written as they are: a line whose bytes hold
-            // neither key has neither, and reading them (about 520 instructions a line) finds nothing.
-            let source = RecordedKeys.mayBeIn(line) ? try recordedSource(&reader) : nil
+            // Read only from a line with either key: reading them (about 520 instructions a line)
+            // finds nothing in one without, and its members' keys say so (about 340 to look for
+            // them in the line's bytes).
+            let source = flat.hasKey("source", or: "at") ? try recordedSource(&reader) : nil
             let call = try event.row.call(reading: &reader)
             return reader.isIntact ? (call, source) : nil
         } catch {
@@ -102,47 +103,5 @@ enum ScriptEventNames {
             }
             return nil
         }
-    }
-}
-
-/// The keys `apphost run --record` adds (`"source"`, `"at"`), looked for in a line's bytes.
-enum RecordedKeys {
-    /// Whether `line` holds `"source"` or `"at"` anywhere (with their quotes): false means that a
-    /// flat object read from it has neither key. The quotes are found eight bytes at a time, and
-    /// each is compared as one word (`"source"` is 8 bytes, `"at"` 4): `memchr` from quote to quote
-    /// cost about 380 instructions a line.
-    static func mayBeIn(_ line: ArraySlice<UInt8>) -> Bool {
-        line.withUnsafeBufferPointer { bytes -> Bool in
-            guard let base = bytes.baseAddress else { return false }
-            let raw = UnsafeRawPointer(base)
-            let count = bytes.count
-            var index = 0
-            while index + 8 <= count {
-                // Bytes equal to `"` become zero; the test for a zero byte misses none, and a
-                // borrow may mark a byte above a real one: each mark is checked.
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ 0x2222_2222_2222_2222
-                var marks = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-                while marks != 0 {
-                    let at = index + marks.trailingZeroBitCount >> 3
-                    if keyAt(at, raw, count) { return true }
-                    marks &= marks &- 1
-                }
-                index += 8
-            }
-            while index < count {
-                if keyAt(index, raw, count) { return true }
-                index += 1
-            }
-            return false
-        }
-    }
-
-    /// Whether `"source"` or `"at"` starts at `index` of the `count` bytes at `raw`.
-    @inline(__always)
-    private static func keyAt(_ index: Int, _ raw: UnsafeRawPointer, _ count: Int) -> Bool {
-        // The words `"source"` and `"at"` load as (little-endian: the first byte lowest).
-        guard raw.load(fromByteOffset: index, as: UInt8.self) == 0x22, index + 4 <= count else { return false }
-        if UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)) == 0x2274_6122 { return true }
-        return index + 8 <= count && UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) == 0x2265_6372_756F_7322
     }
 }

@@ -79,7 +79,7 @@ public struct EventOutcome<Result: Sendable>: Sendable {
         self.requests = requests
     }
 
-    init(event: LifecycleEvent, result: Result, record: AnswerRecord, names: [String], reports: [DispatchReport],
+    package init(event: LifecycleEvent, result: Result, record: AnswerRecord, names: [String], reports: [DispatchReport],
          invocation: LaunchInvocation?, applicationState: ApplicationState) {
         self.event = event
         self.result = result
@@ -174,6 +174,14 @@ private final class SceneFacts: Sendable {
 }
 
 extension EventOutcome {
+    /// The answers as the dispatcher recorded them, with the subscribers' names that the record's
+    /// rows index; nil when they were set as a list (``answers``' setter, the public initializer).
+    /// What the JSON output reads typed (``AnswerRecord/answers(as:)``).
+    package var recordedAnswers: (record: AnswerRecord, names: [String])? {
+        guard case .record(let record, let names) = rows else { return nil }
+        return (record, names)
+    }
+
     /// Each row of ``answers`` in turn — subscriber, answer, nanoseconds — without building the list
     /// (the JSON output's hot path).
     package func forEachAnswer(_ body: (String, (any Sendable)?, UInt64) -> Void) {

@@ -31,6 +31,11 @@ public struct OpenURLOptions: Sendable, Hashable {
     /// Reads options written as ``json``; errors name the key path under `path`.
     package init(json: JSONValue, path: String) throws(JSONShapeError) {
         var reader = try JSONObjectReader(json, path: path)
+        try self.init(reading: &reader)
+    }
+
+    /// Reads options written as ``json`` from `reader` (an object's, or a line's bytes).
+    package init(reading reader: inout JSONObjectReader) throws(JSONShapeError) {
         sourceApplication = try reader.string("sourceApplication")
         annotation = reader.value("annotation")
         openInPlace = try reader.bool("openInPlace") ?? false

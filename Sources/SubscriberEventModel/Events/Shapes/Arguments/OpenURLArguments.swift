@@ -21,6 +21,10 @@ package enum OpenURLArguments: ArgumentShape {
         guard let url = try reader.url("url") else {
             throw JSONShapeError(path: reader.path(of: "url"), expected: "an absolute URL", found: "nothing")
         }
+        // Over a line's bytes, the options are read from theirs (not built as a JSONObject first).
+        if let options = try reader.flatObject("options", { (options) throws(JSONShapeError) in try OpenURLOptions(reading: &options) }) {
+            return Value(url: url, options: options)
+        }
         let options = try reader.value("options").map { (value) throws(JSONShapeError) in
             try OpenURLOptions(json: value, path: reader.path(of: "options"))
         } ?? OpenURLOptions()
