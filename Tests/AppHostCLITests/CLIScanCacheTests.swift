@@ -255,6 +255,47 @@ struct ScanCacheTests {
         #expect(try PluginLoader(scanCache: cache).loadImage(at: path).id == "com.example.greeter-c")
     }
 
+    @Test("the blacklist looks for a failure before parsing: written caches with and without one, every escape that could spell it")
+    func failuresFoundBeforeParsing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = ScanCache(directory: directory.path)
+        func bytes() throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: cache.file))) }
+        #expect(cache.write((0..<50).map(record)) == nil)
+        #expect(!ScanCache.mayHoldFailures(try bytes()))
+        var failed = record(50)
+        failed.failure = .init(reason: "hung", date: "then")
+        #expect(cache.write((0..<50).map(record) + [failed]) == nil)
+        #expect(ScanCache.mayHoldFailures(try bytes()))
+        // A value spelled like the key only costs a parse.
+        for text in [#"{"failure":1}"#, #"{"fail\u0075re":1}"#, #"{"a":"\\","failure":1}"#, #"{"\u0066ailure":1}"#,
+                     #"{"a":"failure"}"#] {
+            #expect(ScanCache.mayHoldFailures(Array(text.utf8)), "\(text)")
+        }
+        for text in [#"{"failures":1}"#, #"{"a":"\"failure\""}"#, #"{"reason":"\n"}"#, "", "\\", "u"] {
+            #expect(!ScanCache.mayHoldFailures(Array(text.utf8)), "\(text)")
+        }
+    }
+
+    @Test("a failure whose key a hand-edited cache spells with an escape still blacklists the file")
+    @MainActor
+    func escapedFailureKey() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/libGreeterCopy.so"
+        try FileManager.default.copyItem(atPath: AppHostProcess.plugin("GreeterC"), toPath: path)
+        let cache = ScanCache(directory: directory.path + "/cache")
+        let key = try PluginLoader().examine(at: path)
+        #expect(cache.write([ScanRecord(key: key, failure: .init(reason: "hung", date: "then"))]) == nil)
+        let written = try String(contentsOfFile: cache.file, encoding: .utf8)
+        #expect(written.contains("\"failure\""))
+        try written.replacingOccurrences(of: "\"failure\"", with: #""fail\u0075re""#)
+            .write(toFile: cache.file, atomically: false, encoding: .utf8)
+        #expect(throws: PluginLoadError.blacklisted(path: path, reason: "hung", date: "then", cache: cache.file)) {
+            try PluginLoader(scanCache: cache).loadImage(at: path)
+        }
+    }
+
     @Test("a cache over the byte limit is discarded with a warning")
     func oversized() throws {
         let directory = try TemporaryDirectory()

@@ -2,10 +2,13 @@ import Testing
 @testable import AppHostCLI
 
 /// A `/proc/self/maps` line mapping `path` (inode `inode`) at `start` for one page.
-private func mapping(_ start: UInt, inode: UInt64, _ path: String) -> Substring {
+private func mapping(_ start: UInt, inode: UInt64, _ path: String) -> String {
     let begin = String(start, radix: 16), end = String(start + 0x1000, radix: 16)
-    return Substring("\(begin)-\(end) r-xp 00000000 fd:01 \(inode)                    \(path)")
+    return "\(begin)-\(end) r-xp 00000000 fd:01 \(inode)                    \(path)"
 }
+
+/// `/proc/self/maps`' text for `lines`.
+private func maps(_ lines: [String]) -> [UInt8] { Array(lines.joined(separator: "\n").utf8) }
 
 /// The plugin map names the plugin a crash or an `exit()` came from. It learns where plugins lie
 /// from `/proc/self/maps` once they are loaded: linear in the lines and the plugins.
@@ -16,7 +19,7 @@ struct PluginMapTests {
         // Quadratic (every line against every plugin) this is 2·10⁹ comparisons; linear, 10⁵ lookups.
         let count = 20_000
         let plugins = (0..<count).map { (name: "plugins[\($0)] P\($0)", path: "/plugins/lib\($0)/libP.so") }
-        var lines: [Substring] = ["55d0c0000000-55d0c0001000 r--p 00000000 fd:01 7 /usr/bin/apphost", "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]"]
+        var lines: [String] = ["55d0c0000000-55d0c0001000 r--p 00000000 fd:01 7 /usr/bin/apphost", "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]"]
         for segment in 0..<5 {
             for index in 0..<count {
                 lines.append(mapping(UInt(0x7f00_0000_0000 + (segment * count + index) * 0x1000), inode: UInt64(1000 + index),
@@ -24,7 +27,7 @@ struct PluginMapTests {
             }
         }
         var examined = 0
-        let ranges = PluginMap.ranges(of: plugins, in: lines) { path in
+        let ranges = PluginMap.ranges(of: plugins, in: maps(lines)) { path in
             examined += 1
             guard let number = Int(path.dropFirst("/plugins/lib".count).prefix { $0 != "/" }) else { return nil }
             return UInt64(1000 + number)
@@ -42,9 +45,28 @@ struct PluginMapTests {
                        (name: "plugins[2] A", path: "/p/libA.so")]
         let lines = [mapping(0x1000, inode: 11, "/p/libA.so"), mapping(0x2000, inode: 99, "/p/libB.so"),
                      mapping(0x3000, inode: 11, "/p/libA.so"), mapping(0x4000, inode: 11, "/p/libA.so (deleted)")]
-        let ranges = PluginMap.ranges(of: plugins, in: lines) { ["/p/libA.so": 11, "/p/libB.so": 12][$0] }
+        let ranges = PluginMap.ranges(of: plugins, in: maps(lines)) { ["/p/libA.so": 11, "/p/libB.so": 12][$0] }
         #expect(ranges.map(\.plugin) == [0, 0])
         #expect(ranges.map(\.start) == [0x1000, 0x3000])
+    }
+
+    @Test("lines read as the kernel writes them: paths with spaces, upper-case digits, no path, bad fields")
+    func linesAsWritten() {
+        let plugins = [(name: "plugins[0] A", path: "/p/my plugins/libA.so"), (name: "plugins[1] B", path: "/p/libB.so")]
+        let text = [
+            "7F00000A0000-7F00000B0000 r-xp 00001000 fd:01 11    /p/my plugins/libA.so",  // upper case, spaces in the path
+            "7f00000b0000-7f00000c0000 rw-p 00000000 00:00 0 ",  // anonymous: no path
+            "7f00000c0000-7f00000d0000 r--p 00000000 fd:01 12",  // no path at all
+            "zz-7f00000e0000 r--p 00000000 fd:01 12 /p/libB.so",  // not an address
+            "7f00000e0000-7f00000f0000 r--p 00000000 fd:01 1x /p/libB.so",  // not an inode
+            "7f00000f0000-7f0000100000 r--p 00000000 fd:01 12 /p/libB.so",
+            "",
+            "7f0000100000-7f0000110000 r--p 00000000 fd:01 12 /p/libB.so",  // after a blank line, the text ends unterminated
+        ]
+        let ranges = PluginMap.ranges(of: plugins, in: maps(text)) { ["/p/my plugins/libA.so": 11, "/p/libB.so": 12][$0] }
+        #expect(ranges.map(\.plugin) == [0, 1, 1])
+        #expect(ranges.map(\.start) == [0x7f00_000a_0000, 0x7f00_000f_0000, 0x7f00_0010_0000])
+        #expect(ranges.map(\.end) == [0x7f00_000b_0000, 0x7f00_0010_0000, 0x7f00_0011_0000])
     }
 
     @Test("a plugin found before a reload is named as that load knew it, never past the reload's fewer names")

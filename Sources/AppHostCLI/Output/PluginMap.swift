@@ -64,36 +64,40 @@ final class PluginMap: @unchecked Sendable {  // its one stored property is an a
         current.store(snapshot, ordering: .releasing)
     }
 
-    /// The address ranges of `mappings` (lines of `/proc/self/maps`) that map one of `plugins`' files
+    /// The address ranges in `maps` (the text of `/proc/self/maps`) that map one of `plugins`' files
     /// (the same path, and the inode `inode` gives for it now), each with the index of the first
     /// plugin of that file: several manifest entries may load one file, and an address can only name
-    /// the file. Linear in lines and plugins: one hash lookup per line, one `inode` call per file.
-    static func ranges(of plugins: [(name: String, path: String)], in mappings: [Substring],
+    /// the file. Linear in bytes and plugins: the lines are read as bytes (as `String`s split into
+    /// `Character`s, the maps of a process with Foundation loaded cost 14 million instructions at
+    /// every start), one hash lookup per line that names a file, one `inode` call per file.
+    static func ranges(of plugins: [(name: String, path: String)], in maps: [UInt8],
                        inode: (String) -> UInt64?) -> [(start: UInt, end: UInt, plugin: Int)] {
-        var firstPlugin: [Substring: Int] = [:]  // a file's path → the first plugin loaded from it
+        var firstPlugin: [String: Int] = [:]  // a file's path → the first plugin loaded from it
         firstPlugin.reserveCapacity(plugins.count)
-        for (index, plugin) in plugins.enumerated() where firstPlugin[Substring(plugin.path)] == nil {
-            firstPlugin[Substring(plugin.path)] = index
+        for (index, plugin) in plugins.enumerated() where firstPlugin[plugin.path] == nil {
+            firstPlugin[plugin.path] = index
         }
-        var inodes: [Int: UInt64?] = [:]  // by plugin index: each file examined once
+        // By plugin index, each file examined once: its inode, 0 for none (a mapping of inode 0 names
+        // no file). Arrays, not a dictionary of optionals, whose type metadata alone cost 450,000
+        // instructions at every start (its requirements checked against every loaded image).
+        var examined = [Bool](repeating: false, count: plugins.count)
+        var inodes = [UInt64](repeating: 0, count: plugins.count)
         var found: [(start: UInt, end: UInt, plugin: Int)] = []
-        for line in mappings {
-            // start-end perms offset dev inode path
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6, let dash = fields[0].firstIndex(of: "-"),
-                  let start = UInt(fields[0][..<dash], radix: 16),
-                  let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16),
-                  let lineInode = UInt64(fields[4]), lineInode != 0 else { continue }
-            let path = fields[5].trimmingPrefix(while: { $0 == " " })
-            guard let plugin = firstPlugin[Substring(path)] else { continue }
-            let fileInode: UInt64?
-            if let known = inodes[plugin] {
-                fileInode = known
-            } else {
-                fileInode = inode(plugins[plugin].path)
-                inodes[plugin] = fileInode
+        maps.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var lineStart = 0
+            while lineStart < bytes.count {
+                let lineEnd = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), bytes.count - lineStart)
+                    .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
+                defer { lineStart = lineEnd + 1 }
+                guard let line = MapsLine(bytes[lineStart..<lineEnd]), line.inode != 0,
+                      let plugin = firstPlugin[String(decoding: bytes[line.path], as: UTF8.self)] else { continue }
+                if !examined[plugin] {
+                    examined[plugin] = true
+                    inodes[plugin] = inode(plugins[plugin].path) ?? 0
+                }
+                if inodes[plugin] == line.inode { found.append((line.start, line.end, plugin)) }
             }
-            if fileInode == lineInode { found.append((start, end, plugin)) }
         }
         return found
     }
@@ -120,8 +124,8 @@ final class PluginMap: @unchecked Sendable {  // its one stored property is an a
         snapshot.names[plugin.index].withBytes { line.append($0) }
     }
 
-    /// The lines of `/proc/self/maps` (empty when it cannot be read).
-    private static func mappings() -> [Substring] {
+    /// The text of `/proc/self/maps` (empty when it cannot be read).
+    private static func mappings() -> [UInt8] {
         let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
@@ -133,12 +137,69 @@ final class PluginMap: @unchecked Sendable {  // its one stored property is an a
             guard count > 0 else { break }
             bytes += chunk[0..<count]
         }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        return bytes
     }
 
     private static func inode(of path: String) -> UInt64? {
         var status = stat()
         return stat(path, &status) == 0 ? UInt64(status.st_ino) : nil
+    }
+}
+
+/// One line of `/proc/self/maps`, read from its bytes: `start-end perms offset dev inode   path`.
+private struct MapsLine {
+    var start: UInt
+    var end: UInt
+    var inode: UInt64
+    /// Where the path lies in the bytes the line was read from (after the padding; may hold spaces).
+    var path: Range<Int>
+
+    /// nil for a line that is not of that form, or names no file (an anonymous mapping).
+    init?(_ line: Slice<UnsafeBufferPointer<UInt8>>) {
+        var at = line.startIndex
+        func hex(until stop: UInt8) -> UInt? {
+            var value: UInt = 0, digits = 0
+            while at < line.endIndex, line[at] != stop {
+                let byte = line[at] | 0x20  // lower case; digits are unchanged
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                guard digits < 16 else { return nil }
+                value = value << 4 | UInt(digit)
+                digits += 1
+                at += 1
+            }
+            guard digits > 0, at < line.endIndex else { return nil }
+            at += 1  // the stop byte
+            return value
+        }
+        func skipField() -> Bool {  // a field and the spaces after it
+            let fieldStart = at
+            while at < line.endIndex, line[at] != UInt8(ascii: " ") { at += 1 }
+            guard at > fieldStart else { return false }
+            while at < line.endIndex, line[at] == UInt8(ascii: " ") { at += 1 }
+            return at < line.endIndex
+        }
+        guard let start = hex(until: UInt8(ascii: "-")), let end = hex(until: UInt8(ascii: " ")),
+              skipField(), skipField(), skipField() else { return nil }  // perms, offset, dev
+        var inode: UInt64 = 0, digits = 0
+        while at < line.endIndex, line[at] != UInt8(ascii: " ") {
+            let digit = line[at] &- UInt8(ascii: "0")
+            guard digit < 10, digits < 19 else { return nil }
+            inode = inode * 10 + UInt64(digit)
+            digits += 1
+            at += 1
+        }
+        guard digits > 0 else { return nil }
+        while at < line.endIndex, line[at] == UInt8(ascii: " ") { at += 1 }
+        guard at < line.endIndex else { return nil }  // no path: an anonymous mapping
+        self.start = start
+        self.end = end
+        self.inode = inode
+        self.path = at..<line.endIndex
     }
 }
 

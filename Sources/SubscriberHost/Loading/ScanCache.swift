@@ -67,29 +67,49 @@ public final class ScanCache: Sendable {
     /// Every record, oldest first, and the warning to show when the cache was discarded (nil when it
     /// was read, or when there is none yet).
     package func read() -> (records: [ScanRecord], warning: String?) {
+        switch readBytes() {
+        case .none: return ([], nil)
+        case .failed(let warning): return ([], warning)
+        case .read(let bytes): return parse(bytes)
+        }
+    }
+
+    /// The cache file's bytes, as ``readBytes()`` found them.
+    private enum FileBytes {
+        /// There is none yet (or no folder for it: writing it says so).
+        case none
+        /// It could not be read whole; the warning says why.
+        case failed(String)
+        case read([UInt8])
+    }
+
+    private func readBytes() -> FileBytes {
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let code = errno
-            // None yet (or no folder for it: writing it says so): nothing to warn about.
-            return ([], code == ENOENT || code == ENOTDIR ? nil : warning("a readable file", FilePaths.errorText(code)))
+            return code == ENOENT || code == ENOTDIR ? .none : .failed(warning("a readable file", FilePaths.errorText(code)))
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            return ([], warning("a regular file", "something else"))
+            return .failed(warning("a regular file", "something else"))
         }
         guard info.st_size <= Self.byteLimit else {
-            return ([], warning("at most \(Self.byteLimit) bytes", "\(info.st_size) bytes"))
+            return .failed(warning("at most \(Self.byteLimit) bytes", "\(info.st_size) bytes"))
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0
         while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             offset += count
         }
-        guard offset == bytes.count else { return ([], warning("a readable file", "a short read")) }
+        guard offset == bytes.count else { return .failed(warning("a readable file", "a short read")) }
+        return .read(bytes)
+    }
+
+    private func parse(_ bytes: [UInt8]) -> (records: [ScanRecord], warning: String?) {
         do {
             return (try Self.records(JSONValue(parsing: bytes)), nil)
         } catch let error as JSONParseError {
@@ -98,6 +118,31 @@ public final class ScanCache: Sendable {
             return ([], warning(error.expected, error.found))
         } catch {
             return ([], warning("a scan cache", "\(error)"))
+        }
+    }
+
+    /// Whether a cache file's `bytes` may hold a failure record. A record's failure is its
+    /// `"failure"` member, and JSON can spell that key otherwise only with a `\u` escape: bytes
+    /// holding neither hold no failure, and need no parsing. Both hold a `u`, so only the `u`s are
+    /// looked at (found by `memchr`); an escaped backslash before a `u` counts as an escape, which
+    /// only costs a parse. Every `apphost` run reads the cache for the blacklist: parsing the cache
+    /// of a thousand inspected files costs about 70 instructions a byte, this look a fraction of one.
+    static func mayHoldFailures(_ bytes: [UInt8]) -> Bool {
+        let key = Array("\"failure\"".utf8)
+        let uInKey = 5  // where the key's `u` lies
+        return bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            var from = 0
+            while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: "u")), bytes.count - from) {
+                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if index > 0 && bytes[index - 1] == UInt8(ascii: "\\") { return true }
+                if index >= uInKey && bytes.count - (index - uInKey) >= key.count
+                    && key.indices.allSatisfy({ bytes[index - uInKey + $0] == key[$0] }) {
+                    return true
+                }
+                from = index + 1
+            }
+            return false
         }
     }
 
@@ -223,7 +268,9 @@ public final class ScanCache: Sendable {
                 state = (nil, [:])
             } else if state.stamp != stamp {
                 var failures: [String: ScanRecord] = [:]
-                for record in read().records where record.failure != nil { failures[record.key.path] = record }
+                if case .read(let bytes) = readBytes(), Self.mayHoldFailures(bytes) {
+                    for record in parse(bytes).records where record.failure != nil { failures[record.key.path] = record }
+                }
                 state = (stamp, failures)
             }
             return state.failures[path]
