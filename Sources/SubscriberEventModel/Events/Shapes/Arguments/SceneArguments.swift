@@ -68,7 +68,16 @@ extension SceneScopedValue: Hashable where InnerValue: Hashable {}
 /// arguments. `SceneScoped<NoArguments>` is a transition (`scene.didBecomeActive`),
 /// `SceneScoped<UserActivityArguments>` is `scene.continueUserActivity`, and so on: each scene event
 /// reads, writes, encodes and fuzzes its arguments as the app-level event of the same arguments does.
-package enum SceneScoped<Inner: ArgumentShape>: ArgumentShape {
+///
+/// Its conformance is conditional and the type itself has no requirement, on purpose, as for
+/// ``SceneScopedValue``: the table names `SceneScoped<URLContextsArgument>` in code that is not
+/// generic, where the runtime makes the type from its mangled name and would check a requirement
+/// by scanning the conformance records of every loaded image: about 200,000 instructions per scene
+/// row in `apphost` at every start, 400,000 per scene event a plugin adopts, growing with the
+/// number of images loaded.
+package enum SceneScoped<Inner>: Sendable {}
+
+extension SceneScoped: ArgumentShape where Inner: ArgumentShape {
     /// The scene and the other arguments.
     package typealias Value = SceneScopedValue<Inner.Value>
 
