@@ -222,4 +222,23 @@ struct RunViewTests {
         #expect(lines == [#"{"event": 1}"#, "log of event 2"])
         #expect(said == 1)
     }
+
+    @Test("log lines on a terminal (no buffer of its own: each written as it came) during event 2: each written once, none again")
+    func stagedLineOnAnUnbufferedOutput() throws {
+        let run = Run()
+        // Standard error on a terminal: staged lines, and no held buffer for its descriptor.
+        let terminal = Pipe(), staged = SignalSafeBuffer(capacity: 4096)
+        #expect(run.view.register(staged, for: terminal.write, staged: true))
+        run.play(1)
+        run.starts(2)
+        run.view.beginSection()
+        var line = "log of event 2\n"
+        let end = try #require(line.withUTF8 { staged.append($0) })
+        // Survival.write: written straight to the terminal, then dropped from staging.
+        staged.withBytes(from: staged.start, to: end) { bytes in _ = write(terminal.write, bytes.baseAddress, bytes.count) }
+        staged.drop(before: end)
+        let (lines, said, _) = try run.end()
+        #expect(lines.count == said && said == 1)
+        #expect(terminal.contents() == "log of event 2\n")
+    }
 }

@@ -128,7 +128,7 @@ struct SignalSafeBufferTests {
     @Test("marked: a write-out stops at the mark, the bytes appended since held back")
     func markedHeld() {
         let buffer = Self.filled(), output = Pipe()
-        buffer.mark()
+        buffer.mark(keepingDropped: false)
         var more = "{\"event\": \"event 4\"}\n"
         _ = more.withUTF8 { buffer.append($0) }
         #expect(buffer.writeOut(to: output.write) == nil)
@@ -142,9 +142,24 @@ struct SignalSafeBufferTests {
     @Test("marked staged lines: the ending thread writes them from the marked start, those dropped since included, each once")
     func markedStaged() {
         let buffer = Self.filled(), output = Pipe()
-        buffer.mark()
+        buffer.mark(keepingDropped: true)
         buffer.drop(before: buffer.start + Self.lines.split(separator: "\n")[0].utf8.count + 1)  // the first line, written the ordinary way meanwhile
         buffer.writeOutBounded(to: output.write, timer: nil, fromMark: true)
         #expect(output.contents() == Self.lines)
+    }
+
+    @Test("marked output bytes: those written out before the end of the block leave their room, and what follows fits")
+    func markedRoomMadeAgain() {
+        let buffer = SignalSafeBuffer(capacity: 16), output = Pipe()
+        func append(_ text: String) -> Int? { var text = text; return text.withUTF8 { buffer.append($0) } }
+        #expect(append("0123456789") != nil)  // held before the event
+        buffer.mark(keepingDropped: false)
+        #expect(append("abcd") != nil)  // the event's first line
+        #expect(buffer.writeOut(to: output.write) == nil)  // the bytes before the mark go
+        #expect(buffer.count == 4)
+        #expect(append("efgh") != nil)  // room made over the bytes written out: nothing lost
+        buffer.unmark()
+        #expect(buffer.writeOut(to: output.write) == nil)
+        #expect(output.contents() == "0123456789abcdefgh")
     }
 }

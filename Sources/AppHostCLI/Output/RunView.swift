@@ -10,14 +10,15 @@ import Synchronization
 ///
 /// The run's state is one atomic word (``RunState``), changed by the main thread alone. Writing an
 /// event — its lines appended to the outputs' buffers, its staged lines dropped, "event N written"
-/// — is a section (``beginSection()``): on entry every buffer is marked (``SignalSafeBuffer/mark()``),
+/// — is a section (``beginSection()``): on entry every buffer is marked (``SignalSafeBuffer/mark(keepingDropped:)``),
 /// so that no write-out takes the bytes appended during it, and the word says so; the end of the
 /// section is the one change of the word that says the event was written. The ending thread seals
 /// the word (``seal()``: no change is published after) and writes out what it says: in a section,
 /// the buffers up to their marks and the staged lines from theirs (the event is not written, its
 /// lines are under way); else everything held. Whatever the main thread does meanwhile (a thread
-/// starved past ``OutputClaims/patience`` goes on), each line is written once and the closing line
-/// names the last event written.
+/// starved past ``OutputClaims/patience`` goes on), the closing line names the last event written
+/// (docs/cli.md says when an event under way may still be partly written: an event that fills an
+/// output alone, outputs that share a file).
 final class RunView: @unchecked Sendable {  // plain memory behind atomics; registration under a lock
     /// A block of bytes the ending thread writes out, and where to.
     struct Registered {
@@ -87,8 +88,8 @@ final class RunView: @unchecked Sendable {  // plain memory behind atomics; regi
     @discardableResult
     func beginSection() -> Bool {
         // The marks first: the ending thread that sees the section sees them.
-        for index in 0..<heldCount { held[index].buffer.mark() }
-        for index in 0..<stagedCount { staged[index].buffer.mark() }
+        for index in 0..<heldCount { held[index].buffer.mark(keepingDropped: false) }
+        for index in 0..<stagedCount { staged[index].buffer.mark(keepingDropped: true) }
         var current = word.load(ordering: .relaxed)
         while !RunState(word: current).sealed {
             var next = RunState(word: current)

@@ -103,7 +103,8 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     /// making room at the end; returns how far they moved. Offsets do not change. Done when the end
     /// of the block is reached (``append(_:)``), nearly always with nothing held to move. A handler
     /// reading during a move may write garbled bytes: only when the process ends while the owner
-    /// appends, which the ending thread waits for (``OutputClaims``).
+    /// appends, which the ending thread waits for (``OutputClaims``) at most its patience; past it
+    /// (a starved main thread) such bytes may be garbled.
     func compact() -> Int {
         let origin = self.origin, start = self.start, end = self.end, floor = bounds[6].load(ordering: .acquiring)
         let keep = floor >= 0 ? max(origin, min(start, floor)) : start
@@ -114,10 +115,13 @@ struct SignalSafeBuffer: @unchecked Sendable {  // its memory is reached through
     }
 
     /// Marks the bytes held now: until ``unmark()``, no write-out takes the bytes appended from
-    /// here on (``take()``), and the ending thread can still write the bytes held now from where
-    /// they start now (``writeOutBounded(to:timer:fromMark:)``), whatever is dropped meanwhile.
-    func mark() {
-        bounds[6].store(start, ordering: .releasing)
+    /// here on (``take()``). With `keepingDropped` (staged lines, which are dropped once written
+    /// elsewhere), the ending thread can still write the bytes held now from where they start now
+    /// (``writeOutBounded(to:timer:fromMark:)``), whatever is dropped meanwhile: room is then not
+    /// made over them. Without it (an output's own bytes, taken only to be written), bytes written
+    /// out are gone as ever, and their room is made again.
+    func mark(keepingDropped: Bool) {
+        if keepingDropped { bounds[6].store(start, ordering: .releasing) }
         bounds[5].store(end, ordering: .releasing)
     }
 

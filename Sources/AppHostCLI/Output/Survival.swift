@@ -573,10 +573,15 @@ package enum Survival {
         // lines from where they are.
         let section = state.inSection
         // (Nothing is written out but here once the state is sealed: what was past a mark stays so.)
+        // An output with no buffer of its own (a terminal) wrote each line as it came: none is held.
         func heldBack(_ fd: Int32) -> Bool {
             guard section else { return false }
-            for index in 0..<view.heldCount where view.held[index].fd == fd && view.held[index].buffer.isPastMark { return false }
-            return true
+            var held = false
+            for index in 0..<view.heldCount where view.held[index].fd == fd {
+                if view.held[index].buffer.isPastMark { return false }
+                held = true
+            }
+            return held
         }
         // A reader that stopped reading gets a few seconds without progress, not forever: the
         // process is ending (``OutputWrite/bounded(_:to:timer:)``).

@@ -187,8 +187,16 @@ private final class Destination: Sendable {
                         }
                         if bytes.count <= held.capacity {
                             if held.count == 0 { pending.append(self) }
-                            held.append(bytes)
-                            return
+                            if held.append(bytes) != nil { return }
+                            // No room made (room is made above; never drop them): what is held goes
+                            // first, then these bytes as they come.
+                            if let failure = held.writeOut(to: fd, ignoringMark: true) {
+                                guard failure != OutputWrite.cancelled else { return }
+                                pending.removeAll { $0 === self }
+                                state.failure = failure
+                                held.empty()
+                                return
+                            }
                         }
                         // Written as it comes, past the buffer: no longer held back for the ending.
                         held.passMark()
