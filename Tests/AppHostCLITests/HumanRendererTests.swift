@@ -154,6 +154,10 @@ struct HumanRendererTests {
         #expect(Style.for(terminal, environment: ["NO_COLOR": ""]).enabled)  // empty means unset (no-color.org)
         #expect(!Style.for(terminal, environment: ["NO_COLOR": "1"]).enabled)
         #expect(!Style.for(pipe, environment: [:]).enabled)
+        // Without a dictionary, NO_COLOR is read from the process itself: the same verdict.
+        let process = ProcessInfo.processInfo.environment
+        #expect(Style.for(terminal) == Style.for(terminal, environment: process))
+        #expect(!Style.for(pipe).enabled)
         #expect(Style(enabled: false).bold("x") == "x" && Style(enabled: true).bold("") == "")
     }
 

@@ -13,10 +13,13 @@ package struct Style: Sendable, Equatable {
         self.enabled = enabled
     }
 
-    /// The style for `output` under `environment`: colour only on a terminal without `NO_COLOR`.
-    package static func `for`(_ output: TextOutput,
-                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
-        Style(enabled: output.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty)
+    /// The style for `output` under `environment` (the process's own when nil: only `NO_COLOR` is
+    /// read, and only for a terminal): colour only on a terminal without `NO_COLOR`.
+    package static func `for`(_ output: TextOutput, environment: [String: String]? = nil) -> Style {
+        guard output.isTerminal else { return Style(enabled: false) }
+        if let environment { return Style(enabled: (environment["NO_COLOR"] ?? "").isEmpty) }
+        guard let value = getenv("NO_COLOR") else { return Style(enabled: true) }
+        return Style(enabled: value.pointee == 0)
     }
 
     /// Plain text, whatever `enabled` says.
