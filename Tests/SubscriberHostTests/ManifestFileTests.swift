@@ -44,6 +44,17 @@ struct ManifestFileTests {
         #expect(manifestError("{\n  \"app\": ,\n}") == "m.json: line 2, column 10: expected a value after ':', found ','")
     }
 
+    @Test("manifest bytes parse as the JSON parser's byte entry parses them")
+    func bytesParseAsParser() {
+        for text in ["", " ", "{", "[1]", "{\"app\": 1", "\u{FEFF}{}", "{\"a\":\"\u{1}\"}", withApp()] {
+            let expected: String? = switch Result(catching: { () throws(JSONParseError) in try JSONValue(parsing: Array(text.utf8)) }) {
+            case .success: nil
+            case .failure(let error): "m.json: \(error)"
+            }
+            if let expected { #expect(manifestError(text) == expected) } else { #expect(!(manifestError(text) ?? "").contains("line ")) }
+        }
+    }
+
     @Test("a key written twice is a syntax error, not a silent override")
     func duplicateKey() {
         let text = withApp().dropLast() + #", "app": {"name": "B", "bundleIdentifier": "b"}}"#
@@ -58,6 +69,16 @@ struct ManifestFileTests {
         #expect(try locator.locate(.path("plugins/libA.so")) == "/apps/news/plugins/libA.so")
         #expect(try locator.locate(.path("./libA.so")) == "/apps/news/libA.so")
         #expect(try locator.locate(.path("/opt/libA.so")) == "/opt/libA.so")
+    }
+
+    @Test("relative paths join their folder with one slash, leading ./ dropped")
+    func resolveJoins() {
+        #expect(FilePaths.resolve("a/b.so", against: "/apps") == "/apps/a/b.so")
+        #expect(FilePaths.resolve("a/b.so", against: "/apps/") == "/apps/a/b.so")
+        #expect(FilePaths.resolve("././b.so", against: "/") == "/b.so")
+        #expect(FilePaths.resolve("./", against: "/apps") == "/apps" && FilePaths.resolve(".", against: "/apps") == "/apps")
+        #expect(FilePaths.resolve("/abs/b.so", against: "/apps") == "/abs/b.so")
+        #expect(FilePaths.resolve("é/./ü.so", against: "/ä") == "/ä/é/./ü.so")
     }
 
     @Test("library entries search pluginSearchPaths, then extra folders, then the executable's folder")

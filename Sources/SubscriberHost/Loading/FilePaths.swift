@@ -19,7 +19,11 @@ enum FilePaths {
         var relative = Substring(path)
         while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
         if relative.isEmpty || relative == "." { return directory }
-        return directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+        // String + String only: `String + Substring` goes through the generic append.
+        var joined = directory
+        if !directory.hasSuffix("/") { joined += "/" }
+        joined += String(relative)
+        return joined
     }
 
     /// The folder part of `path` (`/a/b/c.json` → `/a/b`, `/c` → `/`, `c` → `.`).
