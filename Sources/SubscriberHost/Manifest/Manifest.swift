@@ -92,11 +92,15 @@ public struct Manifest: Sendable, Hashable {
     /// Parses and validates manifest text. `file` names it in errors; `directory` (absolute) is the
     /// folder its relative paths start from.
     public init(bytes: [UInt8], file: String, directory: String) throws(ManifestError) {
+        // The bytes as a raw buffer: the parser's generic entry would go through
+        // withContiguousStorageIfAvailable and a Result type made at run time.
+        let parsed = bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONParseError) -> JSONValue in try JSONValue(parsing: raw) }
+        }
         let json: JSONValue
-        do {
-            json = try JSONValue(parsing: bytes)
-        } catch {
-            throw ManifestError(file: file, syntax: error)
+        switch parsed {
+        case .success(let value): json = value
+        case .failure(let error): throw ManifestError(file: file, syntax: error)
         }
         try self.init(json: json, file: file, directory: directory)
     }
