@@ -42,6 +42,12 @@ struct IntegrationTests {
         // protocols they adopt.
         #expect(host.dispatcher.responderNames(for: .shouldAllowExtensionPointIdentifier).contains("ExtensionGuard"))
         #expect(!host.dispatcher.responderNames(for: .openURL).contains("ExtensionGuard"))
+        // Every event's list: the subscribers that respond to it, in dispatch order.
+        for row in EventTable.rows {
+            let expected = host.dispatcher.subscribers.filter { $0.responds(to: row.event) }.map(\.name)
+            #expect(host.dispatcher.responderNames(for: row.event) == expected, "\(row.name)")
+        }
+        #expect(EventTable.rows.contains { host.dispatcher.responderNames(for: $0.event).count > 1 })
     }
 
     @Test("a cold launch from a universal link is classified and routed by the Swift plugin (generic code)")

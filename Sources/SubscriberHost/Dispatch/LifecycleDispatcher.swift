@@ -445,11 +445,18 @@ package final class LifecycleDispatcher {
                                     clock: configuration.clock, lateReports: lateReports,
                                     problem: Self.problemReporter(subscribers))
         peer.hooks = nil  // URL hooks are found again when next needed (URLHook.swift)
-        lists = LifecycleEvent.allCases.map { event in
-            ResponderList(subscribers.enumerated().compactMap { index, registration in
-                registration.target(for: event).map { Responder($0, subscriber: index) }
-            })
+        // Subscriber by subscriber, each read once (not once per event), into every event's list
+        // in dispatch order: `lists[event.index]`.
+        let events = LifecycleEvent.allCases
+        var responders = [[Responder]](repeating: [], count: events.count)
+        for (index, registration) in subscribers.enumerated() {
+            for event in events {
+                if let target = registration.target(for: event) {
+                    responders[event.index].append(Responder(target, subscriber: index))
+                }
+            }
         }
+        lists = responders.map(ResponderList.init)
         let reported = reportsUnattributedForgeries
         reportsUnattributedForgeries = subscribers.contains { if case .loaded = $0.kind { true } else { false } }
         // Counted from the first loaded subscriber on: a rebuild while the host runs loses no count.
