@@ -443,7 +443,7 @@ package final class LifecycleDispatcher {
     func rebuild() {
         deliveryList = DeliveryList(names: subscribers.map(\.name), timed: configuration.measuresSubscribers,
                                     clock: configuration.clock, lateReports: lateReports,
-                                    problem: Self.problemReporter(subscribers))
+                                    problem: Self.problemReporter(subscribers), reusingRecords: true)
         peer.hooks = nil  // URL hooks are found again when next needed (URLHook.swift)
         lists = LifecycleEvent.allCases.map { event in
             ResponderList(subscribers.enumerated().compactMap { index, registration in
