@@ -34,7 +34,11 @@ enum Deliver {
         call: (UnsafeRawPointer, Me, A.CArguments) -> Void
     ) -> InFlight {
         let count = list.responders.count
-        var clock = CallClock(timed: context.timed, count: count)
+        // The last event's record and its times' storage, when nothing holds them any longer.
+        var spans: [UInt64] = []
+        let spare = context.list.spare(for: context.event)
+        let reused = spare?.take(nanoseconds: &spans)
+        var clock = CallClock(timed: context.timed, count: count, reusing: &spans)
         if context.optionsToFirstOnly, count > 1, var later = value as? SceneConnectionArguments.Value, !later.options.isEmpty {
             // The options to the first; the others the event without them, encoded under a serial
             // of their own (a plugin image decodes once per serial).
@@ -46,7 +50,14 @@ enum Deliver {
         } else {
             notify(list, 0..<count, value, context, &clock, A.self, call: call)
         }
-        let record = AnswerRecord(subscribers: list.subscribers, nanoseconds: clock.spans)
+        let record: AnswerRecord
+        if let reused, let spare {
+            var times = clock.spans
+            record = spare.refill(reused, subscribers: list.subscribers, nanoseconds: &times)
+        } else {
+            record = AnswerRecord(subscribers: list.subscribers, nanoseconds: clock.spans)
+            spare?.keep(record)
+        }
         return SettledFlight(immediate: (), result: DeliveryResult(final: (), answers: record, reports: []))
     }
 
@@ -93,9 +104,17 @@ enum Deliver {
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
         let count = list.responders.count
-        var clock = CallClock(timed: context.timed, count: count)
-        // One slot per responder, filled before its call returns.
-        var answers = [R.Answer?](repeating: nil, count: count)
+        // The last event's record, its answers' and times' storage, when nothing holds them any longer.
+        var answers: [R.Answer?] = [], spans: [UInt64] = []
+        let spare = context.list.spare(for: event)
+        let reused = spare?.take(R.Answer.self, answers: &answers, nanoseconds: &spans)
+        var clock = CallClock(timed: context.timed, count: count, reusing: &spans)
+        // One slot per responder, filled before its call returns (the reused ones emptied in place).
+        if reused != nil, answers.count == count {
+            answers.withUnsafeMutableBufferPointer { slots in for index in 0..<slots.count { slots[index] = nil } }
+        } else {
+            answers = [R.Answer?](repeating: nil, count: count)
+        }
         // How many were called: all, unless the fan-out stops at the first YES (one branch per event).
         var called = count
         answers.withUnsafeMutableBufferPointer { slots in
@@ -120,7 +139,14 @@ enum Deliver {
         let decided = policy.reconciler.reconcile(named(answers, list, context), event: event,
                                                   nobody: policy.nobody.answer(for: value, policy.settings))
         let subscribers = called < count ? Array(list.subscribers.prefix(called)) : list.subscribers
-        let record = TypedAnswerRecord(subscribers: subscribers, answers: answers, nanoseconds: clock.spans)
+        let record: TypedAnswerRecord<R.Answer>
+        if let reused, let spare {
+            var times = clock.spans
+            record = spare.refill(reused, subscribers: subscribers, answers: &answers, nanoseconds: &times)
+        } else {
+            record = TypedAnswerRecord(subscribers: subscribers, answers: answers, nanoseconds: clock.spans)
+            spare?.keep(record)
+        }
         return SettledFlight(immediate: decided.result,
                              result: DeliveryResult(final: decided.result, answers: record, reports: decided.reports))
     }

@@ -17,13 +17,33 @@ package final class DeliveryList: @unchecked Sendable {
     /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
     package let problem: @Sendable (Int, String) -> Void
 
-    package init(names: [String], timed: Bool, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
-                 problem: @escaping @Sendable (Int, String) -> Void) {
+    /// The answer record each event's last delivery made, by the event's index, reused by the next
+    /// (``AnswerRecordSpare``); empty for a list made for one delivery. Kept here, not in each
+    /// ``ResponderList``: a reference more in a list copied a few times an event cost more retains
+    /// than the record saved.
+    let spares: [AnswerRecordSpare]
+
+    package convenience init(names: [String], timed: Bool, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
+                             problem: @escaping @Sendable (Int, String) -> Void) {
+        self.init(names: names, timed: timed, clock: clock, lateReports: lateReports, problem: problem, reusingRecords: false)
+    }
+
+    /// `reusingRecords`: a list lent to many events (the dispatcher's), whose deliveries reuse the
+    /// answer record of an event for the next of the same event once nothing holds it.
+    package init(names: [String], timed: Bool, clock: any HostClock, lateReports: LateReports,
+                 problem: @escaping @Sendable (Int, String) -> Void, reusingRecords: Bool) {
         self.names = names
         self.timed = timed
         self.clock = clock
         self.lateReports = lateReports
         self.problem = problem
+        spares = reusingRecords ? LifecycleEvent.allCases.map { _ in AnswerRecordSpare() } : []
+    }
+
+    /// The spare record of `event`'s deliveries; nil when records are not reused.
+    @inline(__always)
+    func spare(for event: LifecycleEvent) -> AnswerRecordSpare? {
+        event.index < spares.count ? spares[event.index] : nil
     }
 }
 

@@ -443,7 +443,7 @@ package final class LifecycleDispatcher {
     func rebuild() {
         deliveryList = DeliveryList(names: subscribers.map(\.name), timed: configuration.measuresSubscribers,
                                     clock: configuration.clock, lateReports: lateReports,
-                                    problem: Self.problemReporter(subscribers))
+                                    problem: Self.problemReporter(subscribers), reusingRecords: true)
         peer.hooks = nil  // URL hooks are found again when next needed (URLHook.swift)
         // Subscriber by subscriber, each read once (not once per event), into every event's list
         // in dispatch order: `lists[event.index]`.
