@@ -102,12 +102,6 @@ let frozenABIPlugins: [(name: String, headers: String)] = [
 /// otherwise, so a plugin exports its entry symbol and nothing else. Unsafe flags are fine here: no
 /// other package ever depends on a plugin product.
 let cPluginSettings: [CSetting] = [.unsafeFlags(["-std=c99", "-Wall", "-Wextra", "-fvisibility=hidden"])]
-// The host's start-up: a concrete generic type (`[LifecycleEvent: Int]`, `Set<FileIdentity>`) is
-// otherwise made at run time from its mangled name, and checking its requirements scans every
-// protocol conformance of the process and its plugins (200-400k instructions each, the cache
-// emptied by each dlopen). With this flag the compiler calls the type's metadata accessor with
-// the conformances it already knows (docs/performance.md, "the host's start-up").
-let directMetadataAccess: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 
 /// A C plugin target at `path`, over the header and `extraDependencies`. A plugin publishes no headers
 /// of its own (its only interface is the entry symbol), and SwiftPM refuses a custom path without a
@@ -135,8 +129,7 @@ let package = Package(
         .target(name: "SubscriberEventModel", dependencies: ["SubscriberValues", "SubscriberABI"]),
         .target(name: "SubscriberKit", dependencies: ["SubscriberEventModel", "SubscriberValues", "SubscriberABI"]),
         .target(name: "SubscriberDelivery", dependencies: ["SubscriberKit", "SubscriberEventModel", "SubscriberValues", "SubscriberABI"]),
-        .target(name: "SubscriberHost", dependencies: ["SubscriberDelivery", "SubscriberKit", "SubscriberEventModel", "SubscriberABI", "HostDynamicLinker", "ChildProcess"],
-                swiftSettings: directMetadataAccess),
+        .target(name: "SubscriberHost", dependencies: ["SubscriberDelivery", "SubscriberKit", "SubscriberEventModel", "SubscriberABI", "HostDynamicLinker", "ChildProcess"]),
         // dladdr1 (the entry symbol's ELF type), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "HostDynamicLinker"),
         // Child processes (spawn, signed channel, reaper) for the kit and process isolation; its C half
@@ -145,8 +138,7 @@ let package = Package(
         .target(name: "ChildProcess", dependencies: ["ChildProcessEntry"]),
         .target(name: "SubscriberConformance",
                 dependencies: ["SubscriberHost", "SubscriberKit", "SubscriberEventModel", "SubscriberABI", "ChildProcess"]),
-        .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit", "SubscriberEventModel", "ChildProcess"],
-                swiftSettings: directMetadataAccess),
+        .target(name: "AppHostCLI", dependencies: ["SubscriberHost", "SubscriberConformance", "SubscriberKit", "SubscriberEventModel", "ChildProcess"]),
         .executableTarget(name: "apphost", dependencies: ["AppHostCLI"]),
 
         // The benchmark (docs/performance.md): the same subscriber types in-process and loaded from
