@@ -21,8 +21,15 @@ package class AnswerRecord: @unchecked Sendable {
     /// (notifications: every row's answer is nil).
     package let answerType: Any.Type?
 
-    package init(subscribers: [Int], nanoseconds: [UInt64], answerType: Any.Type? = nil,
-         read: (@Sendable (AnswerRecord, Int) -> (any Sendable)?)? = nil) {
+    /// A record without answers (a notification's, or none yet).
+    package convenience init(subscribers: [Int], nanoseconds: [UInt64]) {
+        self.init(subscribers: subscribers, nanoseconds: nanoseconds, answerType: nil, read: nil)
+    }
+
+    /// Internal: `answerType` and `read` must agree (``answers(as:)`` trusts `answerType` to name
+    /// the subclass's answers), which only ``TypedAnswerRecord`` guarantees.
+    init(subscribers: [Int], nanoseconds: [UInt64], answerType: Any.Type?,
+         read: (@Sendable (AnswerRecord, Int) -> (any Sendable)?)?) {
         self.subscribers = subscribers
         self.nanoseconds = nanoseconds
         self.answerType = answerType

@@ -236,16 +236,23 @@ struct ScanCacheTests {
         #expect(read.records.first == record(10) && read.records.last == records.last)
     }
 
+    /// A copy of libGreeterC.so in `directory`, and a cache there that says its scan failed for `reason` (on "then").
+    @MainActor
+    private func blacklistedCopy(in directory: TemporaryDirectory, reason: String) throws -> (path: String, cache: ScanCache) {
+        let path = directory.path + "/libGreeterCopy.so"
+        try FileManager.default.copyItem(atPath: AppHostProcess.plugin("GreeterC"), toPath: path)
+        let cache = ScanCache(directory: directory.path + "/cache")
+        let key = try PluginLoader().examine(at: path)
+        #expect(cache.write([ScanRecord(key: key, failure: .init(reason: reason, date: "then"))]) == nil)
+        return (path, cache)
+    }
+
     @Test("the loader refuses exactly the blacklisted file, given the cache; without one, or once the file changes, it loads")
     @MainActor
     func loaderRefusal() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path + "/libGreeterCopy.so"
-        try FileManager.default.copyItem(atPath: AppHostProcess.plugin("GreeterC"), toPath: path)
-        let cache = ScanCache(directory: directory.path + "/cache")
-        let key = try PluginLoader().examine(at: path)
-        #expect(cache.write([ScanRecord(key: key, failure: .init(reason: "crashed with SIGSEGV", date: "then"))]) == nil)
+        let (path, cache) = try blacklistedCopy(in: directory, reason: "crashed with SIGSEGV")
 
         #expect(throws: PluginLoadError.blacklisted(path: path, reason: "crashed with SIGSEGV", date: "then", cache: cache.file)) {
             try PluginLoader(scanCache: cache).loadImage(at: path)
@@ -282,11 +289,7 @@ struct ScanCacheTests {
     func escapedFailureKey() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path + "/libGreeterCopy.so"
-        try FileManager.default.copyItem(atPath: AppHostProcess.plugin("GreeterC"), toPath: path)
-        let cache = ScanCache(directory: directory.path + "/cache")
-        let key = try PluginLoader().examine(at: path)
-        #expect(cache.write([ScanRecord(key: key, failure: .init(reason: "hung", date: "then"))]) == nil)
+        let (path, cache) = try blacklistedCopy(in: directory, reason: "hung")
         let written = try String(contentsOfFile: cache.file, encoding: .utf8)
         #expect(written.contains("\"failure\""))
         try written.replacingOccurrences(of: "\"failure\"", with: #""fail\u0075re""#)

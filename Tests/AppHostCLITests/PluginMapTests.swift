@@ -52,7 +52,8 @@ struct PluginMapTests {
 
     @Test("lines read as the kernel writes them: paths with spaces, upper-case digits, no path, bad fields")
     func linesAsWritten() {
-        let plugins = [(name: "plugins[0] A", path: "/p/my plugins/libA.so"), (name: "plugins[1] B", path: "/p/libB.so")]
+        let plugins = [(name: "plugins[0] A", path: "/p/my plugins/libA.so"), (name: "plugins[1] B", path: "/p/libB.so"),
+                       (name: "plugins[2] C", path: "/p/libC.so")]
         let text = [
             "7F00000A0000-7F00000B0000 r-xp 00001000 fd:01 11    /p/my plugins/libA.so",  // upper case, spaces in the path
             "7f00000b0000-7f00000c0000 rw-p 00000000 00:00 0 ",  // anonymous: no path
@@ -60,13 +61,18 @@ struct PluginMapTests {
             "zz-7f00000e0000 r--p 00000000 fd:01 12 /p/libB.so",  // not an address
             "7f00000e0000-7f00000f0000 r--p 00000000 fd:01 1x /p/libB.so",  // not an inode
             "7f00000f0000-7f0000100000 r--p 00000000 fd:01 12 /p/libB.so",
+            "7f0000110000-7f0000120000 r--p 00000000 00:2a 18446744073709551615 /p/libC.so",  // the largest inode
+            "7f0000120000-7f0000130000 r--p 00000000 00:2a 18446744073709551616 /p/libC.so",  // past UInt64
+            "7f0000130000-7f00001\u{12}0000 r--p 00000000 00:2a 18446744073709551615 /p/libC.so",  // a control byte is no digit
             "",
             "7f0000100000-7f0000110000 r--p 00000000 fd:01 12 /p/libB.so",  // after a blank line, the text ends unterminated
         ]
-        let ranges = PluginMap.ranges(of: plugins, in: maps(text)) { ["/p/my plugins/libA.so": 11, "/p/libB.so": 12][$0] }
-        #expect(ranges.map(\.plugin) == [0, 1, 1])
-        #expect(ranges.map(\.start) == [0x7f00_000a_0000, 0x7f00_000f_0000, 0x7f00_0010_0000])
-        #expect(ranges.map(\.end) == [0x7f00_000b_0000, 0x7f00_0010_0000, 0x7f00_0011_0000])
+        let ranges = PluginMap.ranges(of: plugins, in: maps(text)) {
+            ["/p/my plugins/libA.so": 11, "/p/libB.so": 12, "/p/libC.so": UInt64.max][$0]
+        }
+        #expect(ranges.map(\.plugin) == [0, 1, 2, 1])
+        #expect(ranges.map(\.start) == [0x7f00_000a_0000, 0x7f00_000f_0000, 0x7f00_0011_0000, 0x7f00_0010_0000])
+        #expect(ranges.map(\.end) == [0x7f00_000b_0000, 0x7f00_0010_0000, 0x7f00_0012_0000, 0x7f00_0011_0000])
     }
 
     @Test("a plugin found before a reload is named as that load knew it, never past the reload's fewer names")

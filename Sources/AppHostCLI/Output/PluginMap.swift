@@ -160,11 +160,12 @@ private struct MapsLine {
         func hex(until stop: UInt8) -> UInt? {
             var value: UInt = 0, digits = 0
             while at < line.endIndex, line[at] != stop {
-                let byte = line[at] | 0x20  // lower case; digits are unchanged
+                let byte = line[at]
                 let digit: UInt8
                 switch byte {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
                 case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
                 default: return nil
                 }
                 guard digits < 16 else { return nil }
@@ -188,8 +189,11 @@ private struct MapsLine {
         var inode: UInt64 = 0, digits = 0
         while at < line.endIndex, line[at] != UInt8(ascii: " ") {
             let digit = line[at] &- UInt8(ascii: "0")
-            guard digit < 10, digits < 19 else { return nil }
-            inode = inode * 10 + UInt64(digit)
+            guard digit < 10 else { return nil }
+            let (times10, over) = inode.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
+            guard !over, !carry else { return nil }  // past UInt64: not an inode
+            inode = sum
             digits += 1
             at += 1
         }
