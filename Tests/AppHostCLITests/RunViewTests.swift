@@ -40,6 +40,27 @@ struct RunViewTests {
             line.withUTF8 { #expect(held.append($0) != nil) }
         }
 
+        /// A log output on `fd`: its ordinary buffer, and its staged lines (stderr with --json).
+        func logOutput(on fd: Int32) -> (held: SignalSafeBuffer, staged: SignalSafeBuffer) {
+            let held = SignalSafeBuffer(capacity: 4096), staged = SignalSafeBuffer(capacity: 4096)
+            #expect(view.register(held, for: fd))
+            #expect(view.register(staged, for: fd, staged: true))
+            return (held, staged)
+        }
+
+        /// A log line staged; where it ends.
+        func stage(_ text: String, in staged: SignalSafeBuffer) throws -> Int {
+            var text = text
+            return try #require(text.withUTF8 { staged.append($0) })
+        }
+
+        /// Survival.write of the staged lines up to `end`: copied into the output's buffer, and
+        /// dropped from staging.
+        func write(staged: SignalSafeBuffer, upTo end: Int, into held: SignalSafeBuffer) {
+            staged.withBytes(from: staged.start, to: end) { #expect(held.append($0) != nil) }
+            staged.drop(before: end)
+        }
+
         /// Event `number` played and written the ordinary way, whole.
         func play(_ number: Int) {
             starts(number)
@@ -161,18 +182,13 @@ struct RunViewTests {
         let run = Run()
         // The log line's output (stderr with --json): its ordinary buffer, and its staged lines.
         let logs = Pipe()
-        let logsHeld = SignalSafeBuffer(capacity: 4096), staged = SignalSafeBuffer(capacity: 4096)
-        #expect(run.view.register(logsHeld, for: logs.write))
-        #expect(run.view.register(staged, for: logs.write, staged: true))
+        let (logsHeld, staged) = run.logOutput(on: logs.write)
         run.play(1)
         run.starts(2)
-        var line = "log of event 2\n"
-        let end = try #require(line.withUTF8 { staged.append($0) })
+        let end = try run.stage("log of event 2\n", in: staged)
         run.view.beginSection()
         let (lines, said, _) = try run.end {
-            // Survival.write: the staged line copied into the output's buffer, and dropped.
-            staged.withBytes(from: staged.start, to: end) { #expect(logsHeld.append($0) != nil) }
-            staged.drop(before: end)
+            run.write(staged: staged, upTo: end, into: logsHeld)
             run.appendLine(2)
             run.view.endSection(written: true)
         }
@@ -184,15 +200,11 @@ struct RunViewTests {
     func stagedLineWrittenBefore() throws {
         let run = Run()
         let logs = Pipe()
-        let logsHeld = SignalSafeBuffer(capacity: 4096), staged = SignalSafeBuffer(capacity: 4096)
-        #expect(run.view.register(logsHeld, for: logs.write))
-        #expect(run.view.register(staged, for: logs.write, staged: true))
+        let (logsHeld, staged) = run.logOutput(on: logs.write)
         run.starts(1)
-        var line = "log of event 1\n"
-        let end = try #require(line.withUTF8 { staged.append($0) })
+        let end = try run.stage("log of event 1\n", in: staged)
         run.view.beginSection()
-        staged.withBytes(from: staged.start, to: end) { #expect(logsHeld.append($0) != nil) }
-        staged.drop(before: end)
+        run.write(staged: staged, upTo: end, into: logsHeld)
         run.appendLine(1)
         run.view.endSection(written: true)
         let (lines, said, _) = try run.end()
@@ -204,16 +216,12 @@ struct RunViewTests {
     func oneFileForBoth() throws {
         let run = Run()
         // Standard error's buffer and staged lines, on the same pipe as standard output.
-        let errorsHeld = SignalSafeBuffer(capacity: 4096), staged = SignalSafeBuffer(capacity: 4096)
-        #expect(run.view.register(errorsHeld, for: run.output.write))
-        #expect(run.view.register(staged, for: run.output.write, staged: true))
+        let (errorsHeld, staged) = run.logOutput(on: run.output.write)
         run.play(1)
         run.starts(2)
-        var line = "log of event 2\n"
-        let end = try #require(line.withUTF8 { staged.append($0) })
+        let end = try run.stage("log of event 2\n", in: staged)
         run.view.beginSection()
-        staged.withBytes(from: staged.start, to: end) { #expect(errorsHeld.append($0) != nil) }
-        staged.drop(before: end)
+        run.write(staged: staged, upTo: end, into: errorsHeld)
         // Standard output writes next: what standard error holds for the same file goes first.
         #expect(run.held.writeOut(to: run.output.write) == nil)
         #expect(errorsHeld.writeOut(to: run.output.write, ignoringMark: true) == nil)

@@ -68,29 +68,25 @@ package struct FlatJSONObject: Sendable {
     /// Whether the `count` bytes from `start` are `key`'s (`count` bytes).
     private func key(at start: Int, is key: String, count: Int) -> Bool {
         guard count > 0 else { return true }
-        let equal = key.utf8.withContiguousStorageIfAvailable { key in
-            bytes.withUnsafeBufferPointer { buffer in
-                memcmp(buffer.baseAddress! + (start - bytes.startIndex), key.baseAddress!, count) == 0
-            }
-        }
+        let equal = key.utf8.withContiguousStorageIfAvailable { self.key(at: start, equals: $0.baseAddress!, count: count) }
         return equal ?? bytes[start..<(start + count)].elementsEqual(key.utf8)
+    }
+
+    /// Whether the `count` bytes from `start` are the `count` bytes at `other`.
+    private func key(at start: Int, equals other: UnsafePointer<UInt8>, count: Int) -> Bool {
+        count == 0 || bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + (start - bytes.startIndex), other, count) == 0 }
     }
 
     /// Whether a member is named `key` or `other`: the members' keys of their lengths compared
     /// with their bytes, in one pass (no `String` made, nothing marked as read).
     package func hasKey(_ key: StaticString, or other: StaticString) -> Bool {
         let count = key.utf8CodeUnitCount, otherCount = other.utf8CodeUnitCount
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return false }
-            for member in members {
-                let length = member.key.count
-                guard length == count || length == otherCount else { continue }
-                let start = base + (member.key.lowerBound - bytes.startIndex)
-                if length == count, count == 0 || memcmp(start, key.utf8Start, count) == 0 { return true }
-                if length == otherCount, otherCount == 0 || memcmp(start, other.utf8Start, otherCount) == 0 { return true }
-            }
-            return false
+        for member in members {
+            let start = member.key.lowerBound, length = member.key.count
+            if length == count, self.key(at: start, equals: key.utf8Start, count: count) { return true }
+            if length == otherCount, self.key(at: start, equals: other.utf8Start, count: otherCount) { return true }
         }
+        return false
     }
 
     /// Whether a member is named `key` (``hasKey(_:or:)`` with one key).
