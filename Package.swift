@@ -115,7 +115,10 @@ let package = Package(
     name: "AppDelegateHost",
     products: [
         .library(name: "SubscriberABI", targets: ["SubscriberABI"]),
-        .library(name: "SubscriberKit", targets: ["SubscriberKit"]),
+        // The plugin SDK, one shared library (libSubscriberKit.so) that plugins built in other packages
+        // link and a host provides beside its executable: one copy of the SDK's code for every plugin
+        // (docs/architecture.md, "What a plugin image holds"). This package's own plugins carry its objects.
+        .library(name: "SubscriberKit", type: .dynamic, targets: ["SubscriberKit"]),
         .library(name: "SubscriberHost", targets: ["SubscriberHost"]),
         .library(name: "SubscriberConformance", targets: ["SubscriberConformance"]),
         .executable(name: "apphost", targets: ["apphost"]),

@@ -12,3 +12,9 @@ int adh_host_symbol_type(const void *address) {
     if (dladdr1(address, &info, (void **)&symbol, RTLD_DL_SYMENT) == 0 || symbol == NULL) return -1;
     return ELF64_ST_TYPE(symbol->st_info);
 }
+
+const char *adh_host_library_path(void *handle) {
+    struct link_map *map = NULL;
+    if (handle == NULL || dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == NULL) return NULL;
+    return map->l_name;
+}

@@ -122,39 +122,59 @@ public enum GeneratedPlugin {
     /// temporary folder; what the compiler said when it does not compile. The compiler is waited for
     /// on a thread of its own, never on the main actor: a compile takes minutes on a busy machine, and
     /// the other suites' main-actor work (completions meeting wall-clock deadlines) must go on meanwhile.
-    public static func library() async throws -> String { try await everyEvent.value }
+    /// `sdk`: the plugin carries the SDK's objects, or links the shared `libSubscriberKit.so`.
+    public static func library(sdk: SDKLinking = .objects) async throws -> String {
+        switch sdk {
+        case .objects: try await everyEvent.value
+        case .sharedLibrary: try await everyEventShared.value
+        }
+    }
 
-    private static let everyEvent = Task<String, any Error> {
+    private static let everyEvent = Task<String, any Error> { try await buildOnOwnThread(.objects, folder: "every-event") }
+    private static let everyEventShared = Task<String, any Error> {
+        try await buildOnOwnThread(.sharedLibrary, folder: "every-event-shared")
+    }
+
+    private static func buildOnOwnThread(_ sdk: SDKLinking, folder name: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
-                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("every-event-\(getpid())")
+                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())")
                     try? FileManager.default.removeItem(at: folder)
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    return try build(in: folder)
+                    return try build(in: folder, sdk: sdk)
                 })
             }.start()
         }
     }
 
-    /// Compiles ``source`` into a plugin library linked with SubscriberKit's own objects; the path,
-    /// or what the compiler said.
-    static func build(in folder: URL) throws -> String {
+    /// Compiles ``source`` into a plugin library with the SDK as `sdk` says; the path, or what the
+    /// compiler said.
+    static func build(in folder: URL, sdk: SDKLinking) throws -> String {
         let file = folder.appendingPathComponent("EveryEvent.swift")
         try Data(source.utf8).write(to: file)
-        return try compilePlugin(sources: [file], module: "EveryEvent", into: folder)
+        return try compilePlugin(sources: [file], module: "EveryEvent", into: folder, sdk: sdk)
+    }
+
+    /// How a compiled plugin gets the SDK.
+    public enum SDKLinking: Sendable {
+        /// It carries SubscriberKit's objects, as this package's own plugin products do.
+        case objects
+        /// It links this build's `libSubscriberKit.so`, as a plugin product of another package does.
+        case sharedLibrary
     }
 
     /// Compiles the Swift plugin of `sources` (a plugin's own files, importing SubscriberKit) into
-    /// `folder`/lib`module`.so, linked with SubscriberKit's objects of this build, as SwiftPM would build
-    /// a plugin product; the path, or what the compiler said. For a plugin this package does not build
-    /// (the docs' outside example), without building a second package.
-    public static func compilePlugin(sources: [URL], module: String, into folder: URL) throws -> String {
+    /// `folder`/lib`module`.so, with the SDK as `sdk` says, as SwiftPM would build a plugin product;
+    /// the path, or what the compiler said. For a plugin this package does not build (the docs'
+    /// outside example), without building a second package. `extraArguments` go to swiftc.
+    public static func compilePlugin(sources: [URL], module: String, into folder: URL, sdk: SDKLinking = .objects,
+                                     extraArguments: [String] = []) throws -> String {
         let library = folder.appendingPathComponent("lib\(module).so").path
         // The objects of the current sources of SubscriberKit and the modules under it, as the build's own
         // file maps list them (a folder may still hold objects of sources since removed).
         var objects: [String] = []
-        for linked in ["SubscriberValues", "SubscriberEventModel", "SubscriberKit"] {
+        for linked in ["SubscriberValues", "SubscriberEventModel", "SubscriberKit"] where sdk == .objects {
             let map = try Data(contentsOf: buildFolder.appendingPathComponent("\(linked).build/output-file-map.json"))
             guard let entries = try JSONSerialization.jsonObject(with: map) as? [String: [String: String]] else {
                 throw Failure("\(linked).build/output-file-map.json: expected an object of objects, found something else")
@@ -170,7 +190,8 @@ public enum GeneratedPlugin {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swiftc)
         process.arguments = ["-emit-library", "-parse-as-library", "-module-name", module, "-o", library, "-I", modules,
-                             "-Xcc", "-fmodule-map-file=\(moduleMap)"] + sources.map(\.path) + objects
+                             "-Xcc", "-fmodule-map-file=\(moduleMap)"] + extraArguments + sources.map(\.path) + objects
+            + (sdk == .sharedLibrary ? ["-L", buildFolder.path, "-lSubscriberKit"] : [])
         process.standardOutput = handle
         process.standardError = handle
         let finished = DispatchSemaphore(value: 0)

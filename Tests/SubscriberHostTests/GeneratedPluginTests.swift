@@ -8,9 +8,12 @@ import GeneratedPlugin
 @MainActor
 @Suite("A plugin generated from the table: every event, every family, through the SDK and the host")
 struct GeneratedPluginTests {
-    @Test func aSubscriberAdoptingEveryProtocolRespondsToEveryEventThroughTheCABI() async throws {
+    /// Both ways a Swift plugin gets the SDK: carrying its objects (this package's plugins), and
+    /// linking the shared `libSubscriberKit.so` that the host provides (plugins of other packages).
+    @Test(arguments: [GeneratedPlugin.SDKLinking.objects, .sharedLibrary])
+    func aSubscriberAdoptingEveryProtocolRespondsToEveryEventThroughTheCABI(sdk: GeneratedPlugin.SDKLinking) async throws {
         // Each row's entry reaches that row's method: checked below by what each method logs and answers.
-        let library = try await GeneratedPlugin.library()
+        let library = try await GeneratedPlugin.library(sdk: sdk)
 
         let image = try PluginLoader(allowWritable: true).loadImage(at: library)
         let sink = HostLogRecorder()

@@ -1,6 +1,6 @@
 /*
- * HostDynamicLinker — the one question the host asks the dynamic linker that Swift's Glibc module
- * does not expose (dladdr1 needs _GNU_SOURCE). Internal to SubscriberHost; plugins never see it.
+ * HostDynamicLinker — the questions the host asks the dynamic linker that Swift's Glibc module
+ * does not expose (dladdr1 and dlinfo need _GNU_SOURCE). Internal to SubscriberHost; plugins never see it.
  */
 #ifndef ADH_HOST_DYNAMIC_LINKER_H
 #define ADH_HOST_DYNAMIC_LINKER_H
@@ -16,6 +16,12 @@ extern "C" {
  * [any-thread]
  */
 int adh_host_symbol_type(const void *address);
+
+/**
+ * The path the dynamic linker loaded the object of `handle` (a dlopen handle) from, NULL if it cannot
+ * tell. Owned by the dynamic linker, valid while the object stays loaded. [any-thread]
+ */
+const char *adh_host_library_path(void *handle);
 
 #ifdef __cplusplus
 }

@@ -122,10 +122,21 @@ final class PluginFile {
     ///
     /// Loaded under that name, the plugin's `$ORIGIN` is `/proc/self/fd`: a library it needs that
     /// lies beside it is not found there. When that is why `dlopen` failed, the error says so.
+    ///
+    /// A plugin that links the shared Swift plugin SDK gets the host's copy (``SharedSDK``): when the
+    /// one library missing is that one, the host loads it and tries once more.
     func load(path: String, realPath: String) throws(PluginLoadError) -> UnsafeMutableRawPointer {
         _ = dlerror()
-        guard let handle = dlopen(procPath, RTLD_NOW | RTLD_LOCAL) else {
-            var reason = Self.replacing(procPath, with: realPath, in: dlerror().map { String(cString: $0) } ?? "unknown dlopen error")
+        var loaded = dlopen(procPath, RTLD_NOW | RTLD_LOCAL)
+        var failure = loaded == nil ? dlerror().map { String(cString: $0) } ?? "unknown dlopen error" : ""
+        if loaded == nil, SharedSDK.isMissing(in: failure), case .success = SharedSDK.load() {
+            _ = dlerror()
+            loaded = dlopen(procPath, RTLD_NOW | RTLD_LOCAL)
+            failure = loaded == nil ? dlerror().map { String(cString: $0) } ?? "unknown dlopen error" : ""
+        }
+        guard let handle = loaded else {
+            var reason = Self.replacing(procPath, with: realPath, in: failure)
+            if let explained = SharedSDK.explain(reason) { throw .dlopenFailed(path: path, reason: explained) }
             let missingMarker = ": cannot open shared object file"
             if let marker = reason.firstRange(of: missingMarker) {
                 let missing = String(reason[..<marker.lowerBound])

@@ -52,14 +52,69 @@ public enum SubscriberPlugin {
     ///
     /// `subscribers` lists the types `create` can make, by their `subscriberName`.
     /// [main-thread] The entry function is called on the host's main thread.
+    @_alwaysEmitIntoClient
     public static func export(id: String, name: String, version: String, vendor: String = "",
                               subscribers: [any InstantiableSubscriber.Type]) -> UnsafeRawPointer {
+        // Compiled into the plugin's own image, not the SDK's: `#dsohandle` is the plugin's, and so
+        // are these `create` functions, one per descriptor slot, each saying whose it is. That is what
+        // lets plugins share one copy of the SDK (`libSubscriberKit.so`).
+        _sdkGeneration1Export(image: _thisImage(), creates: [
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 0, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 1, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 2, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 3, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 4, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 5, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 6, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 7, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 8, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 9, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 10, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 11, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 12, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 13, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 14, $0, $1) },
+            { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 15, $0, $1) },
+        ], id: id, name: name, version: version, vendor: vendor, subscribers: subscribers)
+    }
+
+    /// The image this code is compiled into: a plugin's, when `export`'s code calls it.
+    @_alwaysEmitIntoClient @usableFromInline
+    static func _thisImage() -> UnsafeRawPointer { #dsohandle }
+
+    /// The SDK generation: the layout of the SDK's types and the functions a plugin's code calls. A
+    /// plugin that uses the shared SDK (`libSubscriberKit.so`) runs only with a library of the
+    /// generation it was built against: the two functions below carry it in their names, so the
+    /// dynamic linker refuses the pair before any of the plugin's code runs, and the host says which
+    /// generations met. Raise it, and rename those functions, with any change a plugin's compiled
+    /// code would see (`SDKGenerationTests` says when the SDK's sources changed).
+    package static let sdkGeneration = 1
+
+    /// `export`'s work, in the SDK. Not API: called from the code `export` puts in a plugin.
+    @usableFromInline
+    static func _sdkGeneration1Export(image: UnsafeRawPointer, creates: [@convention(c) (UnsafePointer<CChar>?, UnsafePointer<adh_host>?) -> UnsafePointer<adh_subscriber>?],
+                                      id: String, name: String, version: String, vendor: String,
+                                      subscribers: [any InstantiableSubscriber.Type]) -> UnsafeRawPointer {
         // The metatypes are only touched on the main actor, where the entry runs.
-        let subscribers = UncheckedSendable(subscribers)
+        let arguments = UncheckedSendable((image, creates, subscribers))
         return MainActor.assumeIsolated {
+            let (image, creates, subscribers) = arguments.value
             let descriptor = ExportRegistry.shared.descriptor(
-                id: id, name: name, version: version, vendor: vendor, subscribers: subscribers.value)
+                image: image, creates: creates, id: id, name: name, version: version, vendor: vendor,
+                subscribers: subscribers)
             return UncheckedSendable(UnsafeRawPointer(descriptor))
+        }.value
+    }
+
+    /// A descriptor's `create`: subscriber `name` of `image`'s slot `slot`, made for `host`. Not API:
+    /// called from the `create` functions `export` puts in a plugin. [main-thread]
+    @usableFromInline
+    static func _sdkGeneration1Create(_ image: UnsafeRawPointer, _ slot: Int, _ name: UnsafePointer<CChar>?,
+                                      _ host: UnsafePointer<adh_host>?) -> UnsafePointer<adh_subscriber>? {
+        let arguments = UncheckedSendable((image, name, host))
+        return MainActor.assumeIsolated {
+            let (image, name, host) = arguments.value
+            return UncheckedSendable(ExportRegistry.shared.create(image: image, slot: slot, name: name, host: host))
         }.value
     }
 }
