@@ -10,7 +10,8 @@
 //                          LifecycleEvent, EventCall, DispatchReport, the ABI readers, the SDK's C glue.
 //                          A plugin links it; authors never import it (the host re-exports it).
 //   SubscriberKit          what plugin authors import: the event protocols, the base class, the export.
-//                          With the two above, all a Swift plugin links.
+//                          With the two above, all a Swift plugin links: as libSubscriberKit.so, one
+//                          shared library the host provides, for plugins of other packages.
 //   SubscriberDelivery     the host's delivery engine: each row's call path, responders, completion
 //                          collection and tokens, in-flight events, the host clock. Over the event
 //                          model; only the host links it, never a plugin.

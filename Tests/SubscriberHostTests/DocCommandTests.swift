@@ -176,7 +176,7 @@ struct DocCommandTests {
             try files.createDirectory(at: products, withIntermediateDirectories: true)
             _ = try GeneratedPlugin.compilePlugin(
                 sources: [URL(fileURLWithPath: path + "/Examples/ThirdPartyPlugin/Sources/AcmeWelcome/AcmeWelcome.swift")],
-                module: "AcmeWelcome", into: products)
+                module: "AcmeWelcome", into: products, sdk: .sharedLibrary)  // as its package builds it
         }
 
         func remove() { try? FileManager.default.removeItem(atPath: path) }
