@@ -23,9 +23,10 @@ enum ShippedPlugins {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The plugins' names (`lib<name>.so`), sorted.
+    /// The plugins' names (`lib<name>.so`), sorted: every library built but the broken fixtures and
+    /// the plugin SDK itself (`libSubscriberKit.so`, the library Swift plugins of other packages link).
     static let names: [String] = {
-        let broken = Set(folders(in: "Plugins/Broken"))
+        let broken = Set(folders(in: "Plugins/Broken")).union(["SubscriberKit"])
         let built = (try? FileManager.default.contentsOfDirectory(atPath: BuiltProducts.directory)) ?? []
         return built.filter { $0.hasPrefix("lib") && $0.hasSuffix(".so") }
             .map { String($0.dropFirst(3).dropLast(3)) }
