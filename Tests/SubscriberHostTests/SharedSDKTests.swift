@@ -98,46 +98,80 @@ struct SharedSDKTests {
             Issue.record("expected \(library) to be refused")
         } catch {
             let message = error.description
-            #expect(message.contains("Swift plugin SDK generation 9"), "\(message)")
-            #expect(message.contains("libSubscriberKit.so is generation \(SubscriberPlugin.sdkGeneration)"), "\(message)")
+            #expect(message.contains("built against Swift plugin SDK generation 9"), "\(message)")
+            #expect(message.contains("libSubscriberKit.so) is generation \(SubscriberPlugin.sdkGeneration)"), "\(message)")
             #expect(message.contains("rebuild the plugin against the host's SubscriberKit"), "\(message)")
             #expect(message.contains(later), "the dynamic linker's own words are kept: \(message)")
         }
     }
 
     @Test("dlopen's words about the SDK become the user's: missing, another generation, another build; others untouched")
-    func explanations() {
+    func explanations() throws {
+        _ = SharedSDK.loadOnce()  // this process's copy, as a plugin that needs it would have had loaded
+        let loaded = try #require(SharedSDK.loaded())
+        #expect(loaded.path.hasSuffix("/libSubscriberKit.so") && loaded.generation == SubscriberPlugin.sdkGeneration)
         let missing = SharedSDK.explain("libSubscriberKit.so: cannot open shared object file: No such file or directory")
         #expect(missing?.contains("it needs libSubscriberKit.so, the shared Swift plugin SDK, which the host provides") == true)
         let generation = SharedSDK.explain("/p/libX.so: undefined symbol: $s13SubscriberKit0A6PluginO21_sdkGeneration3CreateyyF")
-        #expect(generation?.contains("built against Swift plugin SDK generation 3") == true)
+        #expect(generation?.contains("built against Swift plugin SDK generation 3, and the libSubscriberKit.so this process loaded (\(loaded.path))") == true)
         let changed = SharedSDK.explain("/p/libX.so: undefined symbol: $s20SubscriberEventModel9SomethingV")
-        #expect(changed?.contains("built against another Swift plugin SDK than this host's") == true)
+        #expect(changed?.contains("built against another Swift plugin SDK than the libSubscriberKit.so this process loaded") == true)
         #expect(SharedSDK.explain("/p/libX.so: undefined symbol: some_c_function") == nil)
         #expect(SharedSDK.explain("libOther.so: cannot open shared object file: No such file or directory") == nil)
+        #expect(SharedSDK.explain("libSubscriberKit.so.1: cannot open shared object file: No such file or directory") == nil)
     }
 
-    @Test("an apphost with no libSubscriberKit.so beside it refuses a shared-SDK plugin in one line, naming where it looked")
+    @Test("libSubscriberKit.so defines the functions of its own generation and names no other")
+    func theLibraryCarriesItsGeneration() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: BuiltProducts.library("SubscriberKit")))
+        let generation = SubscriberPlugin.sdkGeneration
+        for function in ["_sdkGeneration\(generation)Export", "_sdkGeneration\(generation)Create"] {
+            #expect(bytes.range(of: Data(function.utf8)) != nil, "expected \(function) in libSubscriberKit.so")
+        }
+        var named = Set<Int>()
+        var rest = bytes[...]
+        while let found = rest.range(of: Data("_sdkGeneration".utf8)) {
+            let digits = rest[found.upperBound...].prefix { (0x30...0x39).contains($0) }
+            if let number = Int(String(decoding: digits, as: UTF8.self)) { named.insert(number) }
+            rest = rest[found.upperBound...]
+        }
+        #expect(named == [generation])
+    }
+
+    @Test("a host without libSubscriberKit.so, or with one that does not load, refuses a shared-SDK plugin in one line")
     func hostWithoutTheLibrary() async throws {
         let folder = try TestDirectory()
         defer { folder.remove() }
         let library = try await Self.offMain { try Self.compile(Self.copySource, module: "Lonely", in: folder) }
         let host = try folder.subdirectory("bin")
-        let apphost = try host.copy(BuiltProducts.file("apphost"), to: "apphost")
+        let apphost = try Self.copyExecutable(BuiltProducts.file("apphost"), to: host.file("apphost"))
         let manifest = try folder.write("manifest.json", """
             {"app": {"name": "Lonely", "bundleIdentifier": "com.example.lonely"}, "plugins": [{"path": "\(library)"}]}
             """)
         // A scan cache of its own: one that saw this plugin load under another host would answer for it.
         let cache = try folder.subdirectory("cache").path
-        let result = try await Self.offMain { try Self.run(apphost, ["list", "--manifest", manifest], cache: cache) }
-        #expect(result.status != 0)
-        // `list` reports each plugin: this one failed check 4, in one line.
-        let errors = result.stdout.split(separator: "\n").filter { $0.contains("error ") }
-        #expect(errors.count == 1, "\(result.stdout)")
-        #expect(errors.first.map { $0.contains("check 4 failed: plugin \"\(library)\"") && $0.contains("it needs libSubscriberKit.so")
-                    && $0.contains("beside its executable: \(host.path)") } == true, "\(result.stdout)")
+        /// `list`'s one error line about the plugin, after its exit status.
+        func listed() async throws -> (status: Int32, errors: [Substring], stdout: String) {
+            let result = try await Self.offMain { try Self.run(apphost, ["list", "--manifest", manifest], cache: cache) }
+            return (result.status, result.stdout.split(separator: "\n").filter { $0.contains("error ") }, result.stdout)
+        }
 
-        // The same plugin with the library beside that apphost: it loads.
+        let none = try await listed()
+        #expect(none.status != 0)
+        #expect(none.errors.count == 1, "\(none.stdout)")
+        #expect(none.errors.first.map { $0.contains("check 4 failed: plugin \"\(library)\"") && $0.contains("it needs libSubscriberKit.so")
+                    && $0.contains("beside its executable: \(host.path)), found none") } == true, "\(none.stdout)")
+
+        // A file of that name that is no library: found, and said so.
+        try host.write("libSubscriberKit.so", "not a library\n", mode: 0o755)
+        let broken = try await listed()
+        #expect(broken.status != 0)
+        #expect(broken.errors.count == 1, "\(broken.stdout)")
+        #expect(broken.errors.first.map { $0.contains("found \(host.path)/libSubscriberKit.so, which did not load") } == true,
+                "\(broken.stdout)")
+
+        // The library itself beside that apphost: the plugin loads.
+        try FileManager.default.removeItem(atPath: host.file("libSubscriberKit.so"))
         try host.copy(BuiltProducts.library("SubscriberKit"), to: "libSubscriberKit.so")
         let beside = try await Self.offMain { try Self.run(apphost, ["list", "--manifest", manifest], cache: cache) }
         #expect(beside.status == 0, "\(beside.stderr)")
@@ -169,17 +203,47 @@ struct SharedSDKTests {
     nonisolated static func run(_ program: String, _ arguments: [String], cache: String) throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cache]) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        // Between another thread's fork and its child's exec, the child holds every descriptor of this
+        // process open: an executable just copied can be busy (ETXTBSY) for that moment. Bounded tries.
+        for attempt in 1... {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cache]) { $1 }
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            do {
+                try process.run()
+            } catch let error as CocoaError where attempt < 100
+                && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
+                usleep(20_000)
+                continue
+            }
+            let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        }
+        fatalError("unreachable")
+    }
+
+    /// Copies the executable `source` to `target` (mode 0755) through a close-on-exec descriptor, so
+    /// that no child another test starts meanwhile keeps it open for writing (which makes running it
+    /// fail with ETXTBSY).
+    nonisolated static func copyExecutable(_ source: String, to target: String) throws -> String {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw TestSetupError("open \(target): errno \(errno)") }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let count = write(fd, buffer.baseAddress! + written, buffer.count - written)
+                guard count > 0 else { throw TestSetupError("write \(target): errno \(errno)") }
+                written += count
+            }
+        }
+        return target
     }
 
     /// `body`'s result, run on a thread of its own (compiling and running processes block).

@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberABI
 import Testing
 @testable import SubscriberKit
 
@@ -18,5 +19,29 @@ struct ExportRegistryTests {
         }
         #expect(index.find(handles[0] + 8) == nil)
         #expect(index.find(1) == nil)
+    }
+}
+
+/// What the registry writes into a descriptor comes from the plugin's image, not from the copy of the
+/// SDK that builds it: with a shared `libSubscriberKit.so`, the library's own compiler is not the plugin's.
+@MainActor
+@Suite("Export registry: descriptors say what the exporting image said")
+struct ExportRegistryDescriptorTests {
+    final class Probe: InstantiableSubscriber {
+        init(context: SubscriberContext) {}
+    }
+
+    @Test("the Swift version an image passes is the descriptor's swift_version, whatever compiled the registry")
+    func swiftVersionFromTheImage() throws {
+        var image = 0  // any address stands for an image here
+        let none: ExportRegistry.CreateFunction = { _, _ in nil }
+        let creates = Array(repeating: none, count: ExportRegistry.slotCount)
+        let descriptor = withUnsafePointer(to: &image) { image in
+            ExportRegistry.shared.descriptor(image: UnsafeRawPointer(image), swiftVersion: "6.2", creates: creates,
+                                             id: "dev.appdelegatehost.tests.version", name: "Version", version: "1",
+                                             vendor: "", subscribers: [Probe.self])
+        }
+        #expect(String(cString: try #require(descriptor.pointee.swift_version)) == "6.2")
+        #expect(SubscriberPlugin.swiftCompilerVersion != "6.2")
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite("The SDK generation: considered at every change of the SDK's sources")
 struct SDKGenerationTests {
     /// The generation, and the digest of the SDK's sources when it was last considered.
-    static let recorded = (generation: 1, digest: "480d2806e918c689")
+    static let recorded = (generation: 1, digest: "4040c14e80c8bb09")
 
     /// The folders whose sources make the SDK a plugin links (the C header's structs included).
     static let folders = ["Sources/SubscriberKit", "Sources/SubscriberEventModel", "Sources/SubscriberValues",

@@ -12,62 +12,78 @@ import Synchronization
 /// builds and links it).
 ///
 /// A plugin names it as `libSubscriberKit.so`, and is loaded from its open file (`/proc/self/fd/N`),
-/// where `$ORIGIN` finds nothing; so when `dlopen` says that library is missing, the host loads its
-/// own copy once, under that same name, and the dynamic linker hands it to every plugin that needs it.
-/// Plugins that carry the SDK's objects (this package's own) never need it. [main-thread]
+/// where `$ORIGIN` finds nothing. The dynamic linker looks for it where it looks for any library (a
+/// copy there, such as one on `LD_LIBRARY_PATH`, is used as it is); when none is found the plugin's
+/// `dlopen` fails, and the host loads its own copy, once, under that same name, and tries again: the
+/// dynamic linker then hands that copy to every plugin that needs it. Plugins that carry the SDK's
+/// objects (this package's own) never need it. [any-thread]
 enum SharedSDK {
     /// The library's file name, as plugins' `DT_NEEDED` entries give it.
     static let fileName = "libSubscriberKit.so"
 
-    /// The generation this host's SDK is (`SubscriberPlugin.sdkGeneration`): a plugin built against
-    /// another one does not load.
-    static var generation: Int { SubscriberPlugin.sdkGeneration }
-
-    /// Where the loaded library came from (nil: not loaded yet), or why it could not be loaded.
+    /// Where the host's copy was loaded from, or why it could not be: set by the first ``loadOnce()``
+    /// and kept for the life of the process (a library installed later is not looked for again).
     private static let state = Mutex<Result<String, Failure>?>(nil)
 
     struct Failure: Error { let reason: String }
 
-    /// Whether `dlerror` text says the library missing was this one.
-    static func isMissing(in reason: String) -> Bool {
-        reason.hasPrefix(fileName + ": cannot open shared object file")
+    /// Loads the host's copy if no call did before: true when this call loaded it, so a `dlopen` that
+    /// failed before is worth one more try. Decided without reading `dlerror` text (its language
+    /// follows the locale).
+    static func loadOnce() -> Bool {
+        state.withLock { state in
+            guard state == nil else { return false }
+            _ = dlerror()
+            if let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) {
+                state = .success(adh_host_library_path(handle).map { String(cString: $0) } ?? fileName)
+                return true
+            }
+            state = .failure(Failure(reason: dlerror().map { String(cString: $0) } ?? "unknown dlopen error"))
+            return false
+        }
     }
 
-    /// Loads the host's copy (once); its path, or why not.
-    static func load() -> Result<String, Failure> {
-        state.withLock { state in
-            if let state { return state }
-            _ = dlerror()
-            let result: Result<String, Failure>
-            if let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) {
-                result = .success(adh_host_library_path(handle).map { String(cString: $0) } ?? fileName)
-            } else {
-                let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-                result = .failure(Failure(reason: reason))
-            }
-            state = result
-            return result
-        }
+    /// The `libSubscriberKit.so` this process has loaded, whoever loaded it: its path and generation
+    /// (nil when none is loaded, or it does not say).
+    static func loaded() -> (path: String, generation: Int?)? {
+        guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) else { return nil }
+        defer { dlclose(handle) }  // RTLD_NOLOAD took a reference: give it back
+        let path = adh_host_library_path(handle).map { String(cString: $0) } ?? fileName
+        typealias GenerationFunction = @convention(c) () -> Int
+        let generation = dlsym(handle, "adh_swift_sdk_generation").map { unsafeBitCast($0, to: GenerationFunction.self)() }
+        return (path, generation)
     }
 
     /// The reason a plugin that needs the shared SDK did not load, in the user's terms: `reason` is
-    /// `dlerror` for a plugin whose `dlopen` failed; nil when the failure is not about the SDK.
+    /// `dlerror` for a plugin whose `dlopen` failed; nil when the failure is not about the SDK (or
+    /// `dlerror` speaks another language than English).
     static func explain(_ reason: String) -> String? {
-        if isMissing(in: reason) {
-            let beside = FilePaths.executableDirectory().map { " (beside its executable: \($0))" } ?? ""
-            let found: String
-            if case .failure(let failure)? = state.withLock({ $0 }) { found = failure.reason } else { found = reason }
-            return "it needs \(fileName), the shared Swift plugin SDK, which the host provides: expected it where "
-                + "the host finds its libraries\(beside), found none (\(found))"
+        if reason.hasPrefix(fileName + ": cannot open shared object file") {
+            return missing(reason)
         }
-        guard let symbol = undefinedSDKSymbol(in: reason) else { return nil }
-        let library = (try? state.withLock({ $0 })?.get()) ?? fileName
-        if let built = generation(inSymbol: symbol), built != generation {
-            return "it was built against Swift plugin SDK generation \(built), and this host's \(library) is "
-                + "generation \(generation): rebuild the plugin against the host's SubscriberKit (\(reason))"
+        guard let symbol = undefinedSDKSymbol(in: reason), let library = loaded() else { return nil }
+        let generation = library.generation.map { "generation \($0)" } ?? "a generation it does not say"
+        if let built = Self.generation(inSymbol: symbol), built != library.generation {
+            return "it was built against Swift plugin SDK generation \(built), and the \(fileName) this process "
+                + "loaded (\(library.path)) is \(generation): rebuild the plugin against the host's SubscriberKit (\(reason))"
         }
-        return "it was built against another Swift plugin SDK than this host's \(library) (generation "
-            + "\(generation)): rebuild the plugin against the host's SubscriberKit (\(reason))"
+        return "it was built against another Swift plugin SDK than the \(fileName) this process loaded "
+            + "(\(library.path), \(generation)): rebuild the plugin against the host's SubscriberKit (\(reason))"
+    }
+
+    /// Why the host has no copy to give, and where it looked.
+    private static func missing(_ reason: String) -> String {
+        let folder = FilePaths.executableDirectory()
+        let beside = folder.map { $0 + "/" + fileName }
+        let looked = "expected it where the host finds its libraries" + (folder.map { " (beside its executable: \($0))" } ?? "")
+        var failure = reason
+        if case .failure(let loading)? = state.withLock({ $0 }) { failure = loading.reason }
+        if let beside, FilePaths.isRegularFile(beside) {
+            return "it needs \(fileName), the shared Swift plugin SDK, which the host provides: \(looked), found "
+                + "\(beside), which did not load (\(failure))"
+        }
+        return "it needs \(fileName), the shared Swift plugin SDK, which the host provides: \(looked), found none "
+            + "(\(failure)); in a clone of AppDelegateHost, `swift build --product SubscriberKit` builds it"
     }
 
     /// The undefined symbol `dlerror` names, when it is one of the SDK's modules' (Swift mangling:

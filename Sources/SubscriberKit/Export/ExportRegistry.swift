@@ -22,7 +22,7 @@ final class ExportRegistry {
     static let shared = ExportRegistry()
 
     /// How many descriptors of one image get a `create` of their own.
-    static let slotCount = 16
+    nonisolated static let slotCount = 16
 
     // Plain arrays of stdlib types and of this module's structs, no dictionary: an image that carries
     // the SDK builds the metadata of the generic types it uses on first use, and a
@@ -45,8 +45,8 @@ final class ExportRegistry {
     }
 
     /// The descriptor for `id` exported by `image`, built on the first call. `creates` are the image's
-    /// slot functions, `slotCount` of them.
-    func descriptor(image: UnsafeRawPointer, creates: [CreateFunction], id: String, name: String,
+    /// slot functions, `slotCount` of them; `swiftVersion` is the compiler that built the image.
+    func descriptor(image: UnsafeRawPointer, swiftVersion: String, creates: [CreateFunction], id: String, name: String,
                     version: String, vendor: String, subscribers: [any InstantiableSubscriber.Type])
         -> UnsafePointer<adh_plugin_descriptor>
     {
@@ -85,7 +85,7 @@ final class ExportRegistry {
             name: UnsafePointer(strdup(name)),
             version: UnsafePointer(strdup(version)),
             vendor: UnsafePointer(strdup(vendor)),
-            swift_version: UnsafePointer(strdup(SubscriberPlugin.swiftCompilerVersion)),
+            swift_version: UnsafePointer(strdup(swiftVersion)),
             subscriber_count: UInt32(subscribers.count),
             subscriber_names: UnsafePointer(names),
             create: creates[slot]))

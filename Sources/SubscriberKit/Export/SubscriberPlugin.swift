@@ -20,7 +20,13 @@ public enum SubscriberPlugin {
 
     /// The Swift compiler that built this code, "major.minor". Hosts compare their own value with a
     /// plugin's `swift_version`: both come from this same source, compiled on each side.
-    package static let swiftCompilerVersion: String = {
+    package static let swiftCompilerVersion: String = _swiftCompilerVersion
+
+    /// The compiler ladder, compiled into the plugin by `export`: a plugin that shares the host's
+    /// `libSubscriberKit.so` must report its own compiler, not the library's. (A module is read only by
+    /// the compiler that wrote it, so the SDK module a plugin was compiled against names that compiler.)
+    @_alwaysEmitIntoClient @usableFromInline
+    static var _swiftCompilerVersion: String {
         #if compiler(>=7.0)
         "unknown (newer than 6.9)" // extend the ladder; hosts refuse every plugin until then
         #elseif compiler(>=6.9)
@@ -44,7 +50,7 @@ public enum SubscriberPlugin {
         #else
         "6.0"
         #endif
-    }()
+    }
 
     /// Returns this image's descriptor for plugin `id`, a pointer to an `adh_plugin_descriptor` that
     /// stays valid for the life of the process. The first call for an `id` builds it; later calls
@@ -58,7 +64,7 @@ public enum SubscriberPlugin {
         // Compiled into the plugin's own image, not the SDK's: `#dsohandle` is the plugin's, and so
         // are these `create` functions, one per descriptor slot, each saying whose it is. That is what
         // lets plugins share one copy of the SDK (`libSubscriberKit.so`).
-        _sdkGeneration1Export(image: _thisImage(), creates: [
+        _sdkGeneration1Export(image: _thisImage(), swiftVersion: _swiftCompilerVersion, creates: [
             { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 0, $0, $1) },
             { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 1, $0, $1) },
             { SubscriberPlugin._sdkGeneration1Create(SubscriberPlugin._thisImage(), 2, $0, $1) },
@@ -92,15 +98,17 @@ public enum SubscriberPlugin {
 
     /// `export`'s work, in the SDK. Not API: called from the code `export` puts in a plugin.
     @usableFromInline
-    static func _sdkGeneration1Export(image: UnsafeRawPointer, creates: [@convention(c) (UnsafePointer<CChar>?, UnsafePointer<adh_host>?) -> UnsafePointer<adh_subscriber>?],
+    static func _sdkGeneration1Export(image: UnsafeRawPointer, swiftVersion: String, creates: [@convention(c) (UnsafePointer<CChar>?, UnsafePointer<adh_host>?) -> UnsafePointer<adh_subscriber>?],
                                       id: String, name: String, version: String, vendor: String,
                                       subscribers: [any InstantiableSubscriber.Type]) -> UnsafeRawPointer {
+        // A plugin's own code made `creates`: one per slot, or the registry would read past them.
+        precondition(creates.count == ExportRegistry.slotCount, "expected \(ExportRegistry.slotCount) create functions")
         // The metatypes are only touched on the main actor, where the entry runs.
         let arguments = UncheckedSendable((image, creates, subscribers))
         return MainActor.assumeIsolated {
             let (image, creates, subscribers) = arguments.value
             let descriptor = ExportRegistry.shared.descriptor(
-                image: image, creates: creates, id: id, name: name, version: version, vendor: vendor,
+                image: image, swiftVersion: swiftVersion, creates: creates, id: id, name: name, version: version, vendor: vendor,
                 subscribers: subscribers)
             return UncheckedSendable(UnsafeRawPointer(descriptor))
         }.value
@@ -118,3 +126,8 @@ public enum SubscriberPlugin {
         }.value
     }
 }
+
+/// This copy of the SDK's generation, for a host that asks which `libSubscriberKit.so` a process
+/// loaded (a C symbol: it reads no Swift across the boundary). Not API.
+@usableFromInline @_cdecl("adh_swift_sdk_generation")
+func _sdkGenerationForHosts() -> Int { SubscriberPlugin.sdkGeneration }
