@@ -59,7 +59,7 @@ let startTime = BenchClock.now()
 // Loaded for good, as the host loads it (a Swift image must not be unloaded: the runtime keeps its
 // conformance records).
 #if !DEBUG
-if let handle = dlopen(plugin, RTLD_LAZY) {
+if let handle = try? PluginOpen.open(plugin, flags: RTLD_LAZY) {
     if dlsym(handle, BenchSubscriberTypes.testabilityProbeSymbol) != nil {
         fail("\(plugin) was compiled with -enable-testing (it exports \(BenchSubscriberTypes.testabilityProbeSymbol)); "
              + "expected an ordinary release build: its class properties keep dynamic exclusivity checks, about 80 "

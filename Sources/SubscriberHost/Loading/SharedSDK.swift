@@ -15,9 +15,9 @@ import Synchronization
 /// where `$ORIGIN` finds nothing; so when `dlopen` says that library is missing, the host loads its
 /// own copy once, under that same name, and the dynamic linker hands it to every plugin that needs it.
 /// Plugins that carry the SDK's objects (this package's own) never need it. [main-thread]
-enum SharedSDK {
+package enum SharedSDK {
     /// The library's file name, as plugins' `DT_NEEDED` entries give it.
-    static let fileName = "libSubscriberKit.so"
+    package static let fileName = "libSubscriberKit.so"
 
     /// The generation this host's SDK is (`SubscriberPlugin.sdkGeneration`): a plugin built against
     /// another one does not load.
@@ -26,15 +26,15 @@ enum SharedSDK {
     /// Where the loaded library came from (nil: not loaded yet), or why it could not be loaded.
     private static let state = Mutex<Result<String, Failure>?>(nil)
 
-    struct Failure: Error { let reason: String }
+    package struct Failure: Error { package let reason: String }
 
     /// Whether `dlerror` text says the library missing was this one.
-    static func isMissing(in reason: String) -> Bool {
+    package static func isMissing(in reason: String) -> Bool {
         reason.hasPrefix(fileName + ": cannot open shared object file")
     }
 
     /// Loads the host's copy (once); its path, or why not.
-    static func load() -> Result<String, Failure> {
+    package static func load() -> Result<String, Failure> {
         state.withLock { state in
             if let state { return state }
             _ = dlerror()
@@ -52,7 +52,7 @@ enum SharedSDK {
 
     /// The reason a plugin that needs the shared SDK did not load, in the user's terms: `reason` is
     /// `dlerror` for a plugin whose `dlopen` failed; nil when the failure is not about the SDK.
-    static func explain(_ reason: String) -> String? {
+    package static func explain(_ reason: String) -> String? {
         if isMissing(in: reason) {
             let beside = FilePaths.executableDirectory().map { " (beside its executable: \($0))" } ?? ""
             let found: String
