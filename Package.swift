@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(name: "SubscriberHostTests",
                     dependencies: ["SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberEventModel", "SubscriberValues", "SubscriberABI", "EmbeddingExample", "BuiltProducts", "ChildProcess",
                                    "GeneratedPlugin"]),
-        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberEventModel", "SubscriberValues", "BuiltProducts"]),
+        .testTarget(name: "AppHostCLITests", dependencies: ["AppHostCLI", "SubscriberHost", "SubscriberDelivery", "SubscriberKit", "SubscriberEventModel", "SubscriberValues", "BuiltProducts", "GeneratedPlugin"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "SubscriberConformanceTests",
                     dependencies: ["SubscriberConformance", "AppHostCLI", "BuiltProducts", "GeneratedPlugin"]),

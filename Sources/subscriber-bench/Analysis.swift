@@ -13,6 +13,9 @@ struct BenchResults: Sendable {
     var command: String
     /// The isolation section (its floor, a socketpair ping-pong, and the isolated rows), when it ran.
     var isolation: IsolationFigures? = nil
+    /// BenchSubscribers compiled against the shared SDK for the memory rows (or why not), when the
+    /// load section ran.
+    var sharedSDKPlugin: SharedSDKPlugin? = nil
     /// The live host's control socket and soak (LiveBench), when that section ran.
     var live: LiveFigure? = nil
     /// The limits measured in this run.

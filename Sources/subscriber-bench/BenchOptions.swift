@@ -12,8 +12,9 @@ struct BenchOptions {
         types in-process (void event, openURL, performFetch, notifications.willPresent; 1, 10, 100, 1,000
         subscribers), each ratio at 100 subscribers and per extra subscriber (100 → 1,000), beside the
         limits (C loops over the plugins' entries, a Swift existential loop, a JSON line in C); loading N
-        plugins through a manifest vs bare dlopen+dlsym (N = 1, 10, 100, 1,000), memory per plugin, and
-        how each grows with N; and the CLI's own cost per event: `apphost --json` playing an event script
+        plugins through a manifest vs bare dlopen+dlsym (N = 1, 10, 100, 1,000), memory per plugin (the
+        Swift plugin as built, carrying the SDK, and compiled here by swiftc against libSubscriberKit.so,
+        as other packages build plugins; the C plugin), and how each grows with N; and the CLI's own cost per event: `apphost --json` playing an event script
         with the demo manifest (stdout and stderr to /dev/null) vs that manifest's dispatcher alone, in
         this process, on the same events (100,000; --quick: 10,000); and isolation: plugins in a child
         process (a void event, 1 and 10 subscribers in one child, openURL, performFetch, a C plugin's

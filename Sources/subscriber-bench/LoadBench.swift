@@ -12,6 +12,9 @@ struct LoadFigure: Sendable {
     var kilobytesPerPlugin: [LoadVariant: Stats]
     /// The same for copies of libBenchSubscribersC.so (bare and create only), when that plugin was found.
     var cKilobytesPerPlugin: [LoadVariant: Stats] = [:]
+    /// The same for copies of BenchSubscribers compiled against the shared SDK (``SharedSDKPlugin``;
+    /// bare and create only), when it was compiled.
+    var sharedKilobytesPerPlugin: [LoadVariant: Stats] = [:]
 
     /// `variant` / bare dlopen+dlsym, per repetition.
     func ratioToBare(_ variant: LoadVariant) -> Stats {
@@ -29,12 +32,17 @@ struct LoadBench {
     var repetitions: Int
     /// libBenchSubscribersC.so, for memory per C plugin (bare vs +entry+create); nil: not measured.
     var cPluginPath: String? = nil
+    /// BenchSubscribers compiled against libSubscriberKit.so (``SharedSDKPlugin``), for memory per
+    /// Swift plugin as other packages build it (bare vs +entry+create); nil: not measured.
+    var sharedPluginPath: String? = nil
 
     func run(counts: [Int], progress: (String) -> Void) throws -> [LoadFigure] {
         let folder = try makeFolder(copies: counts.max() ?? 0)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cFolder = try cPluginPath.map { try makeFolder(copies: counts.max() ?? 0, of: $0) }
         defer { if let cFolder { try? FileManager.default.removeItem(atPath: cFolder) } }
+        let sharedFolder = try sharedPluginPath.map { try makeFolder(copies: counts.max() ?? 0, of: $0) }
+        defer { if let sharedFolder { try? FileManager.default.removeItem(atPath: sharedFolder) } }
         let pin = try SHA256.hash(fileAtPath: pluginPath).hex
         var figures: [LoadFigure] = []
         for count in counts {
@@ -57,16 +65,24 @@ struct LoadBench {
                 plugins: count,
                 milliseconds: samples.mapValues { Stats($0.map { Double($0.nanoseconds) / 1e6 }) },
                 kilobytesPerPlugin: samples.mapValues(kilobytes))
-            if let cFolder {
-                progress("load: \(count) C plugins (memory)")
-                var cSamples: [LoadVariant: [LoadSample]] = [:]
-                for variant in [LoadVariant.bare, .create] { _ = try child(variant, folder: cFolder, count: count, c: true) }
+            // Memory only (bare and create), with a warm-up of each.
+            func memory(folder: String, c: Bool) throws -> [LoadVariant: Stats] {
+                var memorySamples: [LoadVariant: [LoadSample]] = [:]
+                for variant in [LoadVariant.bare, .create] { _ = try child(variant, folder: folder, count: count, c: c) }
                 for _ in 0..<repetitions {
                     for variant in [LoadVariant.bare, .create] {
-                        cSamples[variant, default: []].append(try child(variant, folder: cFolder, count: count, c: true))
+                        memorySamples[variant, default: []].append(try child(variant, folder: folder, count: count, c: c))
                     }
                 }
-                figure.cKilobytesPerPlugin = cSamples.mapValues(kilobytes)
+                return memorySamples.mapValues(kilobytes)
+            }
+            if let sharedFolder {
+                progress("load: \(count) Swift plugins over the shared SDK (memory)")
+                figure.sharedKilobytesPerPlugin = try memory(folder: sharedFolder, c: false)
+            }
+            if let cFolder {
+                progress("load: \(count) C plugins (memory)")
+                figure.cKilobytesPerPlugin = try memory(folder: cFolder, c: true)
             }
             figures.append(figure)
         }

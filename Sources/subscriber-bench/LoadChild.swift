@@ -8,7 +8,8 @@ import SubscriberKit
 
 /// How the load benchmark loads N plugin files.
 enum LoadVariant: String, CaseIterable, Sendable {
-    /// `dlopen(RTLD_NOW | RTLD_LOCAL)` + `dlsym("adh_plugin_entry")` of each file, nothing else.
+    /// `dlopen(RTLD_NOW | RTLD_LOCAL)` + `dlsym("adh_plugin_entry")` of each file, nothing else (and
+    /// the shared Swift plugin SDK once, as the host loads it, for copies that link it: ``PluginOpen``).
     case bare
     /// The same, then the entry is called (the plugin's Swift code runs for the first time).
     case entry
@@ -130,12 +131,7 @@ enum LoadChild {
         let before = ResidentMemory.bytes()
         let start = BenchClock.now()
         for (name, path) in zip(names, paths) {
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                throw BenchError("dlopen \(path): \(dlerror().map { String(cString: $0) } ?? "unknown error")")
-            }
-            guard let symbol = dlsym(handle, "adh_plugin_entry") else {
-                throw BenchError("\(path): no adh_plugin_entry symbol")
-            }
+            let (handle, symbol) = try PluginOpen.entry(of: path)
             handles.append(handle)
             guard variant != .bare else { continue }
             guard let descriptor = unsafeBitCast(symbol, to: adh_plugin_entry_fn.self)() else {

@@ -34,12 +34,7 @@ enum MemoryPhases {
             }
         }
         var symbols: [UnsafeMutableRawPointer] = []
-        for path in paths {
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, "adh_plugin_entry") else {
-                throw BenchError("dlopen \(path): \(dlerror().map { String(cString: $0) } ?? "no adh_plugin_entry")")
-            }
-            symbols.append(symbol)
-        }
+        for path in paths { symbols.append(try PluginOpen.entry(of: path).entry) }
         phase("bare dlopen")
         let descriptors = try symbols.map { symbol in
             guard let descriptor = unsafeBitCast(symbol, to: adh_plugin_entry_fn.self)() else {

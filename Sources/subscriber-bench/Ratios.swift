@@ -97,12 +97,27 @@ extension BenchResults {
             result.append(Target(name: "void, loaded per extra subscriber / the C loop over the same plugin's entry",
                                  limit: "≤ 1.2", measured: both(counted, wall), met: (counted ?? wall) <= 1.2))
         }
-        for (label, memory, limit) in [("Swift", swiftMemory, 64.0), ("C", cMemory, 16.0)] {
-            guard let memory else { continue }
-            result.append(Target(name: "memory per loaded \(label) plugin at \(memory.plugins): +entry+create − bare dlopen",
-                                 limit: "≤ \(Int(limit)) KB", measured: "\(Format.number(memory.added)) KB "
-                                     + "(\(Format.number(memory.create)) vs \(Format.number(memory.bare)))",
-                                 met: memory.added <= limit))
+        // Swift: taken on the plugin built as other packages build it (linking the shared SDK); the
+        // plugin as this package builds it (carrying the SDK's objects) is shown beside, without a verdict.
+        func measured(_ memory: PluginMemory) -> String {
+            "\(Format.number(memory.added)) KB (\(Format.number(memory.create)) vs \(Format.number(memory.bare)))"
+        }
+        if let largest = load.map(\.plugins).max() {
+            let name = "memory per loaded Swift plugin at \(largest), shared SDK: +entry+create − bare dlopen"
+            if let memory = sharedMemory {
+                result.append(Target(name: name, limit: "≤ 64 KB", measured: measured(memory), met: memory.added <= 64))
+            } else {
+                result.append(Target(name: name, limit: "≤ 64 KB",
+                                     measured: sharedSDKPlugin?.failure ?? "not measured", met: nil))
+            }
+        }
+        if let memory = swiftMemory {
+            result.append(Target(name: "  (as built, carrying the SDK) Swift plugin at \(memory.plugins): +entry+create − bare dlopen",
+                                 limit: "none (shown)", measured: measured(memory), met: nil))
+        }
+        if let memory = cMemory {
+            result.append(Target(name: "memory per loaded C plugin at \(memory.plugins): +entry+create − bare dlopen",
+                                 limit: "≤ 16 KB", measured: measured(memory), met: memory.added <= 16))
         }
         return result
     }
@@ -110,15 +125,17 @@ extension BenchResults {
     /// Resident KB per plugin at the largest N: bare dlopen, +entry+create, and what the latter adds.
     struct PluginMemory { var plugins: Int; var bare: Double; var create: Double; var added: Double }
 
-    var swiftMemory: PluginMemory? {
-        guard let figure = load.max(by: { $0.plugins < $1.plugins }),
-              let bare = figure.kilobytesPerPlugin[.bare], let create = figure.kilobytesPerPlugin[.create] else { return nil }
-        return PluginMemory(plugins: figure.plugins, bare: bare.median, create: create.median, added: create.median - bare.median)
-    }
+    /// libBenchSubscribers.so as built (carrying the SDK's objects).
+    var swiftMemory: PluginMemory? { memory(\.kilobytesPerPlugin) }
 
-    var cMemory: PluginMemory? {
+    /// BenchSubscribers compiled against the shared SDK (``SharedSDKPlugin``): the target's row.
+    var sharedMemory: PluginMemory? { memory(\.sharedKilobytesPerPlugin) }
+
+    var cMemory: PluginMemory? { memory(\.cKilobytesPerPlugin) }
+
+    private func memory(_ column: KeyPath<LoadFigure, [LoadVariant: Stats]>) -> PluginMemory? {
         guard let figure = load.max(by: { $0.plugins < $1.plugins }),
-              let bare = figure.cKilobytesPerPlugin[.bare], let create = figure.cKilobytesPerPlugin[.create] else { return nil }
+              let bare = figure[keyPath: column][.bare], let create = figure[keyPath: column][.create] else { return nil }
         return PluginMemory(plugins: figure.plugins, bare: bare.median, create: create.median, added: create.median - bare.median)
     }
 }

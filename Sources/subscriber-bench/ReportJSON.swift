@@ -35,11 +35,18 @@ extension BenchResults {
             for variant in LoadVariant.allCases {
                 row[variant.rawValue + "KilobytesPerPlugin"] = figure.kilobytesPerPlugin[variant]!.json
             }
-            for (variant, stats) in figure.cKilobytesPerPlugin {
-                row["c" + variant.rawValue.prefix(1).uppercased() + variant.rawValue.dropFirst() + "KilobytesPerPlugin"] = stats.json
+            for (prefix, column) in [("c", figure.cKilobytesPerPlugin), ("shared", figure.sharedKilobytesPerPlugin)] {
+                for (variant, stats) in column {
+                    row[prefix + variant.rawValue.prefix(1).uppercased() + variant.rawValue.dropFirst() + "KilobytesPerPlugin"] = stats.json
+                }
             }
             return .object(row)
         }
+        // Which plugin the shared* memory columns measured, or why they are absent.
+        let sharedSDKRow: JSONValue = sharedSDKPlugin.map { plugin in
+            plugin.path != nil ? ["measured": .bool(true), "plugin": .string(SharedSDKPlugin.howBuilt)]
+                : ["measured": .bool(false), "reason": .string(plugin.failure ?? "")]
+        } ?? .null
         func optional(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
         let ratioRows: [JSONValue] = self.ratioRows.map { row in
             ["event": .string(row.scenario.rawValue), "label": .string(row.scenario.label),
@@ -87,7 +94,7 @@ extension BenchResults {
         } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
                 "quick": .bool(quick), "dispatch": .array(dispatchRows), "load": .array(loadRows),
-                "memory": .array(memoryRows), "cli": cliRow, "live": LiveBench.json(live), "ratios": .array(ratioRows),
+                "memory": .array(memoryRows), "memorySharedSDKPlugin": sharedSDKRow, "cli": cliRow, "live": LiveBench.json(live), "ratios": .array(ratioRows),
                 "instructions": .array(instructionRows), "verdictBasis": .string(basis), "growth": .array(growthRows),
                 "targets": .array(targetRows), "limits": .array(limitRows + IsolationBench.limitJSON(isolation)),
                 "isolation": IsolationBench.json(isolation)]

@@ -121,17 +121,32 @@ extension BenchResults {
             out.append("")
             out.append("MEMORY: resident KB added per loaded plugin (RSS after − before, / N)")
             let withC = load.contains { !$0.cKilobytesPerPlugin.isEmpty }
+            let withShared = load.contains { !$0.sharedKilobytesPerPlugin.isEmpty }
             table = TextTable(header: ["N", "bare dlopen+dlsym", "+entry+create", "manifest, pins off"]
+                              + (withShared ? ["shared SDK: bare dlopen+dlsym", "shared SDK: +entry+create"] : [])
                               + (withC ? ["C: bare dlopen+dlsym", "C: +entry+create"] : []))
+            func pair(_ column: [LoadVariant: Stats]) -> [String] {
+                [column[.bare].map(Format.stats) ?? "—", column[.create].map(Format.stats) ?? "—"]
+            }
             for figure in load {
-                table.rows.append([String(figure.plugins), Format.stats(figure.kilobytesPerPlugin[.bare]!),
-                                   Format.stats(figure.kilobytesPerPlugin[.create]!),
-                                   Format.stats(figure.kilobytesPerPlugin[.pinsOff]!)]
-                                  + (withC ? [figure.cKilobytesPerPlugin[.bare].map(Format.stats) ?? "—",
-                                              figure.cKilobytesPerPlugin[.create].map(Format.stats) ?? "—"] : []))
+                var row = [String(figure.plugins), Format.stats(figure.kilobytesPerPlugin[.bare]!),
+                           Format.stats(figure.kilobytesPerPlugin[.create]!), Format.stats(figure.kilobytesPerPlugin[.pinsOff]!)]
+                if withShared { row += pair(figure.sharedKilobytesPerPlugin) }
+                if withC { row += pair(figure.cKilobytesPerPlugin) }
+                table.rows.append(row)
             }
             out.append(table.rendered())
-            for (label, memory) in [("Swift (libBenchSubscribers.so)", swiftMemory), ("C (libBenchSubscribersC.so)", cMemory)] {
+            out.append("  the first three: libBenchSubscribers.so as built, carrying the SDK (this package's own plugins link its objects).")
+            if withShared {
+                out.append("  shared SDK: \(SharedSDKPlugin.howBuilt), as plugins of other packages are built;")
+                out.append("  the load child loads libSubscriberKit.so once, as the host does (counted in both columns).")
+            } else if let failure = sharedSDKPlugin?.failure {
+                out.append("  shared SDK: \(failure)")
+            }
+            if withC { out.append("  C: libBenchSubscribersC.so.") }
+            for (label, memory) in [("Swift over the shared SDK (BenchSubscribers against libSubscriberKit.so)", sharedMemory),
+                                    ("Swift as built, carrying the SDK (libBenchSubscribers.so)", swiftMemory),
+                                    ("C (libBenchSubscribersC.so)", cMemory)] {
                 guard let memory else { continue }
                 out.append("  per plugin, \(label), at \(memory.plugins): \(Format.number(memory.create)) KB loaded and "
                            + "created, \(Format.number(memory.bare)) KB bare dlopen: \(Format.number(memory.added)) KB added")

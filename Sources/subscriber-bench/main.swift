@@ -59,7 +59,7 @@ let startTime = BenchClock.now()
 // Loaded for good, as the host loads it (a Swift image must not be unloaded: the runtime keeps its
 // conformance records).
 #if !DEBUG
-if let handle = dlopen(plugin, RTLD_LAZY) {
+if let handle = try? PluginOpen.open(plugin, flags: RTLD_LAZY) {
     if dlsym(handle, BenchSubscriberTypes.testabilityProbeSymbol) != nil {
         fail("\(plugin) was compiled with -enable-testing (it exports \(BenchSubscriberTypes.testabilityProbeSymbol)); "
              + "expected an ordinary release build: its class properties keep dynamic exclusivity checks, about 80 "
@@ -161,8 +161,17 @@ do {
         for index in limits.indices { limits[index].instructions = limitCounts[limits[index].kind] }
         basis = counter.basis
     }
+    // Memory per Swift plugin as other packages build it: BenchSubscribers compiled against libSubscriberKit.so.
+    var sharedSDKPlugin: SharedSDKPlugin?
+    if options.runs("load") {
+        progress("load: compiling BenchSubscribers against libSubscriberKit.so")
+        sharedSDKPlugin = SharedSDKPlugin.compile(buildDirectory: beside)
+        if let failure = sharedSDKPlugin?.failure { progress("load: the shared-SDK plugin is \(failure)") }
+    }
+    defer { sharedSDKPlugin?.remove() }
     let load = !options.runs("load") ? []
-        : try LoadBench(pluginPath: plugin, repetitions: options.repetitionCount, cPluginPath: cPlugin)
+        : try LoadBench(pluginPath: plugin, repetitions: options.repetitionCount, cPluginPath: cPlugin,
+                        sharedPluginPath: sharedSDKPlugin?.path)
             .run(counts: options.counts, progress: progress)
     var cli: CLIFigure?
     if options.runs("cli") {
@@ -191,6 +200,7 @@ do {
                                dispatch: dispatch, load: load, cli: cli, command: options.command,
                                limits: limits, instructions: instructions, basis: basis)
     results.isolation = isolation
+    results.sharedSDKPlugin = sharedSDKPlugin
     results.live = live
     results.limits = limits
     results.instructions = instructions

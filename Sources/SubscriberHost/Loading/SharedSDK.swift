@@ -17,9 +17,9 @@ import Synchronization
 /// `dlopen` fails, and the host loads its own copy, once, under that same name, and tries again: the
 /// dynamic linker then hands that copy to every plugin that needs it. Plugins that carry the SDK's
 /// objects (this package's own) never need it. [any-thread]
-enum SharedSDK {
+package enum SharedSDK {
     /// The library's file name, as plugins' `DT_NEEDED` entries give it.
-    static let fileName = "libSubscriberKit.so"
+    package static let fileName = "libSubscriberKit.so"
 
     /// Where the host's copy was loaded from, or why it could not be: set by the first ``loadOnce()``
     /// and kept for the life of the process (a library installed later is not looked for again).
@@ -30,7 +30,7 @@ enum SharedSDK {
     /// Loads the host's copy if no call did before: true when this call loaded it, so a `dlopen` that
     /// failed before is worth one more try. Decided without reading `dlerror` text (its language
     /// follows the locale).
-    static func loadOnce() -> Bool {
+    package static func loadOnce() -> Bool {
         state.withLock { state in
             guard state == nil else { return false }
             _ = dlerror()
@@ -45,7 +45,7 @@ enum SharedSDK {
 
     /// The `libSubscriberKit.so` this process has loaded, whoever loaded it: its path and generation
     /// (nil when none is loaded, or it does not say).
-    static func loaded() -> (path: String, generation: Int?)? {
+    package static func loaded() -> (path: String, generation: Int?)? {
         guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) else { return nil }
         defer { dlclose(handle) }  // RTLD_NOLOAD took a reference: give it back
         let path = adh_host_library_path(handle).map { String(cString: $0) } ?? fileName
@@ -57,7 +57,7 @@ enum SharedSDK {
     /// The reason a plugin that needs the shared SDK did not load, in the user's terms: `reason` is
     /// `dlerror` for a plugin whose `dlopen` failed; nil when the failure is not about the SDK (or
     /// `dlerror` speaks another language than English).
-    static func explain(_ reason: String) -> String? {
+    package static func explain(_ reason: String) -> String? {
         if reason.hasPrefix(fileName + ": cannot open shared object file") {
             return missing(reason)
         }
