@@ -4,16 +4,16 @@ import Glibc
 import SubscriberHost
 
 /// `dlopen` of a plugin file as the host does it: a plugin that links the shared Swift plugin SDK
-/// (`libSubscriberKit.so`, as plugins of other packages do) gets the host's copy — after the first
-/// `dlopen` that fails, ``SharedSDK`` loads it (from where this executable finds its own libraries)
-/// and the plugin is opened once more. No `LD_LIBRARY_PATH`.
+/// (`libSubscriberKit.so`, as plugins of other packages do) gets the host's copy — when `dlopen`
+/// fails naming that library, ``SharedSDK`` loads it (from where this executable finds its own
+/// libraries) and the plugin is opened once more. No `LD_LIBRARY_PATH`.
 enum PluginOpen {
     /// The handle of `path`, or one line saying why not.
     static func open(_ path: String, flags: Int32 = RTLD_NOW | RTLD_LOCAL) throws(BenchError) -> UnsafeMutableRawPointer {
         _ = dlerror()
         if let handle = dlopen(path, flags) { return handle }
         var reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-        if SharedSDK.loadOnce() {
+        if SharedSDK.isNamed(in: reason), SharedSDK.load() {
             _ = dlerror()
             if let handle = dlopen(path, flags) { return handle }
             reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"

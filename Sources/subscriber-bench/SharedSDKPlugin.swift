@@ -65,8 +65,19 @@ struct SharedSDKPlugin: Sendable {
         do { try process.run() } catch {
             return SharedSDKPlugin(library: .failure(BenchError("not measured: running \(swiftc): \(error)")), folder: folder)
         }
+        // A compiler that never finishes must not hang the benchmark: stopped after 300 s (its output
+        // then ends, and the row says why it was not measured).
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        watchdog.cancel()
+        if process.terminationReason == .uncaughtSignal {
+            return SharedSDKPlugin(library: .failure(BenchError(
+                "not measured: swiftc expected to compile \(source) within 300 s, stopped by signal \(process.terminationStatus)")),
+                folder: folder)
+        }
         guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: library) else {
             let said = text.split(separator: "\n").first { $0.contains("error") } ?? text.split(separator: "\n").first ?? ""
             return SharedSDKPlugin(library: .failure(BenchError(

@@ -123,13 +123,13 @@ final class PluginFile {
     /// Loaded under that name, the plugin's `$ORIGIN` is `/proc/self/fd`: a library it needs that
     /// lies beside it is not found there. When that is why `dlopen` failed, the error says so.
     ///
-    /// A plugin that links the shared Swift plugin SDK gets the host's copy (``SharedSDK``): after the
-    /// first `dlopen` that fails, the host loads it and tries once more.
+    /// A plugin that links the shared Swift plugin SDK gets the host's copy (``SharedSDK``): when
+    /// `dlopen` fails naming that library, the host loads it and tries once more.
     func load(path: String, realPath: String) throws(PluginLoadError) -> UnsafeMutableRawPointer {
         _ = dlerror()
         var loaded = dlopen(procPath, RTLD_NOW | RTLD_LOCAL)
         var failure = loaded == nil ? dlerror().map { String(cString: $0) } ?? "unknown dlopen error" : ""
-        if loaded == nil, SharedSDK.loadOnce() {
+        if loaded == nil, SharedSDK.isNamed(in: failure), SharedSDK.load() {
             _ = dlerror()
             loaded = dlopen(procPath, RTLD_NOW | RTLD_LOCAL)
             failure = loaded == nil ? dlerror().map { String(cString: $0) } ?? "unknown dlopen error" : ""

@@ -14,32 +14,33 @@ import Synchronization
 /// A plugin names it as `libSubscriberKit.so`, and is loaded from its open file (`/proc/self/fd/N`),
 /// where `$ORIGIN` finds nothing. The dynamic linker looks for it where it looks for any library (a
 /// copy there, such as one on `LD_LIBRARY_PATH`, is used as it is); when none is found the plugin's
-/// `dlopen` fails, and the host loads its own copy, once, under that same name, and tries again: the
-/// dynamic linker then hands that copy to every plugin that needs it. Plugins that carry the SDK's
+/// `dlopen` fails naming it, and the host loads its own copy under that same name and tries again:
+/// the dynamic linker then hands that copy to every plugin that needs it. Plugins that carry the SDK's
 /// objects (this package's own) never need it. [any-thread]
 package enum SharedSDK {
     /// The library's file name, as plugins' `DT_NEEDED` entries give it.
     package static let fileName = "libSubscriberKit.so"
 
-    /// Where the host's copy was loaded from, or why it could not be: set by the first ``loadOnce()``
-    /// and kept for the life of the process (a library installed later is not looked for again).
-    private static let state = Mutex<Result<String, Failure>?>(nil)
+    /// Where the host's copy was loaded from (nil: not loaded), and why the last try failed. A failure
+    /// is not kept as an answer: a library installed since is found by the next plugin that needs it.
+    private static let state = Mutex<(path: String?, failure: String?)>((nil, nil))
 
-    struct Failure: Error { let reason: String }
+    /// Whether `dlerror` text is about this library: glibc writes the object's name, a colon and a
+    /// space, then the message in the locale's language; the name is the one a plugin needs.
+    package static func isNamed(in reason: String) -> Bool { reason.hasPrefix(fileName + ": ") }
 
-    /// Loads the host's copy if no call did before: true when this call loaded it, so a `dlopen` that
-    /// failed before is worth one more try. Decided without reading `dlerror` text (its language
-    /// follows the locale).
-    package static func loadOnce() -> Bool {
+    /// Loads the host's copy unless it is loaded: true when it is (a `dlopen` that failed for want of
+    /// it is worth one more try).
+    package static func load() -> Bool {
         state.withLock { state in
-            guard state == nil else { return false }
+            if state.path != nil { return true }
             _ = dlerror()
-            if let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) {
-                state = .success(adh_host_library_path(handle).map { String(cString: $0) } ?? fileName)
-                return true
+            guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) else {
+                state.failure = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+                return false
             }
-            state = .failure(Failure(reason: dlerror().map { String(cString: $0) } ?? "unknown dlopen error"))
-            return false
+            state.path = adh_host_library_path(handle).map { String(cString: $0) } ?? fileName
+            return true
         }
     }
 
@@ -58,7 +59,7 @@ package enum SharedSDK {
     /// `dlerror` for a plugin whose `dlopen` failed; nil when the failure is not about the SDK (or
     /// `dlerror` speaks another language than English).
     package static func explain(_ reason: String) -> String? {
-        if reason.hasPrefix(fileName + ": cannot open shared object file") {
+        if isNamed(in: reason) {
             return missing(reason)
         }
         guard let symbol = undefinedSDKSymbol(in: reason), let library = loaded() else { return nil }
@@ -76,8 +77,7 @@ package enum SharedSDK {
         let folder = FilePaths.executableDirectory()
         let beside = folder.map { $0 + "/" + fileName }
         let looked = "expected it where the host finds its libraries" + (folder.map { " (beside its executable: \($0))" } ?? "")
-        var failure = reason
-        if case .failure(let loading)? = state.withLock({ $0 }) { failure = loading.reason }
+        let failure = state.withLock { $0.failure } ?? reason
         if let beside, FilePaths.isRegularFile(beside) {
             return "it needs \(fileName), the shared Swift plugin SDK, which the host provides: \(looked), found "
                 + "\(beside), which did not load (\(failure))"
