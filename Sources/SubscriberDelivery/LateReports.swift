@@ -30,8 +30,17 @@ package final class LateReports: Sendable {
         }
     }
 
-    /// The retired tokens' sink of each event, by event index, with the subscriber names it was made for.
-    private let retired = Mutex<[Int: (names: [String], sink: CompletionTokenSink)]>([:])
+    /// One event's retired-token sink, with the subscriber names it was made for.
+    private struct RetiredSink {
+        let names: [String]
+        let sink: CompletionTokenSink
+    }
+
+    /// The retired tokens' sink of each event, by event index (one slot per row of the event table).
+    /// An array rather than a dictionary keyed by index: a dictionary's type is built by name at its
+    /// first use, checking `Int: Hashable` against every loaded image (about 420,000 instructions after
+    /// a plugin is loaded), and the last use of this one is at exit.
+    private let retired = Mutex<[RetiredSink?]>([RetiredSink?](repeating: nil, count: EventTable.rows.count))
 
     /// The sink the retired tokens of `event` delivered to subscribers `names` share
     /// (``CompletionCollector/retiredSink()``): made by `make` once per event and subscriber list
@@ -39,13 +48,14 @@ package final class LateReports: Sendable {
     /// so at most one per event is kept.
     package func retiredSink(for event: LifecycleEvent, names: [String], make: () -> CompletionTokenSink) -> CompletionTokenSink {
         retired.withLock { retired in
+            let index = event.index
             let identity = names.withUnsafeBufferPointer { $0.baseAddress }
-            if let kept = retired[event.index], kept.names.withUnsafeBufferPointer({ $0.baseAddress }) == identity,
+            if let kept = retired[index], kept.names.withUnsafeBufferPointer({ $0.baseAddress }) == identity,
                kept.names.count == names.count {
                 return kept.sink
             }
             let sink = make()
-            retired[event.index] = (names, sink)
+            retired[index] = RetiredSink(names: names, sink: sink)
             return sink
         }
     }

@@ -30,4 +30,32 @@ struct RetiredTokenTests {
         let kept = CompletionTokens.shared.keptSinkCount(owner: dispatcher.lateReports)
         #expect(kept <= tokenEvents, "the token table keeps \(kept) sinks of this dispatcher after \(tokenEvents) events × \(rounds) dispatches")
     }
+
+    @Test("the retired sinks kept by event index: one per event of the table, each kept for its own subscriber list only")
+    func retiredSinkPerEventIndex() {
+        let reports = LateReports()
+        let events = LifecycleEvent.allCases
+        let names = events.map { ["\($0.name)-a", "\($0.name)-b"] }  // one array per event, kept as the dispatcher keeps it
+        var made: [CompletionTokenSink] = []
+        for (position, event) in events.enumerated() {
+            let sink = reports.retiredSink(for: event, names: names[position]) { CompletionTokenSink() }
+            made.append(sink)
+        }
+        // Every event keeps its own sink: the same one again for the same list, whichever events came between.
+        for (position, event) in events.enumerated() {
+            let again = reports.retiredSink(for: event, names: names[position]) {
+                Issue.record("\(event.name): a second sink made for the same subscriber list")
+                return CompletionTokenSink()
+            }
+            #expect(again === made[position], "\(event.name): the kept sink is another event's")
+        }
+        #expect(Set(made.map(ObjectIdentifier.init)).count == events.count, "one sink per event")
+        // A new list for one event replaces that event's sink alone.
+        let first = events[0]
+        let replaced = reports.retiredSink(for: first, names: names[0].map { $0 }) { CompletionTokenSink() }
+        #expect(replaced !== made[0])
+        for (position, event) in events.enumerated().dropFirst() {
+            #expect(reports.retiredSink(for: event, names: names[position]) { CompletionTokenSink() } === made[position])
+        }
+    }
 }
