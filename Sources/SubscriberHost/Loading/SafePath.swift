@@ -44,7 +44,10 @@ struct SafePath {
                 }
                 continue
             }
-            let entryPath = folder == "/" ? "/" + step : folder + "/" + step
+            // `String(step)`: appending the `Substring` itself goes through the generic append, whose
+            // first call after a plugin is loaded checks requirements against every image (240,000 instructions).
+            let name = String(step)
+            let entryPath = folder == "/" ? "/" + name : folder + "/" + name
             let isLast = pending.allSatisfy { $0 == "." }
             if !isLast, let known = verified.info(of: entryPath) {
                 // A folder this batch already reached safely: only you or root can have changed it since.
@@ -55,7 +58,7 @@ struct SafePath {
             let entry = try examine(entryPath)
             let kind = entry.st_mode & S_IFMT
 
-            if let place = unsafePlace(folder: folder, info: folderInfo, entryName: String(step), entry: entry,
+            if let place = unsafePlace(folder: folder, info: folderInfo, entryName: name, entry: entry,
                                        kind: kind, isLast: isLast, isNamedByUser: linksFollowed == 0 && isLast,
                                        user: user) {
                 throw .writable(path: path, place: place, mode: UInt32(folderInfo.st_mode))
