@@ -14,6 +14,11 @@ struct FileIdentity: Hashable, Sendable {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }
+
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
 }
 
 /// A plugin file opened once, by its path: every later check reads this descriptor, and `dlopen`

@@ -51,7 +51,7 @@ package struct PluginLoader: Sendable {
     }
 
     /// Every image loaded in this process, by file identity. Process-wide because `dlopen` is.
-    private static let images = Mutex<[FileIdentity: LoadedPluginImage]>([:])
+    private static let images = Mutex(FileIdentityTable<LoadedPluginImage>())
 
     /// Runs checks 1–8 on the file at `path` (relative to the current directory unless absolute) and
     /// returns its image; `sha256` is the manifest's pin, if any.
@@ -95,7 +95,7 @@ package struct PluginLoader: Sendable {
                                               hostSwiftVersion: hostSwiftVersion).read()  // checks 6-8
             let image = LoadedPluginImage(path: path, realPath: realPath, handle: handle, descriptor: descriptor,
                                           fields: fields, loadDuration: clock.now - start)
-            images[identity] = image
+            images.insert(image, for: identity)
             return image
         }
     }
