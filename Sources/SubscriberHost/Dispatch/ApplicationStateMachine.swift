@@ -17,7 +17,7 @@ struct ApplicationStateMachine {
     /// The state now.
     private(set) var state: ApplicationState = .notRunning
     /// The launch events delivered so far (at most once each per process).
-    private var launches: Set<LifecycleEvent> = []
+    private var launches = EventFlags()
     /// Whether only launch events were delivered yet: a second launch event may still come.
     private(set) var launching = false
     /// Whether the app has launched and not yet left the state its launch left it in (it has not

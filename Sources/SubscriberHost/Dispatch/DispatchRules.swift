@@ -88,8 +88,8 @@ public struct DispatchRules: Sendable, Hashable {
     }
 
     /// The events ``SceneFanOut/firstYes`` stops at the first YES.
-    static let firstYesEvents: Set<LifecycleEvent> = [.sceneOpenURLContexts, .sceneContinueUserActivity,
-                                                      .scenePerformActionForShortcutItem]
+    static let firstYesEvents = EventFlags([.sceneOpenURLContexts, .sceneContinueUserActivity,
+                                            .scenePerformActionForShortcutItem])
 
     /// The most notification responses a host keeps (``pendingResponseLimit``).
     public static let pendingResponseLimitRange = 1...4096
@@ -159,7 +159,7 @@ public struct DispatchRules: Sendable, Hashable {
 @MainActor
 final class PeerRuleState {
     /// The launch events some subscriber received (``DispatchRules/LaunchOnce/oncePluginReceived``).
-    var launchesReceived: Set<LifecycleEvent> = []
+    var launchesReceived = EventFlags()
     /// The `didFinishLaunching` call delivered, kept for subscribers added later
     /// (``DispatchRules/replaysLaunch``).
     var launch: AnyEventCall?
