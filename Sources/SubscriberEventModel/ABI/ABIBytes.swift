@@ -24,6 +24,19 @@ package final class ABIBytes: @unchecked Sendable {
         base[count] = 0
     }
 
+    /// A copy of `bytes`: what the host hands a plugin (its app info and options as JSON). Not the
+    /// generic copy, which a caller in another module reaches unspecialized: it looks up the
+    /// collection's associated types by name, and the first look-up after a plugin is loaded scans
+    /// every image's conformances (280,000 instructions at every start).
+    package init(_ bytes: [UInt8]) {
+        count = bytes.count
+        base = .allocate(capacity: count + 1)
+        bytes.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { base.initialize(from: start, count: count) }
+        }
+        base[count] = 0
+    }
+
     /// A copy of the UTF-8 of `string`.
     package convenience init(_ string: String) {
         self.init(string.utf8)
