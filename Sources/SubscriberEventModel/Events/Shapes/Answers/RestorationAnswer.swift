@@ -41,7 +41,9 @@ package enum RestorationAnswer: AnswerShape {
             problem = "restoration handler: \(unreadable); read as []"
             return []
         case .bytes(let bytes):
-            let value = try? JSONValue(parsing: bytes)
+            // The bytes' buffer, not the array: the generic parse, unspecialized from here, looks up the
+            // collection's associated types by name (a conformance scan at the first restoration).
+            let value = bytes.withUnsafeBytes { try? JSONValue(parsing: $0) }
             let strings = value?.arrayValue?.compactMap(\.stringValue)
             guard let strings, strings.count == value?.arrayValue?.count else {
                 problem = "restoration handler called with \(RawCompletion.describe(bytes)), expected a JSON array of strings; read as []"
