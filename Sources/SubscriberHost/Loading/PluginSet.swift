@@ -97,6 +97,10 @@ extension PluginLoader {
     package func load(_ manifest: Manifest, locator: PluginLocator) throws(PluginSetError) -> PluginSet {
         var set = PluginSet(plugins: [], skipped: [])
         var owners: [String: String] = [:]  // subscriber name → the entry providing it
+        // Storage made before the first plugin is loaded: the dictionary's type is built by name at
+        // its first storage, and after a dlopen checking `String: Hashable` scans every image's
+        // conformances again (365,000 instructions at every start); before, the check is cached.
+        owners.reserveCapacity(manifest.plugins.count)
         let verified = VerifiedFolders()  // check 2's folders, examined once for the whole manifest
         for entry in manifest.plugins {
             do throws(PluginLoadError) {
