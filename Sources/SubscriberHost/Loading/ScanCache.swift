@@ -42,7 +42,15 @@ public final class ScanCache: Sendable {
 
     /// The failures it read last, by path, and what the cache file was then (to read it again only
     /// when it changed).
-    private let blacklist = Mutex<(stamp: FileStamp?, failures: [String: ScanRecord])>((nil, [:]))
+    private let blacklist = Mutex(Blacklist())
+
+    /// What ``blacklist`` holds. A struct, not a tuple: the lock over a tuple holding a dictionary is
+    /// destroyed through its type built by name, which after the plugins' dlopen checked
+    /// `String: Hashable` against every image (425,000 instructions when the host ends).
+    private struct Blacklist {
+        var stamp: FileStamp?
+        var failures: [String: ScanRecord] = [:]
+    }
 
     /// A cache in `directory` (made absolute against the current directory).
     public init(directory: String) {
@@ -265,13 +273,13 @@ public final class ScanCache: Sendable {
         let stamp = stat(file, &cacheInfo) == 0 ? FileStamp(cacheInfo) : nil
         let record: ScanRecord? = blacklist.withLock { state in
             if stamp == nil {
-                state = (nil, [:])
+                state = Blacklist()
             } else if state.stamp != stamp {
                 var failures: [String: ScanRecord] = [:]
                 if case .read(let bytes) = readBytes(), Self.mayHoldFailures(bytes) {
                     for record in parse(bytes).records where record.failure != nil { failures[record.key.path] = record }
                 }
-                state = (stamp, failures)
+                state = Blacklist(stamp: stamp, failures: failures)
             }
             return state.failures[path]
         }
