@@ -298,28 +298,27 @@ package class ArgumentBox: @unchecked Sendable {
 
 /// Arguments of type `Value`.
 ///
-/// `Value` is hashable, but the class does not require it: a type with a protocol requirement is
-/// built by name at its first use in code compiled per shape (a script line's reader), and checking
-/// the requirement then scans every loaded image's conformances (350,000 instructions at the first
-/// event of each argument shape, after the plugins are loaded). The initializer takes the value's
-/// `==` and hash instead, as functions that need no look-up.
+/// `Value` is hashable (the initializer requires it), but the class does not require it: a type with
+/// a protocol requirement is built by name at its first use in code compiled per shape (a script
+/// line's reader), and checking the requirement then scans every loaded image's conformances
+/// (350,000 instructions at the first event of each argument shape, after the plugins are loaded).
+/// Equality and hashing (`EventCall`'s `==`, never on the delivery path) find `Value`'s conformance
+/// when they are called instead.
 package final class TypedArgumentBox<Value: Sendable>: ArgumentBox, @unchecked Sendable {
     package let value: Value
-    private let equal: @Sendable (Value, Value) -> Bool
-    private let combine: @Sendable (Value, inout Hasher) -> Void
 
-    package init(_ value: Value) where Value: Hashable {
-        self.value = value
-        equal = { $0 == $1 }
-        combine = { $1.combine($0) }
-    }
+    package init(_ value: Value) where Value: Hashable { self.value = value }
 
     override func isEqual(_ other: ArgumentBox) -> Bool {
-        guard let other = other as? TypedArgumentBox<Value> else { return false }
-        return equal(value, other.value)
+        guard let other = other as? TypedArgumentBox<Value>, let value = value as? any Hashable else { return false }
+        return Self.equal(value, other.value)
     }
 
-    override func hash(into hasher: inout Hasher) { combine(value, &hasher) }
+    private static func equal<H: Hashable>(_ value: H, _ other: Value) -> Bool { (other as? H) == value }
+
+    override func hash(into hasher: inout Hasher) {
+        if let value = value as? any Hashable { hasher.combine(value) }
+    }
 }
 
 /// When an event may be delivered, and how it moves the application's state (UIApplication.State)
