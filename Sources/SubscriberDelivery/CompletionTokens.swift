@@ -151,7 +151,7 @@ package final class CompletionTokens: @unchecked Sendable {
         /// Slots made so far: the next fresh one.
         var count = 0
         /// Forgotten runs, by length: their first slots (a run is reused whole, or split).
-        var free: [Int: [Int]] = [:]
+        var free = FreeRuns()
         /// The retired runs still remembered, oldest at `oldestRetired`.
         var retired: [RetiredRun] = []
         var oldestRetired = 0
@@ -273,7 +273,7 @@ package final class CompletionTokens: @unchecked Sendable {
         let sink = slot(run.base).pointee.sink
         for position in 0..<run.count { slot(run.base + position).pointee = Slot() }
         sink?.release()
-        state.free[run.count, default: []].append(run.base)
+        state.free.append(run.base, length: run.count)
         state.mappedSlots -= run.count
     }
 
@@ -281,22 +281,17 @@ package final class CompletionTokens: @unchecked Sendable {
     /// (events of one kind have as many responders), else fresh ones, else a longer forgotten run
     /// split (the rest stays free), else the most there is.
     private func takeRun(_ count: Int, _ state: inout State) -> (base: Int, mapped: Int) {
-        if let base = state.free[count]?.popLast() { return (base, count) }
+        if let base = state.free.popLast(length: count) { return (base, count) }
         let fresh = slotLimit - state.count
         if fresh >= count { return (mapFresh(count, &state), count) }
         // The shortest longer run, split; else the longest run, when it is more than the fresh slots
         // left (lengths are few: one per number of responders an event had).
-        var longer: Int?
-        var longest = 0
-        for (length, bases) in state.free where !bases.isEmpty {
-            if length > count, length < (longer ?? .max) { longer = length }
-            longest = max(longest, length)
-        }
-        if let length = longer, let base = state.free[length]?.popLast() {
-            state.free[length - count, default: []].append(base + count)
+        let (longer, longest) = state.free.lengths(over: count)
+        if let length = longer, let base = state.free.popLast(length: length) {
+            state.free.append(base + count, length: length - count)
             return (base, count)
         }
-        if longest > fresh, let base = state.free[longest]?.popLast() { return (base, longest) }
+        if longest > fresh, let base = state.free.popLast(length: longest) { return (base, longest) }
         return fresh > 0 ? (mapFresh(fresh, &state), fresh) : (0, 0)
     }
 
@@ -515,5 +510,49 @@ private struct SplitMix64 {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// Forgotten runs of completion-token slots, by length: their first slots. A run is as long as its
+/// event had responders, so lengths under ``indexedLengths`` are kept in an array by length; longer
+/// ones (a split's rest, the last fresh slots of a full table) in a dictionary, used only if one is
+/// ever kept. Not a `[Int: [Int]]` for all: its type, built by name at the first run forgotten,
+/// checked `Int: Hashable` against every loaded image (425,000 instructions once a run). At most
+/// ``indexedLengths`` lists by index; the bases are the table's forgotten runs (bounded by it).
+struct FreeRuns {
+    static let indexedLengths = 1024
+    /// By length, up to the longest short length kept so far.
+    private var byLength: [[Int]] = []
+    private var longRuns: [Int: [Int]] = [:]
+
+    mutating func append(_ base: Int, length: Int) {
+        if length < Self.indexedLengths {
+            if length >= byLength.count { byLength.append(contentsOf: repeatElement([], count: length + 1 - byLength.count)) }
+            byLength[length].append(base)
+        } else {
+            longRuns[length, default: []].append(base)
+        }
+    }
+
+    /// The first slot of a forgotten run of `length`, taken out; nil for none.
+    mutating func popLast(length: Int) -> Int? {
+        if length < Self.indexedLengths { return length >= 0 && length < byLength.count ? byLength[length].popLast() : nil }
+        return longRuns.isEmpty ? nil : longRuns[length]?.popLast()
+    }
+
+    /// Among the lengths that hold a run: the shortest longer than `count` (nil for none), and the
+    /// longest (0 for none).
+    func lengths(over count: Int) -> (shortestLonger: Int?, longest: Int) {
+        var shortestLonger: Int?
+        var longest = 0
+        for length in byLength.indices where !byLength[length].isEmpty {
+            if length > count, length < (shortestLonger ?? .max) { shortestLonger = length }
+            longest = max(longest, length)
+        }
+        for (length, bases) in longRuns where !bases.isEmpty {
+            if length > count, length < (shortestLonger ?? .max) { shortestLonger = length }
+            longest = max(longest, length)
+        }
+        return (shortestLonger, longest)
     }
 }
