@@ -25,4 +25,25 @@ struct ArgumentBoxTests {
         }
         #expect(Set(one).count == one.count, "one call per event: as many distinct calls in a set")
     }
+
+    @Test("calls of one event with other arguments are unequal (openSettings: nil and a notification, …); boxes of other types never equal")
+    func unequalByValue() {
+        var compared = 0
+        for row in EventTable.rows {
+            let calls = row.canonicalCalls
+            for (position, call) in calls.enumerated() {
+                for other in calls[(position + 1)...] {
+                    #expect(call != other, "\(row.name): two canonical calls with other arguments compare equal")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 0, "the table has events with several canonical calls")
+        let number = TypedArgumentBox(1), text = TypedArgumentBox("1")
+        let none = TypedArgumentBox(Int?.none), zero = TypedArgumentBox(Int?.some(0)), noneAgain = TypedArgumentBox(Int?.none)
+        #expect(!number.isEqual(text))
+        #expect(!text.isEqual(number))
+        #expect(!none.isEqual(zero))
+        #expect(none.isEqual(noneAgain))
+    }
 }

@@ -27,6 +27,7 @@ struct FileIdentityTable<Value> {
 
     /// Adds `value` for `identity`, which the table must not hold yet.
     mutating func insert(_ value: Value, for identity: FileIdentity) {
+        assert(self[identity] == nil, "FileIdentityTable: \(identity) inserted twice (a second entry would never be found)")
         if (values.count + 1) * 2 > slots.count { grow() }
         values.append(value)
         identities.append(identity)
