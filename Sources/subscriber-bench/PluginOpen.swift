@@ -10,15 +10,10 @@ import SubscriberHost
 enum PluginOpen {
     /// The handle of `path`, or one line saying why not.
     static func open(_ path: String, flags: Int32 = RTLD_NOW | RTLD_LOCAL) throws(BenchError) -> UnsafeMutableRawPointer {
-        _ = dlerror()
-        if let handle = dlopen(path, flags) { return handle }
-        var reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-        if SharedSDK.isNamed(in: reason), SharedSDK.load() {
-            _ = dlerror()
-            if let handle = dlopen(path, flags) { return handle }
-            reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+        switch SharedSDK.open(path, flags: flags) {
+        case .success(let handle): return handle
+        case .failure(let failure): throw BenchError("dlopen \(path): " + (SharedSDK.explain(failure.reason) ?? failure.reason))
         }
-        throw BenchError("dlopen \(path): " + (SharedSDK.explain(reason) ?? reason))
     }
 
     /// `path`'s handle and its `adh_plugin_entry` symbol, or one line saying why not.

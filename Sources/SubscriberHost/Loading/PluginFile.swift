@@ -131,16 +131,11 @@ final class PluginFile {
     /// A plugin that links the shared Swift plugin SDK gets the host's copy (``SharedSDK``): when
     /// `dlopen` fails naming that library, the host loads it and tries once more.
     func load(path: String, realPath: String) throws(PluginLoadError) -> UnsafeMutableRawPointer {
-        _ = dlerror()
-        var loaded = dlopen(procPath, RTLD_NOW | RTLD_LOCAL)
-        var failure = loaded == nil ? dlerror().map { String(cString: $0) } ?? "unknown dlopen error" : ""
-        if loaded == nil, SharedSDK.isNamed(in: failure), SharedSDK.load() {
-            _ = dlerror()
-            loaded = dlopen(procPath, RTLD_NOW | RTLD_LOCAL)
-            failure = loaded == nil ? dlerror().map { String(cString: $0) } ?? "unknown dlopen error" : ""
-        }
-        guard let handle = loaded else {
-            var reason = Self.replacing(procPath, with: realPath, in: failure)
+        switch SharedSDK.open(procPath, flags: RTLD_NOW | RTLD_LOCAL) {
+        case .success(let handle):
+            return handle
+        case .failure(let failure):
+            var reason = Self.replacing(procPath, with: realPath, in: failure.reason)
             if let explained = SharedSDK.explain(reason) { throw .dlopenFailed(path: path, reason: explained) }
             let missingMarker = ": cannot open shared object file"
             if let marker = reason.firstRange(of: missingMarker) {
@@ -153,7 +148,6 @@ final class PluginFile {
             }
             throw .dlopenFailed(path: path, reason: reason)
         }
-        return handle
     }
 
     /// Leaves the descriptor open for the life of the process (see the type's notes).

@@ -44,16 +44,39 @@ package enum SharedSDK {
         }
     }
 
+    /// `dlopen(name, flags)` as a plugin is opened: when it fails naming this library, the host's copy
+    /// is loaded and the plugin opened once more. The handle, or `dlerror`'s text.
+    package static func open(_ name: String, flags: Int32) -> Result<UnsafeMutableRawPointer, Failure> {
+        for attempt in 1...2 {
+            _ = dlerror()
+            if let handle = dlopen(name, flags) { return .success(handle) }
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            guard attempt == 1, isNamed(in: reason), load() else { return .failure(Failure(reason: reason)) }
+        }
+        fatalError("unreachable: the second attempt returns")
+    }
+
+    /// Why `dlopen` refused a file: its own words.
+    package struct Failure: Error { package let reason: String }
+
     /// The `libSubscriberKit.so` this process has loaded, whoever loaded it: its path and generation
     /// (nil when none is loaded, or it does not say).
     package static func loaded() -> (path: String, generation: Int?)? {
-        guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) else { return nil }
-        defer { dlclose(handle) }  // RTLD_NOLOAD took a reference: give it back
+        // The handle is kept, never given back with `dlclose`: a Swift image must never be closed (the
+        // runtime keeps pointers into it), and one reference for the life of the process is all it takes.
+        let handle = loadedHandle.withLock { kept -> UncheckedSendable<UnsafeMutableRawPointer>? in
+            if kept == nil { kept = dlopen(fileName, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD).map(UncheckedSendable.init) }
+            return kept
+        }?.value
+        guard let handle else { return nil }
         let path = adh_host_library_path(handle).map { String(cString: $0) } ?? fileName
         typealias GenerationFunction = @convention(c) () -> Int
         let generation = dlsym(handle, "adh_swift_sdk_generation").map { unsafeBitCast($0, to: GenerationFunction.self)() }
         return (path, generation)
     }
+
+    /// The handle ``loaded()`` found, kept open for the life of the process.
+    private static let loadedHandle = Mutex<UncheckedSendable<UnsafeMutableRawPointer>?>(nil)
 
     /// The reason a plugin that needs the shared SDK did not load, in the user's terms: `reason` is
     /// `dlerror` for a plugin whose `dlopen` failed; nil when the failure is not about the SDK (or
