@@ -195,6 +195,39 @@ struct EventScriptTests {
         }
     }
 
+    @Test("a URL URL(string:) refuses or finds no scheme in is the same one-line error as before URLs were kept as their text; one it accepts is read as it reads it")
+    func badURLErrorLines() throws {
+        // The found parts as the host printed them before (`apphost --json`, openURL and continueUserActivity lines).
+        let refused = ["not a url", "", "news", "//host/path", "http://[::1", "a b:c", "é://x", "1http://x",
+                       "http://exa mple.com/%zz", "news.example.com/a very long path that is cut after forty"]
+        for text in refused {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            let url = JSONValue.string(text).serialized()
+            #expect(throws: EventScriptError(file: "e", line: 1, location: "url", expected: "an absolute URL",
+                                             found: "the string \"\(shown)\"")) {
+                try EventScript.parse(#"{"event": "openURL", "url": \#(url)}"#, file: "e")
+            }
+            #expect(throws: EventScriptError(file: "e", line: 1, location: "webpageURL", expected: "an absolute URL",
+                                             found: "the string \"\(shown)\"")) {
+                try EventScript.parse(#"{"event": "continueUserActivity", "activityType": "t", "webpageURL": \#(url)}"#, file: "e")
+            }
+        }
+        do {
+            _ = try EventScript.parse(#"{"event": "openURL", "url": "not a url"}"#, file: "e")
+            Issue.record("a URL without a scheme was accepted")
+        } catch {
+            #expect(error.description == #"e:1: url: expected an absolute URL, found the string "not a url""#)
+        }
+        // Accepted by URL(string:) but not kept as text (a space, an empty scheme): read as it reads them.
+        for text in ["https://news.example.com/article/42 ", ":x", "news://a/é", "http://[::1]/p", "news://a/b c"] {
+            let url = JSONValue.string(text).serialized()
+            let calls = try EventScript.parse(#"{"event": "openURL", "url": \#(url)}"#, file: "e")
+            let value = try #require(calls.first?.arguments(as: OpenURLArguments.Value.self), "\(text)")
+            let parsed = try #require(URL(string: text), "\(text)")
+            #expect(!value.absoluteURL.isKeptAsText && value.url == parsed && value.absoluteURL.absoluteString == parsed.absoluteString)
+        }
+    }
+
     @Test("the default scenario: a cold launch from a universal link through terminate")
     func defaultScenario() {
         #expect(DefaultScenario.calls.map(\.event) == [

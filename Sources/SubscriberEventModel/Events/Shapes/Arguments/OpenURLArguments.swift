@@ -8,38 +8,49 @@ import SubscriberValues
 package enum OpenURLArguments: ArgumentShape {
     /// The URL and how it is opened.
     package struct Value: Sendable, Hashable {
-        package var url: URL
+        /// The URL as carried: a script's text, kept (its `URL` made only when asked for), or a `URL`.
+        package var absoluteURL: AbsoluteURL
         package var options: OpenURLOptions
 
+        /// The URL (made now when the text was kept).
+        package var url: URL {
+            get { absoluteURL.url }
+            set { absoluteURL = AbsoluteURL(newValue) }
+        }
+
         package init(url: URL, options: OpenURLOptions) {
-            self.url = url
+            self.init(absoluteURL: AbsoluteURL(url), options: options)
+        }
+
+        package init(absoluteURL: AbsoluteURL, options: OpenURLOptions) {
+            self.absoluteURL = absoluteURL
             self.options = options
         }
     }
 
     package static func read(_ reader: inout JSONObjectReader, spec: Void) throws(JSONShapeError) -> Value {
-        guard let url = try reader.url("url") else {
+        guard let url = try reader.absoluteURL("url") else {
             throw JSONShapeError(path: reader.path(of: "url"), expected: "an absolute URL", found: "nothing")
         }
         // Over a line's bytes, the options are read from theirs (not built as a JSONObject first).
         if let options = try reader.flatObject("options", { (options) throws(JSONShapeError) in try OpenURLOptions(reading: &options) }) {
-            return Value(url: url, options: options)
+            return Value(absoluteURL: url, options: options)
         }
         let options = try reader.value("options").map { (value) throws(JSONShapeError) in
             try OpenURLOptions(json: value, path: reader.path(of: "options"))
         } ?? OpenURLOptions()
-        return Value(url: url, options: options)
+        return Value(absoluteURL: url, options: options)
     }
 
     package static func write(_ value: Value, spec: Void, into object: inout JSONObject) {
-        object["url"] = .string(value.url.absoluteString)
+        object["url"] = .string(value.absoluteURL.absoluteString)
         if !value.options.json.isEmpty { object["options"] = .object(value.options.json) }
     }
 
-    package static func summary(_ value: Value) -> String? { value.url.absoluteString }
+    package static func summary(_ value: Value) -> String? { value.absoluteURL.absoluteString }
 
     package static func encode(_ value: Value, _ context: EncodingContext) -> EncodedPayload<adh_open_url> {
-        EncodedPayload { $0.openURL(url: value.url, options: value.options, serial: context.serial) }
+        EncodedPayload { $0.openURL(url: value.absoluteURL.absoluteString, options: value.options, serial: context.serial) }
     }
 
     package static func cArguments(_ encoded: EncodedPayload<adh_open_url>) -> UnsafePointer<adh_open_url>? { encoded.pointer }
@@ -111,8 +122,13 @@ extension PayloadStorage {
     /// An `adh_open_url` for `url` and `options` whose strings live in this storage: `openURL`'s
     /// payload, and each of `scene.openURLContexts`' contexts.
     package mutating func openURL(url: URL, options: OpenURLOptions, serial: UInt64) -> adh_open_url {
+        openURL(url: url.absoluteString, options: options, serial: serial)
+    }
+
+    /// ``openURL(url:options:serial:)`` for a URL's absolute string.
+    package mutating func openURL(url: String, options: OpenURLOptions, serial: UInt64) -> adh_open_url {
         adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: serial,
-                     url: string(url.absoluteString), source_application: string(options.sourceApplication),
+                     url: string(url), source_application: string(options.sourceApplication),
                      annotation_json: json(options.annotation), open_in_place: ABI.tristate(options.openInPlace),
                      event_attribution_json: json(options.eventAttribution.map { .object($0.json) }))
     }
