@@ -154,4 +154,55 @@ struct EventScriptFastPathTests {
         }
         #expect(read > 0 && left > 0)
     }
+    @Test("one reader kept for the run reads every line as a reader made for it alone does: lines refused or found wrong between them leave nothing behind")
+    func readerKeptForTheRun() {
+        var lines: [[UInt8]] = []
+        for row in EventTable.rows {
+            for call in row.canonicalCalls { lines.append(Array(JSONValue.object(call.scriptJSON).serialized().utf8)) }
+        }
+        // Between them: lines the fast path refuses, and lines it reads part of before finding them wrong.
+        let bad = [#"{"event": "openURL", "url": "news://a", "options": {"extra": 1}}"#, #"{"event": "openURL"}"#,
+                   #"{"event": "didBecomeActive", "x": 1, "y": 2, "z": 3, "w": 4, "v": 5}"#, #"not json"#, #"{"a": 1, "a": 2}"#,
+                   #"{"event": "continueUserActivity", "activityType": "t", "webpageURL": "news"}"#, #"{}"#, #""#]
+        var kept = ScriptLineReader()
+        var read = 0
+        for (index, line) in lines.enumerated() {
+            let fresh = AnyEventCall.readingSource(line: ArraySlice(line))
+            let again = kept.entry(ArraySlice(line))
+            #expect(fresh != nil && again?.call == fresh?.call && again?.source == fresh?.source, "\(String(decoding: line, as: UTF8.self))")
+            if again != nil { read += 1 }
+            let wrong = Array(bad[index % bad.count].utf8)
+            let wrongRead = kept.entry(ArraySlice(wrong))
+            #expect(wrongRead == nil && AnyEventCall.readingSource(line: ArraySlice(wrong)) == nil)
+        }
+        #expect(read == lines.count)
+    }
+
+    @Test("a JSONObjectReader kept for lines starts each line afresh: keys asked for, members read and a member that did not parse are the line's own")
+    func keptReaderStartsEachLineAfresh() throws {
+        var reader = JSONObjectReader(linesAt: "")
+        // Line 1: asks for absent keys, reads a member that does not parse.
+        let started1 = reader.startLine(ArraySlice(#"{"a": [1,], "b": 2}"#.utf8))
+        let absent = reader.value("absent"), a = reader.value("a")
+        #expect(started1 && absent == nil && a == nil && !reader.isIntact)
+        reader.endLine()
+        // Line 2: its unknown key is named with the keys asked for on this line alone.
+        let started2 = reader.startLine(ArraySlice(#"{"c": 1, "d": 2}"#.utf8))
+        let c = try reader.int("c")
+        #expect(started2 && reader.isIntact && c == 1)
+        #expect(throws: JSONShapeError(path: "d", expected: "one of the known keys (c, other)", found: "an unknown key")) {
+            _ = reader.value("other")
+            try reader.rejectUnknownKeys()
+        }
+        reader.endLine()
+        // A line the fast path refuses, then one it reads whole.
+        let started3 = reader.startLine(ArraySlice(#"{"c": 1, "c": 2}"#.utf8))
+        #expect(!started3)
+        reader.endLine()
+        let started4 = reader.startLine(ArraySlice(#"{"e": "x"}"#.utf8))
+        let e = try reader.string("e")
+        #expect(started4 && e == "x")
+        #expect(throws: Never.self) { try reader.rejectUnknownKeys() }
+        reader.endLine()
+    }
 }

@@ -48,19 +48,8 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
     /// it: the caller then reads it the ordinary way (``readingSource(json:)``), which names what is
     /// wrong and where. What it returns is what the ordinary way returns (`EventScriptTests`).
     static func readingSource(line: ArraySlice<UInt8>) -> (call: AnyEventCall, source: String?)? {
-        guard let flat = FlatJSONObject(scanning: line) else { return nil }
-        var reader = JSONObjectReader(flat: flat, path: "")
-        do {
-            guard let name = reader.plainStringBytes("event"), let event = ScriptEventNames.event(named: name) else { return nil }
-            // Read only from a line with either key: reading them (about 520 instructions a line)
-            // finds nothing in one without, and its members' keys say so (about 340 to look for
-            // them in the line's bytes).
-            let source = flat.hasKey("source", or: "at") ? try recordedSource(&reader) : nil
-            let call = try event.row.call(reading: &reader)
-            return reader.isIntact ? (call, source) : nil
-        } catch {
-            return nil
-        }
+        var lines = ScriptLineReader()
+        return lines.entry(line)
     }
 
     /// As an event-script object: `{"event": "<wire name>", …arguments}`; ``init(json:path:)`` reads it back.
@@ -74,6 +63,31 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
     /// `{"articles":[101,102]}`, `pad`; nil for events without arguments (and the launch events,
     /// whose invocation says it better).
     var argumentSummary: String? { event.row.summary(of: self) }
+}
+
+/// Reads script lines straight from their bytes, one after another
+/// (``AnyEventCall/readingSource(line:)`` for each): one reader for the run, whose member list
+/// and list of keys asked for are reused from line to line (`JSONObjectReader(linesAt:)`); built
+/// and freed once a line they cost about 900 instructions.
+struct ScriptLineReader {
+    private var reader = JSONObjectReader(linesAt: "")
+
+    /// `line`'s call and its `"source"`, or nil where ``AnyEventCall/readingSource(line:)`` is nil.
+    mutating func entry(_ line: ArraySlice<UInt8>) -> (call: AnyEventCall, source: String?)? {
+        defer { reader.endLine() }
+        guard reader.startLine(line) else { return nil }
+        do {
+            guard let name = reader.plainStringBytes("event"), let event = ScriptEventNames.event(named: name) else { return nil }
+            // Read only from a line with either key: reading them (about 520 instructions a line)
+            // finds nothing in one without, and its members' keys say so (about 340 to look for
+            // them in the line's bytes).
+            let source = reader.hasKey("source", or: "at") ? try AnyEventCall.recordedSource(&reader) : nil
+            let call = try event.row.call(reading: &reader)
+            return reader.isIntact ? (call, source) : nil
+        } catch {
+            return nil
+        }
+    }
 }
 
 /// The events by the bytes of their wire names, for lines read from their bytes: no `String` made

@@ -51,17 +51,21 @@ package enum EventScript {
     package static func parse(_ bytes: [UInt8], file: String) throws(EventScriptError) -> [AnyEventCall] {
         var calls: [AnyEventCall] = []
         var lineNumber = 0
+        var lines = ScriptLineReader()
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             guard line.count <= lineLimit else { throw lineTooLong(file: file, line: lineNumber) }
-            if let call = try call(in: line, number: lineNumber, file: file) { calls.append(call) }
+            if let call = try call(in: line, number: lineNumber, file: file, using: &lines) { calls.append(call) }
         }
         return calls
     }
 
-    /// The call on line `number` of `file`, or nil for a blank or comment line.
-    static func call(in rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError) -> AnyEventCall? {
-        try entry(in: rawLine, number: number, file: file)?.call
+    /// The call on line `number` of `file`, or nil for a blank or comment line; read with `lines`,
+    /// the run's reader of lines.
+    static func call(in rawLine: ArraySlice<UInt8>, number: Int, file: String, using lines: inout ScriptLineReader)
+        throws(EventScriptError) -> AnyEventCall?
+    {
+        try entry(in: rawLine, number: number, file: file, using: &lines)?.call
     }
 
     /// The call on line `number` of `file` and the line's `"source"` (a recorded session's), or nil
@@ -69,10 +73,18 @@ package enum EventScript {
     static func entry(in rawLine: ArraySlice<UInt8>, number: Int, file: String) throws(EventScriptError)
         -> (call: AnyEventCall, source: String?)?
     {
+        var lines = ScriptLineReader()
+        return try entry(in: rawLine, number: number, file: file, using: &lines)
+    }
+
+    /// ``entry(in:number:file:)`` with `lines`, the run's reader of lines.
+    static func entry(in rawLine: ArraySlice<UInt8>, number: Int, file: String, using lines: inout ScriptLineReader)
+        throws(EventScriptError) -> (call: AnyEventCall, source: String?)?
+    {
         guard let line = content(of: rawLine) else { return nil }
         // Most lines: read straight from their bytes; anything that path cannot read, or finds
         // wrong, is read the ordinary way, which says what is wrong and where.
-        if let entry = AnyEventCall.readingSource(line: line) { return entry }
+        if let entry = lines.entry(line) { return entry }
         return try ordinaryEntry(line, number: number, file: file)
     }
 
@@ -131,8 +143,9 @@ package enum EventScript {
     private static func readAll(_ reader: LineReader) throws(EventScriptError) -> [AnyEventCall] {
         var reader = reader
         var calls: [AnyEventCall] = []
+        var lines = ScriptLineReader()
         while let line = try reader.nextLine() {
-            if let call = try call(in: line, number: reader.lineNumber, file: reader.name) { calls.append(call) }
+            if let call = try call(in: line, number: reader.lineNumber, file: reader.name, using: &lines) { calls.append(call) }
         }
         return calls
     }
@@ -146,6 +159,8 @@ struct EventFeed {
         case streaming(LineReader)
     }
     private var source: Source
+    /// The run's reader of a stream's lines.
+    private var lines = ScriptLineReader()
 
     /// The calls, in order.
     init(calls: [AnyEventCall]) {
@@ -170,7 +185,7 @@ struct EventFeed {
             source = .checked([].makeIterator())
             defer { source = .streaming(reader) }
             while let line = try reader.nextLine() {
-                if let call = try EventScript.call(in: line, number: reader.lineNumber, file: reader.name) { return call }
+                if let call = try EventScript.call(in: line, number: reader.lineNumber, file: reader.name, using: &lines) { return call }
             }
             return nil
         }

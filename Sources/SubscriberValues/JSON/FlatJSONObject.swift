@@ -28,7 +28,7 @@ package struct FlatJSONObject: Sendable {
     }
 
     /// The object's text.
-    let bytes: ArraySlice<UInt8>
+    private(set) var bytes: ArraySlice<UInt8>
     /// Its members, in order.
     private(set) var members: [Member] = []
 
@@ -42,13 +42,32 @@ package struct FlatJSONObject: Sendable {
     /// The object `bytes` hold (whitespace around it allowed), or nil when they hold anything
     /// else, or anything this fast path leaves to the parser.
     package init?(scanning bytes: ArraySlice<UInt8>) {
+        self.init()
+        guard rescan(bytes) else { return nil }
+    }
+
+    /// An object of no bytes and no members, to ``rescan(_:)`` line after line.
+    init() { bytes = [] }
+
+    /// Scans `bytes` as ``init(scanning:)`` does, into this object's member list: its storage
+    /// (at most ``memberLimit`` members) is reused from one line to the next. False, with no
+    /// members, where ``init(scanning:)`` is nil.
+    mutating func rescan(_ bytes: ArraySlice<UInt8>) -> Bool {
         self.bytes = bytes
-        let scanned = bytes.withUnsafeBufferPointer { buffer -> [Member]? in
+        if !members.isEmpty { members.removeAll(keepingCapacity: true) }
+        let scanned = bytes.withUnsafeBufferPointer { buffer -> Bool in
             var scanner = Scanner(bytes: buffer, base: bytes.startIndex)
-            return scanner.object()
+            return scanner.object(into: &members)
         }
-        guard let scanned else { return nil }
-        members = scanned
+        if !scanned, !members.isEmpty { members.removeAll(keepingCapacity: true) }
+        return scanned
+    }
+
+    /// Lets go of the bytes last scanned (a line reader's buffer is then not shared when it reads
+    /// on) and of their members, keeping the member list's storage.
+    mutating func releaseBytes() {
+        bytes = []
+        if !members.isEmpty { members.removeAll(keepingCapacity: true) }
     }
 
     /// The member named `key`, or nil.
@@ -153,30 +172,31 @@ package struct FlatJSONObject: Sendable {
             }
         }
 
-        mutating func object() -> [Member]? {
+        /// Appends the object's members to `members` (empty); false when the bytes are not one
+        /// this fast path reads.
+        mutating func object(into members: inout [Member]) -> Bool {
             skipWhitespace()
-            guard byte(index) == UInt8(ascii: "{") else { return nil }
+            guard byte(index) == UInt8(ascii: "{") else { return false }
             index += 1
             skipWhitespace()
-            var members: [Member] = []
             if byte(index) == UInt8(ascii: "}") {
                 index += 1
-                return end() ? members : nil
+                return end()
             }
-            members.reserveCapacity(4)
+            if members.capacity < 4 { members.reserveCapacity(4) }
             while true {
-                guard members.count < FlatJSONObject.memberLimit, let key = key() else { return nil }
-                if key.isEmpty && members.contains(where: { $0.key.isEmpty }) { return nil }
+                guard members.count < FlatJSONObject.memberLimit, let key = key() else { return false }
+                if key.isEmpty && members.contains(where: { $0.key.isEmpty }) { return false }
                 for member in members where member.key.count == key.count && key.count > 0 {
                     if memcmp(bytes.baseAddress! + member.key.lowerBound - base, bytes.baseAddress! + key.lowerBound - base, key.count) == 0 {
-                        return nil  // a duplicate key: the parser names it
+                        return false  // a duplicate key: the parser names it
                     }
                 }
                 skipWhitespace()
-                guard byte(index) == UInt8(ascii: ":") else { return nil }
+                guard byte(index) == UInt8(ascii: ":") else { return false }
                 index += 1
                 skipWhitespace()
-                guard let (value, plain) = value() else { return nil }
+                guard let (value, plain) = value() else { return false }
                 members.append(Member(key: key, value: value, plain: plain))
                 skipWhitespace()
                 switch byte(index) {
@@ -185,9 +205,9 @@ package struct FlatJSONObject: Sendable {
                     skipWhitespace()
                 case UInt8(ascii: "}"):
                     index += 1
-                    return end() ? members : nil
+                    return end()
                 default:
-                    return nil
+                    return false
                 }
             }
         }

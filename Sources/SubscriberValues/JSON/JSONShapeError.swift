@@ -45,7 +45,7 @@ package struct JSONObjectReader: Sendable {
     /// Two stored properties rather than an enum: reading a member borrows them, where binding an
     /// enum's payload copied it (retains and releases on every key read).
     private let tree: JSONObject
-    private let flat: FlatJSONObject?
+    private var flat: FlatJSONObject?
     /// The object being read (a flat object's members built, when one is read: rare).
     package var object: JSONObject { flat.map { $0.object ?? JSONObject() } ?? tree }
     /// The key path of the object itself.
@@ -58,7 +58,7 @@ package struct JSONObjectReader: Sendable {
     private var readMembers: UInt64 = 0
     /// Over a flat object, a bit for each of its members: ``readMembers`` equal to it means
     /// that every member was read (no unknown key). 0 over a built object and an empty one.
-    private let allMembers: UInt64
+    private var allMembers: UInt64
     /// False once a member of a flat object that was read did not parse: what was read from it
     /// then is not the object's, and the caller reads it the ordinary way (which says what is wrong).
     package private(set) var isIntact = true
@@ -81,6 +81,47 @@ package struct JSONObjectReader: Sendable {
         self.flat = flat
         allMembers = flat.members.count >= 64 ? ~0 : (1 << UInt64(flat.members.count)) &- 1
         self.path = path
+    }
+
+    /// A reader of one line's members after another (``startLine(_:)``, ``endLine()``), over
+    /// their bytes as ``init(flat:path:)`` reads them: its member list and its list of keys asked
+    /// for are kept from line to line (at most ``FlatJSONObject/memberLimit`` members and the keys
+    /// one shape names), not built and freed once a line.
+    package init(linesAt path: String) {
+        tree = JSONObject()
+        flat = FlatJSONObject()
+        allMembers = 0
+        self.path = path
+    }
+
+    /// Starts reading the object `bytes` hold (a reader made by ``init(linesAt:)``), as
+    /// ``init(flat:path:)`` over `FlatJSONObject(scanning: bytes)` would; false where that is nil.
+    /// Call ``endLine()`` when done with the line.
+    package mutating func startLine(_ bytes: ArraySlice<UInt8>) -> Bool {
+        // Cleared by `endLine()`; again here only after a line without one (nothing to clear, usually).
+        if !readKeys.isEmpty { readKeys.removeAll(keepingCapacity: true) }
+        readMembers = 0
+        isIntact = true
+        allMembers = 0
+        guard flat != nil, flat!.rescan(bytes) else { return false }
+        let count = flat!.members.count
+        allMembers = count >= 64 ? ~0 : (1 << UInt64(count)) &- 1
+        return true
+    }
+
+    /// Lets go of the line's bytes, keeping the storage for the next line.
+    package mutating func endLine() {
+        flat?.releaseBytes()
+        if !readKeys.isEmpty { readKeys.removeAll(keepingCapacity: true) }
+        readMembers = 0
+        allMembers = 0
+    }
+
+    /// Whether a member is named `key` or `other` (not marked as read): over a line's bytes,
+    /// ``FlatJSONObject/hasKey(_:or:)`` (no `String` made).
+    package func hasKey(_ key: StaticString, or other: StaticString) -> Bool {
+        if let flat { return flat.hasKey(key, or: other) }
+        return tree[key.description] != nil || tree[other.description] != nil
     }
 
     /// The key path of member `key`.
