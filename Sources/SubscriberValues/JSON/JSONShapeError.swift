@@ -45,9 +45,13 @@ package struct JSONObjectReader: Sendable {
     /// Two stored properties rather than an enum: reading a member borrows them, where binding an
     /// enum's payload copied it (retains and releases on every key read).
     private let tree: JSONObject
-    private var flat: FlatJSONObject?
+    /// Not optional: a read borrows it where binding an optional copied it (a retain and a
+    /// release of its bytes and of its members at every key read). Empty over a built object.
+    private var flat: FlatJSONObject
+    /// Whether what is read is ``flat`` (else ``tree``).
+    private let isFlat: Bool
     /// The object being read (a flat object's members built, when one is read: rare).
-    package var object: JSONObject { flat.map { $0.object ?? JSONObject() } ?? tree }
+    package var object: JSONObject { isFlat ? (flat.object ?? JSONObject()) : tree }
     /// The key path of the object itself.
     package let path: String
     /// The keys asked for so far: the few the reading code names, so a list (no hashing) is cheapest.
@@ -69,7 +73,8 @@ package struct JSONObjectReader: Sendable {
             throw JSONShapeError(path: path, expected: "an object", found: value.shapeDescription)
         }
         tree = object
-        flat = nil
+        flat = FlatJSONObject()
+        isFlat = false
         allMembers = 0
         self.path = path
     }
@@ -79,6 +84,7 @@ package struct JSONObjectReader: Sendable {
     package init(flat: FlatJSONObject, path: String) {
         tree = JSONObject()
         self.flat = flat
+        isFlat = true
         allMembers = flat.members.count >= 64 ? ~0 : (1 << UInt64(flat.members.count)) &- 1
         self.path = path
     }
@@ -90,6 +96,7 @@ package struct JSONObjectReader: Sendable {
     package init(linesAt path: String) {
         tree = JSONObject()
         flat = FlatJSONObject()
+        isFlat = true
         allMembers = 0
         self.path = path
     }
@@ -103,15 +110,15 @@ package struct JSONObjectReader: Sendable {
         readMembers = 0
         isIntact = true
         allMembers = 0
-        guard flat != nil, flat!.rescan(bytes) else { return false }
-        let count = flat!.members.count
+        guard isFlat, flat.rescan(bytes) else { return false }
+        let count = flat.members.count
         allMembers = count >= 64 ? ~0 : (1 << UInt64(count)) &- 1
         return true
     }
 
     /// Lets go of the line's bytes, keeping the storage for the next line.
     package mutating func endLine() {
-        flat?.releaseBytes()
+        if isFlat { flat.releaseBytes() }
         if !readKeys.isEmpty { readKeys.removeAll(keepingCapacity: true) }
         readMembers = 0
         allMembers = 0
@@ -120,7 +127,7 @@ package struct JSONObjectReader: Sendable {
     /// Whether a member is named `key` or `other` (not marked as read): over a line's bytes,
     /// ``FlatJSONObject/hasKey(_:or:)`` (no `String` made).
     package func hasKey(_ key: StaticString, or other: StaticString) -> Bool {
-        if let flat { return flat.hasKey(key, or: other) }
+        if isFlat { return flat.hasKey(key, or: other) }
         return tree[key.description] != nil || tree[other.description] != nil
     }
 
@@ -129,17 +136,17 @@ package struct JSONObjectReader: Sendable {
 
     /// Whether member `key` is there (not marked as read).
     package func has(_ key: String) -> Bool {
-        if let flat { return flat.member(key) != nil }
+        if isFlat { return flat.member(key) != nil }
         return tree[key] != nil
     }
 
     /// The raw member `key`, or nil when absent. Marks the key as read.
     package mutating func value(_ key: String) -> JSONValue? {
-        guard let flat else {
+        guard isFlat else {
             if !readKeys.contains(key) { readKeys.append(key) }
             return tree[key]
         }
-        guard let member = read(key, in: flat) else { return nil }
+        guard let member = readFlat(key) else { return nil }
         guard let value = flat.value(member) else {
             isIntact = false
             return nil
@@ -149,7 +156,7 @@ package struct JSONObjectReader: Sendable {
 
     /// Member `key` as a string; nil when absent; an error when present with another type.
     package mutating func string(_ key: String) throws(JSONShapeError) -> String? {
-        if let flat, let index = flat.index(of: key), flat.members[index].plain {
+        if isFlat, let index = flat.index(of: key), flat.members[index].plain {
             readMembers |= 1 << UInt64(index)
             return flat.string(flat.members[index].value)
         }
@@ -161,7 +168,7 @@ package struct JSONObjectReader: Sendable {
     /// Member `key`'s bytes when it is a plain string (printable ASCII, nothing escaped), marked as
     /// read; nil otherwise, or over a built object (then read it with ``string(_:)``).
     package mutating func plainStringBytes(_ key: String) -> ArraySlice<UInt8>? {
-        guard let flat, let index = flat.index(of: key), flat.members[index].plain else { return nil }
+        guard isFlat, let index = flat.index(of: key), flat.members[index].plain else { return nil }
         readMembers |= 1 << UInt64(index)
         return flat.bytes[flat.members[index].value]
     }
@@ -175,7 +182,7 @@ package struct JSONObjectReader: Sendable {
     package mutating func flatObject<T>(_ key: String, _ body: (inout JSONObjectReader) throws(JSONShapeError) -> T)
         throws(JSONShapeError) -> T?
     {
-        guard let flat, let index = flat.index(of: key) else { return nil }
+        guard isFlat, let index = flat.index(of: key) else { return nil }
         let member = flat.members[index]
         guard !member.plain, flat.bytes[member.value.lowerBound] == UInt8(ascii: "{"),
               let nested = FlatJSONObject(scanning: flat.bytes[member.value]) else { return nil }
@@ -186,7 +193,7 @@ package struct JSONObjectReader: Sendable {
     }
 
     /// Flat member `key`, marked as read (an absent key is remembered among those asked for).
-    private mutating func read(_ key: String, in flat: FlatJSONObject) -> FlatJSONObject.Member? {
+    private mutating func readFlat(_ key: String) -> FlatJSONObject.Member? {
         guard let index = flat.index(of: key) else {
             if !readKeys.contains(key) {
                 // Room for a shape's few optional keys at once: grown one at a time, the list of
@@ -258,7 +265,8 @@ package struct JSONObjectReader: Sendable {
         if readMembers == allMembers, allMembers != 0 { return }
         let unknown: String?
         var asked = readKeys
-        if let flat {
+        if isFlat {
+            let flat = flat
             unknown = flat.members.indices.first { readMembers & 1 << UInt64($0) == 0 }.map { flat.string(flat.members[$0].key) }
             if unknown != nil {
                 asked += flat.members.indices.filter { readMembers & 1 << UInt64($0) != 0 }.map { flat.string(flat.members[$0].key) }
