@@ -205,4 +205,25 @@ struct EventScriptFastPathTests {
         #expect(throws: Never.self) { try reader.rejectUnknownKeys() }
         reader.endLine()
     }
+    @Test("a member looked for first at its usual place is found at any place, as a search of all finds it, and not when absent or not a plain string")
+    func memberByPlace() throws {
+        for count in 1...6 {
+            for place in 0..<count {
+                var members = (0..<count).map { #""k\#($0)": "v\#($0)""# }
+                members[place] = #""event": "openURL""#
+                let line = ArraySlice(("{" + members.joined(separator: ", ") + "}").utf8)
+                for hint in 0...count {
+                    var byPlace = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: line)), path: "")
+                    var bySearch = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: line)), path: "")
+                    let found = byPlace.plainStringBytes("event", place: hint), searched = bySearch.plainStringBytes("event")
+                    #expect(found.map { Array($0) } == Array("openURL".utf8) && searched.map { Array($0) } == Array("openURL".utf8))
+                }
+            }
+        }
+        for text in [#"{"events": "x", "even": "y"}"#, #"{"event": 1}"#, #"{"event": "é"}"#, #"{}"#] {
+            var reader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: ArraySlice(text.utf8))), path: "")
+            let found = reader.plainStringBytes("event", place: 0)
+            #expect(found == nil, "\(text)")
+        }
+    }
 }

@@ -77,7 +77,7 @@ struct ScriptLineReader {
         defer { reader.endLine() }
         guard reader.startLine(line) else { return nil }
         do {
-            guard let name = reader.plainStringBytes("event"), let event = ScriptEventNames.event(named: name) else { return nil }
+            guard let name = reader.plainStringBytes("event", place: 0), let event = ScriptEventNames.event(named: name) else { return nil }
             // Read only from a line with either key: reading them (about 520 instructions a line)
             // finds nothing in one without, and its members' keys say so (about 340 to look for
             // them in the line's bytes).

@@ -173,6 +173,14 @@ package struct JSONObjectReader: Sendable {
         return flat.bytes[flat.members[index].value]
     }
 
+    /// ``plainStringBytes(_:)`` for a member looked for first at `place` among the members (a
+    /// script line's `"event"`: first), then among all.
+    package mutating func plainStringBytes(_ key: StaticString, place: Int) -> ArraySlice<UInt8>? {
+        guard isFlat, let index = flat.index(of: key, place: place), flat.members[index].plain else { return nil }
+        readMembers |= 1 << UInt64(index)
+        return flat.bytes[flat.members[index].value]
+    }
+
     /// Member `key` read by `body` as an object over its own bytes, when this reader is over a
     /// line's bytes and the member is an object that ``FlatJSONObject`` reads (its members built
     /// only as they are read, as here); nil without calling `body` otherwise (absent, another
