@@ -501,3 +501,18 @@ func roundTrips(_ value: JSONValue) throws {
     small.appendSerialized(to: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":1}"#)
 }
+
+/// Every kind of member value an object appended in place may hold (a plain one written at once,
+/// an array or object through the serializer), and the empty object: the serializer's text.
+@Test func objectAppendedInPlaceWritesEveryKindOfMember() {
+    let objects: [JSONObject] = [
+        [:], ["t": true], ["z": .null],
+        ["t": true, "f": false, "z": .null, "e": "", "q": "é\u{1}\"\\", "m": -0.0, "big": 1e300, "fraction": 0.1, "i": -42,
+         "a": [1, "b", [:], []], "o": ["k": ["n": .null]], "empty": [:], "\u{7}key": "v"],
+    ]
+    for object in objects {
+        var bytes = Array("[".utf8)
+        object.appendSerialized(to: &bytes)
+        #expect(bytes == Array("[".utf8) + JSONValue.object(object).serializedBytes(), "\(object)")
+    }
+}
