@@ -516,3 +516,19 @@ func roundTrips(_ value: JSONValue) throws {
         #expect(bytes == Array("[".utf8) + JSONValue.object(object).serializedBytes(), "\(object)")
     }
 }
+
+/// An object made from members (a literal): in order, a repeated key keeping its last value in its
+/// first position, whatever the number of members.
+@Test func objectFromMembersKeepsOrderAndTheLastOfARepeatedKey() {
+    #expect(JSONObject([]).members.isEmpty)
+    let literal: JSONObject = ["b": 1, "a": 2, "b": 3, "c": .null, "a": "x"]
+    #expect(literal.keys == ["b", "a", "c"])
+    #expect(literal["b"] == 3 && literal["a"] == "x" && literal["c"] == .null)
+    for count in [1, 2, 3, 17, 40] {
+        let members = (0..<count).map { ("k\($0 % 7)", JSONValue.number(Double($0))) }
+        var expected = JSONObject()
+        for (key, value) in members { expected[key] = value }
+        #expect(JSONObject(members).members.map(\.key) == expected.keys, "\(count)")
+        #expect(JSONObject(members) == expected, "\(count)")
+    }
+}
