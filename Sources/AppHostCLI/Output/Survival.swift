@@ -199,9 +199,14 @@ package enum Survival {
                 return
             }
             stager.shared = true
-            // By index: a record (strings, attributes) is not copied out of the array to be found staged.
-            for index in records.indices where !stager.write(time: records[index].time, during: event, to: output) {
-                output.write(render(records[index]))
+            // The usual case: the records are the first lines staged, in order, each whole: their
+            // bytes follow one another, written at once (one write into the output a line cost
+            // about 310 instructions: its claim, its lock, its append).
+            if !stager.writeFirst(matching: records, during: event, to: output) {
+                // By index: a record (strings, attributes) is not copied out of the array to be found staged.
+                for index in records.indices where !stager.write(time: records[index].time, during: event, to: output) {
+                    output.write(render(records[index]))
+                }
             }
             // Staged lines not written from here (a thread's line staged as "between events" and
             // drained with the next one) are not held any longer than the lines written with them.
@@ -339,6 +344,22 @@ package enum Survival {
                 tail -= head
                 head = 0
             }
+        }
+
+        /// When `records` are the first staged records, in order, each staged whole: writes their
+        /// bytes (which follow one another) to `output` at once, forgets them and returns true;
+        /// else writes nothing and returns false.
+        func writeFirst(matching records: [LogRecord], during event: LifecycleEvent?, to output: TextOutput) -> Bool {
+            guard records.count <= count else { return false }
+            var position = head
+            for index in records.indices {
+                guard entries[position].time == records[index].time, entries[position].event == event,
+                      entries[position].end > start(of: position) else { return false }
+                position += 1
+            }
+            buffer.withBytes(from: buffer.start, to: entries[position - 1].end) { output.write($0) }
+            drop(records.count)
+            return true
         }
 
         /// Writes the record logged at `time` to `output` as staged, and forgets it; false when it is not among the
