@@ -125,6 +125,30 @@ struct HostEventLogTests {
         #expect(handed.withLock { $0 } == lines("a", "b", "c", "d", "e"))
     }
 
+    @Test("events without lines or requests between events with them: each outcome gets its own, the lines kept by a taker stay as they were")
+    func quietEventsBetween() {
+        let log = HostLogRecorder()
+        var kept: [(event: Int, logs: [LogRecord])] = []
+        for event in 1...12 {
+            log.open(event: event)
+            let lines = event % 3 == 0 ? 0 : event % 4 + 1
+            for line in 0..<lines { log.log(subscriber: "S", level: .info, message: "event \(event) line \(line)") }
+            if event % 5 == 0 { log.request(.registerForRemoteNotifications, from: "S") }
+            let taken = log.take(event: event, closing: true)
+            #expect(taken.logs.map(\.message) == (0..<lines).map { "event \(event) line \($0)" }, "\(event)")
+            #expect(taken.requests.count == (event % 5 == 0 ? 1 : 0), "\(event)")
+            if event % 2 == 1 { kept.append((event, taken.logs)) }
+        }
+        for (event, logs) in kept {
+            let lines = event % 3 == 0 ? 0 : event % 4 + 1
+            #expect(logs.map(\.message) == (0..<lines).map { "event \(event) line \($0)" }, "\(event)")
+        }
+        // A line after the last event's outcome goes with the next one taken.
+        log.log(subscriber: "S", level: .info, message: "late")
+        log.open(event: 13)
+        #expect(log.take(event: 13, closing: true).logs.map(\.message) == ["late"])
+    }
+
     @Test("200,000 lines logged in one event all go with its outcome (linear: a quadratic path would not finish in time)")
     func manyLinesInOneEvent() async throws {
         LogsManyLines.lines = 200_000
