@@ -97,6 +97,58 @@ struct HostEventLogTests {
         #expect(Set(taken).count == threads * lines)
     }
 
+    @Test("a handler that logs again: its line is handed over and kept right after the one it was handling, loose, in the latest event or in an older open one")
+    func handlerLogsAgain() {
+        final class Holder: @unchecked Sendable { weak var log: HostLogRecorder? }
+        let holder = Holder()
+        let handed = Mutex<[String]>([])
+        let log = HostLogRecorder(handler: { record in
+            handed.withLock { $0.append(record.message) }
+            if !record.message.hasPrefix("again") { holder.log?.log(subscriber: "S", level: .info, message: "again after " + record.message) }
+        })
+        holder.log = log
+        func lines(_ names: String...) -> [String] { names.flatMap { [$0, "again after " + $0] } }
+        // Loose: no event open.
+        log.log(subscriber: "S", level: .info, message: "a")
+        #expect(log.take(event: nil, closing: false).logs.map(\.message) == lines("a"))
+        // The latest event.
+        log.open(event: 1)
+        log.log(subscriber: "S", level: .info, message: "b")
+        log.logEvent(subscriber: "S", name: "c", attributes: ["n": 1])
+        #expect(log.take(event: 1, closing: false).logs.map(\.message) == lines("b", "c"))
+        // An open event that is not the latest (event 2 opened after it).
+        log.open(event: 2)
+        log.open(event: 1)
+        log.log(subscriber: "S", level: .info, message: "d")
+        log.log(subscriber: "S", level: .info, message: "e")
+        #expect(log.take(event: 1, closing: true).logs.map(\.message) == lines("d", "e"))
+        #expect(handed.withLock { $0 } == lines("a", "b", "c", "d", "e"))
+    }
+
+    @Test("events without lines or requests between events with them: each outcome gets its own, the lines kept by a taker stay as they were")
+    func quietEventsBetween() {
+        let log = HostLogRecorder()
+        var kept: [(event: Int, logs: [LogRecord])] = []
+        for event in 1...12 {
+            log.open(event: event)
+            let lines = event % 3 == 0 ? 0 : event % 4 + 1
+            for line in 0..<lines { log.log(subscriber: "S", level: .info, message: "event \(event) line \(line)") }
+            if event % 5 == 0 { log.request(.registerForRemoteNotifications, from: "S") }
+            let taken = log.take(event: event, closing: true)
+            #expect(taken.logs.map(\.message) == (0..<lines).map { "event \(event) line \($0)" }, "\(event)")
+            #expect(taken.requests.count == (event % 5 == 0 ? 1 : 0), "\(event)")
+            if event % 2 == 1 { kept.append((event, taken.logs)) }
+        }
+        for (event, logs) in kept {
+            let lines = event % 3 == 0 ? 0 : event % 4 + 1
+            #expect(logs.map(\.message) == (0..<lines).map { "event \(event) line \($0)" }, "\(event)")
+        }
+        // A line after the last event's outcome goes with the next one taken.
+        log.log(subscriber: "S", level: .info, message: "late")
+        log.open(event: 13)
+        #expect(log.take(event: 13, closing: true).logs.map(\.message) == ["late"])
+    }
+
     @Test("200,000 lines logged in one event all go with its outcome (linear: a quadratic path would not finish in time)")
     func manyLinesInOneEvent() async throws {
         LogsManyLines.lines = 200_000

@@ -501,3 +501,34 @@ func roundTrips(_ value: JSONValue) throws {
     small.appendSerialized(to: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":1}"#)
 }
+
+/// Every kind of member value an object appended in place may hold (a plain one written at once,
+/// an array or object through the serializer), and the empty object: the serializer's text.
+@Test func objectAppendedInPlaceWritesEveryKindOfMember() {
+    let objects: [JSONObject] = [
+        [:], ["t": true], ["z": .null],
+        ["t": true, "f": false, "z": .null, "e": "", "q": "é\u{1}\"\\", "m": -0.0, "big": 1e300, "fraction": 0.1, "i": -42,
+         "a": [1, "b", [:], []], "o": ["k": ["n": .null]], "empty": [:], "\u{7}key": "v"],
+    ]
+    for object in objects {
+        var bytes = Array("[".utf8)
+        object.appendSerialized(to: &bytes)
+        #expect(bytes == Array("[".utf8) + JSONValue.object(object).serializedBytes(), "\(object)")
+    }
+}
+
+/// An object made from members (a literal): in order, a repeated key keeping its last value in its
+/// first position, whatever the number of members.
+@Test func objectFromMembersKeepsOrderAndTheLastOfARepeatedKey() {
+    #expect(JSONObject([]).members.isEmpty)
+    let literal: JSONObject = ["b": 1, "a": 2, "b": 3, "c": .null, "a": "x"]
+    #expect(literal.keys == ["b", "a", "c"])
+    #expect(literal["b"] == 3 && literal["a"] == "x" && literal["c"] == .null)
+    for count in [1, 2, 3, 17, 40] {
+        let members = (0..<count).map { ("k\($0 % 7)", JSONValue.number(Double($0))) }
+        var expected = JSONObject()
+        for (key, value) in members { expected[key] = value }
+        #expect(JSONObject(members).members.map(\.key) == expected.keys, "\(count)")
+        #expect(JSONObject(members) == expected, "\(count)")
+    }
+}

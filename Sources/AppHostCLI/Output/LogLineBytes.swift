@@ -118,7 +118,7 @@ enum LogLineBytes {
         var index = 0
         while index + 8 <= count {
             // A byte below 0x20 or at or above 0x7F: looked at one by one.
-            if mayNeedEscaping(JSONWord.load(base + index)) {
+            if mayNeedEscaping(load(base + index)) {
                 for offset in 0..<8 where !isShown(base[index + offset]) { return false }
             }
             index += 8
@@ -126,7 +126,7 @@ enum LogLineBytes {
         // The last few bytes: as the last eight, some of them looked at again (a line of eight or
         // more), else one by one.
         if index < count && count >= 8 {
-            if mayNeedEscaping(JSONWord.load(base + count - 8)) {
+            if mayNeedEscaping(load(base + count - 8)) {
                 for offset in (count - 8)..<count where !isShown(base[offset]) { return false }
             }
             return true
@@ -138,10 +138,24 @@ enum LogLineBytes {
         return true
     }
 
-    /// Whether a word holds a byte below 0x20 or at or above 0x7F (then looked at byte by byte).
+    /// Whether a word holds a byte below 0x20 or at or above 0x7F (then looked at byte by byte):
+    /// `JSONWord.control` and `JSONWord.atOrAboveDEL` written here, with their constants as
+    /// literals. Called across the module boundary they were three calls a word (and a global's
+    /// read each), about 45 instructions for eight bytes; here a handful.
     @inline(__always)
     private static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        JSONWord.control(word) | JSONWord.atOrAboveDEL(word) != 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // Below 0x20: x - 0x20 borrows into its high bit while x's is clear. At or above 0x7F: the
+        // high bit set, or x + 1 reaching it from below.
+        let control = (word &- ones &* 0x20) & ~word
+        let high = ((word & ~highs) &+ ones) | word
+        return (control | high) & highs != 0
+    }
+
+    /// The eight bytes at `pointer`, as one word (unaligned).
+    @inline(__always)
+    private static func load(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
+        UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self)
     }
 
     @inline(__always)

@@ -1,7 +1,6 @@
 import Foundation
 import SubscriberDelivery
 import SubscriberKit
-import Synchronization
 
 /// The host's ``SubscriberLogSink``: records what subscribers log and ask for, and hands each record
 /// to an optional handler as it arrives (the CLI prints them). Thread-safe: subscribers log from any
@@ -16,12 +15,16 @@ import Synchronization
 /// The handler sees the records in the order they are kept, and every record taken was handed to the
 /// handler first (one lock around keeping and handing over, which taking waits for): an output that
 /// stages lines as they arrive and writes them when they are taken finds each one, even when many
-/// threads log at once.
+/// threads log at once. A record is numbered when it arrives, handed to the handler, then moved
+/// into the kept ones at its number's place (a line the handler logs meanwhile is numbered after
+/// it and kept after it): it is never copied.
 package final class HostLogRecorder: SubscriberLogSink {
-    private let kept = Mutex(Kept())
-    /// Held while a record is kept and handed to the handler, and while records are taken. Recursive:
-    /// a handler may log again.
-    private let handing = NSRecursiveLock()
+    /// What is kept; read and changed only under `lock`, one access at a time (no run-time
+    /// exclusivity checks).
+    @exclusivity(unchecked) private nonisolated(unsafe) var kept = Kept()
+    /// The one lock: held while a record is kept and handed to the handler, while records are taken,
+    /// and around every access to `kept`. Recursive: a handler may log again.
+    private let lock = RecursiveLock()
     private let requestHandler: (@Sendable (HostRequest) -> Void)?
     private let retains: Bool
     private let handler: (@Sendable (LogRecord) -> Void)?
@@ -41,66 +44,74 @@ package final class HostLogRecorder: SubscriberLogSink {
     /// until the next event opens.
     package func open(event: Int) {
         guard retains else { return }
-        kept.withLock { kept in
-            kept.records.open(event)
-            kept.requests.open(event)
-            kept.current = event
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        kept.records.open(event)
+        kept.requests.open(event)
+        kept.current = event
     }
 
     /// Takes what belongs to `event` and everything that belongs to no open event, oldest first;
     /// `closing`: its last outcome is being made, so what arrives for it later goes with the next.
     package func take(event: Int?, closing: Bool) -> (logs: [LogRecord], requests: [HostRequest]) {
-        handing.lock()
-        defer { handing.unlock() }
-        return kept.withLock { kept in
-            (kept.records.take(event, closing: closing), kept.requests.take(event, closing: closing))
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        return (kept.records.take(event, closing: closing), kept.requests.take(event, closing: closing))
     }
 
     // MARK: Everything at once
 
     /// Takes every request kept so far, oldest first, and forgets them.
     package func drainRequests() -> [HostRequest] {
-        handing.lock()
-        defer { handing.unlock() }
-        return kept.withLock { $0.requests.takeAll() }
+        lock.lock()
+        defer { lock.unlock() }
+        return kept.requests.takeAll()
     }
 
     /// Takes every record kept so far, oldest first, and forgets them.
     package func drain() -> [LogRecord] {
-        handing.lock()
-        defer { handing.unlock() }
-        return kept.withLock { $0.records.takeAll() }
+        lock.lock()
+        defer { lock.unlock() }
+        return kept.records.takeAll()
     }
 
     /// The records kept so far, oldest first, without forgetting them.
-    package var recorded: [LogRecord] { kept.withLock { $0.records.all() } }
+    package var recorded: [LogRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return kept.records.all()
+    }
 
     // MARK: What subscribers send
 
     /// Keeps and forwards a subscriber's request. [any-thread]
     package func request(_ request: SubscriberRequest, from subscriber: String) {
         let made = HostRequest(subscriber: subscriber, request: request)
-        handing.lock()
-        defer { handing.unlock() }
-        if retains { kept.withLock { $0.requests.append(made, to: $0.current) } }
+        lock.lock()
+        defer { lock.unlock() }
+        if retains { kept.requests.append(made, to: kept.current) }
         requestHandler?(made)
     }
 
-    /// Keeps and forwards one record.
-    package func record(_ record: LogRecord) {
-        handing.lock()
-        defer { handing.unlock() }
-        if retains { kept.withLock { $0.records.append(record, to: $0.current) } }
-        // Outside the records' lock, so that a handler may log again (the handing lock is recursive).
+    /// Hands one record to the handler and keeps it.
+    package func record(_ record: consuming LogRecord) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard retains else {
+            handler?(record)
+            return
+        }
+        // Numbered and placed now, handed over, then moved in: a line the handler logs (the lock is
+        // recursive) is numbered after this one and kept after it, as the handler saw them.
+        let number = kept.records.number()
+        let event = kept.current
         handler?(record)
+        kept.records.insert(record, number: number, to: event)
     }
 
     /// Records a log line. [any-thread]
     package func log(subscriber: String, level: LogLevel, message: String) {
-        // No attributes as an empty object made directly (`[:]` went through the dictionary literal's init).
-        record(LogRecord(subscriber: subscriber, kind: .log, level: level, message: message, attributes: JSONObject()))
+        record(LogRecord(subscriber: subscriber, level: level, message: message))
     }
 
     /// Records an analytics event, at level info. [any-thread]
@@ -157,24 +168,52 @@ private struct ByEvent<Element> {
     private static var reusedLimit: Int { 64 }
 
     mutating func open(_ event: Int) {
-        guard latest != event, open[event] == nil else { return }
+        // Every event opens: no dictionary looked up while no other event is open, no array
+        // emptied that is empty (each was about 85 instructions an event, twice: records and requests).
+        guard latest != event, open.isEmpty || open[event] == nil else { return }
         if let latest { open[latest] = latestNumbered() }
         latest = event
-        latestElements = []
-        latestNumbers.removeAll(keepingCapacity: true)
+        if latestElements.capacity != 0 { latestElements = [] }
+        if !latestNumbers.isEmpty { latestNumbers.removeAll(keepingCapacity: true) }
     }
 
-    mutating func append(_ element: Element, to event: Int?) {
+    /// The number of the next element to arrive.
+    mutating func number() -> Int {
         next += 1
+        return next
+    }
+
+    /// Appends an element arriving now to `event`'s (or the loose ones).
+    mutating func append(_ element: consuming Element, to event: Int?) {
+        insert(element, number: number(), to: event)
+    }
+
+    /// Keeps `element`, numbered `number` (``number()``), with `event`'s elements (or the loose
+    /// ones), in order of number: at the end but when elements numbered after it came first (a
+    /// handler's own lines), then just before them.
+    mutating func insert(_ element: consuming Element, number: Int, to event: Int?) {
         if let event, event == latest {
             if latestElements.capacity == 0 { reuseHandedOut() }
-            latestElements.append(element)
-            latestNumbers.append(next)
+            var at = latestNumbers.count
+            while at > 0 && latestNumbers[at - 1] > number { at -= 1 }
+            if at == latestNumbers.count {
+                latestElements.append(element)
+                latestNumbers.append(number)
+            } else {
+                latestElements.insert(element, at: at)
+                latestNumbers.insert(number, at: at)
+            }
         } else if let event, open[event] != nil {
-            open[event]!.append((next, element))
+            Self.insert((number, element), into: &open[event]!)
         } else {
-            loose.append((next, element))
+            Self.insert((number, element), into: &loose)
         }
+    }
+
+    private static func insert(_ numbered: consuming Numbered, into elements: inout [Numbered]) {
+        var at = elements.count
+        while at > 0 && elements[at - 1].number > numbered.number { at -= 1 }
+        elements.insert(numbered, at: at)
     }
 
     /// The storage of the elements handed out last, emptied, for the latest event's: in place
@@ -195,6 +234,9 @@ private struct ByEvent<Element> {
             if closing { latest = nil }
             // The usual case: nothing loose, the latest event's elements handed out as they are.
             if loose.isEmpty {
+                // Nothing arrived (most events' requests): nothing to hand out, nothing to empty,
+                // and the storage handed out last stays to be reused.
+                if latestElements.isEmpty { return [] }
                 let taken = latestElements
                 latestElements = []
                 latestNumbers.removeAll(keepingCapacity: true)
@@ -270,6 +312,28 @@ private struct ByEvent<Element> {
         result += second[j...]
         return result
     }
+}
+
+/// A recursive mutex (pthread's): the recorder's one lock. Never freed before the recorder.
+private final class RecursiveLock: @unchecked Sendable {  // the mutex is made for threads to share
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 extension SubscriberLogSink {

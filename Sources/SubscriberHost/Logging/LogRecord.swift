@@ -27,20 +27,41 @@ public struct LogRecord: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The event's or error's attributes (`{}` for log lines).
     public var attributes: JSONObject {
-        get { attributesText?.object ?? builtAttributes }
-        set {
-            builtAttributes = newValue
-            attributesText = nil
+        get {
+            switch stored {
+            case .none: JSONObject()
+            case .text(let text): text.object
+            case .built(let object): object
+            }
         }
+        set { stored = newValue.isEmpty ? .none : .built(newValue) }
     }
 
     /// The attributes as a plugin sent them, when that text is in the serializer's form (what the
     /// SDK sends): output writes it as it is, and ``attributes`` builds the object only when asked.
-    package private(set) var attributesText: JSONObjectText?
-    private var builtAttributes: JSONObject
+    package var attributesText: JSONObjectText? {
+        if case .text(let text) = stored { return text }
+        return nil
+    }
+
+    /// The attributes as kept: one field, so that a record is copied and destroyed with one
+    /// reference counted for them at most (none for a log line), not two.
+    private enum Stored: Sendable {
+        /// No attributes (`{}`).
+        case none
+        /// A plugin's text, checked.
+        case text(JSONObjectText)
+        /// An object with members.
+        case built(JSONObject)
+    }
+
+    private var stored: Stored
 
     /// Whether there are no attributes.
-    package var hasAttributes: Bool { attributesText != nil || !builtAttributes.isEmpty }
+    package var hasAttributes: Bool {
+        if case .none = stored { return false }
+        return true
+    }
 
     /// A record with the given fields.
     public init(time: Date = Date(), subscriber: String, kind: Kind, level: LogLevel, message: String,
@@ -50,7 +71,7 @@ public struct LogRecord: Sendable, Hashable, CustomStringConvertible {
         self.kind = kind
         self.level = level
         self.message = message
-        builtAttributes = attributes
+        stored = attributes.isEmpty ? .none : .built(attributes)
     }
 
     /// A record whose attributes are `attributesText` (a plugin's, checked), kept as text.
@@ -62,8 +83,17 @@ public struct LogRecord: Sendable, Hashable, CustomStringConvertible {
         self.kind = kind
         self.level = level
         self.message = message
-        builtAttributes = JSONObject()
-        self.attributesText = attributesText
+        stored = .text(attributesText)
+    }
+
+    /// A record without attributes (a log line): no object made, none kept.
+    package init(time: Date = Date(), subscriber: String, level: LogLevel, message: String) {
+        self.time = time
+        self.subscriber = subscriber
+        kind = .log
+        self.level = level
+        self.message = message
+        stored = .none
     }
 
     public static func == (lhs: LogRecord, rhs: LogRecord) -> Bool {
