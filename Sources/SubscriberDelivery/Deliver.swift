@@ -24,7 +24,7 @@ enum Deliver {
     @inline(__always)
     private static func encoded<A: ArgumentShape>(_ list: ResponderList, _ value: A.Value, _ context: DeliveryContext,
                                                   _: A.Type) -> A.Encoded? {
-        list.hasLoaded ? A.encode(value, EncodingContext(serial: context.serial, application: context.application)) : nil
+        list.hasLoaded ? A.encode(value, EncodingContext(serial: context.serial, launchInvocation: context.application.launchInvocation)) : nil
     }
 
     // MARK: Notifications
