@@ -15,3 +15,10 @@ func withMutableElements<Element, Result>(of array: inout [Element], _ body: (Un
 {
     array.withUnsafeMutableBufferPointer { body($0) }
 }
+
+/// Keeps `value` alive up to this call (`withExtendedLifetime`, whose closure, handed to it from
+/// the main actor, checked its executor as ``withElements(of:_:)``'s do not: once an event).
+@inline(__always)
+func keepAlive<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

@@ -82,7 +82,7 @@ enum Deliver {
                 notifyEach(responders, range, value, cArguments, context, A.self, call: call)
             }
         }
-        withExtendedLifetime(encoded) {}
+        keepAlive(encoded)
     }
 
     /// Notifies `responders[range]`, in order.
@@ -133,7 +133,7 @@ enum Deliver {
                 }
             }
         }
-        withExtendedLifetime(encoded) {}
+        keepAlive(encoded)
         if called < count { answers.removeLast(count - called) }
         let policy = unsafeDowncast(context.policy, to: TypedPolicy<A.Value, R.Answer>.self)
         let decided = policy.reconciler.reconcile(named(answers, list, context), event: event,
@@ -213,7 +213,7 @@ enum Deliver {
                 }
             }
         }
-        withExtendedLifetime(encoded) {}
+        keepAlive(encoded)
         let subscribers = list.subscribers
         let names = context.names
         let callStarts = clock.starts
@@ -324,7 +324,7 @@ enum Deliver {
                 }
             }
         }
-        withExtendedLifetime(encoded) {}
+        keepAlive(encoded)
         let names = context.names
         let subscribers = list.subscribers
         let handledAnswers = returned
