@@ -24,7 +24,7 @@ enum Deliver {
     @inline(__always)
     private static func encoded<A: ArgumentShape>(_ list: ResponderList, _ value: A.Value, _ context: DeliveryContext,
                                                   _: A.Type) -> A.Encoded? {
-        list.hasLoaded ? A.encode(value, EncodingContext(serial: context.serial, application: context.application)) : nil
+        list.hasLoaded ? A.encode(value, EncodingContext(serial: context.serial, launchInvocation: context.application.launchInvocation)) : nil
     }
 
     // MARK: Notifications
@@ -69,7 +69,7 @@ enum Deliver {
     ) {
         let encoded = encoded(list, value, context, A.self)
         let cArguments = encoded.map(A.cArguments)
-        list.responders.withUnsafeBufferPointer { responders in
+        withElements(of: list.responders) { responders in
             // Untimed (the usual case), the loop reads no clock and tests no flag between calls; timed,
             // the same loop over one responder at a time (one copy of the loop's code: two copies
             // were merged by the optimizer behind a thunk that every in-process call paid for).
@@ -82,7 +82,7 @@ enum Deliver {
                 notifyEach(responders, range, value, cArguments, context, A.self, call: call)
             }
         }
-        withExtendedLifetime(encoded) {}
+        keepAlive(encoded)
     }
 
     /// Notifies `responders[range]`, in order.
@@ -111,14 +111,14 @@ enum Deliver {
         var clock = CallClock(timed: context.timed, count: count, reusing: &spans)
         // One slot per responder, filled before its call returns (the reused ones emptied in place).
         if reused != nil, answers.count == count {
-            answers.withUnsafeMutableBufferPointer { slots in for index in 0..<slots.count { slots[index] = nil } }
+            withMutableElements(of: &answers) { slots in for index in 0..<slots.count { slots[index] = nil } }
         } else {
             answers = [R.Answer?](repeating: nil, count: count)
         }
         // How many were called: all, unless the fan-out stops at the first YES (one branch per event).
         var called = count
-        answers.withUnsafeMutableBufferPointer { slots in
-            list.responders.withUnsafeBufferPointer { responders in
+        withMutableElements(of: &answers) { slots in
+            withElements(of: list.responders) { responders in
                 if context.stopsAtFirstYes {
                     for index in 0..<responders.count {
                         responders[index].answer(value, cArguments, context, A.self, R.self, into: &slots[index], call: call)
@@ -133,7 +133,7 @@ enum Deliver {
                 }
             }
         }
-        withExtendedLifetime(encoded) {}
+        keepAlive(encoded)
         if called < count { answers.removeLast(count - called) }
         let policy = unsafeDowncast(context.policy, to: TypedPolicy<A.Value, R.Answer>.self)
         let decided = policy.reconciler.reconcile(named(answers, list, context), event: event,
@@ -200,7 +200,7 @@ enum Deliver {
         // calls their entries (``CompletionTokens/enter(_:_:thread:)``).
         let table = CompletionTokens.shared
         let thread = tokens.isEmpty ? 0 : UInt(pthread_self())
-        responders.withUnsafeBufferPointer { responders in
+        withElements(of: responders) { responders in
             for index in 0..<responders.count {
                 responders[index].complete(value, cArguments, context, A.self, R.self, collector: collector, index: index,
                                            tokens: tokens, table: table, thread: thread, call: call)
@@ -213,7 +213,7 @@ enum Deliver {
                 }
             }
         }
-        withExtendedLifetime(encoded) {}
+        keepAlive(encoded)
         let subscribers = list.subscribers
         let names = context.names
         let callStarts = clock.starts
@@ -314,8 +314,8 @@ enum Deliver {
         // One slot per responder for its handled answer, filled before its call returns.
         var returned = [Bool?](repeating: nil, count: responders.count)
         let table = CompletionTokens.shared, thread = tokens.isEmpty ? 0 : UInt(pthread_self())
-        returned.withUnsafeMutableBufferPointer { slots in
-            responders.withUnsafeBufferPointer { responders in
+        withMutableElements(of: &returned) { slots in
+            withElements(of: responders) { responders in
                 for index in 0..<responders.count {
                     responders[index].restore(value, cArguments, context, A.self, into: &slots[index], collector: collector, index: index,
                                               tokens: tokens, table: table, thread: thread, call: call)
@@ -324,7 +324,7 @@ enum Deliver {
                 }
             }
         }
-        withExtendedLifetime(encoded) {}
+        keepAlive(encoded)
         let names = context.names
         let subscribers = list.subscribers
         let handledAnswers = returned

@@ -52,8 +52,12 @@ package final class DeliveryList: @unchecked Sendable {
 package struct DeliveryContext {
     /// The event delivered.
     package var event: LifecycleEvent
-    /// The application handed to every subscriber.
-    package var application: Application
+    /// The application handed to every subscriber: borrowed from ``snapshot``, never copied.
+    package var application: Application { _read { yield snapshot.value } }
+    /// The application as it is for this delivery: one reference, shared by every event until the
+    /// application changes (copying the `Application` struct into each event's context, and
+    /// destroying it, cost about 280 instructions an event).
+    package let snapshot: ApplicationSnapshot
     /// The serial of this event's C payloads (non-zero, new per event).
     package var serial: UInt64
     /// What the subscriber list delivered to shares (names, timing, clock, where to report).
@@ -86,22 +90,30 @@ package struct DeliveryContext {
     package init(event: LifecycleEvent, application: Application, serial: UInt64, timed: Bool, names: [String], policy: EventPolicy,
                  deadline: UInt64, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
                 problem: @escaping @Sendable (Int, String) -> Void) {
-        self.init(event: event, application: application, serial: serial,
+        self.init(event: event, snapshot: ApplicationSnapshot(application), serial: serial,
                   list: DeliveryList(names: names, timed: timed, clock: clock, lateReports: lateReports, problem: problem),
                   policy: policy, deadline: deadline)
     }
 
     /// A context for one delivery to a list made before (the dispatcher's, lent to each event).
     @inline(__always)
-    package init(event: LifecycleEvent, application: Application, serial: UInt64, list: DeliveryList, policy: EventPolicy,
+    package init(event: LifecycleEvent, snapshot: ApplicationSnapshot, serial: UInt64, list: DeliveryList, policy: EventPolicy,
                  deadline: UInt64) {
         self.event = event
-        self.application = application
+        self.snapshot = snapshot
         self.serial = serial
         self.list = list
         self.policy = policy
         self.deadline = deadline
     }
+}
+
+/// An application as it was at some moment, immutable: what the dispatcher lends each event's
+/// ``DeliveryContext`` (a new one only when the application changed).
+package final class ApplicationSnapshot: Sendable {
+    package let value: Application
+
+    package init(_ value: Application) { self.value = value }
 }
 
 /// The serials of C payloads, new for every event in the process: a plugin image serves the

@@ -284,6 +284,27 @@ struct JSONLinesTests {
         #expect(JSONLines.event(recorded) == Self.serialized(general))
     }
 
+    @Test("one line's bytes reused for events of other subscriber lists (other names, the same count, a changed copy): each row names its own subscriber")
+    func rowStartsFollowTheSubscriberList() throws {
+        let first = ["Zero", "One \"1\""]
+        let second = ["Tab\tName", "Three"]  // as many names as the first: kept row starts must not be reused
+        var changed = first
+        changed[1] = "Changed é"  // a copy of the first, changed: storage of its own
+        var line = OutputBytes(capacity: 16)
+        for names in [first, first, second, first, changed, changed, second] {
+            let record = TypedAnswerRecord<Bool>(subscribers: [1, 0], answers: [true, nil], nanoseconds: [1_000, 2_000])
+            let recorded = AnyEventOutcome(event: .openURL, result: true, record: record, names: names, reports: [],
+                                           invocation: nil, applicationState: .active)
+            var general = recorded
+            general.answers = recorded.answers
+            line.removeAll()
+            JSONLines.event(recorded, into: &line)
+            let written = String(decoding: line.bytes, as: UTF8.self)
+            #expect(written == Self.serialized(general), "\(names)")
+            #expect(try written.parsedJSON()["answers"]?.arrayValue?.map { $0["subscriber"] } == [.string(names[1]), .string(names[0])])
+        }
+    }
+
     @Test("milliseconds are written as the generic serializer writes the rounded Double, up to the largest duration")
     func milliseconds() {
         var samples: [UInt64] = [0, 1, 499, 500, 501, 999, 1_000, 1_499, 1_500, 40_000, 12_345_678, 100_000_000,

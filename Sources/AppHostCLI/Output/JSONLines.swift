@@ -171,8 +171,11 @@ enum JSONLines {
     private static func appendRows<T>(of record: AnswerRecord, names: [String], answers: [T?]?, to line: inout OutputBytes,
                                       _ write: (T, inout OutputBytes) -> Void) {
         let subscribers = record.subscribers
+        // Each row's start written once per subscriber list, not escaped and assembled per row.
+        let starts = line.rowStarts(for: names)
         for index in 0..<subscribers.count {
-            appendRowStart(names[subscribers[index]], first: index == 0, to: &line)
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            starts.append(subscribers[index], to: &line)
             if let answer = answers?[index] {
                 write(answer, &line)
             } else {
@@ -185,7 +188,7 @@ enum JSONLines {
 
     /// `{"subscriber":"…","answer":` (after a comma unless `first`).
     @inline(__always)
-    private static func appendRowStart(_ subscriber: String, first: Bool, to line: inout OutputBytes) {
+    static func appendRowStart(_ subscriber: String, first: Bool, to line: inout OutputBytes) {
         line.append(first ? #"{"subscriber":"# : #",{"subscriber":"#)
         appendString(subscriber, to: &line)
         line.append(#","answer":"#)
@@ -273,7 +276,7 @@ enum JSONLines {
 
     /// `string` as a JSON string literal, by the serializer's rules; strings with nothing to
     /// escape (names, events) copied as they are.
-    private static func appendString(_ string: String, to line: inout OutputBytes) {
+    static func appendString(_ string: String, to line: inout OutputBytes) {
         let plain = string.utf8.withContiguousStorageIfAvailable { utf8 in
             if !isPlain(utf8) { return false }
             line.append(UInt8(ascii: "\""))
@@ -339,5 +342,39 @@ enum JSONLines {
         }
         appendDecimal(value / 10, to: &bytes)
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+}
+
+
+/// `{"subscriber":"NAME","answer":` for each name of one subscriber list, written as
+/// ``JSONLines/appendRowStart(_:first:to:)`` writes it, made once for the list (an event's line
+/// kept the last: ``OutputBytes/rowStarts(for:)``): a row's start is one copy, not its name checked
+/// for escapes and three pieces appended (about 170 instructions a row).
+final class SubscriberRowStarts {
+    /// The names they are made of, by subscriber index.
+    let names: [String]
+    /// Every start, one after another; start `index` ends at `ends[index]`.
+    private let bytes: [UInt8]
+    private let ends: [Int]
+
+    init(_ names: [String]) {
+        self.names = names
+        var line = OutputBytes(capacity: 64 * max(names.count, 1))
+        var ends: [Int] = []
+        ends.reserveCapacity(names.count)
+        for name in names {
+            JSONLines.appendRowStart(name, first: true, to: &line)
+            ends.append(line.count)
+        }
+        bytes = Array(line.bytes)
+        self.ends = ends
+    }
+
+    /// Appends subscriber `index`'s row start to `line`.
+    @inline(__always)
+    func append(_ index: Int, to line: inout OutputBytes) {
+        let start = index == 0 ? 0 : ends[index - 1]
+        let end = ends[index]
+        bytes.withUnsafeBufferPointer { line.append(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 }

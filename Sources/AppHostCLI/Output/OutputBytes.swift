@@ -12,6 +12,8 @@ struct OutputBytes: ~Copyable {
     /// Bytes written by code that writes into an `[UInt8]` (an answer shape) on their way into
     /// these, kept with them so that their room is reused too (``withScratch(_:)``).
     private var scratch: [UInt8] = []
+    /// The row starts of the last subscriber list a line named (``rowStarts(for:)``): one kept.
+    private var rowStartsKept: SubscriberRowStarts?
 
     /// Empty, with room for `capacity` bytes before it grows.
     init(capacity: Int = 1024) {
@@ -79,6 +81,16 @@ struct OutputBytes: ~Copyable {
         taken.removeAll(keepingCapacity: taken.capacity <= Self.keptRoom)
         defer { swap(&taken, &scratch) }
         return body(&taken)
+    }
+
+    /// Each subscriber's row start for `names` (a line's subscriber list): the one kept when it is
+    /// for the same list (the same array: compared by its storage first), else made and kept.
+    @inline(__always)
+    mutating func rowStarts(for names: [String]) -> SubscriberRowStarts {
+        if let kept = rowStartsKept, kept.names == names { return kept }
+        let made = SubscriberRowStarts(names)
+        rowStartsKept = made
+        return made
     }
 
     /// Makes room for `added` more bytes: at least double.

@@ -24,20 +24,31 @@ enum OutputClaims {
     private static let slotCount = 32
     /// One more than the highest slot ever taken (it only grows).
     private static let slotsInUse = Atomic<Int>(0)
-    /// Each slot's owner (`pthread_self()`, 0: free) and how deep it is in claims (its owner's only).
-    private nonisolated(unsafe) static let owners = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: slotCount)
-    private nonisolated(unsafe) static let depths = UnsafeMutablePointer<Int>.allocate(capacity: slotCount)
+    /// Each slot's owner (`pthread_self()`, 0: free) and how deep it is in claims (its owner's only),
+    /// made by ``install()`` before claims are turned on. Variables set once, not `let`s made on first
+    /// use: every read of a lazily made static is a `swift_once` (two a claim, five claims an event:
+    /// about 70 instructions an event), and a global initialized to nil is laid out by the compiler.
+    @exclusivity(unchecked) private nonisolated(unsafe) static var ownerSlots: UnsafeMutablePointer<Atomic<UInt>>? = nil
+    @exclusivity(unchecked) private nonisolated(unsafe) static var depthSlots: UnsafeMutablePointer<Int>? = nil
+    private static var owners: UnsafeMutablePointer<Atomic<UInt>> { ownerSlots.unsafelyUnwrapped }
+    private static var depths: UnsafeMutablePointer<Int> { depthSlots.unsafelyUnwrapped }
     /// Whether claims are counted at all (``Survival/installProcessHooks()`` turns them on).
     private static let active = Atomic<Bool>(false)
     private static let endingFlag = Atomic<Bool>(false)
     /// apphost's own threads, which the ending thread may interrupt in a write (0: none yet).
-    private nonisolated(unsafe) static let ownThreads = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 4)
+    @exclusivity(unchecked) private nonisolated(unsafe) static var ownThreadSlots: UnsafeMutablePointer<Atomic<UInt>>? = nil
+    private static var ownThreads: UnsafeMutablePointer<Atomic<UInt>> { ownThreadSlots.unsafelyUnwrapped }
     /// The real-time signal that interrupts a write of apphost's own (0 until ``install()``).
     private(set) nonisolated(unsafe) static var interruptSignal: Int32 = 0
 
     /// Turns claims on and installs the interrupting signal's handler: it does nothing, and
     /// without `SA_RESTART` the interrupted write returns. The calling thread is apphost's own.
     static func install() {
+        if ownerSlots == nil {
+            ownerSlots = .allocate(capacity: slotCount)
+            depthSlots = .allocate(capacity: slotCount)
+            ownThreadSlots = .allocate(capacity: 4)
+        }
         for index in 0..<slotCount {
             (owners + index).initialize(to: Atomic(0))
             depths[index] = 0
@@ -70,7 +81,8 @@ enum OutputClaims {
     /// Runs `body` in a claim (nested claims on one thread count once).
     @inline(__always)
     static func withClaim<T>(_ body: () throws -> T) rethrows -> T {
-        guard active.load(ordering: .relaxed) else { return try body() }
+        // Acquiring: the slots ``install()`` made are seen once claims are seen on.
+        guard active.load(ordering: .acquiring) else { return try body() }
         let slot = enter()
         defer { leave(slot) }
         return try body()

@@ -40,6 +40,9 @@ package final class LifecycleDispatcher {
     // is a read, an assignment or a short in-place change), so the run-time check — 7 of them an
     // event in `start`, about 1,000 instructions with their access set — could never find a conflict.
     @exclusivity(unchecked) package private(set) var application: Application
+    /// ``application`` as lent to each event's delivery context: made again only after it changed
+    /// (nil until then), not copied into every event's.
+    @exclusivity(unchecked) private var applicationSnapshot: ApplicationSnapshot?
 
     /// The application's state.
     package var applicationState: ApplicationState { machine.state }
@@ -388,7 +391,14 @@ package final class LifecycleDispatcher {
     @inline(__always)
     func deliveryContext(for event: LifecycleEvent, list: DeliveryList) -> DeliveryContext {
         let index = event.index
-        var context = DeliveryContext(event: event, application: application, serial: PayloadSerials.next(), list: list,
+        let snapshot: ApplicationSnapshot
+        if let made = applicationSnapshot {
+            snapshot = made
+        } else {
+            snapshot = ApplicationSnapshot(application)
+            applicationSnapshot = snapshot
+        }
+        var context = DeliveryContext(event: event, snapshot: snapshot, serial: PayloadSerials.next(), list: list,
                                       policy: policies[index], deadline: deadlines[index])
         if ruleFlags != 0 {
             let rules = configuration.rules
@@ -419,11 +429,15 @@ package final class LifecycleDispatcher {
     /// How the app was launched, for subscribers in-process and through C.
     private func classify(as invocation: LaunchInvocation?) {
         application.launchInvocation = invocation
+        applicationSnapshot = nil
         stateCell.setInvocation(invocation)
     }
 
     private func setState(_ state: ApplicationState) {
-        application.applicationState = state
+        if application.applicationState != state {
+            application.applicationState = state
+            applicationSnapshot = nil
+        }
         stateCell.state = state
     }
 

@@ -81,17 +81,22 @@ extension ArgumentShape {
     package static func value(_ value: Value, naming scene: SceneReference) -> Value { value }
 }
 
-/// What encoding a value may need besides it: the serial its payload gets, and the application
-/// (a launch payload carries how the app was launched).
+/// What encoding a value may need besides it: the serial its payload gets, and how the app was
+/// launched (a launch payload carries it). Not the whole `Application`: copying it into every
+/// event's context and destroying it cost about 230 instructions an event.
 package struct EncodingContext {
     /// Non-zero for a payload that may be cached by serial (one per dispatched event).
     package var serial: UInt64
-    /// The application the event is delivered to.
-    package var application: Application
+    /// How the application the event is delivered to was launched, when known.
+    package var launchInvocation: LaunchInvocation?
+
+    package init(serial: UInt64, launchInvocation: LaunchInvocation?) {
+        self.serial = serial
+        self.launchInvocation = launchInvocation
+    }
 
     package init(serial: UInt64, application: Application) {
-        self.serial = serial
-        self.application = application
+        self.init(serial: serial, launchInvocation: application.launchInvocation)
     }
 }
 

@@ -17,9 +17,9 @@ package enum LaunchArguments: ArgumentShape {
     // Launch events show none: their invocation says it better.
     package static func summary(_ value: LaunchOptions) -> String? { nil }
 
-    /// The payload carries `application.launchInvocation`, classified from the options when unset.
+    /// The payload carries the application's launch invocation, classified from the options when unset.
     package static func encode(_ value: LaunchOptions, _ context: EncodingContext) -> EncodedPayload<adh_launch> {
-        let invocation = context.application.launchInvocation ?? LaunchInvocation(classifying: value)
+        let invocation = context.launchInvocation ?? LaunchInvocation(classifying: value)
         return EncodedPayload { storage in
             adh_launch(struct_size: UInt32(MemoryLayout<adh_launch>.size), serial: context.serial,
                        options_json: storage.json(.object(value.json)), invocation: ABI.invocationKind(invocation),
