@@ -158,7 +158,7 @@ private struct ByEvent<Element> {
     /// (two arrays, so that taking them hands out the elements' array as it is: no copy, no map).
     private var latest: Int?
     private var latestElements: [Element] = []
-    private var latestNumbers: [Int] = []
+    private var latestNumbers = Numbers()
     /// The other open events' elements, by event.
     private var open: [Int: [Numbered]] = [:]
     /// The latest elements handed out (``take(_:closing:)``), kept to reuse their storage for the
@@ -174,7 +174,7 @@ private struct ByEvent<Element> {
         if let latest { open[latest] = latestNumbered() }
         latest = event
         if latestElements.capacity != 0 { latestElements = [] }
-        if !latestNumbers.isEmpty { latestNumbers.removeAll(keepingCapacity: true) }
+        latestNumbers.removeAll()
     }
 
     /// The number of the next element to arrive.
@@ -239,13 +239,13 @@ private struct ByEvent<Element> {
                 if latestElements.isEmpty { return [] }
                 let taken = latestElements
                 latestElements = []
-                latestNumbers.removeAll(keepingCapacity: true)
+                latestNumbers.removeAll()
                 handedOut = taken.capacity <= Self.reusedLimit ? taken : []
                 return taken
             }
             let own = latestNumbered()
             latestElements = []
-            latestNumbers.removeAll(keepingCapacity: true)
+            latestNumbers.removeAll()
             return takeMerged(with: own)
         }
         let own: [Numbered]
@@ -279,7 +279,7 @@ private struct ByEvent<Element> {
         let taken = all()
         loose.removeAll()
         latestElements = []
-        latestNumbers.removeAll(keepingCapacity: true)
+        latestNumbers.removeAll()
         for event in open.keys { open[event] = [] }
         return taken
     }
@@ -312,6 +312,32 @@ private struct ByEvent<Element> {
         result += second[j...]
         return result
     }
+}
+
+/// Numbers in storage that is kept: emptied by setting a count, not through the array's generic
+/// `removeAll(keepingCapacity:)` (about 85 instructions, once for every event that logged).
+private struct Numbers {
+    private var storage: [Int] = []
+    private(set) var count = 0
+
+    subscript(index: Int) -> Int { storage[index] }
+
+    mutating func append(_ number: Int) {
+        if count < storage.count {
+            storage[count] = number
+        } else {
+            storage.append(number)
+        }
+        count += 1
+    }
+
+    mutating func insert(_ number: Int, at index: Int) {
+        if storage.count > count { storage.removeSubrange(count...) }
+        storage.insert(number, at: index)
+        count += 1
+    }
+
+    mutating func removeAll() { count = 0 }
 }
 
 /// A recursive mutex (pthread's): the recorder's one lock. Never freed before the recorder.
