@@ -379,7 +379,7 @@ package final class LifecycleDispatcher {
         if after == .terminated, refusal == nil { live.terminated() }
         // A refused event carries its stateViolation report, and nothing else yet.
         let kept = live.watches(event) && reports.isEmpty && keepIfUnhandled(call, list: list, flight: flight)
-        if flight.settled == nil { waiting[ObjectIdentifier(flight)] = flight }
+        if !flight.isSettled { waiting[ObjectIdentifier(flight)] = flight }
         if live.hasDeferredWork, live.depth == 0 { runDeferredChanges() }
         if live.depth == 0, !peer.launchReplays.isEmpty { replayDeferredLaunches() }
         return (flight, Started(event: event, invocation: invocation, reports: reports, state: after, scene: scene,
