@@ -305,6 +305,24 @@ struct JSONLinesTests {
         }
     }
 
+    @Test("a list whose name is another Unicode form of the kept one's gets its own row starts, byte for byte")
+    func rowStartsComparedByBytes() {
+        let composed = ["Caf\u{E9}", "Other"]
+        let decomposed = ["Cafe\u{301}", "Other"]  // equal to `composed` as Strings, not in bytes
+        #expect(composed == decomposed)
+        var line = OutputBytes(capacity: 16)
+        for names in [composed, decomposed, composed] {
+            let record = TypedAnswerRecord<Bool>(subscribers: [0], answers: [true], nanoseconds: [1_000])
+            let recorded = AnyEventOutcome(event: .openURL, result: true, record: record, names: names, reports: [],
+                                           invocation: nil, applicationState: .active)
+            var general = recorded
+            general.answers = recorded.answers
+            line.removeAll()
+            JSONLines.event(recorded, into: &line)
+            #expect(line.bytes == Array(Self.serialized(general).utf8), "\(names[0].unicodeScalars.count) scalars")
+        }
+    }
+
     @Test("milliseconds are written as the generic serializer writes the rounded Double, up to the largest duration")
     func milliseconds() {
         var samples: [UInt64] = [0, 1, 499, 500, 501, 999, 1_000, 1_499, 1_500, 40_000, 12_345_678, 100_000_000,

@@ -130,4 +130,16 @@ struct AbsoluteURLTests {
         let decoded = OpenURLArguments.decode(encoded.pointer.pointee, what: "openURL", problems: &problems)
         #expect(decoded == value && problems.isEmpty)
     }
+
+    @Test("a kept URL's URL is made the first time it is asked for, once, and its copies share it")
+    func keptURLMadeOnce() throws {
+        let absolute = try #require(AbsoluteURL("https://news.example.com/article/7"))
+        let copy = absolute
+        #expect(absolute.isKeptAsText && !absolute.hasMadeURL && !copy.hasMadeURL)
+        let value = OpenURLArguments.Value(absoluteURL: absolute, options: OpenURLOptions())
+        #expect(value.url == URL(string: "https://news.example.com/article/7"))
+        // Every reader of the event's value (each in-process subscriber, a URL hook) gets the one URL made.
+        #expect(absolute.hasMadeURL && copy.hasMadeURL)
+        #expect(copy.url == value.url && copy.absoluteString == "https://news.example.com/article/7")
+    }
 }

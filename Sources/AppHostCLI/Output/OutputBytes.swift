@@ -84,13 +84,22 @@ struct OutputBytes: ~Copyable {
     }
 
     /// Each subscriber's row start for `names` (a line's subscriber list): the one kept when it is
-    /// for the same list (the same array: compared by its storage first), else made and kept.
+    /// for the same list (the same array's storage, or the same names byte for byte: `String`'s `==`
+    /// would take a name's other Unicode normal form for it), else made and kept.
     @inline(__always)
     mutating func rowStarts(for names: [String]) -> SubscriberRowStarts {
-        if let kept = rowStartsKept, kept.names == names { return kept }
+        if let kept = rowStartsKept, Self.sameBytes(kept.names, names) { return kept }
         let made = SubscriberRowStarts(names)
         rowStartsKept = made
         return made
+    }
+
+    /// Whether `a` and `b` are one array's storage or hold the same names, byte for byte.
+    static func sameBytes(_ a: [String], _ b: [String]) -> Bool {
+        let shared = a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in x.count == y.count && x.baseAddress == y.baseAddress }
+        }
+        return shared || (a.count == b.count && zip(a, b).allSatisfy { $0.utf8.elementsEqual($1.utf8) })
     }
 
     /// Makes room for `added` more bytes: at least double.

@@ -148,6 +148,8 @@ enum OutputClaims {
     static func cutShort() -> Int32 {
         let me = currentThread
         guard me != unwindingThread.load(ordering: .relaxed) else { return OutputWrite.cancelled }
+        // The slots exist once claims are on (``install()`` made them before turning them on).
+        guard active.load(ordering: .acquiring) else { park() }
         for index in 0..<slotCount where owners[index].load(ordering: .relaxed) == me {
             depths[index] = 0
             owners[index].store(0, ordering: .sequentiallyConsistent)
@@ -170,7 +172,8 @@ enum OutputClaims {
     @discardableResult
     static func beginEnding(handlerThread: UInt) -> Bool {
         endingFlag.store(true, ordering: .sequentiallyConsistent)
-        guard active.load(ordering: .relaxed) else { return true }
+        // Acquiring: pairs with install()'s releasing store, after which the slots it made are seen.
+        guard active.load(ordering: .acquiring) else { return true }
         let clock = ContinuousClock()
         let deadline = clock.now + patience
         while true {

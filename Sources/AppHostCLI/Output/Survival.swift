@@ -201,8 +201,10 @@ package enum Survival {
             stager.shared = true
             // The usual case: the records are the first lines staged, in order, each whole: their
             // bytes follow one another, written at once (one write into the output a line cost
-            // about 310 instructions: its claim, its lock, its append).
-            if !stager.writeFirst(matching: records, during: event, to: output) {
+            // about 310 instructions: its claim, its lock, its append). Only into a buffered output:
+            // a write straight to a terminal that the ending thread cuts short would leave every
+            // line of it staged, and the ending thread would write them all again.
+            if !(output.isBuffered && stager.writeFirst(matching: records, during: event, to: output)) {
                 // By index: a record (strings, attributes) is not copied out of the array to be found staged.
                 for index in records.indices where !stager.write(time: records[index].time, during: event, to: output) {
                     output.write(render(records[index]))

@@ -58,6 +58,10 @@ package struct TextOutput: Sendable {
         self.destination = Destination(.descriptor(fd, buffered: !isTerminal))
     }
 
+    /// Whether writes are held in a buffer and written out later (a file or pipe that got one of the
+    /// buffers signal handlers write out); false for a terminal, a sink, or when no buffer was left.
+    package var isBuffered: Bool { destination.holdsWrites }
+
     /// The first write that failed, or nil while every write succeeded (bytes still buffered
     /// count as written until ``flushPending()``).
     package var failure: WriteFailure? {
@@ -132,6 +136,7 @@ private final class Destination: Sendable {
     /// What a buffered descriptor holds: ``TextOutput/bufferLimit`` bytes, allocated once and kept
     /// for the life of the process, so that ``Survival`` can write it out from a signal handler.
     private let held: SignalSafeBuffer?
+    var holdsWrites: Bool { held != nil }
     /// The outputs holding unwritten bytes (at most one per output: standard output, standard
     /// error, the log file).
     static let pending = Mutex<[Destination]>([])

@@ -55,8 +55,9 @@ extension LifecycleDispatcher {
             return current
         }
         if event == .openURL, let value = call.arguments(as: OpenURLArguments.Value.self) {
-            guard let url = decide(value.url) else { return (call, notes, true) }
-            return (url == value.url ? call : EventCall.openURL(url: url, options: value.options).erased, notes, false)
+            let original = value.url  // made once (a script's URL is kept as text until asked for)
+            guard let url = decide(original) else { return (call, notes, true) }
+            return (url == original ? call : EventCall.openURL(url: url, options: value.options).erased, notes, false)
         }
         if event == .sceneOpenURLContexts, let value = call.arguments(as: SceneScopedValue<[OpenURLContext]>.self) {
             let contexts = value.inner.compactMap { context in decide(context.url).map { OpenURLContext(url: $0, options: context.options) } }

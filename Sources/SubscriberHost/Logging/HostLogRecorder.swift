@@ -30,7 +30,10 @@ package final class HostLogRecorder: SubscriberLogSink {
     private let handler: (@Sendable (LogRecord) -> Void)?
 
     /// A recorder. `handler` sees every record, on the thread that logged it; `retaining: false`
-    /// only forwards (nothing to ``drain()``), for long runs that print as they go.
+    /// only forwards (nothing to ``drain()``), for long runs that print as they go. The handler runs
+    /// under the recorder's one (recursive) lock before its record is kept: what it asks of the
+    /// recorder (``take(event:closing:)``, ``drain()``) does not yet hold the record it handles, a line
+    /// it logs is kept right after that record, and ``open(event:)`` on another thread waits for it.
     package init(retaining: Bool = true, handler: (@Sendable (LogRecord) -> Void)? = nil,
                  requestHandler: (@Sendable (HostRequest) -> Void)? = nil) {
         self.retains = retaining
@@ -337,7 +340,14 @@ private struct Numbers {
         count += 1
     }
 
-    mutating func removeAll() { count = 0 }
+    /// Forgets the numbers; their storage is kept for the next event unless a storm of lines grew it
+    /// past ``keptLimit`` (then it goes: bounded, like the records reused).
+    mutating func removeAll() {
+        count = 0
+        if storage.count > Self.keptLimit { storage = [] }
+    }
+
+    static var keptLimit: Int { 1_024 }
 }
 
 /// A recursive mutex (pthread's): the recorder's one lock. Never freed before the recorder.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An absolute URL (one with a scheme) as the host carries it: the text an event script gave, when
 /// that text is certainly what `URL(string:)` accepts and gives back unchanged (``isCertainlyAbsoluteURL(_:)``),
@@ -9,8 +10,28 @@ import Foundation
 package struct AbsoluteURL: Sendable, Hashable {
     private enum Storage: Sendable {
         /// Text ``isCertainlyAbsoluteURL(_:)`` accepted: `URL(string: text)!.absoluteString == text`.
-        case text(String)
+        case text(KeptText)
         case url(URL)
+    }
+
+    /// A kept text and its `URL`, made the first time someone asks and kept: every in-process
+    /// subscriber and URL hook of an event reads the one URL (one parse, not one per reader).
+    private final class KeptText: Sendable {
+        let text: String
+        private let parsed = Mutex<URL?>(nil)
+
+        init(_ text: String) { self.text = text }
+
+        var hasMadeURL: Bool { parsed.withLock { $0 != nil } }
+
+        var url: URL {
+            parsed.withLock { parsed in
+                if let parsed { return parsed }
+                let url = URL(string: text)!  // checked: URL(string:) accepts it
+                parsed = url
+                return url
+            }
+        }
     }
     private let storage: Storage
 
@@ -23,7 +44,7 @@ package struct AbsoluteURL: Sendable, Hashable {
         var text = text
         let certain = text.withUTF8 { Self.isCertainlyAbsoluteURL(UnsafeRawBufferPointer($0)) }
         if certain {
-            storage = .text(text)
+            storage = .text(KeptText(text))
         } else {
             guard let url = URL(string: text), url.scheme != nil else { return nil }
             storage = .url(url)
@@ -31,7 +52,7 @@ package struct AbsoluteURL: Sendable, Hashable {
     }
 
     /// Text the caller checked with ``isCertainlyAbsoluteURL(_:)``.
-    private init(certainText text: String) { storage = .text(text) }
+    private init(certainText text: String) { storage = .text(KeptText(text)) }
 
     /// The absolute URL whose text is `bytes` (UTF-8), or nil when it is not one (as ``init(_:)-(String)``).
     package init?(bytes: ArraySlice<UInt8>) {
@@ -43,7 +64,7 @@ package struct AbsoluteURL: Sendable, Hashable {
     /// The `URL` (made now from a kept text).
     package var url: URL {
         switch storage {
-        case .text(let text): URL(string: text)!  // checked: URL(string:) accepts it
+        case .text(let kept): kept.url
         case .url(let url): url
         }
     }
@@ -51,8 +72,16 @@ package struct AbsoluteURL: Sendable, Hashable {
     /// The URL's `absoluteString`: the kept text itself.
     package var absoluteString: String {
         switch storage {
-        case .text(let text): text
+        case .text(let kept): kept.text
         case .url(let url): url.absoluteString
+        }
+    }
+
+    /// Whether a kept text's `URL` has been made (a parsed URL's always has): for tests.
+    package var hasMadeURL: Bool {
+        switch storage {
+        case .text(let kept): kept.hasMadeURL
+        case .url: true
         }
     }
 
@@ -68,15 +97,15 @@ package struct AbsoluteURL: Sendable, Hashable {
     package static func == (a: AbsoluteURL, b: AbsoluteURL) -> Bool {
         switch (a.storage, b.storage) {
         case (.url(let x), .url(let y)): x == y
-        case (.text(let x), .text(let y)): x == y
-        case (.text(let text), .url(let url)), (.url(let url), .text(let text)):
-            url.baseURL == nil && url.relativeString == text
+        case (.text(let x), .text(let y)): x.text == y.text
+        case (.text(let kept), .url(let url)), (.url(let url), .text(let kept)):
+            url.baseURL == nil && url.relativeString == kept.text
         }
     }
 
     package func hash(into hasher: inout Hasher) {
         switch storage {
-        case .text(let text): hasher.combine(text)
+        case .text(let kept): hasher.combine(kept.text)
         case .url(let url): hasher.combine(url.baseURL == nil ? url.relativeString : url.absoluteString)
         }
     }
