@@ -1,4 +1,5 @@
 import Foundation
+import SubscriberABI
 import Testing
 
 @testable import SubscriberEventModel
@@ -114,6 +115,32 @@ struct AbsoluteURLTests {
             #expect(value == OpenURLArguments.Value(url: parsed, options: OpenURLOptions()))
             #expect(OpenURLArguments.summary(value) == parsed.absoluteString)
         }
+    }
+
+    @Test("a C payload's URL is read as URL(string:) reads it, the scheme told from the text's bytes where it starts with one")
+    func payloadURLAsURLString() {
+        var toldByBytes = 0
+        for text in Self.corpus() + ["a:", "a1:b", "ab", ":a", "1:a", "a/b:c", "a?b:c", "a#:b", "A+-.:x", "http:", "é:x"] {
+            let parsed = URL(string: text).flatMap { $0.scheme == nil ? nil : $0 }
+            #expect(ABI.absoluteURL(text) == parsed, "\(text.debugDescription)")
+            var bytes = text
+            guard bytes.withUTF8({ ABI.startsWithScheme($0) }) else { continue }
+            toldByBytes += 1
+            // Whatever URL(string:) accepts of such a text has a scheme: the check it saves.
+            if let url = URL(string: text) { #expect(url.scheme != nil, "\(text.debugDescription)") }
+        }
+        #expect(toldByBytes > 1_000)
+        var problems: [String] = []
+        for text in ["news://article/7", "article/7", "1abc://x", "ht tp://x"] {
+            let decoded = withABIString(text) { url in
+                OpenURLArguments.decode(adh_open_url(struct_size: UInt32(MemoryLayout<adh_open_url>.size), serial: 1, url: url,
+                                                     source_application: .absent, annotation_json: .absent,
+                                                     open_in_place: adh_tristate(ADH_NO_OPINION), event_attribution_json: .absent),
+                                        what: "openURL", problems: &problems)
+            }
+            #expect(decoded?.url == URL(string: text).flatMap { $0.scheme == nil ? nil : $0 }, "\(text)")
+        }
+        #expect(problems.count == 3, "\(problems)")
     }
 
     @Test("a kept URL's text is what the C payload and the script line carry")

@@ -60,19 +60,28 @@ final class DecodeCache {
     /// the entry's value.
     private func miss<A: ArgumentShape, R>(_ arguments: A.CArguments, _ serial: UInt64, _ index: Int, _: A.Type,
                                            for instance: ExportedInstance, fallback: R, _ body: (A.Value) -> R) -> R {
-        let value = decode(arguments, A.self, for: instance)
+        let decoded = decode(arguments, A.self, for: instance)
         if index >= capacity { grow(to: index + 1) }
         let entry = entries.unsafelyUnwrapped + index
         guard !entry.pointee.busy else {
-            guard let value else { return fallback }
+            guard let value = decoded else { return fallback }
             return body(value)
         }
         let previous = entry.pointee.decoded
         entry.pointee.serial = serial
-        entry.pointee.decoded = value.map { Unmanaged.passRetained(Decoded($0) as AnyObject) }
+        // The value moved into its box (not bound and copied out of the optional) and borrowed from
+        // there, as a hit is: copying it for `body` retained and released its URL, strings and JSON
+        // once more per call. Marked busy while `body` runs, as a hit is: the entry owns the box.
+        let box: Unmanaged<AnyObject>? = switch consume decoded {
+        case .some(let value): Unmanaged.passRetained(Decoded(value) as AnyObject)
+        case .none: nil
+        }
+        entry.pointee.decoded = box
         previous?.release()
-        guard let value else { return fallback }
-        return body(value)
+        guard let box else { return fallback }
+        entry.pointee.busy = true
+        defer { entries.unsafelyUnwrapped[index].busy = false }
+        return borrowing(Unmanaged<Decoded<A.Value>>.fromOpaque(box.toOpaque())) { body($0.value) }
     }
 
     /// Room for events `0..<count`. Up to this event's index only: growing to the table's size

@@ -56,9 +56,16 @@ package enum RestorationAnswer: AnswerShape {
     }
 
     /// Calls the host's restoration handler with `identifiers` (the SDK's side). [any-thread]
+    /// The list is written as JSON bytes at once, escaped as the serializer escapes strings (no
+    /// array of values, no String made of the text, no UTF-8 check of it).
     package static func call(_ completion: adh_json_completion, with identifiers: [String]) {
-        let json = JSONValue.array(identifiers.map { .string($0) }).serialized()
-        withABIString(json) { completion.call?(completion.context, $0) }
+        var json: [UInt8] = []
+        json.reserveCapacity(64)
+        JSONText.appendStrings(identifiers, to: &json)
+        json.withUnsafeBufferPointer { bytes in
+            let chars = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+            completion.call?(completion.context, adh_string(data: chars, length: bytes.count))
+        }
     }
 }
 

@@ -68,23 +68,26 @@ package enum OpenURLArguments: ArgumentShape {
             problems.append("\(what): expected an absolute URL, found \(found); not delivered (no opinion)")
             return nil
         }
-        var options = OpenURLOptions()
-        options.sourceApplication = payload.source_application.string
-        options.openInPlace = payload.open_in_place == ADH_TRUE
+        // The options made at once from their parts (setting them one by one on a made value copied
+        // and destroyed the options twice a call).
+        var annotation: JSONValue? = nil
         do {
-            options.annotation = try ABI.parseJSON(payload.annotation_json)
+            annotation = try ABI.parseJSON(payload.annotation_json)
         } catch {
             problems.append("\(what) annotation: expected JSON, found invalid JSON (\(error)); read as absent")
         }
         // A 1.0 host's smaller payload reads as zeroes past its struct_size (ABI.readCovered): absent.
+        var attribution: EventAttribution? = nil
         do {
-            options.eventAttribution = try ABI.parseJSON(payload.event_attribution_json).map { (json) throws in
+            attribution = try ABI.parseJSON(payload.event_attribution_json).map { (json) throws in
                 try EventAttribution(json: json, path: "eventAttribution")
             }
         } catch {
             problems.append("\(what) eventAttribution: \(error); read as absent")
         }
-        return Value(url: url, options: options)
+        return Value(absoluteURL: AbsoluteURL(url),
+                     options: OpenURLOptions(sourceApplication: payload.source_application.string, annotation: annotation,
+                                             openInPlace: payload.open_in_place == ADH_TRUE, eventAttribution: attribution))
     }
 
     package static func serial(of arguments: UnsafePointer<adh_open_url>?) -> UInt64 {

@@ -65,7 +65,9 @@ extension PayloadStorage {
 extension UserActivity {
     /// The activity an `adh_user_activity` describes; what cannot be read is named in `problems`.
     package init(abi payload: adh_user_activity, problems: inout [String]) {
-        self.init(activityType: payload.activity_type.string ?? "")
+        // Made at once from its parts (an activity made first and set field by field made an empty
+        // userInfo object to throw away).
+        var webpageURL: URL? = nil
         if let text = payload.webpage_url.string {
             webpageURL = ABI.absoluteURL(text)
             if webpageURL == nil {
@@ -73,7 +75,7 @@ extension UserActivity {
             }
         }
         let (userInfo, problem) = ABI.jsonObject(payload.user_info_json, what: "user activity userInfo")
-        self.userInfo = userInfo
         if let problem { problems.append(problem) }
+        self.init(activityType: payload.activity_type.string ?? "", webpageURL: webpageURL, userInfo: userInfo)
     }
 }
