@@ -225,7 +225,11 @@ private struct ByEvent<Element> {
             return latestElements.reserveCapacity(4)
         }
         swap(&latestElements, &handedOut)
-        latestElements.removeAll(keepingCapacity: true)
+        // Emptied one element at a time, each destroyed by code compiled for it: the array's
+        // `removeAll(keepingCapacity:)` destroys them through `swift_arrayDestroy`, which asks the
+        // element type's value witnesses for each (about 350 instructions a record). Still held by
+        // the taker, the storage is copied first (at most ``reusedLimit`` elements), as before.
+        while latestElements.popLast() != nil {}
     }
 
     /// `event`'s elements and the loose ones, merged in order of arrival (linear).
