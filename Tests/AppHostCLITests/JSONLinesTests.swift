@@ -319,7 +319,7 @@ struct JSONLinesTests {
             general.answers = recorded.answers
             line.removeAll()
             JSONLines.event(recorded, into: &line)
-            #expect(line.bytes == Array(Self.serialized(general).utf8), "\(names[0].unicodeScalars.count) scalars")
+            #expect(Array(line.bytes) == Array(Self.serialized(general).utf8), "\(names[0].unicodeScalars.count) scalars")
         }
     }
 

@@ -65,7 +65,7 @@ struct LogLineBytesTests {
     @Test("the word-at-a-time scan finds every byte that may be a control character, at every position")
     func scanFindsEveryByte() {
         func simple(_ bytes: [UInt8]) -> Bool { !bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }
-        for length in [0, 1, 7, 8, 9, 16, 23] {
+        for length in [0, 1, 7, 8, 9, 16, 23, 24, 31, 40] {
             for position in 0..<max(length, 1) where length > 0 {
                 // Neighbours that could carry or borrow into the byte tested, in a word.
                 for neighbour: UInt8 in [0x61, 0x20, 0x7E, 0x80, 0xFF] {

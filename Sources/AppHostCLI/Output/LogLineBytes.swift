@@ -49,35 +49,47 @@ enum LogLineBytes {
         case .event: middle = "] event "
         case .error: middle = "] error: "
         }
-        // Attributes the host built (not a plugin's text) are serialized the ordinary way.
-        let attributes = record.kind == .log ? [] : record.attributesText?.bytes ?? []
-        guard record.kind == .log || record.attributesText != nil || !record.hasAttributes else { return nil }
+        // A log line has no attributes: none looked for. Attributes the host built (not a
+        // plugin's text) are serialized the ordinary way. The text is asked for once (each ask
+        // copied it out of the record and released it again, about 60 instructions).
+        guard record.kind != .log else {
+            return write(record, middle, attributes: UnsafeBufferPointer(start: nil, count: 0), into: destination, capacity: capacity)
+        }
+        guard let text = record.attributesText else {
+            guard !record.hasAttributes else { return nil }
+            return write(record, middle, attributes: UnsafeBufferPointer(start: nil, count: 0), into: destination, capacity: capacity)
+        }
+        return text.bytes.withUnsafeBufferPointer { write(record, middle, attributes: $0, into: destination, capacity: capacity) }
+    }
+
+    /// ``writeTerminalLine(_:into:capacity:)`` with the attributes' bytes at hand (none: empty).
+    @inline(__always)
+    private static func write(_ record: LogRecord, _ middle: StaticString, attributes: UnsafeBufferPointer<UInt8>,
+                              into destination: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int? {
         let written = record.subscriber.utf8.withContiguousStorageIfAvailable { name in
             record.message.utf8.withContiguousStorageIfAvailable { message -> Int? in
-                attributes.withUnsafeBufferPointer { attributes -> Int? in
-                    let extra = attributes.isEmpty ? 0 : 1 + attributes.count
-                    let line = 1 + name.count + middle.utf8CodeUnitCount + message.count + extra
-                    guard line <= TerminalText.lineLimit, line < capacity else { return nil }
-                    var at = destination
-                    at.pointee = UInt8(ascii: "[")
-                    at += 1
-                    func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
-                        guard let base = bytes.baseAddress else { return }
-                        at.update(from: base, count: bytes.count)
-                        at += bytes.count
-                    }
-                    copy(name)
-                    copy(UnsafeBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
-                    copy(message)
-                    if !attributes.isEmpty {
-                        at.pointee = UInt8(ascii: " ")
-                        at += 1
-                        copy(attributes)
-                    }
-                    guard mayShowAsIs(UnsafeBufferPointer(start: destination, count: line)) else { return nil }
-                    at.pointee = UInt8(ascii: "\n")
-                    return line + 1
+                let extra = attributes.isEmpty ? 0 : 1 + attributes.count
+                let line = 1 + name.count + middle.utf8CodeUnitCount + message.count + extra
+                guard line <= TerminalText.lineLimit, line < capacity else { return nil }
+                var at = destination
+                at.pointee = UInt8(ascii: "[")
+                at += 1
+                func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+                    guard let base = bytes.baseAddress else { return }
+                    at.update(from: base, count: bytes.count)
+                    at += bytes.count
                 }
+                copy(name)
+                copy(UnsafeBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
+                copy(message)
+                if !attributes.isEmpty {
+                    at.pointee = UInt8(ascii: " ")
+                    at += 1
+                    copy(attributes)
+                }
+                guard mayShowAsIs(UnsafeBufferPointer(start: destination, count: line)) else { return nil }
+                at.pointee = UInt8(ascii: "\n")
+                return line + 1
             } ?? nil
         }
         return written ?? nil
@@ -116,8 +128,15 @@ enum LogLineBytes {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var index = 0
-        while index + 8 <= count {
-            // A byte below 0x20 or at or above 0x7F: looked at one by one.
+        // Sixteen bytes a step, their two words' tests joined (one branch and one step of the loop
+        // for both); a step with a byte below 0x20 or at or above 0x7F: looked at one by one.
+        while index + 16 <= count {
+            if mayNeedEscaping(load(base + index), load(base + index + 8)) {
+                for offset in 0..<16 where !isShown(base[index + offset]) { return false }
+            }
+            index += 16
+        }
+        if index + 8 <= count {
             if mayNeedEscaping(load(base + index)) {
                 for offset in 0..<8 where !isShown(base[index + offset]) { return false }
             }
@@ -143,13 +162,22 @@ enum LogLineBytes {
     /// literals. Called across the module boundary they were three calls a word (and a global's
     /// read each), about 45 instructions for eight bytes; here a handful.
     @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool { flags(word) != 0 }
+
+    /// Whether either of two words holds such a byte.
+    @inline(__always)
+    private static func mayNeedEscaping(_ first: UInt64, _ second: UInt64) -> Bool { flags(first) | flags(second) != 0 }
+
+    /// The high bit of each byte of `word` that may be below 0x20 or at or above 0x7F (a byte
+    /// before one that is may be flagged too: only the word's test is exact, then its bytes).
+    @inline(__always)
+    private static func flags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         // Below 0x20: x - 0x20 borrows into its high bit while x's is clear. At or above 0x7F: the
         // high bit set, or x + 1 reaching it from below.
         let control = (word &- ones &* 0x20) & ~word
         let high = ((word & ~highs) &+ ones) | word
-        return (control | high) & highs != 0
+        return (control | high) & highs
     }
 
     /// The eight bytes at `pointer`, as one word (unaligned).

@@ -275,8 +275,10 @@ package enum Survival {
         /// Appends a record's bytes, as its output shows it.
         let render: @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void
         /// Writes a record's bytes in place into the buffer (given where and the room), when it
-        /// can: the line rendered once, where it is kept; nil, and ``render`` renders it.
-        let write: (@Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?)?
+        /// can: the line rendered once, where it is kept; nil, and ``render`` renders it (always
+        /// nil for an output that was given none). Not optional: an optional closure was copied
+        /// out (its context retained and released) for each line staged.
+        let write: @Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?
         /// The record being staged, rendered (reused: one allocation for the run).
         @exclusivity(unchecked) var scratch: [UInt8] = []
         /// The staged records from `head` to `tail`, oldest first (one that did not fit ends where
@@ -294,13 +296,13 @@ package enum Survival {
         init(fd: Int32, write: (@Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?)?,
              render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
             self.fd = fd
-            self.write = write
+            self.write = write ?? { _, _, _ in nil }
             self.render = render
         }
 
         func stage(_ record: LogRecord, during event: LifecycleEvent?) {
             // Written where it is kept, when it can be (a plain line that fits: nearly all).
-            if let write, let end = buffer.append(writing: { write(record, $0, $1) }) {
+            if let end = buffer.append(writing: { self.write(record, $0, $1) }) {
                 return keep(Entry(end: end, time: record.time, event: event))
             }
             // Rendered after the lines before it, cleared once they fill 4 KB (clearing an array
