@@ -227,6 +227,19 @@ struct JSONLinesTests {
         }
     }
 
+    @Test("every orientation mask (any set of the named orientations, with bits of none) is written as its names, in the table's order")
+    func everyOrientationMaskAsItsNames() {
+        for raw in UInt32(0)..<64 {
+            for extra: UInt32 in [0, 1 << 7, 1 << 31] {
+                let mask = InterfaceOrientationMask(rawValue: raw | extra)
+                var line = OutputBytes()
+                #expect(JSONLines.appendCommon(mask, result: true, to: &line))
+                let expected = JSONValue.array(mask.names.map { .string($0) }).serialized()
+                #expect(String(decoding: line.bytes, as: UTF8.self) == expected, "\(raw | extra)")
+            }
+        }
+    }
+
     @Test("answers the dispatcher recorded typed are written from their type exactly as the rows written the general way, for every row")
     func recordedAnswersAsTheGeneralWay() throws {
         // The samples of the test above, and more rows than one: names with bytes to escape, times.

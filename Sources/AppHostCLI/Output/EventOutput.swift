@@ -73,7 +73,8 @@ final class EventOutput {
         if json {
             line.removeAll()
             JSONLines.event(outcome, into: &line)
-            output.write(line.bytes)
+            // In the claim ``Survival/writingAtOnce(_:)`` holds (``write(_:call:)``): no second one.
+            output.writeInClaim(line.bytes)
         } else {
             output.write(renderer.event(outcome, call: call, nobodyResponds: nobodyResponds[call.event.index]))
         }
