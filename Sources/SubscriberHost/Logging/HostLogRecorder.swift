@@ -234,7 +234,8 @@ private struct ByEvent<Element> {
         // Emptied one element at a time, each destroyed by code compiled for it: the array's
         // `removeAll(keepingCapacity:)` destroys them through `swift_arrayDestroy`, which asks the
         // element type's value witnesses for each (about 350 instructions a record). Still held by
-        // the taker, the storage is copied first (at most ``reusedLimit`` elements), as before.
+        // the taker (an outcome kept), the first `popLast` copies the storage (at most
+        // ``reusedLimit`` elements, each retained, then let go one by one): bounded, and rare.
         while latestElements.popLast() != nil {}
     }
 
