@@ -144,6 +144,11 @@ extension BenchResults {
                                  measured: "\(Format.number(rate))/s (\(Format.number(Double(cli.events))) events)",
                                  met: rate >= 150_000))
         }
+        if let count = cli?.instructionsPerEvent {
+            result.append(Target(name: "apphost --json ≤ 20,000 instructions per event (callgrind, demo manifest, "
+                                     + "\(Format.number(Double(CLIBench.instructionEvents)))-event script)",
+                                 limit: "≤ 20,000", measured: Format.number(count), met: count <= 20_000))
+        }
         let loadedThousand = load.contains { $0.plugins == 1000 }
         result.append(Target(name: "1,000 plugins load", limit: "yes",
                              measured: loadedThousand ? "yes" : "not run", met: loadedThousand ? true : nil))

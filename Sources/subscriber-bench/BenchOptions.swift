@@ -35,7 +35,8 @@ struct BenchOptions {
           --c-plugin PATH   libBenchSubscribersC.so, for the C loop and memory per C plugin (default:
                             beside this executable; left out when not found)
           --instructions    count instructions with callgrind for the verdicts (the default without
-                            --quick, when valgrind and strip are installed)
+                            --quick, when valgrind and strip are installed; the CLI row's are
+                            counted in --quick too)
           --no-instructions verdicts on the wall clock only
           --manifest FILE   the CLI section's manifest (default: manifests/news.json in the current
                             folder or the nearest folder above this executable)
@@ -159,6 +160,9 @@ struct BenchOptions {
 
     /// Whether instructions are counted (when callgrind can): asked for, or a full run.
     var countsInstructions: Bool { instructionsOption ?? !quick }
+    /// Whether the CLI row counts `apphost --json`'s instructions (two callgrind runs): unless
+    /// `--no-instructions`, in `--quick` too, since its target is in instructions.
+    var countsCLIInstructions: Bool { instructionsOption ?? true }
 
     /// Whether the section `name` ("dispatch", "load", "cli") runs.
     func runs(_ name: String) -> Bool { only == nil || only == name }

@@ -93,6 +93,9 @@ struct CLIFigure: Sendable {
     var mix: String
     /// The figures by each clock.
     var times: [CLIClock: Times]
+    /// `apphost --json`'s instructions per event by callgrind (``CLIBench/instructionEvents`` events
+    /// against an empty script); nil when they were not counted.
+    var instructionsPerEvent: Double? = nil
 
     /// The wall-clock figures, which the target is about.
     var wall: Times { times[.wall]! }
@@ -108,6 +111,11 @@ struct CLIBench {
     var manifestPath: String
     var events: Int
     var repetitions: Int
+    /// Whether to count `apphost --json`'s instructions per event with callgrind as well.
+    var countsInstructions = false
+
+    /// Events of the script whose instructions are counted (callgrind runs about 50× slower).
+    nonisolated static let instructionEvents = 10_000
 
     func run(progress: (String) -> Void) async throws -> CLIFigure {
         let folder = try PrivateFolder.make(prefix: "subscriber-bench-cli")
@@ -148,7 +156,29 @@ struct CLIBench {
             times[clock] = CLIFigure.Times(cli: cliStats, startupMilliseconds: Stats(startup.map { nanoseconds($0) / 1e6 }),
                                            dispatcher: dispatcherStats, ratio: ratio(cliStats, dispatcherStats))
         }
-        return CLIFigure(events: events, mix: CLIScript.mix, times: times)
+        var figure = CLIFigure(events: events, mix: CLIScript.mix, times: times)
+        if countsInstructions {
+            figure.instructionsPerEvent = try instructionsPerEvent(libraries: host.plugins.plugins.map(\.path),
+                                                                   folder: folder, progress: progress)
+        }
+        return figure
+    }
+
+    /// `apphost --json`'s instructions per event: stripped copies of `apphost` and of the manifest's
+    /// plugin files side by side (a `library` entry is found beside the executable), run under
+    /// callgrind on an empty script and on ``instructionEvents`` lines, (lines − empty) / events, so
+    /// that start-up and loading cancel. Nil when callgrind cannot count here (said on `progress`).
+    private func instructionsPerEvent(libraries: [String], folder: String, progress: (String) -> Void) throws -> Double? {
+        guard let counter = InstructionCounter.make(executable: apphostPath, libraries: libraries, note: progress) else {
+            return nil
+        }
+        defer { counter.remove() }
+        progress("cli: instructions, \(Self.instructionEvents) events under callgrind")
+        let script = folder + "/counted.jsonl"
+        try CLIScript.write(events: Self.instructionEvents, to: script)
+        return try counter.perEvent(small: 0, large: Self.instructionEvents) { events in
+            arguments(script: events == 0 ? folder + "/empty.jsonl" : script)
+        }
     }
 
     /// The CLI command line that plays `script`.

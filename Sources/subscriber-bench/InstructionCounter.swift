@@ -8,16 +8,18 @@ import Foundation
 struct InstructionCounter {
     let valgrind: String
     let folder: String
+    /// The stripped copy of the executable that is run.
     let executable: String
-    let plugin: String
-    let cPlugin: String?
+    /// The stripped copies of the libraries, in the order given to ``make(executable:libraries:note:)``,
+    /// side by side with ``executable`` (so `apphost` finds a manifest's `library` entries beside itself).
+    let libraries: [String]
 
     /// The basis the verdicts use when this is nil.
     static let wallBasis = "wall clock (callgrind not used)"
 
-    /// A counter over stripped copies of this executable and the plugins; nil (with why on `note`)
-    /// when valgrind or strip is missing or the copies cannot be made.
-    static func make(pluginPath: String, cPluginPath: String?, note: (String) -> Void) -> InstructionCounter? {
+    /// A counter over stripped copies of `executable` and `libraries` in a private folder; nil (with
+    /// why on `note`) when valgrind or strip is missing or the copies cannot be made.
+    static func make(executable: String, libraries: [String], note: (String) -> Void) -> InstructionCounter? {
         guard let valgrind = findExecutable("valgrind") else {
             note("instructions: valgrind not found on PATH; verdicts on the wall clock")
             return nil
@@ -29,15 +31,15 @@ struct InstructionCounter {
         do {
             let folder = try PrivateFolder.make(prefix: "subscriber-bench-callgrind")
             var copies: [String] = []
-            for source in [MachineInfo.executablePath, pluginPath] + (cPluginPath.map { [$0] } ?? []) {
+            for source in [executable] + libraries {
                 let copy = folder + "/" + (source as NSString).lastPathComponent
                 try FileManager.default.copyItem(atPath: source, toPath: copy)
                 let outcome = try TimedChild.run(strip, ["--strip-debug", copy])
                 guard outcome.exitStatus == 0 else { throw BenchError("strip --strip-debug \(copy) failed") }
                 copies.append(copy)
             }
-            return InstructionCounter(valgrind: valgrind, folder: folder, executable: copies[0], plugin: copies[1],
-                                      cPlugin: cPluginPath == nil ? nil : copies[2])
+            return InstructionCounter(valgrind: valgrind, folder: folder, executable: copies[0],
+                                      libraries: Array(copies.dropFirst()))
         } catch {
             note("instructions: \(error); verdicts on the wall clock")
             return nil

@@ -90,6 +90,7 @@ extension BenchResults {
                                        "ratioCLIToDispatcher": times.ratio.json,
                                        "cliStartupMilliseconds": times.startupMilliseconds.json]
             }
+            row["instructionsPerEvent"] = cli.instructionsPerEvent.map { .number($0) } ?? .null
             return .object(row)
         } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),

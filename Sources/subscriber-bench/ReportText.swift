@@ -171,8 +171,12 @@ extension BenchResults {
             out.append("  (untimed), each call dispatched and its log records drained and dropped; no output.")
             out.append("  CLI/dispatcher: apphost ns/event / dispatcher ns/event. startup: apphost on an empty script.")
             out.append("  CPU: the apphost child's user+sys (rusage), this process's for the dispatcher (all threads);")
-            out.append("  steadier than the wall clock on a busy machine. The target is on the wall clock.")
+            out.append("  steadier than the wall clock on a busy machine: the events/s target is on it.")
             out.append("  Mix, in a cycle of 12 (no event waits on a deadline): \(cli.mix).")
+            if let count = cli.instructionsPerEvent {
+                out.append("  Instructions: \(Format.number(count)) per event (callgrind on stripped copies of apphost and the")
+                out.append("  manifest's plugins, \(Format.number(Double(CLIBench.instructionEvents))) events − an empty script, over the events).")
+            }
             out.append("")
         }
         out += LiveBench.textLines(live)

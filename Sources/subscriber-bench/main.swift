@@ -116,13 +116,16 @@ func countInstructions(_ counter: InstructionCounter, counts: [Int], limitKinds:
         return (small, small * 5)
     }
     var figures: [InstructionFigure] = []
+    // The stripped plugin, then the stripped C plugin when there is one (``InstructionCounter/make``'s order).
+    let plugin = counter.libraries[0]
+    let cPlugin = counter.libraries.dropFirst().first
     for scenario in [DispatchScenario.voidEvent, .openURL, .fetchSync, .willPresent] {
         for count in counts {
             progress("instructions: \(scenario.label), \(count) subscribers")
             let (small, large) = events(count)
             func side(_ side: String) throws -> Double {
                 try counter.perEvent(small: small, large: large) {
-                    ["--profile", scenario.rawValue, String(count), String($0), side, "--plugin", counter.plugin]
+                    ["--profile", scenario.rawValue, String(count), String($0), side, "--plugin", plugin]
                 }
             }
             figures.append(InstructionFigure(scenario: scenario, subscribers: count, inProcess: try side("in-process"),
@@ -134,8 +137,8 @@ func countInstructions(_ counter: InstructionCounter, counts: [Int], limitKinds:
         progress("instructions: \(kind.label)")
         let count = LimitsBench.count(kind)
         let perPass = try counter.perEvent(small: kind == .jsonLine ? 1 : 100, large: kind == .jsonLine ? 3 : 500) {
-            ["--profile-limit", kind.rawValue, String(count), String($0), "--plugin", counter.plugin]
-                + (counter.cPlugin.map { ["--c-plugin", $0] } ?? [])
+            ["--profile-limit", kind.rawValue, String(count), String($0), "--plugin", plugin]
+                + (cPlugin.map { ["--c-plugin", $0] } ?? [])
         }
         limits[kind] = perPass / Double(count)
     }
@@ -152,7 +155,8 @@ do {
     var instructions: [InstructionFigure] = []
     var basis = InstructionCounter.wallBasis
     if options.runs("dispatch") && options.countsInstructions,
-       let counter = InstructionCounter.make(pluginPath: plugin, cPluginPath: cPlugin, note: progress) {
+       let counter = InstructionCounter.make(executable: MachineInfo.executablePath,
+                                            libraries: [plugin] + (cPlugin.map { [$0] } ?? []), note: progress) {
         defer { counter.remove() }
         // The Ns of the ratios: 100 and the step to the largest N.
         let counts = Array(Set(options.counts.filter { $0 >= 100 } + options.counts.suffix(2))).sorted()
@@ -181,7 +185,8 @@ do {
         }
         let apphost = (MachineInfo.executablePath as NSString).deletingLastPathComponent + "/apphost"
         cli = try await CLIBench(apphostPath: apphost, manifestPath: manifest, events: options.cliEvents,
-                                 repetitions: options.repetitionCount).run(progress: progress)
+                                 repetitions: options.repetitionCount, countsInstructions: options.countsCLIInstructions)
+            .run(progress: progress)
     }
     let isolation = !options.runs("isolation") ? nil
         : try await IsolationBench.run(executable: MachineInfo.executablePath, pluginDirectory: beside, sampler: sampler,
