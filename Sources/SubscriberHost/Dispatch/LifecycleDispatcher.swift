@@ -180,10 +180,17 @@ package final class LifecycleDispatcher {
     /// else what ``finish(_:)`` waits for.
     package func begin(_ call: AnyEventCall, settled: (inout AnyEventOutcome) -> Void) -> Waiting? {
         let (flight, started) = start(call)
-        guard let result = flight.settled else { return Waiting(flight: flight, started: started) }
-        // Kept by `start` only if it was not settled then (a completion from another thread since).
-        if !waiting.isEmpty { waiting[ObjectIdentifier(flight)] = nil }
-        var made = outcome(of: result, started)
+        var made: AnyEventOutcome
+        if let known = flight as? SettledFlight {
+            // Settled when delivered (no completion awaited, the usual event): its result read in
+            // place, not copied out of the flight and destroyed.
+            made = outcome(of: known.result, started)
+        } else {
+            guard let result = flight.settled else { return Waiting(flight: flight, started: started) }
+            // Kept by `start` only if it was not settled then (a completion from another thread since).
+            if !waiting.isEmpty { waiting[ObjectIdentifier(flight)] = nil }
+            made = outcome(of: result, started)
+        }
         settled(&made)
         return nil
     }
