@@ -97,6 +97,14 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
         return delivered()
     }
 
+    /// As ``settled`` finds it, the result built (once) but not copied out.
+    override var isSettled: Bool {
+        if built != nil { return true }
+        guard collector.settleIfDone() || deliveredNow else { return false }
+        _ = delivered()
+        return true
+    }
+
     /// Whether ``deliverNow()`` delivered it (the host shut down): its result is known without waiting.
     private var deliveredNow = false
 
