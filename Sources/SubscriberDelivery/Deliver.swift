@@ -343,12 +343,14 @@ enum Deliver {
                 // subscriber's SDK sends it (SDKRestoration), so both read the same.
                 let lists = collector.value(index)
                     ?? (handledAnswers[index] == true && collector.state(index) == .declined ? [] : nil)
-                if let lists { restorable += lists }
+                // (The first list taken as it is, not appended element by element to an empty one.)
+                if let lists { if restorable.isEmpty { restorable = lists } else { restorable += lists } }
                 rows.append(handledAnswers[index].map { ContinueUserActivityResult(handled: $0, restorableObjects: lists) })
             }
             let result = ContinueUserActivityResult(handled: handled.result, restorableObjects: handled.result ? restorable : nil)
             let record = TypedAnswerRecord(subscribers: subscribers, answers: rows, nanoseconds: callTimes)
-            return DeliveryResult(final: result, answers: record, reports: reports + handled.reports)
+            return DeliveryResult(final: result, answers: record,
+                                  reports: handled.reports.isEmpty ? reports : reports + handled.reports)
         }
     }
 }

@@ -45,19 +45,23 @@ package class InFlight: @unchecked Sendable {
 }
 
 /// An event with nothing to wait for.
-final class SettledFlight: InFlight, @unchecked Sendable {
-    private let result: DeliveryResult
+package final class SettledFlight: InFlight, @unchecked Sendable {
+    /// The result, read where it lies: ``settled`` returns a copy (its references retained, then
+    /// released by the caller), which an outcome made from it does not need.
+    package let result: DeliveryResult
 
-    init(immediate: any Sendable, result: DeliveryResult) {
+    /// `result` consumed: moved into the flight (a copy stored and the argument destroyed cost about
+    /// 70 instructions an event).
+    init(immediate: any Sendable, result: consuming DeliveryResult) {
         self.result = result
         super.init(immediate: immediate)
     }
 
-    override var settled: DeliveryResult? { result }
+    override package var settled: DeliveryResult? { result }
 
-    override var isSettled: Bool { true }
+    override package var isSettled: Bool { true }
 
-    override func finish(isolation: isolated (any Actor)? = #isolation) async -> DeliveryResult { result }
+    override package func finish(isolation: isolated (any Actor)? = #isolation) async -> DeliveryResult { result }
 }
 
 /// An event that waits for completions through `collector`, then builds its result with `result`.
@@ -91,6 +95,14 @@ final class CompletingFlight<Value: Sendable>: InFlight, @unchecked Sendable {
         if let built { return built }
         guard collector.settleIfDone() || deliveredNow else { return nil }
         return delivered()
+    }
+
+    /// As ``settled`` finds it, the result built (once) but not copied out.
+    override var isSettled: Bool {
+        if built != nil { return true }
+        guard collector.settleIfDone() || deliveredNow else { return false }
+        _ = delivered()
+        return true
     }
 
     /// Whether ``deliverNow()`` delivered it (the host shut down): its result is known without waiting.

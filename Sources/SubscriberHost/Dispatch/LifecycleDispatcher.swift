@@ -180,10 +180,17 @@ package final class LifecycleDispatcher {
     /// else what ``finish(_:)`` waits for.
     package func begin(_ call: AnyEventCall, settled: (inout AnyEventOutcome) -> Void) -> Waiting? {
         let (flight, started) = start(call)
-        guard let result = flight.settled else { return Waiting(flight: flight, started: started) }
-        // Kept by `start` only if it was not settled then (a completion from another thread since).
-        if !waiting.isEmpty { waiting[ObjectIdentifier(flight)] = nil }
-        var made = outcome(of: result, started)
+        var made: AnyEventOutcome
+        if let known = flight as? SettledFlight {
+            // Settled when delivered (no completion awaited, the usual event): its result read in
+            // place, not copied out of the flight and destroyed.
+            made = outcome(of: known.result, started)
+        } else {
+            guard let result = flight.settled else { return Waiting(flight: flight, started: started) }
+            // Kept by `start` only if it was not settled then (a completion from another thread since).
+            if !waiting.isEmpty { waiting[ObjectIdentifier(flight)] = nil }
+            made = outcome(of: result, started)
+        }
         settled(&made)
         return nil
     }
@@ -297,7 +304,8 @@ package final class LifecycleDispatcher {
         let named = row.namesScene ? row.scene(of: call) : nil
         // The subscribers as they are now: one added or removed during this event (also by a
         // bridge replay's subscriber) counts from the next event, and the rows name these.
-        let lists = self.lists
+        // (Kept only for the scene bridge, which replays after the calls: nothing else reads it then.)
+        let lists = configuration.sceneBridge ? self.lists : []
         let deliveryList = self.deliveryList
         // What the outcome will say, kept apart and made into its `Started` once, where it is
         // returned (a `Started` built first and changed along the way was copied out to return it).
@@ -327,7 +335,7 @@ package final class LifecycleDispatcher {
             let (forwards, reported) = callingEvent == nil ? peer.forwardsRefused(event, rules: configuration.rules) : (false, true)
             if reported { reports.append(report) }
             if !forwards { refusal = report }
-            list = forwards ? lists[event.index] : .empty
+            list = forwards ? self.lists[event.index] : .empty
             after = machine.state
         case .deliver(var during, let next):
             after = next
@@ -347,7 +355,7 @@ package final class LifecycleDispatcher {
                 invocation = implied
             }
             setState(during)
-            list = dropsAll ? .empty : lists[event.index]
+            list = dropsAll ? .empty : self.lists[event.index]
         }
         live.depth += 1
         let outer = callingEvent

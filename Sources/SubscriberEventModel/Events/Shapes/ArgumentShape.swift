@@ -121,48 +121,84 @@ package protocol FuzzDraw {
 
 /// A C payload struct at a stable address with the bytes its strings point into: what a payload
 /// shape's ``ArgumentShape/Encoded`` is. Freed with this object.
+///
+/// The struct and its strings share one allocation (``PayloadStorage/room`` bytes for the strings;
+/// only a string that does not fit gets its own ``ABIBytes``): an `openURL` payload made an object,
+/// the struct, an array and one buffer per string, each allocated and freed per event.
 package final class EncodedPayload<Payload>: @unchecked Sendable {
     // @unchecked: immutable after init; the pointer is only read.
     /// The struct, valid as long as this object lives.
     package let pointer: UnsafePointer<Payload>
-    private let storage: [ABIBytes]
+    /// The strings that did not fit in the struct's block (usually none: no array allocated).
+    private let overflow: [ABIBytes]
 
     /// `make(storage)` builds the struct; every string it stores through `storage` lives as long as this.
     package init(_ make: (inout PayloadStorage) -> Payload) {
-        var storage = PayloadStorage()
+        let offset = MemoryLayout<Payload>.stride
+        let block = UnsafeMutableRawPointer.allocate(byteCount: offset + PayloadStorage.room,
+                                                     alignment: MemoryLayout<Payload>.alignment)
+        var storage = PayloadStorage(room: (block + offset).bindMemory(to: UInt8.self, capacity: PayloadStorage.room))
         let payload = make(&storage)
-        let pointer = UnsafeMutablePointer<Payload>.allocate(capacity: 1)
-        pointer.initialize(to: payload)
-        self.pointer = UnsafePointer(pointer)
-        self.storage = storage.bytes
+        pointer = UnsafePointer(block.initializeMemory(as: Payload.self, to: payload))
+        overflow = storage.bytes
     }
 
     deinit {
-        UnsafeMutablePointer(mutating: pointer).deinitialize(count: 1).deallocate()
+        let block = UnsafeMutablePointer(mutating: pointer).deinitialize(count: 1)
+        block.deallocate()
     }
 }
 
-/// Collects the bytes a payload's strings point into while it is encoded.
+/// Collects the bytes a payload's strings point into while it is encoded: in the payload's own
+/// block while they fit, else each in an ``ABIBytes`` kept with the payload.
 package struct PayloadStorage {
+    /// The bytes a payload's block holds for its strings (each followed by a NUL).
+    static let room = 480
+
     fileprivate(set) var bytes: [ABIBytes] = []
+    /// The next free byte of the payload's block, and how many are left.
+    private var next: UnsafeMutablePointer<UInt8>?
+    private var left = 0
+
+    fileprivate init(room: UnsafeMutablePointer<UInt8>) {
+        next = room
+        left = Self.room
+    }
 
     /// `text` at a stable address; absent for nil.
     package mutating func string(_ text: String?) -> adh_string {
-        guard let text else { return .absent }
-        return keep(ABIBytes(text)).string
+        guard var text else { return .absent }
+        if let stored = text.utf8.withContiguousStorageIfAvailable({ store($0) }) { return stored }
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { store($0) } ?? keep(ABIBytes(text)).string
     }
 
     /// `value` as JSON text; absent for nil.
     package mutating func json(_ value: JSONValue?) -> adh_string {
         guard let value else { return .absent }
-        return keep(ABIBytes(value.serializedBytes())).string
+        // An empty object (a user activity's usual userInfo) without serializing it into an array first.
+        if case .object(let object) = value, object.isEmpty {
+            return ("{}" as StaticString).withUTF8Buffer { store($0) }
+        }
+        return value.serializedBytes().withUnsafeBufferPointer { store($0) }
     }
 
     /// Raw bytes (the kit's hostile strings) at a stable address; absent for nil. Empty bytes are a
     /// non-NULL empty string, as the contract wants for "".
     package mutating func raw(_ bytes: [UInt8]?) -> adh_string {
         guard let bytes else { return .absent }
-        return keep(ABIBytes(bytes)).string
+        return bytes.withUnsafeBufferPointer { store($0) }
+    }
+
+    /// A copy of `source` followed by a NUL: in the block when it fits, else in bytes of its own.
+    private mutating func store(_ source: UnsafeBufferPointer<UInt8>) -> adh_string {
+        let count = source.count
+        guard count < left, let start = next else { return keep(ABIBytes(source)).string }
+        if let base = source.baseAddress { start.initialize(from: base, count: count) }
+        start[count] = 0
+        next = start + count + 1
+        left -= count + 1
+        return adh_string(data: UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), length: count)
     }
 
     /// Keeps `bytes` alive with the payload.
