@@ -68,6 +68,14 @@ struct OutputBytes: ~Copyable {
         count += added
     }
 
+    /// Appends what `write` writes at the end: it is given room for `limit` bytes and returns how
+    /// many of them it wrote.
+    @inline(__always)
+    mutating func append(upTo limit: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if capacity - count < limit { grow(toHold: limit) }
+        count += write(base + count)
+    }
+
     /// Appends `bytes`.
     mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
