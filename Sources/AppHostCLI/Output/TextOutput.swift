@@ -153,6 +153,12 @@ private final class Destination: Sendable {
     /// The outputs holding unwritten bytes (at most one per output: standard output, standard
     /// error, the log file).
     static let pending = Mutex<[Destination]>([])
+    /// Whether two outputs made so far write to the same file (`2>&1`): only then does a write look
+    /// through ``pending`` for another output's bytes to write first (about 30 instructions a
+    /// write otherwise). Set under ``pending``'s lock, never unset.
+    private nonisolated(unsafe) static var filesShared = false
+    /// The files of the outputs made so far. Under ``pending``'s lock.
+    private nonisolated(unsafe) static var filesSeen: [File] = []
 
     init(_ kind: Kind) {
         self.kind = kind
@@ -169,6 +175,11 @@ private final class Destination: Sendable {
         }
         let isNull = (status.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0 && null.st_rdev == status.st_rdev
         file = isNull ? nil : File(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        if let file {
+            Destination.pending.withLock { _ in
+                if Destination.filesSeen.contains(file) { Destination.filesShared = true } else { Destination.filesSeen.append(file) }
+            }
+        }
     }
 
     /// Writes `bytes`, in an output claim of its own unless `inClaim` (the caller holds one).
@@ -190,7 +201,7 @@ private final class Destination: Sendable {
         Destination.pending.withLock { pending in
             // What other outputs hold for the same file was written first: it goes first, even
             // what an event being written appended (the order on the file is the point).
-            if let file, pending.contains(where: { $0 !== self && $0.file == file }) {
+            if Destination.filesShared, let file, pending.contains(where: { $0 !== self && $0.file == file }) {
                 pending.removeAll { $0 !== self && $0.file == file && $0.flush(ignoringMark: true) }
             }
             guard failure == nil else { return }
