@@ -22,14 +22,17 @@ enum JSONLines {
     }
 
     /// Appends the line of ``event(_:)`` to `line`: the run's own bytes, written in place (the hot
-    /// path of `apphost --json`, one line per event).
-    static func event(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
-        object(outcome, into: &line)
+    /// path of `apphost --json`, one line per event). Returns how many reports it lists, its
+    /// bridged replays' included (what the run counts: the replays read once an event, not twice).
+    @discardableResult
+    static func event(_ outcome: AnyEventOutcome, into line: inout OutputBytes) -> Int {
+        let reports = object(outcome, into: &line)
         line.append(UInt8(ascii: "\n"))
+        return reports
     }
 
-    /// Appends `outcome`'s object, without a newline.
-    private static func object(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
+    /// Appends `outcome`'s object, without a newline; returns how many reports it lists.
+    private static func object(_ outcome: AnyEventOutcome, into line: inout OutputBytes) -> Int {
         let event = outcome.event
         line.append(#"{"event":"#)
         EventNames.append(event, to: &line)
@@ -83,11 +86,13 @@ enum JSONLines {
             }
             line.append(UInt8(ascii: "]"))
         }
-        if !outcome.bridged.isEmpty {
+        var reports = outcome.reports.count
+        let bridged = outcome.bridged
+        if !bridged.isEmpty {
             line.append(#","bridged":["#)
-            for (index, replay) in outcome.bridged.enumerated() {
+            for (index, replay) in bridged.enumerated() {
                 if index > 0 { line.append(UInt8(ascii: ",")) }
-                object(replay, into: &line)
+                reports += object(replay, into: &line)
             }
             line.append(UInt8(ascii: "]"))
         }
@@ -98,6 +103,7 @@ enum JSONLines {
             line.append(JSONValue.array(outcome.reports.map { .object($0.json) }).serializedBytes())
         }
         line.append(UInt8(ascii: "}"))
+        return reports
     }
 
     /// A result (`result`) or an answer of `event`, as its row's answer shape writes it: the common
