@@ -39,6 +39,11 @@ package class AnswerRecord: @unchecked Sendable {
     /// The number of rows.
     package var count: Int { subscribers.count }
 
+    /// ``subscribers``, read through a call into this module: a read of the stored property from
+    /// another module makes a run-time exclusivity check (about 75 instructions), which
+    /// `@exclusivity(unchecked)` stops only in this module. What the JSON output's rows read.
+    package final var subscriberIndices: [Int] { subscribers }
+
     /// Row `index`'s answer, erased; nil for no opinion (and for notifications, which have none).
     package func answer(_ index: Int) -> (any Sendable)? { read?(self, index) }
 

@@ -71,6 +71,10 @@ struct JSONLinesTests {
         #expect(parsed["bridged"]?.arrayValue?.map { $0["event"] } == ["openURL", "openURL"])
         #expect(parsed["bridged"]?.arrayValue?.last?["reports"]?.arrayValue?.first?["kind"] == "late")
         #expect(parsed["reports"]?.arrayValue?.first?["sceneState"] == "background")
+        // The line counts the reports it lists, its replays' included (what the run counts).
+        var bytes = OutputBytes()
+        #expect(JSONLines.event(outcome, into: &bytes) == outcome.reports.count + outcome.bridged.reduce(0) { $0 + $1.reports.count })
+        #expect(JSONLines.event(outcome, into: &bytes) == 2)
         // An app event has neither key.
         let plain = try JSONLines.event(Self.outcome(.openURL, true)).parsedJSON()
         #expect(plain["scene"] == nil && plain["bridged"] == nil)

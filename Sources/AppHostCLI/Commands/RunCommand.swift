@@ -86,9 +86,11 @@ enum RunCommand {
         func playNow(_ call: AnyEventCall) -> PluginHost.Waiting? {
             // Only this row's arguments are an idiom: other events skip the generic cast (about 410 instructions).
             // Told by the row itself: `==` on events goes through Equatable's witness (about 40 an event).
-            if call.event.row === orientationsRow, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
+            let row = call.event.row
+            if row === orientationsRow, let asked = call.arguments(as: UserInterfaceIdiom.self) { idiom = asked }
             out.starts(call)
-            guard call.event.row.timing == .restoration else { return host.begin(call) { write($0, call: call) } }
+            // Matched, not `==`: the timing's `==` is Equatable's witness in another module (about 20 an event).
+            guard case .restoration = row.timing else { return host.begin(call) { write($0, call: call) } }
             // Its lists come when every subscriber that returned true called the handler, which is
             // optional: written then, never waited for (mostly at once, inside the calls).
             let delivered = DeliveredLater()

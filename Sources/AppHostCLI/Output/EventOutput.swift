@@ -68,14 +68,15 @@ final class EventOutput {
 
     private func writeNow(_ outcome: AnyEventOutcome, call: AnyEventCall) {
         eventCount += 1
-        reportCount += outcome.reports.count + outcome.bridged.reduce(0) { $0 + $1.reports.count }
         writeLogs(outcome.logs, during: outcome.event)
         if json {
             line.removeAll()
-            JSONLines.event(outcome, into: &line)
+            // The line counts the reports it lists, the replays' included (read once, there).
+            reportCount += JSONLines.event(outcome, into: &line)
             // In the claim ``Survival/writingAtOnce(_:)`` holds (``write(_:call:)``): no second one.
             output.writeInClaim(line.bytes)
         } else {
+            reportCount += outcome.reports.count + outcome.bridged.reduce(0) { $0 + $1.reports.count }
             output.write(renderer.event(outcome, call: call, nobodyResponds: nobodyResponds[call.event.index]))
         }
         Survival.eventWritten(call, number: eventCount, logs: outcome.logs.count)

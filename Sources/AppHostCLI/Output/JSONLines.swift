@@ -22,14 +22,17 @@ enum JSONLines {
     }
 
     /// Appends the line of ``event(_:)`` to `line`: the run's own bytes, written in place (the hot
-    /// path of `apphost --json`, one line per event).
-    static func event(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
-        object(outcome, into: &line)
+    /// path of `apphost --json`, one line per event). Returns how many reports it lists, its
+    /// bridged replays' included (what the run counts: the replays read once an event, not twice).
+    @discardableResult
+    static func event(_ outcome: AnyEventOutcome, into line: inout OutputBytes) -> Int {
+        let reports = object(outcome, into: &line)
         line.append(UInt8(ascii: "\n"))
+        return reports
     }
 
-    /// Appends `outcome`'s object, without a newline.
-    private static func object(_ outcome: AnyEventOutcome, into line: inout OutputBytes) {
+    /// Appends `outcome`'s object, without a newline; returns how many reports it lists.
+    private static func object(_ outcome: AnyEventOutcome, into line: inout OutputBytes) -> Int {
         let event = outcome.event
         line.append(#"{"event":"#)
         EventNames.append(event, to: &line)
@@ -37,14 +40,13 @@ enum JSONLines {
             line.append(#","scene":"#)
             appendString(scene, to: &line)
         }
-        let row = event.row
         line.append(#","result":"#)
         if let refusal = outcome.refusal {
             // Not delivered: no result, and why.
             line.append(#"null,"refused":"#)
             appendString(refusal.refusalReason, to: &line)
         } else {
-            appendValue(outcome.result, result: true, of: row, to: &line)
+            appendValue(outcome.result, result: true, of: event, to: &line)
         }
         if outcome.isKept { line.append(#","kept":true"#) }
         if !outcome.urlHook.isEmpty {
@@ -64,7 +66,7 @@ enum JSONLines {
                 appendRowStart(subscriber, first: first, to: &line)
                 first = false
                 if let answer {
-                    appendValue(answer, result: false, of: row, to: &line)
+                    appendValue(answer, result: false, of: event, to: &line)
                 } else {
                     line.append("null")
                 }
@@ -84,11 +86,13 @@ enum JSONLines {
             }
             line.append(UInt8(ascii: "]"))
         }
-        if !outcome.bridged.isEmpty {
+        var reports = outcome.reports.count
+        let bridged = outcome.bridged
+        if !bridged.isEmpty {
             line.append(#","bridged":["#)
-            for (index, replay) in outcome.bridged.enumerated() {
+            for (index, replay) in bridged.enumerated() {
                 if index > 0 { line.append(UInt8(ascii: ",")) }
-                object(replay, into: &line)
+                reports += object(replay, into: &line)
             }
             line.append(UInt8(ascii: "]"))
         }
@@ -99,13 +103,16 @@ enum JSONLines {
             line.append(JSONValue.array(outcome.reports.map { .object($0.json) }).serializedBytes())
         }
         line.append(UInt8(ascii: "}"))
+        return reports
     }
 
-    /// A result (`result`) or an answer of `row`, as the row's answer shape writes it: the common
-    /// values here (``appendCommon(_:result:to:)``), anything else by the row's shape.
+    /// A result (`result`) or an answer of `event`, as its row's answer shape writes it: the common
+    /// values here (``appendCommon(_:result:to:)``), anything else by the row's shape (the row read
+    /// only then: reading it retains it).
     @inline(__always)
-    private static func appendValue(_ value: any Sendable, result: Bool, of row: EventRow, to line: inout OutputBytes) {
+    private static func appendValue(_ value: any Sendable, result: Bool, of event: LifecycleEvent, to line: inout OutputBytes) {
         if appendCommon(value, result: result, to: &line) { return }
+        let row = event.row
         // The shape writes into an `[UInt8]`: the line's own, kept for the run (one allocation).
         let written = line.withScratch { scratch in
             if result { row.appendJSON(result: value, to: &scratch) } else { row.appendJSON(answer: value, to: &scratch) }
@@ -176,7 +183,7 @@ enum JSONLines {
     @inline(__always)
     private static func appendRows<T>(of record: AnswerRecord, names: [String], answers: [T?]?, to line: inout OutputBytes,
                                       _ write: (T, inout OutputBytes) -> Void) {
-        let subscribers = record.subscribers
+        let subscribers = record.subscriberIndices
         // Each row's start written once per subscriber list, not escaped and assembled per row.
         let starts = line.rowStarts(for: names)
         for index in 0..<subscribers.count {
@@ -242,26 +249,29 @@ enum JSONLines {
     /// the mask holds the table's orientation `i`), made once.
     final class MaskLiterals: Sendable {
         static let table = MaskLiterals()
-        private let masks: [InterfaceOrientationMask]
-        private let literals: [[UInt8]]
+        /// The named orientations' bits, in the table's order: tested here (``InterfaceOrientationMask/contains(_:)``
+        /// is a call into another module, four a mask).
+        private let bits: [UInt32]
+        private let literals: PackedLiterals
 
         private init() {
             let masks = InterfaceOrientationMask.named.map(\.mask)
-            self.masks = masks
-            literals = (0..<(1 << masks.count)).map { subset in
+            bits = masks.map(\.rawValue)
+            literals = PackedLiterals((0..<(1 << masks.count)).map { subset in
                 var mask: InterfaceOrientationMask = []
                 for (index, one) in masks.enumerated() where subset & (1 << index) != 0 { mask = mask.union(one) }
                 var line = OutputBytes(capacity: 128)
                 JSONLines.maskText(mask, to: &line)
                 return Array(line.bytes)
-            }
+            })
         }
 
         @inline(__always)
         func append(_ mask: InterfaceOrientationMask, to line: inout OutputBytes) {
+            let raw = mask.rawValue
             var subset = 0
-            for index in 0..<masks.count where mask.contains(masks[index]) { subset |= 1 << index }
-            literals[subset].withUnsafeBufferPointer { line.append($0) }
+            for index in 0..<bits.count where raw & bits[index] == bits[index] { subset |= 1 << index }
+            literals.append(subset, to: &line)
         }
     }
 
@@ -331,11 +341,11 @@ enum JSONLines {
     /// The events' names as JSON string literals, made once from the event table: an event's line
     /// names its event without checking the name's bytes again.
     private enum EventNames {
-        static let literals: [[UInt8]] = LifecycleEvent.allCases.map { JSONValue.string($0.name).serializedBytes() }
+        static let literals = PackedLiterals(LifecycleEvent.allCases.map { JSONValue.string($0.name).serializedBytes() })
 
         @inline(__always)
         static func append(_ event: LifecycleEvent, to line: inout OutputBytes) {
-            literals[event.index].withUnsafeBufferPointer { line.append($0) }
+            literals.append(event.index, to: &line)
         }
     }
 
@@ -356,15 +366,20 @@ enum JSONLines {
             return
         }
         let microseconds = (nanoseconds + 500) / 1_000
-        appendDecimal(microseconds / 1_000, to: &bytes)
-        var fraction = microseconds % 1_000
+        let whole = microseconds / 1_000
+        // Nearly always below 10 ms: one digit.
+        if whole < 10 { bytes.append(UInt8(ascii: "0") + UInt8(whole)) } else { appendDecimal(whole, to: &bytes) }
+        let fraction = microseconds % 1_000
         guard fraction > 0 else { return }
-        bytes.append(UInt8(ascii: "."))
-        var divisor: UInt64 = 100
-        while fraction > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
+        // `.d`, `.dd` or `.ddd`: the three digits written at once, the count leaving out the
+        // trailing zeros (divided by constants, not digit by digit: about 100 instructions a row).
+        let (hundreds, tens, ones) = (UInt8(fraction / 100), UInt8(fraction / 10 % 10), UInt8(fraction % 10))
+        bytes.append(upTo: 4) { at in
+            at[0] = UInt8(ascii: ".")
+            at[1] = UInt8(ascii: "0") + hundreds
+            at[2] = UInt8(ascii: "0") + tens
+            at[3] = UInt8(ascii: "0") + ones
+            return ones != 0 ? 4 : tens != 0 ? 3 : 2
         }
     }
 
@@ -387,24 +402,46 @@ enum JSONLines {
 final class SubscriberRowStarts {
     /// The names they are made of, by subscriber index.
     let names: [String]
-    /// Every start, one after another; start `index` ends at `ends[index]`.
-    private let bytes: [UInt8]
-    private let ends: [Int]
+    /// Every start, by subscriber index.
+    private let starts: PackedLiterals
 
     init(_ names: [String]) {
         self.names = names
-        var line = OutputBytes(capacity: 64 * max(names.count, 1))
-        var ends: [Int] = []
-        ends.reserveCapacity(names.count)
-        for name in names {
+        starts = PackedLiterals(names.map { name in
+            var line = OutputBytes(capacity: 64)
             JSONLines.appendRowStart(name, first: true, to: &line)
-            ends.append(line.count)
-        }
-        bytes = Array(line.bytes)
-        self.ends = ends
+            return Array(line.bytes)
+        })
     }
 
     /// Appends subscriber `index`'s row start to `line`.
+    @inline(__always)
+    func append(_ index: Int, to line: inout OutputBytes) {
+        starts.append(index, to: &line)
+    }
+}
+
+/// Byte strings made once and written many times (an event's name, a row's start), by number:
+/// one after another in one array, so that writing one reads no array of its own (retained and
+/// let go, about 25 instructions a string).
+struct PackedLiterals: Sendable {
+    /// Every string, one after another; string `index` ends at `ends[index]`.
+    private let bytes: [UInt8]
+    private let ends: [Int]
+
+    init(_ strings: [[UInt8]]) {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        ends.reserveCapacity(strings.count)
+        for string in strings {
+            bytes += string
+            ends.append(bytes.count)
+        }
+        self.bytes = bytes
+        self.ends = ends
+    }
+
+    /// Appends string `index` to `line`.
     @inline(__always)
     func append(_ index: Int, to line: inout OutputBytes) {
         let start = index == 0 ? 0 : ends[index - 1]

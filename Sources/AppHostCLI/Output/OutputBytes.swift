@@ -68,6 +68,14 @@ struct OutputBytes: ~Copyable {
         count += added
     }
 
+    /// Appends what `write` writes at the end: it is given room for `limit` bytes and returns how
+    /// many of them it wrote.
+    @inline(__always)
+    mutating func append(upTo limit: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if capacity - count < limit { grow(toHold: limit) }
+        count += write(base + count)
+    }
+
     /// Appends `bytes`.
     mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
@@ -94,12 +102,19 @@ struct OutputBytes: ~Copyable {
         return made
     }
 
-    /// Whether `a` and `b` are one array's storage or hold the same names, byte for byte.
+    /// Whether `a` and `b` are one array's storage (nearly always: told inline) or hold the same
+    /// names, byte for byte.
+    @inline(__always)
     static func sameBytes(_ a: [String], _ b: [String]) -> Bool {
         let shared = a.withUnsafeBufferPointer { x in
             b.withUnsafeBufferPointer { y in x.count == y.count && x.baseAddress == y.baseAddress }
         }
-        return shared || (a.count == b.count && zip(a, b).allSatisfy { $0.utf8.elementsEqual($1.utf8) })
+        return shared || sameNames(a, b)
+    }
+
+    /// Whether `a` and `b` hold the same names, byte for byte.
+    private static func sameNames(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
     }
 
     /// Makes room for `added` more bytes: at least double.

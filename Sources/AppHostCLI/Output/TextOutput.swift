@@ -65,7 +65,7 @@ package struct TextOutput: Sendable {
     /// The first write that failed, or nil while every write succeeded (bytes still buffered
     /// count as written until ``flushPending()``).
     package var failure: WriteFailure? {
-        destination.state.withLock { state in state.failure.map { WriteFailure(output: name, code: $0) } }
+        destination.failure.map { WriteFailure(output: name, code: $0) }
     }
 
     /// Writes `text` as is (nothing once a write has failed).
@@ -123,14 +123,13 @@ package struct TextOutput: Sendable {
 }
 
 /// Where one output's bytes go, and what it holds until they go; shared by every copy of the output.
+///
+/// What it holds and its failure change under one lock, ``pending``'s, which a write takes anyway
+/// (a lock of its own as well cost about 60 instructions a write); its failure is read without it.
 private final class Destination: Sendable {
     enum Kind: Sendable {
         case descriptor(Int32, buffered: Bool)
         case sink(@Sendable (String) -> Void)
-    }
-    struct State {
-        /// The `errno` of the first failed write.
-        var failure: Int32?
     }
     /// The file written to, as device and inode: outputs with the same file keep their order. Nil
     /// for a sink and for the null device.
@@ -140,7 +139,13 @@ private final class Destination: Sendable {
     }
     let kind: Kind
     let file: File?
-    let state = Mutex(State())
+    /// The `errno` of the first failed write; 0 while none failed. Set under ``pending``'s lock.
+    private let failureCode = Atomic<Int32>(0)
+    /// The `errno` of the first failed write, nil while every write succeeded.
+    var failure: Int32? {
+        let code = failureCode.load(ordering: .acquiring)
+        return code == 0 ? nil : code
+    }
     /// What a buffered descriptor holds: ``TextOutput/bufferLimit`` bytes, allocated once and kept
     /// for the life of the process, so that ``Survival`` can write it out from a signal handler.
     private let held: SignalSafeBuffer?
@@ -148,6 +153,12 @@ private final class Destination: Sendable {
     /// The outputs holding unwritten bytes (at most one per output: standard output, standard
     /// error, the log file).
     static let pending = Mutex<[Destination]>([])
+    /// Whether two outputs made so far write to the same file (`2>&1`): only then does a write look
+    /// through ``pending`` for another output's bytes to write first (about 30 instructions a
+    /// write otherwise). Set under ``pending``'s lock, never unset.
+    private nonisolated(unsafe) static var filesShared = false
+    /// The files of the outputs made so far. Under ``pending``'s lock.
+    private nonisolated(unsafe) static var filesSeen: [File] = []
 
     init(_ kind: Kind) {
         self.kind = kind
@@ -164,6 +175,11 @@ private final class Destination: Sendable {
         }
         let isNull = (status.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0 && null.st_rdev == status.st_rdev
         file = isNull ? nil : File(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        if let file {
+            Destination.pending.withLock { _ in
+                if Destination.filesSeen.contains(file) { Destination.filesShared = true } else { Destination.filesSeen.append(file) }
+            }
+        }
     }
 
     /// Writes `bytes`, in an output claim of its own unless `inClaim` (the caller holds one).
@@ -185,65 +201,66 @@ private final class Destination: Sendable {
         Destination.pending.withLock { pending in
             // What other outputs hold for the same file was written first: it goes first, even
             // what an event being written appended (the order on the file is the point).
-            if let file, pending.contains(where: { $0 !== self && $0.file == file }) {
+            if Destination.filesShared, let file, pending.contains(where: { $0 !== self && $0.file == file }) {
                 pending.removeAll { $0 !== self && $0.file == file && $0.flush(ignoringMark: true) }
             }
-            state.withLock { state in
-                guard state.failure == nil else { return }
-                if buffered, let held {
-                    if held.count + bytes.count > held.capacity {
-                        // Full: what it holds goes first, then these bytes are held in turn.
-                        // What an event being written appended is held back until it is said
-                        // written (``SignalSafeBuffer/mark()``), unless that alone fills it.
-                        for attempt in 0..<2 where held.count + bytes.count > held.capacity {
-                            if let failure = held.writeOut(to: fd, ignoringMark: attempt == 1) {
-                                // Cut short as the process ends: the ending thread writes the rest.
-                                guard failure != OutputWrite.cancelled else { return }
-                                pending.removeAll { $0 === self }
-                                state.failure = failure
-                                held.empty()
-                                return
-                            }
-                        }
-                        if held.count == 0 { pending.removeAll { $0 === self } }
-                    }
-                    if bytes.count <= held.capacity {
-                        if held.count == 0 { pending.append(self) }
-                        if held.append(bytes) != nil { return }
-                        // No room made (room is made above; never drop them): what is held goes
-                        // first, then these bytes as they come.
-                        if let failure = held.writeOut(to: fd, ignoringMark: true) {
+            guard failure == nil else { return }
+            if buffered, let held {
+                if held.count + bytes.count > held.capacity {
+                    // Full: what it holds goes first, then these bytes are held in turn.
+                    // What an event being written appended is held back until it is said
+                    // written (``SignalSafeBuffer/mark()``), unless that alone fills it.
+                    for attempt in 0..<2 where held.count + bytes.count > held.capacity {
+                        if let failure = held.writeOut(to: fd, ignoringMark: attempt == 1) {
+                            // Cut short as the process ends: the ending thread writes the rest.
                             guard failure != OutputWrite.cancelled else { return }
                             pending.removeAll { $0 === self }
-                            state.failure = failure
+                            fail(failure)
                             held.empty()
                             return
                         }
                     }
-                    // Written as it comes, past the buffer: no longer held back for the ending.
-                    held.passMark()
+                    if held.count == 0 { pending.removeAll { $0 === self } }
                 }
-                if let failure = OutputWrite.all(bytes, to: fd), failure != OutputWrite.cancelled { state.failure = failure }
+                if bytes.count <= held.capacity {
+                    if held.count == 0 { pending.append(self) }
+                    if held.append(bytes) != nil { return }
+                    // No room made (room is made above; never drop them): what is held goes
+                    // first, then these bytes as they come.
+                    if let failure = held.writeOut(to: fd, ignoringMark: true) {
+                        guard failure != OutputWrite.cancelled else { return }
+                        pending.removeAll { $0 === self }
+                        fail(failure)
+                        held.empty()
+                        return
+                    }
+                }
+                // Written as it comes, past the buffer: no longer held back for the ending.
+                held.passMark()
             }
+            if let failure = OutputWrite.all(bytes, to: fd), failure != OutputWrite.cancelled { fail(failure) }
         }
     }
 
+    /// Keeps `code` as the failure. Under ``pending``'s lock.
+    private func fail(_ code: Int32) {
+        failureCode.store(code, ordering: .releasing)
+    }
+
     /// Writes out the buffer; whether nothing is left held (what an event being written appended
-    /// stays until it is said written: ``SignalSafeBuffer/mark()``).
+    /// stays until it is said written: ``SignalSafeBuffer/mark()``). Under ``pending``'s lock.
     func flush(ignoringMark: Bool = false) -> Bool {
         guard case .descriptor(let fd, _) = kind else { return true }
-        return state.withLock { state in
-            guard let held, held.count > 0 else { return true }
-            if state.failure == nil {
-                let failure = held.writeOut(to: fd, ignoringMark: ignoringMark)
-                // Cut short as the process ends: what is left is the ending thread's to write.
-                if failure == OutputWrite.cancelled { return false }
-                state.failure = failure
-                if failure == nil { return held.count == 0 }
-            }
-            held.empty()
-            return true
+        guard let held, held.count > 0 else { return true }
+        if failure == nil {
+            let failure = held.writeOut(to: fd, ignoringMark: ignoringMark)
+            // Cut short as the process ends: what is left is the ending thread's to write.
+            if failure == OutputWrite.cancelled { return false }
+            guard let failure else { return held.count == 0 }
+            fail(failure)
         }
+        held.empty()
+        return true
     }
 }
 
