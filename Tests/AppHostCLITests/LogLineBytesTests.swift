@@ -57,6 +57,43 @@ struct LogLineBytesTests {
         }
     }
 
+    @Test("a line written in place finds a byte to escape in any piece, at any place, of any length")
+    func inPlaceFindsEveryByte() {
+        // Each piece is copied a word at a time (fewer than eight bytes one by one) and tested as
+        // it passes: every length around a word, the byte at every place, in the name, the message
+        // and the attributes.
+        for length in 1...20 {
+            for position in 0..<length {
+                for byte: UInt8 in [0x09, 0x1B, 0x7F] {
+                    var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    text[position] = byte
+                    let piece = String(decoding: text, as: UTF8.self)
+                    let records = [
+                        LogRecord(subscriber: piece, kind: .log, level: .info, message: "m"),
+                        LogRecord(subscriber: "S", kind: .log, level: .info, message: piece),
+                        LogRecord(subscriber: "S", kind: .event, level: .info, message: "e",
+                                  attributesText: Self.text(#"{"k":"\#(byte == 0x7F ? piece : "a")"}"#)),
+                    ]
+                    for record in records where record.kind == .log || byte == 0x7F {
+                        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+                            LogLineBytes.writeTerminalLine(record, into: buffer.baseAddress!, capacity: 256)
+                        }
+                        #expect(written == nil, "length \(length), position \(position), byte \(byte)")
+                    }
+                    // The same pieces without the byte: written, as the ordinary line.
+                    let plain = LogRecord(subscriber: String(repeating: "n", count: length), kind: .log, level: .info,
+                                          message: String(repeating: "m", count: length))
+                    let line = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+                        LogLineBytes.writeTerminalLine(plain, into: buffer.baseAddress!, capacity: 256).map {
+                            String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<$0]), as: UTF8.self)
+                        }
+                    }
+                    #expect(line == Self.ordinary(plain))
+                }
+            }
+        }
+    }
+
     /// Attributes as a plugin sends them, checked.
     static func text(_ json: String) -> JSONObjectText {
         Array(json.utf8).withUnsafeBufferPointer { JSONObjectText(checking: $0) }!

@@ -370,6 +370,34 @@ struct JSONFastPathTests {
         #expect(decimal > 50_000 && written >= decimal * 999 / 1_000, "\(written) of \(decimal)")
     }
 
+    @Test("attributes are written at once, when flat, exactly as the general writer writes them; anything else as before")
+    func flatAttributesAsWritten() {
+        // Lengths around the block written at once (512 bytes): a piece that would not fit leaves
+        // the object to the general writer.
+        let lengths = [0, 1, 7, 8, 15, 16, 100, 400, 480, 490, 500, 505, 507, 508, 509, 510, 511, 512, 600]
+        var objects: [JSONObject] = [
+            ["route": .string("article/0")],
+            ["timestamp": .number(1_795_865_619.4860597)],
+            ["startedAt": .number(1_795_865_619.4860597), "duration": .number(0.001234), "sessionNumber": .number(3)],
+            ["a": .bool(true), "b": .bool(false), "c": .null, "d": .number(-0.0), "e": .number(0), "f": .number(-12)],
+            ["big": .number(1e21), "small": .number(1e-7), "nan": .number(.nan), "inf": .number(-.infinity)],
+            ["whole": .number(9_007_199_254_740_993), "max": .number(Double(Int64.max)), "min": .number(-1e16)],
+            ["esc\"aped": .string("x")], ["k": .string("line\nbreak")], ["k": .string("\u{1}")], ["é": .string("ü")],
+            ["nested": .array([.number(1)])], ["nested": .object(["a": .string("b")])],
+        ]
+        for length in lengths {
+            objects.append(["k": .string(String(repeating: "v", count: length))])
+            objects.append([String(repeating: "k", count: length): .number(0.1)])
+            objects.append(["a": .string(String(repeating: "v", count: length)), "n": .number(1_795_865_619.4860597)])
+        }
+        for object in objects {
+            var bytes: [UInt8] = Array("kept".utf8)
+            object.appendSerialized(to: &bytes)
+            #expect(bytes == Array("kept".utf8) + JSONValue.object(object).serializedBytes(),
+                    "\(String(decoding: bytes.prefix(60), as: UTF8.self))")
+        }
+    }
+
     /// A string as JSON escapes it, byte by byte (the serializer's rule).
     static func escapedByByte(_ string: String) -> String {
         var text = "\""

@@ -74,9 +74,13 @@ enum LogLineBytes {
                 var at = destination
                 at.pointee = UInt8(ascii: "[")
                 at += 1
+                // Copied a word at a time, each word tested as it passes (a copy, then a scan of the
+                // line, were about 220 instructions a line): a word that may hold a byte to escape
+                // has the line scanned exactly once it is whole (``mayShowAsIs(_:)``).
+                var flagged: UInt64 = 0
                 func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
                     guard let base = bytes.baseAddress else { return }
-                    at.update(from: base, count: bytes.count)
+                    flagged |= copyFlagging(base, count: bytes.count, to: at)
                     at += bytes.count
                 }
                 copy(name)
@@ -87,7 +91,7 @@ enum LogLineBytes {
                     at += 1
                     copy(attributes)
                 }
-                guard mayShowAsIs(UnsafeBufferPointer(start: destination, count: line)) else { return nil }
+                guard flagged == 0 || mayShowAsIs(UnsafeBufferPointer(start: destination, count: line)) else { return nil }
                 at.pointee = UInt8(ascii: "\n")
                 return line + 1
             } ?? nil
@@ -157,6 +161,36 @@ enum LogLineBytes {
         return true
     }
 
+    /// Copies the `count` bytes at `source` to `destination` eight at a time (the last few as the
+    /// last eight, some copied twice; fewer than eight one by one) and returns the flags of what
+    /// was copied: 0 when no byte is below 0x20 or at or above 0x7F, else not 0 (``flags(_:)``).
+    @inline(__always)
+    private static func copyFlagging(_ source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>) -> UInt64 {
+        guard count >= 8 else {
+            var flagged: UInt64 = 0
+            for index in 0..<count {
+                let byte = source[index]
+                destination[index] = byte
+                flagged |= byte < 0x20 || byte >= 0x7F ? 1 : 0
+            }
+            return flagged
+        }
+        var flagged: UInt64 = 0
+        var index = 0
+        while index + 8 <= count {
+            let word = load(source + index)
+            flagged |= flags(word)
+            store(word, at: destination + index)
+            index += 8
+        }
+        if index < count {
+            let word = load(source + count - 8)
+            flagged |= flags(word)
+            store(word, at: destination + count - 8)
+        }
+        return flagged
+    }
+
     /// Whether a word holds a byte below 0x20 or at or above 0x7F (then looked at byte by byte):
     /// `JSONWord.control` and `JSONWord.atOrAboveDEL` written here, with their constants as
     /// literals. Called across the module boundary they were three calls a word (and a global's
@@ -184,6 +218,12 @@ enum LogLineBytes {
     @inline(__always)
     private static func load(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
         UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self)
+    }
+
+    /// Stores `word` as the eight bytes at `pointer` (unaligned).
+    @inline(__always)
+    private static func store(_ word: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: word, as: UInt64.self)
     }
 
     @inline(__always)

@@ -142,9 +142,7 @@ package enum Survival {
         view.humanOutput.store(json ? -1 : output.fileDescriptor ?? -1, ordering: .releasing)
         view.errorOutput.store(errors.fileDescriptor ?? StandardDescriptors.error, ordering: .releasing)
         if json {
-            stage(errors, writing: { record, at, room in LogLineBytes.writeTerminalLine(record, into: at, capacity: room) }) {
-                record, _, bytes in LogLineBytes.appendTerminalLine(record, to: &bytes)
-            }
+            stage(errors, terminalLines: true) { record, _, bytes in LogLineBytes.appendTerminalLine(record, to: &bytes) }
         } else {
             let renderer = HumanRenderer(style: style, subscriberNames: [])
             stage(output) { record, _, bytes in bytes.append(contentsOf: (renderer.logLine(record) + "\n").utf8) }
@@ -274,11 +272,12 @@ package enum Survival {
         let buffer = SignalSafeBuffer(capacity: 64 << 10)
         /// Appends a record's bytes, as its output shows it.
         let render: @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void
-        /// Writes a record's bytes in place into the buffer (given where and the room), when it
-        /// can: the line rendered once, where it is kept; nil, and ``render`` renders it (always
-        /// nil for an output that was given none). Not optional: an optional closure was copied
-        /// out (its context retained and released) for each line staged.
-        let write: @Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?
+        /// Whether the lines are `--json`'s terminal lines, written in place into the buffer when
+        /// they can be (``LogLineBytes/writeTerminalLine(_:into:capacity:)``: the line rendered
+        /// once, where it is kept), else rendered by ``render``. A flag, not a closure: called
+        /// through a stored closure, a line went through two reabstraction thunks (about 50
+        /// instructions).
+        let writesTerminalLines: Bool
         /// The record being staged, rendered (reused: one allocation for the run).
         @exclusivity(unchecked) var scratch: [UInt8] = []
         /// The staged records from `head` to `tail`, oldest first (one that did not fit ends where
@@ -293,16 +292,16 @@ package enum Survival {
         /// rather than rendering them again and calling ``Survival/logsWritten(_:)``.
         @exclusivity(unchecked) var shared = false
 
-        init(fd: Int32, write: (@Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?)?,
-             render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
+        init(fd: Int32, terminalLines: Bool, render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
             self.fd = fd
-            self.write = write ?? { _, _, _ in nil }
+            writesTerminalLines = terminalLines
             self.render = render
         }
 
         func stage(_ record: LogRecord, during event: LifecycleEvent?) {
             // Written where it is kept, when it can be (a plain line that fits: nearly all).
-            if let end = buffer.append(writing: { self.write(record, $0, $1) }) {
+            if writesTerminalLines,
+               let end = buffer.append(writing: { LogLineBytes.writeTerminalLine(record, into: $0, capacity: $1) }) {
                 return keep(Entry(end: end, time: record.time, event: event))
             }
             // Rendered after the lines before it, cleared once they fill 4 KB (clearing an array
@@ -352,7 +351,8 @@ package enum Survival {
 
         /// When `records` are the first staged records, in order, each staged whole: writes their
         /// bytes (which follow one another) to `output` at once, forgets them and returns true;
-        /// else writes nothing and returns false.
+        /// else writes nothing and returns false. In the claim ``Survival/write(_:during:to:render:)``
+        /// holds, as ``write(time:during:to:)``: no second one is taken (about 40 instructions).
         func writeFirst(matching records: [LogRecord], during event: LifecycleEvent?, to output: TextOutput) -> Bool {
             guard records.count <= count else { return false }
             var position = head
@@ -361,7 +361,7 @@ package enum Survival {
                       entries[position].end > start(of: position) else { return false }
                 position += 1
             }
-            buffer.withBytes(from: buffer.start, to: entries[position - 1].end) { output.write($0) }
+            buffer.withBytes(from: buffer.start, to: entries[position - 1].end) { output.writeInClaim($0) }
             drop(records.count)
             return true
         }
@@ -374,7 +374,7 @@ package enum Survival {
                 position += 1
             }
             guard position < min(tail, head + 4), entries[position].end > start(of: position) else { return false }
-            buffer.withBytes(from: start(of: position), to: entries[position].end) { output.write($0) }
+            buffer.withBytes(from: start(of: position), to: entries[position].end) { output.writeInClaim($0) }
             drop(position - head + 1)
             return true
         }
@@ -386,12 +386,11 @@ package enum Survival {
 
     private static let staging = Mutex(Staging())
 
-    private static func stage(_ output: TextOutput,
-                              writing write: (@Sendable (LogRecord, UnsafeMutablePointer<UInt8>, Int) -> Int?)? = nil,
+    private static func stage(_ output: TextOutput, terminalLines: Bool = false,
                               render: @escaping @Sendable (LogRecord, LifecycleEvent?, inout [UInt8]) -> Void) {
         guard let fd = output.fileDescriptor else { return }
         OutputClaims.withClaim { staging.withLock { state in
-            let stager = Stager(fd: fd, write: write, render: render)
+            let stager = Stager(fd: fd, terminalLines: terminalLines, render: render)
             guard view.register(stager.buffer, for: fd, staged: true) else { return }
             state.stagers.append(stager)
         } }

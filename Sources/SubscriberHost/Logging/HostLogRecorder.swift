@@ -1,6 +1,7 @@
 import Foundation
 import SubscriberDelivery
 import SubscriberKit
+import Synchronization
 
 /// The host's ``SubscriberLogSink``: records what subscribers log and ask for, and hands each record
 /// to an optional handler as it arrives (the CLI prints them). Thread-safe: subscribers log from any
@@ -359,26 +360,34 @@ private struct Numbers {
     static var keptLimit: Int { 1_024 }
 }
 
-/// A recursive mutex (pthread's): the recorder's one lock. Never freed before the recorder.
-private final class RecursiveLock: @unchecked Sendable {  // the mutex is made for threads to share
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+/// A recursive lock: the recorder's one lock. The standard library's mutex (an atomic exchange
+/// each way while nobody waits) and the thread holding it, so that the holder may lock again (a
+/// handler that logs): a pthread recursive mutex cost about 75 instructions a lock and unlock,
+/// three or four times an event that logs.
+private final class RecursiveLock: @unchecked Sendable {  // `depth` is changed by the holder only
+    private let mutex = Mutex<Void>(())
+    /// The holder's `pthread_self()`, 0 while none holds it. Only the holder ever finds its own
+    /// thread here: relaxed reads tell it apart from every other thread.
+    private let holder = Atomic<UInt>(0)
+    private var depth = 0
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+    @inline(__always) func lock() {
+        let thread = UInt(pthread_self())
+        if holder.load(ordering: .relaxed) == thread {
+            depth += 1
+            return
+        }
+        mutex._unsafeLock()
+        holder.store(thread, ordering: .relaxed)
+        depth = 1
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+    @inline(__always) func unlock() {
+        depth -= 1
+        guard depth == 0 else { return }
+        holder.store(0, ordering: .relaxed)
+        mutex._unsafeUnlock()
     }
-
-    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 extension SubscriberLogSink {

@@ -160,6 +160,7 @@ struct JSONWriter {
     /// `object` compact, its members' plain values written here.
     mutating func writeMembers(of object: JSONObject) {
         guard !object.isEmpty else { return JSONText.append("{}", to: &output) }
+        if appendFlat(object) { return }
         output.append(0x7B)  // {
         object.members.withUnsafeBufferPointer { members in
             for index in members.indices {
@@ -185,50 +186,145 @@ struct JSONWriter {
         output.append(contentsOf: repeatElement(0x20, count: 2 * depth))
     }
 
-    mutating func writeNumber(_ number: Double) {
-        guard number.isFinite else {
-            output.append(contentsOf: "null".utf8)
-            return
-        }
-        if number == 0 {
-            output.append(contentsOf: number.sign == .minus ? "-0".utf8 : "0".utf8)
-        } else if number.magnitude < 1e16 && number.rounded(.towardZero) == number {
-            writeInteger(Int64(number))
-        } else {
-            // Swift's description in decimal notation (a number with a fraction of at least
-            // 0.0001), written as bytes: the description allocated a String for 17 digits, about
-            // 770 instructions a number in a log call's attributes.
-            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShortestDigits.maximumLength) { buffer in
-                let count = ShortestDigits.write(number, into: buffer.baseAddress!)
-                if count > 0 { output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count])) }
-                return count > 0
+    /// The bytes a flat object is written into on the stack at most (``appendFlat(_:)``).
+    private static var flatLimit: Int { 512 }
+
+    /// Appends `object` when it is flat — string, number, boolean and null values, no key or string
+    /// with anything to escape, no number that needs its `description` — and its text fits in
+    /// ``flatLimit`` bytes: written into a block on the stack, then appended at once (a logged
+    /// event's attributes were appended piece by piece, each a generic append of about 70
+    /// instructions, six or more an object). False, and nothing appended, for any other object.
+    private mutating func appendFlat(_ object: JSONObject) -> Bool {
+        // No local function and no variable captured by a closure: either made every access to
+        // the offset a dynamic exclusivity check (about 20 a member).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.flatLimit) { block in
+            let base = block.baseAddress!
+            base[0] = 0x7B  // {
+            let end = object.members.withUnsafeBufferPointer { members -> Int? in
+                var at = 1
+                for index in members.indices {
+                    if index > 0 {
+                        base[at] = 0x2C  // ,
+                        at += 1
+                    }
+                    guard let afterKey = Self.putPlain(members[index].key, into: base, at: at) else { return nil }
+                    base[afterKey] = 0x3A  // :
+                    at = afterKey + 1
+                    switch members[index].value {
+                    case .string(let string):
+                        guard let next = Self.putPlain(string, into: base, at: at) else { return nil }
+                        at = next
+                    case .number(let number):
+                        guard at + ShortestDigits.maximumLength + 2 <= Self.flatLimit else { return nil }
+                        let count = Self.write(number, into: base + at)
+                        guard count > 0 else { return nil }
+                        at += count
+                    case .bool(let flag):
+                        at = Self.put(flag ? "true" : "false", into: base, at: at)
+                    case .null:
+                        at = Self.put("null", into: base, at: at)
+                    case .array, .object:
+                        return nil
+                    }
+                }
+                return at
             }
-            if written { return }
-            // Swift prints the shortest digits that read back exactly, e.g. 0.1, 1e+20, 5e-324
-            // (ASCII), without a trailing ".0". Copied as bytes: a Substring's UTF8View appended
-            // through generic code cost about 1,200 instructions a number (log attributes' hot path).
-            var text = number.description
-            text.withUTF8 { utf8 in
-                let count = utf8.count
-                let whole = count >= 2 && utf8[count - 2] == UInt8(ascii: ".") && utf8[count - 1] == UInt8(ascii: "0")
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<(whole ? count - 2 : count)]))
-            }
+            guard let end else { return false }
+            base[end] = 0x7D  // }
+            output.append(contentsOf: UnsafeBufferPointer(start: base, count: end + 1))
+            return true
         }
     }
 
-    /// `value` in decimal digits, as `String(value)` writes it, with no string made.
-    mutating func writeInteger(_ value: Int64) {
-        if value < 0 { output.append(0x2D) }  // -
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+    /// Writes `string` quoted at `at` in the flat block and returns where it ends; nil when it has
+    /// anything to escape or leaves no room for what may follow it (a separator, a closing brace,
+    /// a literal).
+    @inline(__always)
+    private static func putPlain(_ string: String, into base: UnsafeMutablePointer<UInt8>, at: Int) -> Int? {
+        string.utf8.withContiguousStorageIfAvailable { utf8 -> Int? in
+            let count = utf8.count
+            guard at + count + 10 <= flatLimit else { return nil }
+            if let source = utf8.baseAddress {
+                guard !JSONWord.anyEscaped(source, count: count) else { return nil }
+                (base + at + 1).update(from: source, count: count)
+            }
+            base[at] = 0x22  // "
+            base[at + count + 1] = 0x22
+            return at + count + 2
+        } ?? nil
+    }
+
+    /// Writes `literal` (`true`, `false`, `null`: room was kept for it) at `at` and returns where it ends.
+    @inline(__always)
+    private static func put(_ literal: StaticString, into base: UnsafeMutablePointer<UInt8>, at: Int) -> Int {
+        (base + at).update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        return at + literal.utf8CodeUnitCount
+    }
+
+    mutating func writeNumber(_ number: Double) {
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShortestDigits.maximumLength) { buffer in
+            let count = Self.write(number, into: buffer.baseAddress!)
+            if count > 0 { output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count])) }
+            return count > 0
         }
+        if written { return }
+        // Swift prints the shortest digits that read back exactly, e.g. 0.1, 1e+20, 5e-324
+        // (ASCII), without a trailing ".0". Copied as bytes: a Substring's UTF8View appended
+        // through generic code cost about 1,200 instructions a number (log attributes' hot path).
+        var text = number.description
+        text.withUTF8 { utf8 in
+            let count = utf8.count
+            let whole = count >= 2 && utf8[count - 2] == UInt8(ascii: ".") && utf8[count - 1] == UInt8(ascii: "0")
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<(whole ? count - 2 : count)]))
+        }
+    }
+
+    /// Writes `number` as the serializer writes it into `buffer` (``ShortestDigits/maximumLength``
+    /// bytes at least) and returns how many bytes; 0 for a number whose text is its `description`,
+    /// which ``writeNumber(_:)`` asks for.
+    static func write(_ number: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        guard number.isFinite else {
+            let null: StaticString = "null"
+            buffer.update(from: null.utf8Start, count: null.utf8CodeUnitCount)
+            return null.utf8CodeUnitCount
+        }
+        if number == 0 {
+            guard number.sign == .minus else {
+                buffer[0] = UInt8(ascii: "0")
+                return 1
+            }
+            buffer[0] = UInt8(ascii: "-")
+            buffer[1] = UInt8(ascii: "0")
+            return 2
+        }
+        if number.magnitude < 1e16 && number.rounded(.towardZero) == number {
+            return writeInteger(Int64(number), into: buffer)
+        }
+        // Swift's description in decimal notation (a number with a fraction of at least 0.0001),
+        // written as bytes: the description allocated a String for 17 digits, about 770
+        // instructions a number in a log call's attributes.
+        return ShortestDigits.write(number, into: buffer)
+    }
+
+    /// Writes `value` in decimal digits, as `String(value)` writes it, into `buffer` (21 bytes at
+    /// least) and returns how many bytes, with no string made.
+    static func writeInteger(_ value: Int64, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        var magnitude = value.magnitude
+        var digits = 0
+        var rest = magnitude
+        repeat {
+            digits += 1
+            rest /= 10
+        } while rest > 0
+        let sign = value < 0 ? 1 : 0
+        if value < 0 { buffer[0] = 0x2D }  // -
+        var at = sign + digits
+        repeat {
+            at -= 1
+            buffer[at] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return sign + digits
     }
 
     mutating func writeString(_ string: String) {
