@@ -154,40 +154,41 @@ package enum EventScript {
 /// The events a run plays, one at a time: a list checked before the first is played (a script
 /// file, the default scenario), or standard input, each line checked as it arrives.
 struct EventFeed {
-    private enum Source {
-        case checked(IndexingIterator<[AnyEventCall]>)
-        case streaming(LineReader)
-    }
-    private var source: Source
+    /// A checked list's calls (empty for a stream), and the position of the next one to play:
+    /// read in place, where an enum holding the list's iterator was copied out and back for every
+    /// call (about 170 instructions a call).
+    private var calls: [AnyEventCall]
+    private var position = 0
+    /// A stream's reader; nil for a checked list.
+    private var stream: LineReader?
     /// The run's reader of a stream's lines.
     private var lines = ScriptLineReader()
 
     /// The calls, in order.
     init(calls: [AnyEventCall]) {
-        source = .checked(calls.makeIterator())
+        self.calls = calls
     }
 
     /// The calls on `reader`'s lines, read as they are asked for.
     init(streaming reader: LineReader) {
-        source = .streaming(reader)
+        calls = []
+        stream = reader
     }
 
     /// The next call, or nil at the end. Throws for a bad line of a stream (its line number
     /// named): the events before it were played.
     mutating func next() throws(EventScriptError) -> AnyEventCall? {
-        switch source {
-        case .checked(var calls):
-            let call = calls.next()
-            source = .checked(calls)
-            return call
-        case .streaming(var reader):
-            // Take the reader out of `source` so its buffer is not copied when it reads on.
-            source = .checked([].makeIterator())
-            defer { source = .streaming(reader) }
-            while let line = try reader.nextLine() {
-                if let call = try EventScript.call(in: line, number: reader.lineNumber, file: reader.name, using: &lines) { return call }
-            }
-            return nil
+        if position < calls.count {
+            defer { position += 1 }
+            return calls[position]
         }
+        guard var reader = stream else { return nil }
+        // Take the reader out so its buffer is not copied when it reads on.
+        stream = nil
+        defer { stream = reader }
+        while let line = try reader.nextLine() {
+            if let call = try EventScript.call(in: line, number: reader.lineNumber, file: reader.name, using: &lines) { return call }
+        }
+        return nil
     }
 }
