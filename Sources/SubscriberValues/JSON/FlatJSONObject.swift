@@ -155,9 +155,9 @@ package struct FlatJSONObject: Sendable {
         return JSONObject(uniqueMembers: built)
     }
 
-    /// Finds the members of one object in UTF-8 bytes. What ``object(into:)`` calls is inlined
-    /// into it (all but ``skipContainer()``, for the rare array or object): called, each kept the
-    /// scanner in memory, and a key or a value cost twice what it does now.
+    /// Finds the members of one object in UTF-8 bytes. What ``object(into:)`` calls is marked to
+    /// be inlined into it (all but ``skipContainer()``, for the rare array or object), so that the
+    /// scanner stays in registers: `key()` and `end()` are; `value()`, large, is still called.
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         /// The index in the slice of `bytes[0]`.
