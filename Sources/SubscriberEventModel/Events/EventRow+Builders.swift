@@ -163,7 +163,11 @@ extension EventRow {
         _: A.Type, spec: A.Spec, read: @escaping @Sendable (V) -> Fn?, install: @escaping @Sendable (inout V) -> Void
     ) -> Operations {
         Operations(
-            read: { reader throws(JSONShapeError) in TypedArgumentBox(try A.read(&reader, spec: spec)) },
+            read: { reader throws(JSONShapeError) in
+                // Every call of an event without arguments shares one box: none allocated and freed a call.
+                if A.self == NoArguments.self { return ArgumentBox.none }
+                return TypedArgumentBox(try A.read(&reader, spec: spec))
+            },
             write: { box, object in A.write(value(box, A.self), spec: spec, into: &object) },
             summary: { A.summary(value($0, A.self)) },
             launchInvocation: { A.launchInvocation(of: value($0, A.self)) },

@@ -63,13 +63,6 @@ package struct FlatJSONObject: Sendable {
         return scanned
     }
 
-    /// Lets go of the bytes last scanned (a line reader's buffer is then not shared when it reads
-    /// on) and of their members, keeping the member list's storage.
-    mutating func releaseBytes() {
-        bytes = []
-        if !members.isEmpty { members.removeAll(keepingCapacity: true) }
-    }
-
     /// The member named `key`, or nil.
     func member(_ key: String) -> Member? { index(of: key).map { members[$0] } }
 
@@ -131,6 +124,15 @@ package struct FlatJSONObject: Sendable {
         String(decoding: bytes[range], as: UTF8.self)
     }
 
+    /// The text of `range` (a plain string's), as a String: the one `recent` kept for the same
+    /// bytes when it has one.
+    func string(_ range: Range<Int>, recent: inout RecentStrings) -> String {
+        bytes.withUnsafeBufferPointer { buffer in
+            let start = range.lowerBound - bytes.startIndex
+            return recent.string(UnsafeBufferPointer(rebasing: buffer[start..<(start + range.count)]))
+        }
+    }
+
     /// `member`'s value: a plain string as it is; anything else parsed (nil when it does not parse).
     func value(_ member: Member) -> JSONValue? {
         if member.plain { return .string(string(member.value)) }
@@ -153,7 +155,9 @@ package struct FlatJSONObject: Sendable {
         return JSONObject(uniqueMembers: built)
     }
 
-    /// Finds the members of one object in UTF-8 bytes.
+    /// Finds the members of one object in UTF-8 bytes. What ``object(into:)`` calls is marked to
+    /// be inlined into it (all but ``skipContainer()``, for the rare array or object), so that the
+    /// scanner stays in registers: `key()` and `end()` are; `value()`, large, is still called.
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         /// The index in the slice of `bytes[0]`.
@@ -240,12 +244,14 @@ package struct FlatJSONObject: Sendable {
         }
 
         /// Whether only whitespace follows.
+        @inline(__always)
         mutating func end() -> Bool {
             skipWhitespace()
             return index == bytes.count
         }
 
         /// A key of printable ASCII with nothing escaped, without its quotes.
+        @inline(__always)
         mutating func key() -> Range<Int>? {
             guard byte(index) == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
@@ -257,6 +263,7 @@ package struct FlatJSONObject: Sendable {
 
         /// A value: a plain string's characters, or any other value's text (checked by the parser
         /// when it is built), with whether it is a plain string.
+        @inline(__always)
         mutating func value() -> (Range<Int>, Bool)? {
             let start = index
             switch byte(index) {
@@ -327,5 +334,31 @@ package struct FlatJSONObject: Sendable {
             }
             return false
         }
+    }
+}
+
+/// Strings made from plain bytes (printable ASCII), kept to be handed out again: an event script
+/// repeats its values (an activity type, an extension point, a source application), and one met
+/// before is shared (a retain), where making it from its bytes and freeing it with its call cost
+/// about 450 instructions. Only strings of more than 15 bytes are kept: shorter ones are held in
+/// the `String` itself, made as cheaply as a kept one is found. One slot per hash of the bytes,
+/// holding the last string of that hash.
+struct RecentStrings: Sendable {
+    private var slots: [String] = []
+    private static let slotCount = 32
+
+    /// `bytes` as a String: the one kept for them, or one made (and kept).
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let count = bytes.count
+        guard count > 15, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+        let slot = (count &+ Int(base[count - 1]) &* 7 &+ Int(base[count / 2]) &* 13) & (Self.slotCount - 1)
+        if slots.isEmpty { slots = Array(repeating: "", count: Self.slotCount) }
+        if slots[slot].utf8.count == count,
+           slots[slot].utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, base, count) == 0 }) == true {
+            return slots[slot]
+        }
+        let made = String(decoding: bytes, as: UTF8.self)
+        slots[slot] = made
+        return made
     }
 }

@@ -66,6 +66,13 @@ package struct JSONObjectReader: Sendable {
     /// False once a member of a flat object that was read did not parse: what was read from it
     /// then is not the object's, and the caller reads it the ordinary way (which says what is wrong).
     package private(set) var isIntact = true
+    /// Over a flat object, the long strings made from it and its lines before (a reader kept for
+    /// a run's lines), handed out again for the same bytes.
+    private var recentStrings = RecentStrings()
+    /// Over a flat object, the storage lent to the reader of a member that is an object
+    /// (``flatObject(_:_:)``), kept for the next line's: its member list and list of keys asked for.
+    private var nestedFlat = FlatJSONObject()
+    private var nestedReadKeys: [String] = []
 
     /// Starts reading `value`, which must be an object.
     package init(_ value: JSONValue, path: String) throws(JSONShapeError) {
@@ -116,9 +123,10 @@ package struct JSONObjectReader: Sendable {
         return true
     }
 
-    /// Lets go of the line's bytes, keeping the storage for the next line.
+    /// Ends reading the line. Its bytes and members stay until the next line's replace them:
+    /// dropping them here cost about 150 instructions a line, and holding them costs a line
+    /// reader one copy of the rest of its buffer when it reads on (once a read of 64 KiB).
     package mutating func endLine() {
-        if isFlat { flat.releaseBytes() }
         if !readKeys.isEmpty { readKeys.removeAll(keepingCapacity: true) }
         readMembers = 0
         allMembers = 0
@@ -158,7 +166,7 @@ package struct JSONObjectReader: Sendable {
     package mutating func string(_ key: String) throws(JSONShapeError) -> String? {
         if isFlat, let index = flat.index(of: key), flat.members[index].plain {
             readMembers |= 1 << UInt64(index)
-            return flat.string(flat.members[index].value)
+            return flat.string(flat.members[index].value, recent: &recentStrings)
         }
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
@@ -192,12 +200,28 @@ package struct JSONObjectReader: Sendable {
     {
         guard isFlat, let index = flat.index(of: key) else { return nil }
         let member = flat.members[index]
-        guard !member.plain, flat.bytes[member.value.lowerBound] == UInt8(ascii: "{"),
-              let nested = FlatJSONObject(scanning: flat.bytes[member.value]) else { return nil }
+        guard !member.plain, flat.bytes[member.value.lowerBound] == UInt8(ascii: "{") else { return nil }
+        // Read as a line is, by a reader lent this one's storage for it (its member list and list
+        // of keys asked for, kept from line to line: made and freed, they cost about 900
+        // instructions an object) and this one's kept strings.
+        var reader = JSONObjectReader(linesAt: path(of: key))
+        reader.swapStorage(with: &self)
+        defer {
+            reader.endLine()
+            reader.swapStorage(with: &self)
+            if !reader.isIntact { isIntact = false }
+        }
+        guard reader.startLine(flat.bytes[member.value]) else { return nil }
         readMembers |= 1 << UInt64(index)
-        var reader = JSONObjectReader(flat: nested, path: path(of: key))
-        defer { if !reader.isIntact { isIntact = false } }
         return try body(&reader)
+    }
+
+    /// Trades a nested object's reader's storage with `owner`'s: its member list and list of keys
+    /// asked for with `owner`'s spare ones, and its kept strings with `owner`'s.
+    private mutating func swapStorage(with owner: inout JSONObjectReader) {
+        swap(&flat, &owner.nestedFlat)
+        swap(&readKeys, &owner.nestedReadKeys)
+        swap(&recentStrings, &owner.recentStrings)
     }
 
     /// Flat member `key`, marked as read (an absent key is remembered among those asked for).

@@ -102,6 +102,16 @@ public enum UserInterfaceIdiom: Sendable, Hashable, CaseIterable, CustomStringCo
         self = match
     }
 
+    /// The idiom whose name is `bytes` (UTF-8), or nil: ``init(name:)`` without a `String` made (a
+    /// script line's idiom read from its bytes).
+    package init?(name bytes: ArraySlice<UInt8>) {
+        guard let match = Self.namesAsBytes.first(where: { $0.name.elementsEqual(bytes) }) else { return nil }
+        self = match.idiom
+    }
+
+    /// Every idiom with its name's bytes, made once (`allCases` is an array made at each use).
+    private static let namesAsBytes = allCases.map { (idiom: $0, name: Array($0.name.utf8)) }
+
     /// UIKit's value, and the C header's (`ADH_IDIOM_*`).
     @inlinable package var rawValue: Int32 {
         switch self {

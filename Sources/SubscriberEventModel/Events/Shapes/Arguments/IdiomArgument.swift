@@ -4,6 +4,8 @@ import SubscriberValues
 /// The shape of `supportedInterfaceOrientations`: a user-interface idiom, default phone.
 package enum IdiomArgument: ArgumentShape {
     package static func read(_ reader: inout JSONObjectReader, spec: Void) throws(JSONShapeError) -> UserInterfaceIdiom {
+        // Over a line's bytes, a known name is matched there (no String made); anything else as below.
+        if let bytes = reader.plainStringBytes("idiom"), let idiom = UserInterfaceIdiom(name: bytes) { return idiom }
         let name = try reader.string("idiom") ?? UserInterfaceIdiom.phone.name
         guard let idiom = UserInterfaceIdiom(name: name) else {
             let names = UserInterfaceIdiom.allCases.map(\.name).joined(separator: ", ")
