@@ -94,6 +94,31 @@ struct LogLineBytesTests {
         }
     }
 
+    @Test("a line written in place: a two-byte letter at any place is shown as is, a C1 control (U+0085) refused")
+    func inPlaceNonASCII() {
+        // 0xC3 passes the word test and is looked at byte by byte (shown, as the ordinary line
+        // shows it); 0xC2 may start U+0080…U+009F, which the ordinary line escapes (nil here).
+        for length in 2...20 {
+            for position in 0..<(length - 1) {
+                for (pair, shown) in [([UInt8(0xC3), 0xA9], true), ([UInt8(0xC2), 0x85], false)] {
+                    var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    text[position] = pair[0]
+                    text[position + 1] = pair[1]
+                    let piece = String(decoding: text, as: UTF8.self)
+                    for record in [LogRecord(subscriber: piece, kind: .log, level: .info, message: "m"),
+                                   LogRecord(subscriber: "S", kind: .log, level: .info, message: piece)] {
+                        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+                            LogLineBytes.writeTerminalLine(record, into: buffer.baseAddress!, capacity: 256).map {
+                                String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<$0]), as: UTF8.self)
+                            }
+                        }
+                        #expect(written == (shown ? Self.ordinary(record) : nil), "length \(length), position \(position), \(pair)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Attributes as a plugin sends them, checked.
     static func text(_ json: String) -> JSONObjectText {
         Array(json.utf8).withUnsafeBufferPointer { JSONObjectText(checking: $0) }!

@@ -371,7 +371,8 @@ private struct Numbers {
 private final class RecursiveLock: @unchecked Sendable {  // `depth` is changed by the holder only
     private let mutex = Mutex<Void>(())
     /// The holder's `pthread_self()`, 0 while none holds it. Only the holder ever finds its own
-    /// thread here: relaxed reads tell it apart from every other thread.
+    /// thread here (it clears it before unlocking, and an id is reused only by a thread started
+    /// after another ended): relaxed reads tell it apart from every other thread.
     private let holder = Atomic<UInt>(0)
     private var depth = 0
 
