@@ -298,7 +298,7 @@ package final class LifecycleDispatcher {
     /// Admits `call` by the state machine, and calls its responders (none when refused).
     private func start(_ call: AnyEventCall) -> (InFlight, Started) {
         // URL hooks first: what they rewrite or drop is what is classified and delivered (URLHook.swift).
-        let (hooked, hookNotes, dropsAll) = applyURLHooks(call)
+        let hooked = applyURLHooks(call)
         let event = call.event
         let row = event.row
         let named = row.namesScene ? row.scene(of: call) : nil
@@ -313,7 +313,7 @@ package final class LifecycleDispatcher {
         var invocation: LaunchInvocation? = nil
         var refusal: DispatchReport? = nil
         let scene = named.map { SceneStart($0.identifier) }
-        var call = hooked
+        var call = hooked?.call ?? call
         let list: ResponderList
         var after: ApplicationState
         let launching = machine.launchInProgress
@@ -355,7 +355,7 @@ package final class LifecycleDispatcher {
                 invocation = implied
             }
             setState(during)
-            list = dropsAll ? .empty : self.lists[event.index]
+            list = hooked?.dropsAll == true ? .empty : self.lists[event.index]
         }
         live.depth += 1
         let outer = callingEvent
@@ -391,7 +391,7 @@ package final class LifecycleDispatcher {
         if live.hasDeferredWork, live.depth == 0 { runDeferredChanges() }
         if live.depth == 0, !peer.launchReplays.isEmpty { replayDeferredLaunches() }
         return (flight, Started(event: event, invocation: invocation, reports: reports, state: after, scene: scene,
-                                names: deliveryList.names, refusal: refusal, kept: kept, urlHook: hookNotes))
+                                names: deliveryList.names, refusal: refusal, kept: kept, urlHook: hooked?.notes ?? []))
     }
 
     /// What a delivery of `event` needs besides its responders, for the subscriber list `list` (the
