@@ -315,6 +315,9 @@ package final class LifecycleDispatcher {
         let scene = named.map { SceneStart($0.identifier) }
         var call = hooked?.call ?? call
         let list: ResponderList
+        // Whether it is delivered (`refusal` is nil), kept as a Bool: `refusal == nil` compared two
+        // `DispatchReport?`s through Equatable, copying and destroying them (about 75 instructions a test).
+        let delivered: Bool
         var after: ApplicationState
         let launching = machine.launchInProgress
         let admission: ApplicationStateMachine.Admission
@@ -335,10 +338,12 @@ package final class LifecycleDispatcher {
             let (forwards, reported) = callingEvent == nil ? peer.forwardsRefused(event, rules: configuration.rules) : (false, true)
             if reported { reports.append(report) }
             if !forwards { refusal = report }
+            delivered = forwards
             list = forwards ? self.lists[event.index] : .empty
             after = machine.state
         case .deliver(var during, let next):
             after = next
+            delivered = true
             // The scene as the host knows it: the role it connected with, its state during the call.
             if let admitted = machine.admittedScene { call = row.call(call, naming: admitted.scene) }
             if case .launch = row.state {
@@ -361,7 +366,7 @@ package final class LifecycleDispatcher {
         let outer = callingEvent
         callingEvent = event
         var flight = row.deliver(call, to: list, deliveryContext(for: event, list: deliveryList))
-        if refusal == nil, configuration.rules.remembersDeliveries {
+        if delivered, configuration.rules.remembersDeliveries {
             peer.delivered(call, responders: list.responders.count, rules: configuration.rules)
         }
         if configuration.sceneBridge, let admitted = machine.admittedScene,
@@ -384,7 +389,7 @@ package final class LifecycleDispatcher {
         machine.delivered(after: after)
         setState(after)
         // Nothing is delivered after termination: a response kept for subscribers added later never will be.
-        if after == .terminated, refusal == nil { live.terminated() }
+        if after == .terminated, delivered { live.terminated() }
         // A refused event carries its stateViolation report, and nothing else yet.
         let kept = live.watches(event) && reports.isEmpty && keepIfUnhandled(call, list: list, flight: flight)
         if !flight.isSettled { waiting[ObjectIdentifier(flight)] = flight }
