@@ -156,9 +156,12 @@ enum Deliver {
         -> [NamedAnswer<Answer>]
     {
         var named: [NamedAnswer<Answer>] = []
-        named.reserveCapacity(answers.count)
         for (index, answer) in answers.enumerated() {
-            if let answer { named.append(NamedAnswer(subscriber: context.names[list.responders[index].subscriber], answer: answer)) }
+            guard let answer else { continue }
+            // Reserved at the first answer: when every responder declined (the usual event), no
+            // storage is allocated and freed for an empty list.
+            if named.isEmpty { named.reserveCapacity(answers.count - index) }
+            named.append(NamedAnswer(subscriber: context.names[list.responders[index].subscriber], answer: answer))
         }
         return named
     }

@@ -32,6 +32,9 @@ struct URLHookTests {
         // A hook removed decides nothing more; one added does, from the next event on.
         try host.remove(named: "LinkRewriter")
         #expect(host.dispatchAtOnce(.openURL(url: URL(string: "news://spam")!)).urlHook.isEmpty)
+        // Found to be none, the hooks are not asked again (the dispatcher's fast path) until the
+        // subscribers change.
+        #expect(host.dispatchAtOnce(.openURL(url: URL(string: "news://old/3")!)).urlHook.isEmpty)
         try host.add(InProcessSubscriber(LinkRewriter.self, name: "Rewriter2"))
         #expect(host.dispatchAtOnce(.openURL(url: URL(string: "news://spam")!)).urlHook == ["Rewriter2 dropped news://spam"])
     }

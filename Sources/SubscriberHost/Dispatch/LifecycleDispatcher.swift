@@ -298,7 +298,7 @@ package final class LifecycleDispatcher {
     /// Admits `call` by the state machine, and calls its responders (none when refused).
     private func start(_ call: AnyEventCall) -> (InFlight, Started) {
         // URL hooks first: what they rewrite or drop is what is classified and delivered (URLHook.swift).
-        let (hooked, hookNotes, dropsAll) = applyURLHooks(call)
+        let hooked = applyURLHooks(call)
         let event = call.event
         let row = event.row
         let named = row.namesScene ? row.scene(of: call) : nil
@@ -313,8 +313,11 @@ package final class LifecycleDispatcher {
         var invocation: LaunchInvocation? = nil
         var refusal: DispatchReport? = nil
         let scene = named.map { SceneStart($0.identifier) }
-        var call = hooked
+        var call = hooked?.call ?? call
         let list: ResponderList
+        // Whether it is delivered (`refusal` is nil), kept as a Bool: `refusal == nil` compared two
+        // `DispatchReport?`s through Equatable, copying and destroying them (about 75 instructions a test).
+        let delivered: Bool
         var after: ApplicationState
         let launching = machine.launchInProgress
         let admission: ApplicationStateMachine.Admission
@@ -335,10 +338,12 @@ package final class LifecycleDispatcher {
             let (forwards, reported) = callingEvent == nil ? peer.forwardsRefused(event, rules: configuration.rules) : (false, true)
             if reported { reports.append(report) }
             if !forwards { refusal = report }
+            delivered = forwards
             list = forwards ? self.lists[event.index] : .empty
             after = machine.state
         case .deliver(var during, let next):
             after = next
+            delivered = true
             // The scene as the host knows it: the role it connected with, its state during the call.
             if let admitted = machine.admittedScene { call = row.call(call, naming: admitted.scene) }
             if case .launch = row.state {
@@ -355,13 +360,13 @@ package final class LifecycleDispatcher {
                 invocation = implied
             }
             setState(during)
-            list = dropsAll ? .empty : self.lists[event.index]
+            list = hooked?.dropsAll == true ? .empty : self.lists[event.index]
         }
         live.depth += 1
         let outer = callingEvent
         callingEvent = event
         var flight = row.deliver(call, to: list, deliveryContext(for: event, list: deliveryList))
-        if refusal == nil, configuration.rules.remembersDeliveries {
+        if delivered, configuration.rules.remembersDeliveries {
             peer.delivered(call, responders: list.responders.count, rules: configuration.rules)
         }
         if configuration.sceneBridge, let admitted = machine.admittedScene,
@@ -384,14 +389,14 @@ package final class LifecycleDispatcher {
         machine.delivered(after: after)
         setState(after)
         // Nothing is delivered after termination: a response kept for subscribers added later never will be.
-        if after == .terminated, refusal == nil { live.terminated() }
+        if after == .terminated, delivered { live.terminated() }
         // A refused event carries its stateViolation report, and nothing else yet.
         let kept = live.watches(event) && reports.isEmpty && keepIfUnhandled(call, list: list, flight: flight)
         if !flight.isSettled { waiting[ObjectIdentifier(flight)] = flight }
         if live.hasDeferredWork, live.depth == 0 { runDeferredChanges() }
         if live.depth == 0, !peer.launchReplays.isEmpty { replayDeferredLaunches() }
         return (flight, Started(event: event, invocation: invocation, reports: reports, state: after, scene: scene,
-                                names: deliveryList.names, refusal: refusal, kept: kept, urlHook: hookNotes))
+                                names: deliveryList.names, refusal: refusal, kept: kept, urlHook: hooked?.notes ?? []))
     }
 
     /// What a delivery of `event` needs besides its responders, for the subscriber list `list` (the
