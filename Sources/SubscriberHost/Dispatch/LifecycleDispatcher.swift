@@ -307,6 +307,8 @@ package final class LifecycleDispatcher {
         // (Kept only for the scene bridge, which replays after the calls: nothing else reads it then.)
         let lists = configuration.sceneBridge ? self.lists : []
         let deliveryList = self.deliveryList
+        // This event's responders, read with the names its rows index into (both as they are now).
+        let eventList = self.lists[event.index]
         // What the outcome will say, kept apart and made into its `Started` once, where it is
         // returned (a `Started` built first and changed along the way was copied out to return it).
         var reports: [DispatchReport] = []
@@ -339,7 +341,7 @@ package final class LifecycleDispatcher {
             if reported { reports.append(report) }
             if !forwards { refusal = report }
             delivered = forwards
-            list = forwards ? self.lists[event.index] : .empty
+            list = forwards ? eventList : .empty
             after = machine.state
         case .deliver(var during, let next):
             after = next
@@ -360,7 +362,7 @@ package final class LifecycleDispatcher {
                 invocation = implied
             }
             setState(during)
-            list = hooked?.dropsAll == true ? .empty : self.lists[event.index]
+            list = hooked?.dropsAll == true ? .empty : eventList
         }
         live.depth += 1
         let outer = callingEvent
