@@ -97,6 +97,17 @@ struct IntegrationTests {
         #expect(fetch.reports.isEmpty)
     }
 
+    @Test("a device token is logged in lowercase hex, two digits a byte, every byte value")
+    func deviceTokenInHex() throws {
+        let host = try loadNews()
+        let token = Data((0...255).map { UInt8($0) } + [0x0a, 0xf0])
+        _ = host.dispatcher.dispatchAtOnce(.didRegisterForRemoteNotifications(deviceToken: token))
+        let expected = token.map { String(format: "%02x", $0) }.joined()
+        let line = try #require(host.log.recorded.first { $0.subscriber == "NotificationFetcher" })
+        #expect(line.message == "registered for remote notifications, token " + expected)
+        #expect(expected.count == 2 * token.count && expected.hasPrefix("000102") && expected.hasSuffix("feff0af0"))
+    }
+
     @Test("orientations: the lock's answer intersected; nobody answers for tv: the manifest's phone entry")
     func orientations() throws {
         let host = try loadNews()
