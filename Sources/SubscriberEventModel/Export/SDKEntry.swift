@@ -45,8 +45,8 @@ enum SDKEntry {
                 instance, handler, subscriber, application, value in
                 // The receiver and the handler made from it, borrowed: no retain and release for a
                 // handler the subscriber does not keep (a kept one is a copy, which retains it).
-                instance.withReceiver(call.3, SDKCompletion<R>.self, make: {
-                    SDKCompletion<R>(completion: CompletionWords(call.2), send: { R.call(unsafeBitCast($0, to: R.CCompletion.self), with: $1) },
+                instance.withReceiver(call.3, SDKCompletion<R.Answer>.self, make: {
+                    SDKCompletion<R.Answer>(completion: CompletionWords(call.2), send: { R.call(unsafeBitCast($0, to: R.CCompletion.self), with: $1) },
                                      link: instance.link, name: instance.name, event: call.3.event)
                 }) { receiver in
                     receiver.reuse(CompletionWords(call.2))
@@ -107,17 +107,22 @@ private func onMain<Arguments, Result>(_ arguments: Arguments,
 /// class, reached through its vtable from the subscriber's handler, so it runs unspecialized; reading
 /// an `Answer.CCompletion` and calling `Answer.call` there looked up the shape's associated types
 /// and copied the completion through its value witnesses on every answer.
-package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionReceiver<Answer.Answer>, @unchecked Sendable {
+///
+/// Generic over the answer's value, not its shape: a class generic over a type that must conform to
+/// a protocol has its metadata made, the first time each plugin image answers, by a search of every
+/// loaded image's conformances (about 1.6 million instructions over the shipped tour's completion
+/// events); `Sendable` is checked at compile time only.
+package final class SDKCompletion<Value: Sendable>: CompletionReceiver<Value>, @unchecked Sendable {
     // @unchecked: `completion` is set only while nothing else references this object (a new call),
     // and read by the calls of the handler made for that call; the phase is atomic.
     private var completion: CompletionWords
-    private let send: @Sendable (CompletionWords, Answer.Answer) -> Void
+    private let send: @Sendable (CompletionWords, Value) -> Void
     private let phase = CallPhase()
     private let link: HostLink
     private let name: String
     private let event: LifecycleEvent
 
-    init(completion: CompletionWords, send: @escaping @Sendable (CompletionWords, Answer.Answer) -> Void, link: HostLink,
+    init(completion: CompletionWords, send: @escaping @Sendable (CompletionWords, Value) -> Void, link: HostLink,
          name: String, event: LifecycleEvent) {
         self.completion = completion
         self.send = send
@@ -133,7 +138,7 @@ package final class SDKCompletion<Answer: CompletionAnswerShape>: CompletionRece
         phase.reset()
     }
 
-    package override func complete(_ slot: Int, with value: Answer.Answer) {
+    package override func complete(_ slot: Int, with value: Value) {
         phase.called()
         send(completion, value)
     }
