@@ -29,6 +29,7 @@ struct CLILongValueTests {
         // The library name, then its file name libAAA….so, each cut with its own length.
         #expect(line.contains(Self.cutNote) && line.contains("… (1,506 bytes)"), "\(line.prefix(300))")
         #expect(line.count < 1_000)
+        // The one folder searched is apphost's: the build folder, under .build or wherever --scratch-path put it.
         #expect(line.hasSuffix("found it in none (build the plugins first: swift build)"))
     }
 

@@ -301,6 +301,20 @@ struct JSONLinesTests {
         #expect(JSONLines.event(recorded) == Self.serialized(general))
     }
 
+    /// An `openURL` outcome answered through `record` for `names`, written into `line` (emptied first,
+    /// its kept row starts left for this event to reuse or replace), and the line the generic serializer
+    /// writes for the same answers: what the bytes must read.
+    static func openURLLine(_ record: TypedAnswerRecord<Bool>, names: [String], into line: inout OutputBytes)
+        -> (bytes: [UInt8], expected: String) {
+        let recorded = AnyEventOutcome(event: .openURL, result: true, record: record, names: names, reports: [],
+                                       invocation: nil, applicationState: .active)
+        var general = recorded
+        general.answers = recorded.answers
+        line.removeAll()
+        JSONLines.event(recorded, into: &line)
+        return (Array(line.bytes), Self.serialized(general))
+    }
+
     @Test("one line's bytes reused for events of other subscriber lists (other names, the same count, a changed copy): each row names its own subscriber")
     func rowStartsFollowTheSubscriberList() throws {
         let first = ["Zero", "One \"1\""]
@@ -310,14 +324,9 @@ struct JSONLinesTests {
         var line = OutputBytes(capacity: 16)
         for names in [first, first, second, first, changed, changed, second] {
             let record = TypedAnswerRecord<Bool>(subscribers: [1, 0], answers: [true, nil], nanoseconds: [1_000, 2_000])
-            let recorded = AnyEventOutcome(event: .openURL, result: true, record: record, names: names, reports: [],
-                                           invocation: nil, applicationState: .active)
-            var general = recorded
-            general.answers = recorded.answers
-            line.removeAll()
-            JSONLines.event(recorded, into: &line)
-            let written = String(decoding: line.bytes, as: UTF8.self)
-            #expect(written == Self.serialized(general), "\(names)")
+            let (bytes, expected) = Self.openURLLine(record, names: names, into: &line)
+            let written = String(decoding: bytes, as: UTF8.self)
+            #expect(written == expected, "\(names)")
             #expect(try written.parsedJSON()["answers"]?.arrayValue?.map { $0["subscriber"] } == [.string(names[1]), .string(names[0])])
         }
     }
@@ -330,13 +339,8 @@ struct JSONLinesTests {
         var line = OutputBytes(capacity: 16)
         for names in [composed, decomposed, composed] {
             let record = TypedAnswerRecord<Bool>(subscribers: [0], answers: [true], nanoseconds: [1_000])
-            let recorded = AnyEventOutcome(event: .openURL, result: true, record: record, names: names, reports: [],
-                                           invocation: nil, applicationState: .active)
-            var general = recorded
-            general.answers = recorded.answers
-            line.removeAll()
-            JSONLines.event(recorded, into: &line)
-            #expect(Array(line.bytes) == Array(Self.serialized(general).utf8), "\(names[0].unicodeScalars.count) scalars")
+            let (bytes, expected) = Self.openURLLine(record, names: names, into: &line)
+            #expect(bytes == Array(expected.utf8), "\(names[0].unicodeScalars.count) scalars")
         }
     }
 

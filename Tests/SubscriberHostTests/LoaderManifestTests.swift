@@ -124,7 +124,8 @@ struct LoaderManifestTests {
         #expect(set.skipped.map(\.error.check) == [5, 1, 10])
         #expect(set.skipped[0].description
             == #"plugins[0] (optional, skipped): plugin "\#(BuiltPlugins.path("BrokenNoEntry"))" is not a subscriber plugin: no symbol adh_plugin_entry"#)
-        #expect(set.skipped[1].error == .libraryNotFound(library: "Missing", fileName: "libMissing.so", searched: [BuiltPlugins.directory]))
+        #expect(set.skipped[1].error == .libraryNotFound(library: "Missing", fileName: "libMissing.so", searched: [BuiltPlugins.directory],
+                                                         buildFolderSearched: true))
         #expect(set.subscribers.map(\.name) == ["ExtensionGuard"])
     }
 

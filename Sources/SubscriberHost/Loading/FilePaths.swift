@@ -63,6 +63,21 @@ enum FilePaths {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// Whether `path` names a directory (following symlinks).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `directory` is a SwiftPM build folder: one under `.build` (by its path alone), or one
+    /// SwiftPM made wherever `--scratch-path` put it, known by what it writes there: `description.json`
+    /// beside a `ModuleCache` or `Modules` folder (a debug and a release build have both).
+    static func isSwiftPMBuildFolder(_ directory: String) -> Bool {
+        if directory.contains("/.build/") || directory.hasSuffix("/.build") { return true }
+        return isRegularFile(resolve("description.json", against: directory))
+            && (isDirectory(resolve("ModuleCache", against: directory)) || isDirectory(resolve("Modules", against: directory)))
+    }
+
     /// `strerror` text for `code`.
     static func errorText(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "errno \(code)" }

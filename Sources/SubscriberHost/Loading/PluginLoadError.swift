@@ -6,7 +6,9 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Nothing usable at `path`; `found` says what is there ("nothing", "a directory", …).
     case notAFile(path: String, found: String)
     /// `library: name` was not found as `fileName` in any of `searched` (in search order).
-    case libraryNotFound(library: String, fileName: String, searched: [String])
+    /// `buildFolderSearched`: one of them is a SwiftPM build folder (``FilePaths/isSwiftPMBuildFolder(_:)``),
+    /// decided where the error is made, so that the description only reads what is stored.
+    case libraryNotFound(library: String, fileName: String, searched: [String], buildFolderSearched: Bool = false)
 
     // Check 2: not writable by group or others, nor any folder on the way to it; each owned by the
     // current effective user or root.
@@ -103,10 +105,10 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .notAFile(let path, let found):
             return "plugin \"\(path)\": expected a regular file, found \(found)"
-        case .libraryNotFound(let library, let fileName, let searched):
+        case .libraryNotFound(let library, let fileName, let searched, let buildFolderSearched):
             let places = searched.isEmpty ? "(no search directories)" : searched.joined(separator: ", ")
             // A SwiftPM build folder without the library: most likely nothing was built yet.
-            let hint = searched.contains { $0.contains("/.build/") || $0.hasSuffix("/.build") } ? " (build the plugins first: swift build)" : ""
+            let hint = buildFolderSearched ? " (build the plugins first: swift build)" : ""
             return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none\(hint)"
         case .writable(let path, let place, let mode):
             let octal = "0" + String(mode & 0o7777, radix: 8)

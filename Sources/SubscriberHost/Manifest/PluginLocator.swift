@@ -43,7 +43,9 @@ package struct PluginLocator: Sendable, Hashable {
                 let candidate = FilePaths.resolve(fileName, against: directory)
                 if FilePaths.isRegularFile(candidate) { return candidate }
             }
-            throw .libraryNotFound(library: name, fileName: fileName, searched: searchDirectories)
+            // Only here, on the way out, are the folders looked at for the build-first hint.
+            throw .libraryNotFound(library: name, fileName: fileName, searched: searchDirectories,
+                                   buildFolderSearched: searchDirectories.contains(where: FilePaths.isSwiftPMBuildFolder))
         }
     }
 }
