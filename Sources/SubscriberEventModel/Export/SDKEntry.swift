@@ -109,8 +109,8 @@ private func onMain<Arguments, Result>(_ arguments: Arguments,
 /// and copied the completion through its value witnesses on every answer.
 ///
 /// Generic over the answer's value, not its shape: a class generic over a type that must conform to
-/// a protocol has its metadata made, the first time each plugin image answers, by a search of every
-/// loaded image's conformances (about 1.6 million instructions over the shipped tour's completion
+/// a protocol has its metadata made, the first time a plugin image answers with each shape, by a
+/// search of every loaded image's conformances (about 1.6 million instructions over the shipped tour's completion
 /// events); `Sendable` is checked at compile time only.
 package final class SDKCompletion<Value: Sendable>: CompletionReceiver<Value>, @unchecked Sendable {
     // @unchecked: `completion` is set only while nothing else references this object (a new call),

@@ -32,7 +32,7 @@ package struct PluginLocator: Sendable, Hashable {
 
     /// The file of `source`. A `path` is returned joined, whether or not it exists (the loader's
     /// first check says what is wrong with it); a `library` must be found or this throws
-    /// ``PluginLoadError/libraryNotFound(library:fileName:searched:)`` listing where it looked.
+    /// ``PluginLoadError/libraryNotFound(library:fileName:searched:buildFolderSearched:)`` listing where it looked.
     package func locate(_ source: ManifestPlugin.Source) throws(PluginLoadError) -> String {
         switch source {
         case .path(let path):
