@@ -137,17 +137,34 @@ extension BenchResults {
             result.append(Target(name: "  (host's share) \(figure.plugins) plugins, pins off / dlopen+dlsym+entry+create",
                                  limit: "≤ 1.2", measured: String(format: "%.2f", hostShare), met: hostShare <= 1.2))
         }
+        let rateLimit = "≥ \(Format.number(CLITargets.eventsPerSecond))/s"
+        let countLimit = "≤ \(Format.number(CLITargets.instructionsPerEvent))"
         if let cli, let cpu = cli.times[.cpu] {
             let rate = cpu.cliEventsPerSecond.median
             result.append(Target(name: "CLI plays ≥ 150,000 events/s of CPU time (demo manifest, --json > /dev/null)",
-                                 limit: "≥ 150,000/s",
+                                 limit: rateLimit,
                                  measured: "\(Format.number(rate))/s (\(Format.number(Double(cli.events))) events)",
-                                 met: rate >= 150_000))
+                                 met: rate >= CLITargets.eventsPerSecond))
         }
         if let count = cli?.instructionsPerEvent {
             result.append(Target(name: "apphost --json ≤ 20,000 instructions per event (callgrind, demo manifest, "
                                      + "\(Format.number(Double(CLIBench.instructionEvents)))-event script)",
-                                 limit: "≤ 20,000", measured: Format.number(count), met: count <= 20_000))
+                                 limit: countLimit, measured: Format.number(count), met: count <= CLITargets.instructionsPerEvent))
+        }
+        // The targets name the shipped tour: the whole run's CPU, start-up included; after start-up beside it.
+        if let tour = cli?.tour, let cpu = tour.times[.cpu] {
+            result.append(Target(name: "CLI plays the shipped tour at ≥ 150,000 events/s of CPU time (tour ×\(TourScript.repeats), "
+                                     + "delayMs 0, --json > /dev/null)",
+                                 limit: rateLimit,
+                                 measured: "\(Format.number(cpu.eventsPerSecond.median))/s (after start-up "
+                                     + "\(Format.number(cpu.eventsPerSecondAfterStartup.median))/s; "
+                                     + "\(Format.number(Double(tour.events))) events)",
+                                 met: tour.meetsEventsPerSecond))
+        }
+        if let count = cli?.tour?.instructionsPerEvent {
+            result.append(Target(name: "apphost --json on the shipped tour ≤ 20,000 instructions per event (callgrind, "
+                                     + "tour ×\(TourScript.repeats) − an empty script)",
+                                 limit: countLimit, measured: Format.number(count), met: count <= CLITargets.instructionsPerEvent))
         }
         let loadedThousand = load.contains { $0.plugins == 1000 }
         result.append(Target(name: "1,000 plugins load", limit: "yes",

@@ -6,6 +6,7 @@ struct BenchOptions {
                subscriber-bench --profile EVENT N EVENTS in-process|loaded
                subscriber-bench --profile-limit LIMIT N EVENTS
                subscriber-bench --cli-script EVENTS FILE
+               subscriber-bench [--manifest FILE] --tour-script REPEATS FOLDER
                subscriber-bench --profile-isolation EVENTS
 
         Measures, in one run: dispatch through subscribers loaded from libBenchSubscribers.so vs the same
@@ -16,7 +17,9 @@ struct BenchOptions {
         Swift plugin as built, carrying the SDK, and compiled here by swiftc against libSubscriberKit.so,
         as other packages build plugins; the C plugin), and how each grows with N; and the CLI's own cost per event: `apphost --json` playing an event script
         with the demo manifest (stdout and stderr to /dev/null) vs that manifest's dispatcher alone, in
-        this process, on the same events (100,000; --quick: 10,000); and isolation: plugins in a child
+        this process, on the same events (100,000; --quick: 10,000), and `apphost --json` playing the
+        shipped tour (events/tour.jsonl beside the manifest, its cycle ×200, every plugin's delayMs 0;
+        left out, with why, when the manifest has none); and isolation: plugins in a child
         process (a void event, 1 and 10 subscribers in one child, openURL, performFetch, a C plugin's
         crash to its restarted child's answer, an idle child's memory) beside their floor, a socketpair
         ping-pong of one small frame with a child process; and the live host: `apphost run` on the demo
@@ -50,6 +53,11 @@ struct BenchOptions {
           --cli-script EVENTS FILE
                             only write the CLI section's script of EVENTS events to FILE (to play under
                             valgrind: apphost --manifest manifests/news.json --events FILE --json)
+          --tour-script REPEATS FOLDER
+                            only write the CLI section's tour, its cycle REPEATS times, and the manifest
+                            copy it is played with to FOLDER/tour.jsonl and FOLDER/manifest.json (to
+                            play under valgrind: apphost --manifest FOLDER/manifest.json --events
+                            FOLDER/tour.jsonl --json)
           --profile-isolation EVENTS
                             only send EVENTS didReceiveMemoryWarning events to one isolated VoidCounter,
                             untimed: the loop to run under strace -c -f
@@ -78,6 +86,8 @@ struct BenchOptions {
     var instructionsOption: Bool?
     /// `--cli-script EVENTS FILE`: the script to write.
     var cliScript: (events: Int, path: String)?
+    /// `--tour-script REPEATS FOLDER`: the tour's files to write.
+    var tourScript: (repeats: Int, folder: String)?
     var help = false
 
     /// Reads `arguments` (without the program name); throws one line naming the bad argument.
@@ -132,6 +142,14 @@ struct BenchOptions {
                     throw BenchError("--cli-script expects a positive number of events, found \"\(events)\"")
                 }
                 cliScript = (count, path)
+            case "--tour-script":
+                let expecting = "REPEATS FOLDER"
+                let repeats = try value(for: argument, expecting: expecting)
+                let folder = try value(for: argument, expecting: expecting)
+                guard let count = Int(repeats), count > 0 else {
+                    throw BenchError("--tour-script expects a positive number of repeats, found \"\(repeats)\"")
+                }
+                tourScript = (count, folder)
             case "--profile":
                 let expecting = "EVENT N EVENTS in-process|loaded"
                 let event = try value(for: argument, expecting: expecting)

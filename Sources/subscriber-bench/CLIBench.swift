@@ -96,6 +96,10 @@ struct CLIFigure: Sendable {
     /// `apphost --json`'s instructions per event by callgrind (``CLIBench/instructionEvents`` events
     /// against an empty script); nil when they were not counted.
     var instructionsPerEvent: Double? = nil
+    /// The shipped tour played the same way (``TourFigure``); nil when it was not (``tourSkipped`` says why).
+    var tour: TourFigure? = nil
+    /// Why the tour was not played (no tour beside the manifest, too few lines), when it was not.
+    var tourSkipped: String? = nil
 
     /// The wall-clock figures, which the target is about.
     var wall: Times { times[.wall]! }
@@ -117,6 +121,15 @@ struct CLIBench {
     /// Events of the script whose instructions are counted (callgrind runs about 50× slower).
     nonisolated static let instructionEvents = 10_000
 
+    /// The tour's files in the private folder.
+    private struct TourFiles {
+        var script: String
+        /// The manifest's copy (``TourManifest``).
+        var manifest: String
+        var events: Int
+        var shape: String
+    }
+
     func run(progress: (String) -> Void) async throws -> CLIFigure {
         let folder = try PrivateFolder.make(prefix: "subscriber-bench-cli")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -129,24 +142,44 @@ struct CLIBench {
         guard calls.count == events else {
             throw BenchError("\(script): \(calls.count) calls parsed; expected \(events)")
         }
+        var tourSkipped: String?
+        let tour: TourFiles?
+        do {
+            tour = try writeTour(folder: folder)
+        } catch let skipped as TourSkipped {
+            tour = nil
+            tourSkipped = skipped.reason
+            progress("cli: tour skipped: \(skipped.reason)")
+        }
 
         let host: PluginHost
         do { host = try PluginHost(manifestAt: manifestPath) } catch { throw BenchError("\(error)") }
         defer { host.shutDown() }
 
         progress("cli: warm-up, \(events) events (apphost and the dispatcher alone)")
-        try checkCLI(script: script, output: folder + "/check.jsonl")
+        try checkCLI(script: script, manifest: manifestPath, events: events, output: folder + "/check.jsonl")
         _ = try cliTime(script: empty)
         try await checkDispatcher(host, calls)
+        if let tour {
+            progress("cli: warm-up, the tour (\(tour.events) events)")
+            try checkCLI(script: tour.script, manifest: tour.manifest, events: tour.events, output: folder + "/check.jsonl")
+            _ = try cliTime(script: empty, manifest: tour.manifest)
+        }
 
         var startup: [RunTime] = []
         var cli: [RunTime] = []
         var dispatcher: [RunTime] = []
+        var tourStartup: [RunTime] = []
+        var tourRuns: [RunTime] = []
         for repetition in 1...repetitions {
             progress("cli: repetition \(repetition) of \(repetitions)")
             startup.append(try cliTime(script: empty))
             cli.append(try cliTime(script: script))
             dispatcher.append(await dispatchTime(host, calls))
+            if let tour {
+                tourStartup.append(try cliTime(script: empty, manifest: tour.manifest))
+                tourRuns.append(try cliTime(script: tour.script, manifest: tour.manifest))
+            }
         }
         var times: [CLIClock: CLIFigure.Times] = [:]
         for clock in CLIClock.allCases {
@@ -156,54 +189,108 @@ struct CLIBench {
             times[clock] = CLIFigure.Times(cli: cliStats, startupMilliseconds: Stats(startup.map { nanoseconds($0) / 1e6 }),
                                            dispatcher: dispatcherStats, ratio: ratio(cliStats, dispatcherStats))
         }
-        var figure = CLIFigure(events: events, mix: CLIScript.mix, times: times)
+        var figure = CLIFigure(events: events, mix: CLIScript.mix, times: times, tourSkipped: tourSkipped)
+        if let tour {
+            figure.tour = TourFigure(events: tour.events, shape: tour.shape,
+                                     times: tourTimes(runs: tourRuns, startup: tourStartup, events: tour.events))
+        }
         if countsInstructions {
-            figure.instructionsPerEvent = try instructionsPerEvent(libraries: host.plugins.plugins.map(\.path),
-                                                                   folder: folder, progress: progress)
+            let counts = try instructionsPerEvent(libraries: host.plugins.plugins.map(\.path), tour: tour,
+                                                  folder: folder, progress: progress)
+            figure.instructionsPerEvent = counts?.cycle
+            figure.tour?.instructionsPerEvent = counts?.tour
         }
         return figure
     }
 
-    /// `apphost --json`'s instructions per event: stripped copies of `apphost` and of the manifest's
-    /// plugin files side by side (a `library` entry is found beside the executable), run under
-    /// callgrind on an empty script and on ``instructionEvents`` lines, (lines − empty) / events, so
-    /// that start-up and loading cancel. Nil when callgrind cannot count here (said on `progress`).
-    private func instructionsPerEvent(libraries: [String], folder: String, progress: (String) -> Void) throws -> Double? {
+    /// Why the tour is not played: said on one line, not a failure of the run.
+    private struct TourSkipped: Error {
+        var reason: String
+    }
+
+    /// The tour's script and the manifest's copy written to `folder`; throws ``TourSkipped`` when the
+    /// manifest has no playable tour beside it (a copy that cannot be made is a failure).
+    private func writeTour(folder: String) throws -> TourFiles {
+        let directory = try TourManifest.directory(of: manifestPath)
+        let tour: TourScript
+        do {
+            tour = try TourScript.read(from: TourScript.path(besideManifestIn: directory))
+        } catch {
+            throw TourSkipped(reason: error.description)
+        }
+        let files = TourFiles(script: folder + "/tour.jsonl", manifest: folder + "/tour-manifest.json",
+                              events: tour.events(repeats: TourScript.repeats), shape: tour.shape(repeats: TourScript.repeats))
+        try Data(tour.text(repeats: TourScript.repeats).utf8).write(to: URL(fileURLWithPath: files.script))
+        try TourManifest.write(from: manifestPath, to: files.manifest)
+        return files
+    }
+
+    /// The tour's figures by each clock: each repetition's run per event, and the same less that
+    /// repetition's empty run (start-up, load, shut down, exit).
+    private func tourTimes(runs: [RunTime], startup: [RunTime], events: Int) -> [CLIClock: TourFigure.Times] {
+        var times: [CLIClock: TourFigure.Times] = [:]
+        for clock in CLIClock.allCases {
+            func nanoseconds(_ time: RunTime) -> Double { Double(clock == .wall ? time.wall : time.cpu) }
+            times[clock] = TourFigure.Times(
+                whole: Stats(runs.map { nanoseconds($0) / Double(events) }),
+                afterStartup: Stats(zip(runs, startup).map { (nanoseconds($0) - nanoseconds($1)) / Double(events) }),
+                startupMilliseconds: Stats(startup.map { nanoseconds($0) / 1e6 }))
+        }
+        return times
+    }
+
+    /// `apphost --json`'s instructions per event on the cycle and on the tour (when played): stripped
+    /// copies of `apphost` and of the manifest's plugin files side by side (a `library` entry is found
+    /// beside the executable), run under callgrind on an empty script and on ``instructionEvents``
+    /// lines of the cycle, (lines − empty) / events, so that start-up and loading cancel; the tour
+    /// likewise, its script against an empty one with its manifest (the same libraries). Nil when
+    /// callgrind cannot count here (said on `progress`).
+    private func instructionsPerEvent(libraries: [String], tour: TourFiles?, folder: String,
+                                      progress: (String) -> Void) throws -> (cycle: Double, tour: Double?)? {
         guard let counter = InstructionCounter.make(executable: apphostPath, libraries: libraries, note: progress) else {
             return nil
         }
         defer { counter.remove() }
+        let empty = folder + "/empty.jsonl"
         progress("cli: instructions, \(Self.instructionEvents) events under callgrind")
         let script = folder + "/counted.jsonl"
         try CLIScript.write(events: Self.instructionEvents, to: script)
-        return try counter.perEvent(small: 0, large: Self.instructionEvents) { events in
-            arguments(script: events == 0 ? folder + "/empty.jsonl" : script)
+        let cycle = try counter.perEvent(small: 0, large: Self.instructionEvents) { events in
+            arguments(script: events == 0 ? empty : script)
         }
+        guard let tour else { return (cycle, nil) }
+        progress("cli: instructions, the tour (\(tour.events) events) under callgrind")
+        let tourCount = try counter.perEvent(small: 0, large: tour.events) { events in
+            arguments(script: events == 0 ? empty : tour.script, manifest: tour.manifest)
+        }
+        return (cycle, tourCount)
     }
 
-    /// The CLI command line that plays `script`.
-    private func arguments(script: String) -> [String] {
-        ["--manifest", manifestPath, "--events", script, "--json"]
+    /// The CLI command line that plays `script` with `manifest` (the bench's by default).
+    private func arguments(script: String, manifest: String? = nil) -> [String] {
+        ["--manifest", manifest ?? manifestPath, "--events", script, "--json"]
     }
 
     /// From spawning `apphost` on `script` (stdin, stdout and stderr on /dev/null) to its exit.
-    private func cliTime(script: String) throws -> RunTime {
-        let outcome = try TimedChild.run(apphostPath, arguments(script: script))
+    private func cliTime(script: String, manifest: String? = nil) throws -> RunTime {
+        let arguments = arguments(script: script, manifest: manifest)
+        let outcome = try TimedChild.run(apphostPath, arguments)
         guard outcome.exitStatus == 0 else {
-            throw BenchError("\(apphostPath) \(arguments(script: script).joined(separator: " ")): "
+            throw BenchError("\(apphostPath) \(arguments.joined(separator: " ")): "
                              + (outcome.exitStatus.map { "exit status \($0)" } ?? "ended by a signal") + "; expected exit 0")
         }
         return outcome.time
     }
 
-    /// One untimed run with stdout kept in `output`: exit 0 and one JSON line per event, so the
-    /// benchmark measures a run that played every event without a failure report.
-    private func checkCLI(script: String, output: String) throws {
-        let outcome = try TimedChild.run(apphostPath, arguments(script: script), standardOutput: output)
+    /// One untimed run with stdout kept in `output`: exit 0 and one JSON line per event (`events`),
+    /// so the benchmark measures a run that played every event without a failure report.
+    private func checkCLI(script: String, manifest: String, events: Int, output: String) throws {
+        let arguments = arguments(script: script, manifest: manifest)
+        let outcome = try TimedChild.run(apphostPath, arguments, standardOutput: output)
         let data = try Data(contentsOf: URL(fileURLWithPath: output))
         let lines = data.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         guard outcome.exitStatus == 0, lines == events else {
-            throw BenchError("\(apphostPath) \(arguments(script: script).joined(separator: " ")): "
+            throw BenchError("\(apphostPath) \(arguments.joined(separator: " ")): "
                              + (outcome.exitStatus.map { "exit status \($0)" } ?? "ended by a signal")
                              + ", \(lines) lines on stdout; expected exit 0 and \(events) lines "
                              + "(is apphost built with -c release beside subscriber-bench?)")

@@ -91,6 +91,7 @@ extension BenchResults {
                                        "cliStartupMilliseconds": times.startupMilliseconds.json]
             }
             row["instructionsPerEvent"] = cli.instructionsPerEvent.map { .number($0) } ?? .null
+            row["tour"] = Self.tourJSON(cli)
             return .object(row)
         } ?? .null
         return ["machine": machine.json, "command": .string(command), "repetitions": .number(Double(repetitions)),
@@ -99,5 +100,23 @@ extension BenchResults {
                 "instructions": .array(instructionRows), "verdictBasis": .string(basis), "growth": .array(growthRows),
                 "targets": .array(targetRows), "limits": .array(limitRows + IsolationBench.limitJSON(isolation)),
                 "isolation": IsolationBench.json(isolation)]
+    }
+
+    /// `cli.tour`: the shipped tour's figures, or `{"measured": false, "reason"}` when it was not played.
+    private static func tourJSON(_ cli: CLIFigure) -> JSONValue {
+        guard let tour = cli.tour else {
+            return ["measured": .bool(false), "reason": .string(cli.tourSkipped ?? "")]
+        }
+        var row: JSONObject = ["measured": .bool(true), "events": .number(Double(tour.events)), "script": .string(tour.shape),
+                               "repeats": .number(Double(TourScript.repeats)),
+                               "instructionsPerEvent": tour.instructionsPerEvent.map { .number($0) } ?? .null]
+        for clock in CLIClock.allCases {
+            let times = tour.times[clock]!
+            row[clock.rawValue + "EventsPerSecond"] = times.eventsPerSecond.json
+            row[clock.rawValue + "EventsPerSecondAfterStartup"] = times.eventsPerSecondAfterStartup.json
+            row[clock.rawValue + "NanosecondsPerEvent"] = times.whole.json
+            row[clock.rawValue + "StartupMilliseconds"] = times.startupMilliseconds.json
+        }
+        return .object(row)
     }
 }

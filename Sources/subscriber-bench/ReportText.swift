@@ -178,6 +178,7 @@ extension BenchResults {
                 out.append("  manifest's plugins, \(Format.number(Double(CLIBench.instructionEvents))) events − an empty script, over the events).")
             }
             out.append("")
+            out += tourLines(cli)
         }
         out += LiveBench.textLines(live)
         let growth = self.growth
@@ -216,5 +217,34 @@ extension BenchResults {
         }
         out.append(table.rendered())
         return out.joined(separator: "\n")
+    }
+
+    /// The CLI section's tour rows (the targets are on the shipped tour), each with its verdict;
+    /// or the one line that says why the tour was not played.
+    private func tourLines(_ cli: CLIFigure) -> [String] {
+        guard let tour = cli.tour else {
+            return cli.tourSkipped.map { ["  tour: not played: \($0)", ""] } ?? []
+        }
+        func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
+        var table = TextTable(header: ["tour, \(Format.number(Double(tour.events))) events", "median (min–max)", "target", "verdict"])
+        for clock in CLIClock.allCases {
+            let times = tour.times[clock]!
+            let isCPU = clock == .cpu
+            table.rows.append(["\(clock.label): events/s, whole run", Format.stats(times.eventsPerSecond),
+                               isCPU ? "≥ \(Format.number(CLITargets.eventsPerSecond))/s" : "",
+                               isCPU ? verdict(tour.meetsEventsPerSecond) : ""])
+            table.rows.append(["\(clock.label): events/s after start-up", Format.stats(times.eventsPerSecondAfterStartup), "", ""])
+            table.rows.append(["\(clock.label): start-up ms (empty script)", Format.stats(times.startupMilliseconds), "", ""])
+        }
+        if let count = tour.instructionsPerEvent {
+            table.rows.append(["instructions per event (callgrind)", Format.number(count),
+                               "≤ \(Format.number(CLITargets.instructionsPerEvent))",
+                               verdict(count <= CLITargets.instructionsPerEvent)])
+        }
+        return ["CLI, the shipped tour: apphost --json playing manifests/events/tour.jsonl, the same clocks and count", table.rendered(),
+                "  script: the tour's \(tour.shape) (\(Format.number(Double(tour.events))) events). Manifest: a copy",
+                "  of the one above with every plugin's delayMs 0 (NotificationFetcher's completions would measure sleeping).",
+                "  after start-up: (the tour's run − an empty script's run, same manifest, same repetition) / events.",
+                ""]
     }
 }

@@ -83,6 +83,20 @@ if let script = options.cliScript {
     }
 }
 
+if let tour = options.tourScript {
+    guard let manifest = options.manifestPath ?? CLIBench.defaultManifest() else {
+        fail("manifests/news.json not found in the current folder or above this executable; expected it, or --manifest FILE",
+             status: 1)
+    }
+    do {
+        let events = try TourManifest.writeFiles(manifestPath: manifest, repeats: tour.repeats, folder: tour.folder)
+        print("\(events) events: \(tour.folder)/tour.jsonl, manifest \(tour.folder)/manifest.json")
+        exit(0)
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}
+
 if let profile = options.profile {
     do {
         try await DispatchBench(pluginPath: plugin, sampler: Sampler(repetitions: 1))
