@@ -381,7 +381,7 @@ struct JSONFastPathTests {
             ["startedAt": .number(1_795_865_619.4860597), "duration": .number(0.001234), "sessionNumber": .number(3)],
             ["a": .bool(true), "b": .bool(false), "c": .null, "d": .number(-0.0), "e": .number(0), "f": .number(-12)],
             ["big": .number(1e21), "small": .number(1e-7), "nan": .number(.nan), "inf": .number(-.infinity)],
-            ["whole": .number(9_007_199_254_740_993), "max": .number(Double(Int64.max)), "min": .number(-1e16)],
+            ["whole": .number(9_007_199_254_740_994), "max": .number(Double(Int64.max)), "min": .number(-1e16)],
             ["esc\"aped": .string("x")], ["k": .string("line\nbreak")], ["k": .string("\u{1}")], ["é": .string("ü")],
             ["nested": .array([.number(1)])], ["nested": .object(["a": .string("b")])],
         ]
