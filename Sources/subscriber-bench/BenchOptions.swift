@@ -97,6 +97,15 @@ struct BenchOptions {
             guard let value = remaining.popFirst() else { throw BenchError("\(option) expects \(expecting)") }
             return value
         }
+        /// `--cli-script EVENTS FILE`, `--tour-script REPEATS FOLDER`: a positive count, then a path.
+        func countThenPath(for option: String, expecting: String, counting: String) throws(BenchError) -> (Int, String) {
+            let count = try value(for: option, expecting: expecting)
+            let path = try value(for: option, expecting: expecting)
+            guard let number = Int(count), number > 0 else {
+                throw BenchError("\(option) expects a positive number of \(counting), found \"\(count)\"")
+            }
+            return (number, path)
+        }
         while let argument = remaining.popFirst() {
             switch argument {
             case "--json": json = true
@@ -135,21 +144,9 @@ struct BenchOptions {
             case "--manifest":
                 manifestPath = try value(for: argument, expecting: "a path")
             case "--cli-script":
-                let expecting = "EVENTS FILE"
-                let events = try value(for: argument, expecting: expecting)
-                let path = try value(for: argument, expecting: expecting)
-                guard let count = Int(events), count > 0 else {
-                    throw BenchError("--cli-script expects a positive number of events, found \"\(events)\"")
-                }
-                cliScript = (count, path)
+                cliScript = try countThenPath(for: argument, expecting: "EVENTS FILE", counting: "events")
             case "--tour-script":
-                let expecting = "REPEATS FOLDER"
-                let repeats = try value(for: argument, expecting: expecting)
-                let folder = try value(for: argument, expecting: expecting)
-                guard let count = Int(repeats), count > 0 else {
-                    throw BenchError("--tour-script expects a positive number of repeats, found \"\(repeats)\"")
-                }
-                tourScript = (count, folder)
+                tourScript = try countThenPath(for: argument, expecting: "REPEATS FOLDER", counting: "repeats")
             case "--profile":
                 let expecting = "EVENT N EVENTS in-process|loaded"
                 let event = try value(for: argument, expecting: expecting)

@@ -82,9 +82,9 @@ struct CLIFigure: Sendable {
         var ratio: Stats
 
         /// Events per second of the whole CLI run.
-        var cliEventsPerSecond: Stats { Stats(cli.samples.map { 1e9 / $0 }) }
+        var cliEventsPerSecond: Stats { cli.perSecond }
         /// Events per second of the dispatcher alone.
-        var dispatcherEventsPerSecond: Stats { Stats(dispatcher.samples.map { 1e9 / $0 }) }
+        var dispatcherEventsPerSecond: Stats { dispatcher.perSecond }
     }
 
     /// Events in the script.

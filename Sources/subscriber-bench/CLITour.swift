@@ -1,3 +1,4 @@
+import AppHostCLI
 import Foundation
 import SubscriberHost
 import SubscriberKit
@@ -24,13 +25,11 @@ struct TourScript: Equatable {
         manifestDirectory + "/events/tour.jsonl"
     }
 
-    /// The event lines of `text` (blank and comment lines dropped, as EventScript skips them), split
+    /// The event lines of `text` (blank and comment lines dropped by EventScript's own rule), split
     /// into launch, cycle and last; `file` names it in the error when there are too few for a cycle.
     init(text: String, file: String) throws(BenchError) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && !trimmed.hasPrefix("//")
-        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .filter(EventScript.isEventLine)
         let least = Self.launchLines + 2
         guard lines.count >= least else {
             throw BenchError("\(file): \(lines.count) event lines; expected at least \(least) "
@@ -166,9 +165,9 @@ struct TourFigure: Sendable {
         var startupMilliseconds: Stats
 
         /// Events per second of the whole run.
-        var eventsPerSecond: Stats { Stats(whole.samples.map { 1e9 / $0 }) }
+        var eventsPerSecond: Stats { whole.perSecond }
         /// Events per second once start-up is taken off.
-        var eventsPerSecondAfterStartup: Stats { Stats(afterStartup.samples.map { 1e9 / $0 }) }
+        var eventsPerSecondAfterStartup: Stats { afterStartup.perSecond }
     }
 
     /// Events in the script.

@@ -46,6 +46,8 @@ struct Stats: Sendable {
 
     /// Every figure scaled by `factor` (e.g. per event → per subscriber).
     func scaled(_ factor: Double) -> Stats { Stats(samples.map { $0 * factor }) }
+    /// Nanoseconds per event as events per second, sample by sample.
+    var perSecond: Stats { Stats(samples.map { 1e9 / $0 }) }
 }
 
 /// Times batches of events: a warm-up that also sizes the batch (doubling the event count until a

@@ -50,7 +50,10 @@ struct EventScriptTests {
             do {
                 let read = try EventScript.entry(in: bytes[...], number: 3, file: "s")
                 #expect((read == nil) == skipped(bytes), "\(bytes)")
+                // The rule others use to tell event lines (the benchmark's tour) is the reader's.
+                #expect(EventScript.isEventLine(line) == (read != nil), "\(bytes)")
             } catch {
+                #expect(EventScript.isEventLine(line), "\(bytes)")
                 #expect(!skipped(bytes) && error.line == 3, "\(bytes)")
             }
         }

@@ -97,6 +97,11 @@ package enum EventScript {
         return try ordinaryEntry(line, number: number, file: file)
     }
 
+    /// Whether `line` holds an event (not blank, not a comment): the rule the reader skips lines by.
+    package static func isEventLine(_ line: String) -> Bool {
+        content(of: ArraySlice(line.utf8)) != nil
+    }
+
     /// The line without a CR at its end; nil for a blank or comment line. Read through a pointer:
     /// the slice's generic `drop(while:)` and `starts(with:)` cost about 140 instructions a line.
     private static func content(of rawLine: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
