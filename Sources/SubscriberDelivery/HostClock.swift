@@ -27,20 +27,19 @@ public protocol HostTimer: Sendable {
     func cancel()
 }
 
-/// The system's monotonic clock (`CLOCK_MONOTONIC`), deadlines on dispatch timers of a global
-/// queue: a host's clock unless its options name another.
+/// The system's monotonic clock (`CLOCK_MONOTONIC`), deadlines on one dispatch timer of a global
+/// queue (``DeadlineSchedule``): a host's clock unless its options name another.
 public struct MonotonicHostClock: HostClock {
     public init() {}
 
     public func nanoseconds() -> UInt64 { MonotonicClock.now() }
 
+    /// On the process's one deadline timer (``DeadlineSchedule``): arming and cancelling wake no thread.
     public func schedule(at deadline: UInt64, _ fire: @escaping @Sendable () -> Void) -> any HostTimer {
-        let now = MonotonicClock.now()
-        return DeadlineTimer(after: deadline > now ? deadline - now : 0, fire: fire)
+        DeadlineSchedule.shared.schedule(at: deadline, fire)
     }
 }
 
-extension DeadlineTimer: HostTimer {}
 
 /// A clock that stands still until ``advance(by:)``, which runs every deadline reached, in order, on
 /// the calling thread, before it returns (swift-nio's `EmbeddedEventLoop.advanceTime`). For tests,

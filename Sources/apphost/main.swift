@@ -1,5 +1,6 @@
 // apphost: the command line, thin over AppHostCLI.
 import AppHostCLI
+import CoreFoundation
 import Foundation
 
 // `apphost … | head` closes the pipe early: let writes fail with EPIPE (the output code stops
@@ -15,4 +16,7 @@ AppHostCommand.prepareProcess()
 Task { @MainActor in
     exit(await AppHostCommand.main(CommandLine.arguments))
 }
-RunLoop.main.run()
+// Entered once: `RunLoop.main.run()` comes back to Swift after every source it handles and looks
+// the mode up by name again (a string hashed each time the main queue wakes it). In a loop, so that
+// a plugin stopping the main run loop does not end the run.
+while true { CFRunLoopRun() }

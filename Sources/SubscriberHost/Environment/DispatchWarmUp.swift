@@ -1,9 +1,10 @@
 import Dispatch
+import SubscriberDelivery
 
 /// Makes libdispatch create, once and early, the file descriptors and threads its timers need, so
 /// that a plugin holding every descriptor cannot make a later timer trap inside libdispatch.
 ///
-/// The deadline of a completion event is a dispatch timer (`DeadlineTimer`), and plugins may use
+/// Completion events' deadlines wait on one dispatch timer (`DeadlineSchedule`), and plugins may use
 /// timers of their own. libdispatch creates what timers run on when the first one is armed: its
 /// epoll and wake-up descriptors (a failure there is a deliberate crash, SIGILL, inside
 /// libdispatch), one timerfd per clock — uptime (`DispatchTime`), wall (`DispatchWallTime`) and
@@ -21,8 +22,10 @@ package enum DispatchWarmUp {
 
     /// Whether every warm-up timer fired in time.
     private static let warmedUp: Bool = {
+        // The deadlines' own timer, made now rather than at the first event that waits.
+        _ = DeadlineSchedule.shared
         let fired = DispatchSemaphore(value: 0)
-        // As DeadlineTimer makes its timers: sources on a global queue; 1 ms ahead, so that each is
+        // As DeadlineSchedule makes its timer: a source on a global queue; 1 ms ahead, so that each is
         // really armed (a deadline already past fires without programming the clock).
         let uptime = DispatchSource.makeTimerSource(queue: .global())
         uptime.setEventHandler { fired.signal() }
