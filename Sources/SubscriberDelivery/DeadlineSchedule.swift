@@ -9,9 +9,11 @@ import Synchronization
 /// for each deadline woke libdispatch's manager thread when armed and again when cancelled, and its
 /// disposal ran on a worker thread: on the shipped tour (two waiting events a cycle) about a third of
 /// the process's context switches. Here the deadlines wait in a heap ordered by time, and the one
-/// timer is re-armed only when a deadline earlier than the one it is armed for comes in. A cancelled
-/// deadline leaves the heap at once; the timer, still armed for it, fires once for nothing and
-/// re-arms for the next — at most once per deadline that was the earliest.
+/// timer is set only when a deadline earlier than the one it is armed for comes in (or none is
+/// armed), and each setting reaches libdispatch's manager thread once. A cancelled deadline leaves
+/// the heap at once and touches no timer; the timer, still armed for it, fires once for nothing and
+/// re-arms for the next — at most once per deadline that was the earliest. Due deadlines run as
+/// blocks of their own on the queue, as they did on sources of their own.
 package final class DeadlineSchedule: @unchecked Sendable {
     // @unchecked: a dispatch source may be used from any thread; the rest is under `state`'s lock.
     /// The schedule every ``MonotonicHostClock`` arms its deadlines on.
@@ -23,19 +25,20 @@ package final class DeadlineSchedule: @unchecked Sendable {
         package let deadline: UInt64
         /// Ties between equal deadlines: the one armed first fires first.
         package let sequence: UInt64
-        let fire: @Sendable () -> Void
-        /// Its place in the heap; -1 once it left (fired or cancelled).
+        /// What runs at the deadline; let go (with what it captured) once it left the heap, fired or
+        /// cancelled. Read and written under the schedule's lock.
+        var fire: (@Sendable () -> Void)?
+        /// Its place in the heap; -1 once it left (fired or cancelled). Under the schedule's lock.
         var index = -1
         /// Whether it may still run: claimed by whichever comes first, its firing or its cancelling,
         /// so that a deadline cancelled after it was taken out of the heap for firing does not run.
         private let armed = Atomic<Bool>(true)
         private let schedule: DeadlineSchedule
 
-        init(deadline: UInt64, sequence: UInt64, schedule: DeadlineSchedule, fire: @escaping @Sendable () -> Void) {
+        init(deadline: UInt64, sequence: UInt64, schedule: DeadlineSchedule) {
             self.deadline = deadline
             self.sequence = sequence
             self.schedule = schedule
-            self.fire = fire
         }
 
         /// Whether it comes before `other`: the earlier deadline, then the one armed first.
@@ -46,7 +49,8 @@ package final class DeadlineSchedule: @unchecked Sendable {
         /// Claims the right to run: true once, for the firing side or the cancelling side.
         func claim() -> Bool { armed.exchange(false, ordering: .acquiringAndReleasing) }
 
-        /// Stops it: `fire` does not run after this returns, unless it was already running. [any-thread]
+        /// Stops it: `fire` does not run after this returns, unless it was already taken for firing
+        /// (running, or about to). [any-thread]
         package func cancel() {
             guard claim() else { return }
             schedule.remove(self)
@@ -61,20 +65,31 @@ package final class DeadlineSchedule: @unchecked Sendable {
     }
 
     private let state = Mutex(State())
+    private let queue: DispatchQueue
     private let timer: any DispatchSourceTimer
+    /// Called instead of setting the timer, with the delay it would be set to (a test's).
+    private let setTimer: (@Sendable (UInt64) -> Void)?
 
-    /// A schedule whose timer runs due deadlines on `queue`. Not armed until a deadline is.
-    package init(queue: DispatchQueue) {
+    /// A schedule whose deadlines run on `queue`, each as a block of its own (so that one that
+    /// blocks does not hold up the others). Not armed until a deadline is. `setTimer`, when given,
+    /// is called instead of setting the timer, with the delay it would be set to.
+    package init(queue: DispatchQueue, setTimer: (@Sendable (UInt64) -> Void)? = nil) {
+        self.queue = queue
         timer = DispatchSource.makeTimerSource(queue: queue)
+        self.setTimer = setTimer
         timer.setEventHandler { [weak self] in self?.fireDue(at: MonotonicClock.now()) }
         timer.activate()
     }
 
+    deinit { timer.cancel() }
+
     /// Arms a deadline at `deadline` nanoseconds on the monotonic clock; `fire` runs once on the
-    /// schedule's queue once it passed, unless the entry is cancelled first. [any-thread]
+    /// schedule's queue once it passed (never inside this call), unless the entry is cancelled
+    /// first. [any-thread]
     package func schedule(at deadline: UInt64, _ fire: @escaping @Sendable () -> Void) -> Entry {
         state.withLock { state in
-            let entry = Entry(deadline: deadline, sequence: state.nextSequence, schedule: self, fire: fire)
+            let entry = Entry(deadline: deadline, sequence: state.nextSequence, schedule: self)
+            entry.fire = fire
             state.nextSequence &+= 1
             state.heap.insert(entry)
             if deadline < state.armedFor {
@@ -91,11 +106,15 @@ package final class DeadlineSchedule: @unchecked Sendable {
     /// The deadline the timer is armed for; nil when it is not armed.
     package var armedFor: UInt64? { state.withLock { $0.armedFor == .max ? nil : $0.armedFor } }
 
-    /// Runs every deadline due at `now` (monotonic nanoseconds), earliest first, and re-arms the
-    /// timer for the next. What the timer runs when it fires; a test may call it with any `now`.
+    /// Sends every deadline due at `now` (monotonic nanoseconds) to the queue, earliest first, each
+    /// as a block of its own, and re-arms the timer for the next. What the timer runs when it fires;
+    /// a test may call it with any `now`.
     package func fireDue(at now: UInt64) {
         let due = state.withLock { state in
-            let due = state.heap.removeDue(upTo: now)
+            let due = state.heap.removeDue(upTo: now).map { entry in
+                defer { entry.fire = nil }
+                return (entry: entry, fire: entry.fire)
+            }
             state.armedFor = .max
             if let next = state.heap.earliest {
                 state.armedFor = next
@@ -103,25 +122,35 @@ package final class DeadlineSchedule: @unchecked Sendable {
             }
             return due
         }
-        for entry in due where entry.claim() { entry.fire() }
+        for (entry, fire) in due {
+            guard let fire else { continue }
+            // Claimed in the block: one cancelled before its block ran does not run.
+            queue.async { if entry.claim() { fire() } }
+        }
     }
 
     fileprivate func remove(_ entry: Entry) {
         // The timer stays armed: if this was the earliest, it fires once for nothing and re-arms.
-        state.withLock { $0.heap.remove(entry) }
+        state.withLock { state in
+            state.heap.remove(entry)
+            entry.fire = nil
+        }
     }
 
     /// Sets the timer for `deadline`; called under the lock, so that arms happen in the order decided.
     private func arm(for deadline: UInt64) {
         let now = MonotonicClock.now()
-        timer.schedule(deadline: .now() + .nanoseconds(Int(clamping: deadline > now ? deadline - now : 0)))
+        let delay = deadline > now ? deadline - now : 0
+        if let setTimer { return setTimer(delay) }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(clamping: delay)))
     }
 }
 
 /// The armed deadlines of a ``DeadlineSchedule``, earliest first: a binary heap whose entries know
 /// their place, so that a cancelled one leaves in O(log n) and nothing cancelled stays behind.
 package struct DeadlineHeap {
-    private var entries: [DeadlineSchedule.Entry] = []
+    /// In heap order: each entry precedes its two children, and knows its index.
+    private(set) var entries: [DeadlineSchedule.Entry] = []
 
     package var count: Int { entries.count }
 

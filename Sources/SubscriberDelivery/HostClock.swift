@@ -4,7 +4,7 @@ import SubscriberEventModel
 
 /// Where a host's time comes from: what time it is, and deadlines. The dispatcher reads it when a
 /// completion event starts and arms the event's deadline on it; nothing else in delivery waits on
-/// time. ``MonotonicHostClock`` (the default) is the system's monotonic clock with dispatch timers;
+/// time. ``MonotonicHostClock`` (the default) is the system's monotonic clock with one dispatch timer;
 /// ``ManualHostClock`` moves only when told to, so that a test sees a deadline pass exactly when it
 /// says so, however busy the machine is.
 ///
@@ -22,7 +22,8 @@ public protocol HostClock: Sendable {
 
 /// A deadline armed on a ``HostClock``.
 public protocol HostTimer: Sendable {
-    /// Stops the timer: `fire` does not run after this returns, unless it was already running.
+    /// Stops the timer: `fire` does not run after this returns, unless it was already taken for
+    /// firing (running, or about to).
     /// Cancelling twice, or after it fired, does nothing. [any-thread]
     func cancel()
 }
@@ -34,12 +35,12 @@ public struct MonotonicHostClock: HostClock {
 
     public func nanoseconds() -> UInt64 { MonotonicClock.now() }
 
-    /// On the process's one deadline timer (``DeadlineSchedule``): arming and cancelling wake no thread.
+    /// On the process's one deadline timer (``DeadlineSchedule``): cancelling touches no timer, and
+    /// arming sets it only for a deadline earlier than every other armed one.
     public func schedule(at deadline: UInt64, _ fire: @escaping @Sendable () -> Void) -> any HostTimer {
         DeadlineSchedule.shared.schedule(at: deadline, fire)
     }
 }
-
 
 /// A clock that stands still until ``advance(by:)``, which runs every deadline reached, in order, on
 /// the calling thread, before it returns (swift-nio's `EmbeddedEventLoop.advanceTime`). For tests,

@@ -43,7 +43,7 @@ struct HostDrivenClock: LiveClock {
     }
 }
 
-/// The system's monotonic clock (CLOCK_MONOTONIC, ``MonotonicHostClock``), alarms on its dispatch timers.
+/// The system's monotonic clock (CLOCK_MONOTONIC, ``MonotonicHostClock``), alarms on its one deadline timer.
 struct MonotonicClock: LiveClock {
     private let driven = HostDrivenClock(MonotonicHostClock())
 
