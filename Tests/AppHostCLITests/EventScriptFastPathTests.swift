@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SubscriberEventModel
 import SubscriberHost
 import SubscriberKit
 import SubscriberValues
@@ -130,6 +131,58 @@ struct EventScriptFastPathTests {
         let broken = ArraySlice(#"{"options": {"annotation": [1,]}}"#.utf8)
         var brokenReader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: broken)), path: "")
         _ = try brokenReader.flatObject("options") { (options) throws(JSONShapeError) in try OpenURLOptions(reading: &options) }
+        #expect(!brokenReader.isIntact)
+    }
+
+    @Test("errors and notifications are read from their own bytes as the ordinary way reads them, wrong ones left to it, every byte altered")
+    func errorsAndNotificationsFromTheirBytes() throws {
+        let errors = [
+            #"{"domain": "d", "code": 4608, "message": "handoff failed"}"#, #"{"domain": "d\"q", "code": -3}"#, #"{"domain": "é"}"#,
+            // Wrong: left to the ordinary way, which names what and where.
+            #"{"domain": "d", "code": "x"}"#, #"{"domain": "d", "code": 1.5}"#, #"{"code": 1}"#, #"{"domain": "d", "other": 2}"#,
+            #"{"domain": "d", "code": 99999999999999999999}"#, #"4"#, #"{"domain": 1}"#,
+        ]
+        let notifications = [
+            #"{"identifier": "breaking-42", "userInfo": {"articles": [42]}, "categoryIdentifier": "article"}"#,
+            #"{"identifier": "x\u0041", "userInfo": {}}"#, #"{"identifier": "a"}"#,
+            // Wrong.
+            #"{"userInfo": {"a": 1}}"#, #"{"identifier": 5}"#, #"{"identifier": "x", "extra": 1}"#,
+            #"{"identifier": "x", "userInfo": "no"}"#, #"{"identifier": "x", "userInfo": {"a": [1,]}}"#, #""str""#,
+            #"{"identifier": "x", "categoryIdentifier": 3}"#,
+        ]
+        let lines = errors.map { #"{"event": "didFailToRegisterForRemoteNotifications", "error": \#($0)}"# }
+            + errors.map { #"{"event": "didFailToContinueUserActivity", "activityType": "t", "error": \#($0)}"# }
+            + notifications.map { #"{"event": "notifications.willPresent", "notification": \#($0)}"# }
+            + notifications.map { #"{"event": "notifications.didReceiveResponse", "notification": \#($0), "actionIdentifier": "a"}"# }
+            + notifications.map { #"{"event": "notifications.openSettings", "notification": \#($0)}"# }
+        var read = 0
+        for text in lines {
+            let line = Array(text.utf8)
+            if Self.check(line, "\(text)") { read += 1 }
+            let nested = line.firstIndex(of: UInt8(ascii: ":")).map { line.index(after: $0) } ?? 0
+            for position in line.indices where position > nested + 30 {
+                var dropped = line
+                dropped.remove(at: position)
+                Self.check(dropped, "\(text) without byte \(position)")
+                for replacement in Array(#""\{}[],:1a"#.utf8) + [0x00, 0xC3] where replacement != line[position] {
+                    var altered = line
+                    altered[position] = replacement
+                    Self.check(altered, "\(text) byte \(position)")
+                }
+            }
+        }
+        #expect(read == 2 * 3 + 3 * 3)
+        // Read through their own bytes (not built first): the reader hands them over.
+        let line = ArraySlice(#"{"error": {"domain": "d", "code": 7}, "notification": {"identifier": "n", "userInfo": {"k": [1]}}}"#.utf8)
+        var reader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: line)), path: "")
+        #expect(try reader.lifecycleError("error") == LifecycleError(domain: "d", code: 7, message: ""))
+        #expect(try reader.notification("notification") == UserNotification(identifier: "n", userInfo: ["k": [1]]))
+        #expect(reader.isIntact)
+        #expect(try reader.notification("absent") == nil)
+        // A member that does not parse: the line's reader is not intact either.
+        let broken = ArraySlice(#"{"notification": {"identifier": "n", "userInfo": {"k": [1,]}}}"#.utf8)
+        var brokenReader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: broken)), path: "")
+        _ = try brokenReader.notification("notification")
         #expect(!brokenReader.isIntact)
     }
 

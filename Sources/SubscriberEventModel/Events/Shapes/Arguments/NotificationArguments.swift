@@ -5,11 +5,11 @@ import SubscriberValues
 /// in C an `adh_notification`.
 package enum NotificationArguments: ArgumentShape {
     package static func read(_ reader: inout JSONObjectReader, spec: Void) throws(JSONShapeError) -> UserNotification {
-        guard let value = reader.value("notification") else {
+        guard let notification = try reader.notification("notification") else {
             throw JSONShapeError(path: reader.path(of: "notification"), expected: "a notification {\"identifier\", …}",
                                  found: "nothing")
         }
-        return try UserNotification(json: value, path: reader.path(of: "notification"))
+        return notification
     }
 
     package static func write(_ value: UserNotification, spec: Void, into object: inout JSONObject) {
@@ -130,8 +130,7 @@ package enum NotificationResponseArguments: ArgumentShape {
 /// none (opened from Settings); NULL in C.
 package enum OptionalNotificationArgument: ArgumentShape {
     package static func read(_ reader: inout JSONObjectReader, spec: Void) throws(JSONShapeError) -> UserNotification? {
-        guard let value = reader.value("notification") else { return nil }
-        return try UserNotification(json: value, path: reader.path(of: "notification"))
+        try reader.notification("notification")
     }
 
     package static func write(_ value: UserNotification?, spec: Void, into object: inout JSONObject) {
