@@ -134,13 +134,17 @@ struct EventScriptFastPathTests {
         #expect(!brokenReader.isIntact)
     }
 
-    @Test("errors and notifications are read from their own bytes as the ordinary way reads them, wrong ones left to it, every byte altered")
+    @Test("errors and notifications are read from their own bytes as the ordinary way reads them, wrong ones left to it, every byte after the event's name altered")
     func errorsAndNotificationsFromTheirBytes() throws {
         let errors = [
             #"{"domain": "d", "code": 4608, "message": "handoff failed"}"#, #"{"domain": "d\"q", "code": -3}"#, #"{"domain": "é"}"#,
             // Wrong: left to the ordinary way, which names what and where.
             #"{"domain": "d", "code": "x"}"#, #"{"domain": "d", "code": 1.5}"#, #"{"code": 1}"#, #"{"domain": "d", "other": 2}"#,
-            #"{"domain": "d", "code": 99999999999999999999}"#, #"4"#, #"{"domain": 1}"#,
+            #"{"domain": "d", "code": 99999999999999999999}"#, #"4"#, #"{"domain": 1}"#, #"null"#, #"[]"#,
+            #"{"domain": "d", "domain": "e"}"#,
+            // Read, but not from its bytes (an escaped key, more members than the scanner keeps): the parser's.
+            #"{"\u0064omain": "d"}"#,
+            "{" + (0..<33).map { #""k\#($0)": 1"# }.joined(separator: ", ") + "}",
         ]
         let notifications = [
             #"{"identifier": "breaking-42", "userInfo": {"articles": [42]}, "categoryIdentifier": "article"}"#,
@@ -148,7 +152,10 @@ struct EventScriptFastPathTests {
             // Wrong.
             #"{"userInfo": {"a": 1}}"#, #"{"identifier": 5}"#, #"{"identifier": "x", "extra": 1}"#,
             #"{"identifier": "x", "userInfo": "no"}"#, #"{"identifier": "x", "userInfo": {"a": [1,]}}"#, #""str""#,
-            #"{"identifier": "x", "categoryIdentifier": 3}"#,
+            #"{"identifier": "x", "categoryIdentifier": 3}"#, #"null"#, #"[]"#,
+            #"{"identifier": "a", "userInfo": {"a": 1, "a": 2}}"#,
+            // Read, but not from its bytes.
+            #"{"\u0069dentifier": "n"}"#,
         ]
         let lines = errors.map { #"{"event": "didFailToRegisterForRemoteNotifications", "error": \#($0)}"# }
             + errors.map { #"{"event": "didFailToContinueUserActivity", "activityType": "t", "error": \#($0)}"# }
@@ -159,8 +166,9 @@ struct EventScriptFastPathTests {
         for text in lines {
             let line = Array(text.utf8)
             if Self.check(line, "\(text)") { read += 1 }
-            let nested = line.firstIndex(of: UInt8(ascii: ":")).map { line.index(after: $0) } ?? 0
-            for position in line.indices where position > nested + 30 {
+            // Every byte after the event's name (the first comma ends it).
+            let start = try #require(line.firstIndex(of: UInt8(ascii: ",")))
+            for position in line.indices where position >= start {
                 var dropped = line
                 dropped.remove(at: position)
                 Self.check(dropped, "\(text) without byte \(position)")
@@ -171,14 +179,29 @@ struct EventScriptFastPathTests {
                 }
             }
         }
-        #expect(read == 2 * 3 + 3 * 3)
+        #expect(read == 2 * 4 + 3 * 4)
         // Read through their own bytes (not built first): the reader hands them over.
         let line = ArraySlice(#"{"error": {"domain": "d", "code": 7}, "notification": {"identifier": "n", "userInfo": {"k": [1]}}}"#.utf8)
         var reader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: line)), path: "")
-        #expect(try reader.lifecycleError("error") == LifecycleError(domain: "d", code: 7, message: ""))
-        #expect(try reader.notification("notification") == UserNotification(identifier: "n", userInfo: ["k": [1]]))
+        let error = try reader.flatObject("error") { (error) throws(JSONShapeError) in try LifecycleError(reading: &error) }
+        #expect(error == LifecycleError(domain: "d", code: 7, message: ""))
+        let notification = try reader.flatObject("notification") { (notification) throws(JSONShapeError) in
+            try UserNotification(reading: &notification)
+        }
+        #expect(notification == UserNotification(identifier: "n", userInfo: ["k": [1]]))
         #expect(reader.isIntact)
-        #expect(try reader.notification("absent") == nil)
+        // And through the readers the rows use, the same.
+        var rows = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: line)), path: "")
+        #expect(try rows.lifecycleError("error") == LifecycleError(domain: "d", code: 7, message: ""))
+        #expect(try rows.notification("notification") == UserNotification(identifier: "n", userInfo: ["k": [1]]))
+        #expect(rows.isIntact)
+        #expect(try rows.notification("absent") == nil)
+        // One the scanner does not take (an escaped key): not from its bytes, but read all the same.
+        let escaped = ArraySlice(#"{"notification": {"\u0069dentifier": "n"}}"#.utf8)
+        var escapedReader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: escaped)), path: "")
+        #expect(try escapedReader.flatObject("notification") { (n) throws(JSONShapeError) in try UserNotification(reading: &n) } == nil)
+        #expect(try escapedReader.notification("notification") == UserNotification(identifier: "n"))
+        #expect(escapedReader.isIntact)
         // A member that does not parse: the line's reader is not intact either.
         let broken = ArraySlice(#"{"notification": {"identifier": "n", "userInfo": {"k": [1,]}}}"#.utf8)
         var brokenReader = JSONObjectReader(flat: try #require(FlatJSONObject(scanning: broken)), path: "")

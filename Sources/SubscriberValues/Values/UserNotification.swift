@@ -40,9 +40,9 @@ public struct UserNotification: Sendable, Hashable {
 
 extension JSONObjectReader {
     /// Member `key` as a notification ({"identifier", "userInfo"?, "categoryIdentifier"?}); nil when
-    /// absent. Over a line's bytes, read from its own: built as a `JSONObject` by the parser first
-    /// (its `userInfo` makes it more than plain strings) and read again, it cost about 4,600
-    /// instructions a notification.
+    /// absent, or, over a line's bytes, when it does not parse (then ``isIntact`` is false). Over a
+    /// line's bytes, read from its own: built as a `JSONObject` by the parser first (its `userInfo`
+    /// makes it more than plain strings) and read again, it cost about 5,900 instructions more.
     package mutating func notification(_ key: String) throws(JSONShapeError) -> UserNotification? {
         if let notification = try flatObject(key, { (reader) throws(JSONShapeError) in
             try UserNotification(reading: &reader)
