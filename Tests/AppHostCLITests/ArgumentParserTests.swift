@@ -252,8 +252,8 @@ struct UsageErrorTests {
     }
 
     @Test func emptyValue() {
-        #expect(failure(["--manifest="]) == "option '--manifest' needs a value (FILE)")
-        #expect(failure(["--manifest", ""]) == "option '--manifest' needs a value (FILE)")
+        #expect(failure(["--manifest="]) == "option '--manifest' needs a value (FILE), found an empty one")
+        #expect(failure(["--manifest", ""]) == "option '--manifest' needs a value (FILE), found an empty one")
     }
 
     @Test func missingRequiredOption() {
@@ -348,6 +348,24 @@ struct TypedValueTests {
         }
         let negative = try parsed(["a.so", "--seed=-4"], Specs.check)
         #expect(try negative.int("seed") == -4)
+    }
+
+    @Test("a bounded number names both bounds, and a value past the upper one is refused, not carried on to overflow later")
+    func intEnforcesMaximum() throws {
+        for (text, accepted) in [("600000", true), ("600001", false), ("18446744073710", false), ("1", true), ("0", false)] {
+            var args = try parsed(["--manifest", "m"])
+            args.valuesByName["deadline"] = [text]
+            if accepted {
+                #expect(try args.int("deadline", of: "milliseconds", atLeast: 1, atMost: 600_000) == Int(text))
+            } else {
+                #expect(throws: UsageError("--deadline expects a whole number of milliseconds from 1 to 600000, found '\(text)'")) {
+                    try args.int("deadline", of: "milliseconds", atLeast: 1, atMost: 600_000)
+                }
+            }
+        }
+        var args = try parsed(["--manifest", "m"])
+        args.valuesByName["deadline"] = ["11"]
+        #expect(throws: UsageError("--deadline expects a whole number, at most 10, found '11'")) { try args.int("deadline", atMost: 10) }
     }
 
     @Test func listSplitsCommasAcrossOccurrences() throws {

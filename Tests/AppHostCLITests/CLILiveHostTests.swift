@@ -155,6 +155,46 @@ struct CLILiveHostTests {
         #expect(notes.filter { if case .string(let text) = $0 { text.hasPrefix("memory pressure: ") } else { false } }.count == 1)
     }
 
+    @Test("a bundle identifier that cannot name the control socket (a path's '..'): one line naming the manifest, the key and the value, for run, send and open; nothing made")
+    func bundleIdentifierRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("trav.json", """
+            {"app": {"name": "Trav", "bundleIdentifier": "../../escaped", "version": "1"}, "plugins": []}
+            """)
+        let runtime = directory.path + "/run"
+        for arguments in [["run", "--manifest", manifest], ["send", "--manifest", manifest, #"{"event": "didBecomeActive"}"#],
+                          ["open", "--manifest", manifest, "news://a"]] {
+            let run = try AppHostProcess.run(arguments, environment: ["XDG_RUNTIME_DIR": runtime])
+            #expect(run.status != 0, "\(arguments[0])")
+            #expect(run.stderrLines.count == 1, "\(arguments[0]): \(run.stderr)")
+            let line = run.stderrLines.first ?? ""
+            #expect(line.contains("\(manifest): app.bundleIdentifier: expected at most 64 letters"), "\(arguments[0]): \(line)")
+            #expect(line.hasSuffix(#"found "../../escaped""#), "\(arguments[0]): \(line)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: runtime + "/escaped.sock"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/escaped.sock"))
+    }
+
+    @Test("a last line without a newline, then the client's side shut down: answered as a line (an event, an error), as a script file's last line is")
+    func lastLineWithoutNewline() throws {
+        let host = try LiveHostChild(["run", "--manifest", Self.news])
+        defer { host.cleanUp() }
+        #expect(host.notify.messages(until: "READY=1") != nil, "\(host.stderr)")
+        for (text, reply) in [(#"{"event": "didReceiveMemoryWarning"}"#, #"{"event":"didReceiveMemoryWarning""#),
+                              ("{\"event\": \"performFetch\"}\n{\"event\": \"nope\"}", #"{"error":"<socket>:2: "#)] {
+            let client = try SocketClient(host.socketPath)
+            defer { client.close() }
+            try client.write(Array(text.utf8))
+            #expect(shutdown(client.fd, Int32(SHUT_WR)) == 0)
+            if text.contains("\n") { #expect(client.readLine()?.hasPrefix(#"{"event":"performFetch""#) == true) }
+            let line = client.readLine()
+            #expect(line?.hasPrefix(reply) == true, "\(text): \(line ?? "no reply")")
+            // Then the host closes its side: nothing more.
+            #expect(client.readLine() == nil)
+        }
+    }
+
     @Test("the socket refuses a 10 MiB line, bounds connections, drops a client that never reads, and answers afterwards")
     func socketBounds() throws {
         let host = try LiveHostChild(["run", "--manifest", Self.news])
@@ -283,6 +323,17 @@ struct CLILiveHostTests {
         host.signal(SIGTERM)
         #expect(host.waitForExit(seconds: 120) == 1)
         #expect(host.stderr.contains("apphost: the termination deadline (\(expected) ms) passed on the way out; exiting with status 1"))
+    }
+
+    @Test("--termination-deadline past ten minutes is a usage error (it once overflowed as nanoseconds and trapped): one line, exit 2, nothing started")
+    func terminationDeadlineBounded() throws {
+        for value in ["600001", "18446744073710", "\(Int.max)", "0"] {
+            let run = try AppHostProcess.run(["run", "--manifest", Self.news, "--termination-deadline", value])
+            #expect(run.status == 2, "\(value): \(run.stderr)")
+            #expect(run.stderrLines == ["apphost: --termination-deadline expects a whole number of milliseconds from 1 to 600000, found '\(value)'"],
+                    "\(value)")
+            #expect(run.stdout.isEmpty)
+        }
     }
 
     @Test("the socket refuses a peer of another uid (as root: apphost send run as uid 65534, able to reach the socket)")

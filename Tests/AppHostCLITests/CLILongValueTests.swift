@@ -30,7 +30,8 @@ struct CLILongValueTests {
         #expect(line.contains(Self.cutNote) && line.contains("… (1,506 bytes)"), "\(line.prefix(300))")
         #expect(line.count < 1_000)
         // The one folder searched is apphost's: the build folder, under .build or wherever --scratch-path put it.
-        #expect(line.hasSuffix("found it in none (build the plugins first: swift build)"))
+        // (swift build, with --scratch-path when the suite was built with one.)
+        #expect(line.contains("found it in none (build the plugins first: swift build") && line.hasSuffix(")"), "\(line.suffix(200))")
     }
 
     @Test("the same name on an optional plugin: the skipped line of the header, --json's stderr line and list's row are cut too")

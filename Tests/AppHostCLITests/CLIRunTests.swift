@@ -119,6 +119,18 @@ struct CLIRunTests {
         #expect(run.stderrLines == ["apphost: manifests/nothing-here.json: expected a readable manifest file, found nothing at that path"])
     }
 
+    @Test("a folder as the event script or the manifest: exit 2, one line saying it is a directory")
+    func folderAsScript() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try AppHostProcess.run(["--manifest", AppHostProcess.manifest("news.json"), "--events", directory.path])
+        #expect(script.status == 2)
+        #expect(script.stderrLines == ["apphost: \(directory.path): expected a readable event script, found a directory"])
+        let manifest = try AppHostProcess.run(["--manifest", directory.path])
+        #expect(manifest.status == 2)
+        #expect(manifest.stderrLines == ["apphost: \(directory.path): expected a readable manifest file, found a directory"])
+    }
+
     @Test("an unknown flag: exit 2 with a did-you-mean")
     func unknownFlag() throws {
         let run = try AppHostProcess.run(["--manfest", "manifests/news.json"])
@@ -157,6 +169,27 @@ struct CLIRunTests {
             #expect(run.status == 0)
             #expect(!run.stdout.contains("\u{1B}["))
             #expect(run.stdout.contains("▸ willTerminate"))
+        }
+    }
+
+    @Test("--deadline at its largest saturates: a plugin that completes at once is answered, in process and isolated (whose child once trapped on it)")
+    func largestDeadline() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try directory.write("fetch.jsonl", #"{"event": "didFinishLaunching"}"# + "\n" + #"{"event": "performFetch"}"# + "\n")
+        for isolation in ["inProcess", "process"] {
+            let manifest = try directory.write("fetch-\(isolation).json", """
+                {"app": {"name": "Fetch", "bundleIdentifier": "com.example.fetch"},
+                 "plugins": [{"library": "NotificationFetcher", "isolation": "\(isolation)", "options": {"fetchResult": "newData", "delayMs": 0}}]}
+                """)
+            for deadline in ["18446744073710", "\(Int.max)"] {
+                let run = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--deadline", deadline, "--json",
+                                                  "--plugin-dir", AppHostProcess.buildDirectory])
+                #expect(run.status == 0, "\(isolation) \(deadline): \(run.stderr)")
+                let fetch = try #require(run.stdoutLines.last).parsedJSON()
+                #expect(fetch["result"] == "newData", "\(isolation) \(deadline)")
+                #expect(fetch["reports"]?.arrayValue?.isEmpty ?? true, "\(isolation) \(deadline): \(run.stdoutLines.last ?? "")")
+            }
         }
     }
 

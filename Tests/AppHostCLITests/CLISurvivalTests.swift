@@ -286,6 +286,36 @@ struct CLISurvivalTests {
         #expect(list.stdout.contains("RedirectsStdout"), "\(list.stdout)")
     }
 
+    @Test("a plugin that closes every descriptor from 3 up while it loads (apphost's copies of standard output and error among them): the report and its lines still arrive, made again from 1 and 2")
+    func pluginClosesOwnCopies() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try directory.write("m.json", """
+            {"app": {"name": "Closed", "bundleIdentifier": "dev.example.closed", "version": "1"},
+             "plugins": [{"path": "\(AppHostProcess.plugin("ClosesDescriptors"))"}]}
+            """)
+        let script = try directory.write("events.jsonl", """
+            {"event": "didFinishLaunching"}
+            {"event": "didBecomeActive"}
+
+            """)
+        let json = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(try Self.events(json) == ["didFinishLaunching", "didBecomeActive"])
+        #expect(json.stderr.isEmpty, "\(json.stderr)")
+
+        let human = try AppHostProcess.run(["--manifest", manifest, "--events", script, "--allow-writable"])
+        #expect(human.status == 0, "\(human.stderr)")
+        #expect(human.stdoutLines.first?.hasPrefix("Closed 1 (dev.example.closed)") == true, "the header: \(human.stdout.prefix(200))")
+        #expect(human.stdoutLines.contains("▸ didBecomeActive"))
+        #expect(human.stdoutLines.last == "2 events played, no reports")
+        // An error line too: a wrong script line, one line on standard error.
+        let bad = try directory.write("bad.jsonl", #"{"event": "nope"}"# + "\n")
+        let refused = try AppHostProcess.run(["--manifest", manifest, "--events", bad, "--allow-writable"])
+        #expect(refused.status == 2)
+        #expect(refused.stderrLines.count == 1 && refused.stderrLines.first?.contains("expected an event wire name") == true, "\(refused.stderr)")
+    }
+
     /// The `swift-backtrace` processes in process group `group`.
     static func backtracers(inGroup group: pid_t) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

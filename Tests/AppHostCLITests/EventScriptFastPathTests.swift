@@ -35,6 +35,29 @@ struct EventScriptFastPathTests {
         return fast != nil
     }
 
+    /// Every byte of `line` from `start` on dropped, and replaced by each byte that matters to JSON
+    /// (and a NUL and a lone UTF-8 lead byte), each variant checked both ways. Returns how many the
+    /// fast path read and how many it left to the ordinary way.
+    @discardableResult
+    static func checkEveryByte(of line: [UInt8], from start: Int = 0, _ label: String = "") -> (read: Int, left: Int) {
+        var read = 0
+        var left = 0
+        func count(_ variant: [UInt8], _ comment: Comment) {
+            if check(variant, comment) { read += 1 } else { left += 1 }
+        }
+        for position in line.indices where position >= start {
+            var dropped = line
+            dropped.remove(at: position)
+            count(dropped, "\(label) without byte \(position)")
+            for replacement in Array(#""\{}[],:1a"#.utf8) + [0x00, 0xC3] where replacement != line[position] {
+                var altered = line
+                altered[position] = replacement
+                count(altered, "\(label) byte \(position)")
+            }
+        }
+        return (read, left)
+    }
+
     @Test("every row's calls are read from their bytes, compact and spaced, as the ordinary way reads them")
     func everyRow() throws {
         for row in EventTable.rows {
@@ -109,16 +132,7 @@ struct EventScriptFastPathTests {
         for text in options {
             let line = Array(#"{"event": "openURL", "url": "news://article/7", "options": \#(text)}"#.utf8)
             if Self.check(line, "\(text)") { read += 1 }
-            for position in line.indices where position > 50 {
-                var dropped = line
-                dropped.remove(at: position)
-                Self.check(dropped, "\(text) without byte \(position)")
-                for replacement in Array(#""\{}[],:1a"#.utf8) + [0x00, 0xC3] where replacement != line[position] {
-                    var altered = line
-                    altered[position] = replacement
-                    Self.check(altered, "\(text) byte \(position)")
-                }
-            }
+            Self.checkEveryByte(of: line, from: 51, text)
         }
         #expect(read == 6)
         // Those six through the options' own bytes (not built first): the reader hands them over.
@@ -167,17 +181,7 @@ struct EventScriptFastPathTests {
             let line = Array(text.utf8)
             if Self.check(line, "\(text)") { read += 1 }
             // Every byte after the event's name (the first comma ends it).
-            let start = try #require(line.firstIndex(of: UInt8(ascii: ",")))
-            for position in line.indices where position >= start {
-                var dropped = line
-                dropped.remove(at: position)
-                Self.check(dropped, "\(text) without byte \(position)")
-                for replacement in Array(#""\{}[],:1a"#.utf8) + [0x00, 0xC3] where replacement != line[position] {
-                    var altered = line
-                    altered[position] = replacement
-                    Self.check(altered, "\(text) byte \(position)")
-                }
-            }
+            Self.checkEveryByte(of: line, from: try #require(line.firstIndex(of: UInt8(ascii: ","))), text)
         }
         #expect(read == 2 * 4 + 3 * 4)
         // Read through their own bytes (not built first): the reader hands them over.
@@ -211,22 +215,14 @@ struct EventScriptFastPathTests {
 
     @Test("every byte of every row's line altered or dropped: read as the ordinary way reads it, or left to it")
     func alteredLines() {
-        let replacements: [UInt8] = Array(#"" \ { } [ ] , : 1 a"#.utf8).filter { $0 != 0x20 } + [0x00, 0xC3]
         var read = 0
         var left = 0
         for row in EventTable.rows {
             guard let call = row.canonicalCalls.last else { continue }
             let line = Array(JSONValue.object(call.scriptJSON).serialized().utf8)
-            for position in line.indices {
-                var dropped = line
-                dropped.remove(at: position)
-                if Self.check(dropped) { read += 1 } else { left += 1 }
-                for replacement in replacements where replacement != line[position] {
-                    var altered = line
-                    altered[position] = replacement
-                    if Self.check(altered) { read += 1 } else { left += 1 }
-                }
-            }
+            let counts = Self.checkEveryByte(of: line, from: 0, row.name)
+            read += counts.read
+            left += counts.left
         }
         #expect(read > 0 && left > 0)
     }

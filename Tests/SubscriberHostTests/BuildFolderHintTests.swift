@@ -6,7 +6,8 @@ import Testing
 /// knows the folders it searched.
 @Suite("library not found: the build-first hint")
 struct BuildFolderHintTests {
-    static let hint = "found it in none (build the plugins first: swift build)"
+    /// The end of the error line that names `command`.
+    static func hint(_ command: String) -> String { "found it in none (build the plugins first: \(command))" }
 
     /// The error the locator throws for a library in none of `directories`.
     func notFound(in directories: [String]) -> PluginLoadError? {
@@ -26,18 +27,26 @@ struct BuildFolderHintTests {
         return made.path
     }
 
-    @Test("a folder outside .build with description.json and ModuleCache/ (a debug build's) or Modules/ gets the hint")
+    @Test("a folder outside .build with description.json and ModuleCache/ or Modules/ gets the hint, naming its scratch folder and configuration")
     func scratchPathFolder() throws {
         let root = try TestDirectory()
         defer { root.remove() }
         let plain = try root.subdirectory("lib").path
-        for folder in ["ModuleCache", "Modules"] {
-            let scratch = try madeLikeSwiftPM(in: root, "scratch-\(folder)/x86_64-unknown-linux-gnu/debug", with: folder)
-            let error = try #require(notFound(in: [plain, scratch]))
-            #expect(error == .libraryNotFound(library: "Missing", fileName: "libMissing.so", searched: [plain, scratch],
-                                              buildFolderSearched: true))
-            #expect(error.description.hasSuffix(Self.hint), "\(folder)")
+        for (folder, configuration, option) in [("ModuleCache", "debug", ""), ("Modules", "release", " -c release")] {
+            let scratch = "\(root.path)/scratch-\(folder)"
+            let built = try madeLikeSwiftPM(in: root, "scratch-\(folder)/x86_64-unknown-linux-gnu/\(configuration)", with: folder)
+            let command = "swift build\(option) --scratch-path \(scratch)"
+            let error = try #require(notFound(in: [plain, built]))
+            #expect(error == .libraryNotFound(library: "Missing", fileName: "libMissing.so", searched: [plain, built],
+                                              buildCommand: command))
+            #expect(error.description.hasSuffix(Self.hint(command)), "\(folder)")
         }
+        // The link SwiftPM makes beside the triple's folder, in a scratch folder whose name has dashes.
+        let linked = try madeLikeSwiftPM(in: root, "my-build-dir/release", with: "Modules")
+        #expect(notFound(in: [linked])?.description.hasSuffix(Self.hint("swift build -c release --scratch-path \(root.path)/my-build-dir")) == true)
+        // A folder SwiftPM made whose name is no configuration: the plain command.
+        let odd = try madeLikeSwiftPM(in: root, "odd", with: "Modules")
+        #expect(notFound(in: [odd])?.description.hasSuffix(Self.hint("swift build")) == true)
     }
 
     @Test("a plain folder, or description.json without ModuleCache/ or Modules/ beside it, gets no hint")
@@ -45,7 +54,7 @@ struct BuildFolderHintTests {
         let root = try TestDirectory()
         defer { root.remove() }
         let plain = try root.subdirectory("lib").path
-        let almost = try root.subdirectory("almost")
+        let almost = try root.subdirectory("almost/release")
         try almost.write("description.json", "{}")
         _ = try almost.subdirectory("Other")
         let error = try #require(notFound(in: [plain, almost.path]))
@@ -53,9 +62,17 @@ struct BuildFolderHintTests {
         #expect(error.description.hasSuffix("found it in none"))
     }
 
-    @Test("a folder under .build gets the hint by its path alone, whether or not it exists")
+    @Test("a folder under .build gets the hint by its path alone, whether or not it exists: swift build, with -c release for a release build's")
     func dotBuildPath() throws {
-        let error = try #require(notFound(in: ["/x/.build/debug"]))
-        #expect(error.description.hasSuffix(Self.hint))
+        let cases = [
+            ("/x/.build/debug", "swift build"), ("/x/.build", "swift build"), ("/x/.build/release", "swift build -c release"),
+            ("/x/.build/x86_64-unknown-linux-gnu/release", "swift build -c release"), ("/x/.build/aarch64-unknown-linux-gnu/debug/", "swift build"),
+        ]
+        for (folder, command) in cases {
+            let error = try #require(notFound(in: ["/lib", folder]))
+            #expect(error.description.hasSuffix(Self.hint(command)), "\(folder)")
+        }
+        // The first build folder searched is the one named.
+        #expect(notFound(in: ["/a/.build/release", "/b/.build/debug"])?.description.hasSuffix(Self.hint("swift build -c release")) == true)
     }
 }

@@ -125,7 +125,7 @@ struct LoaderManifestTests {
         #expect(set.skipped[0].description
             == #"plugins[0] (optional, skipped): plugin "\#(BuiltPlugins.path("BrokenNoEntry"))" is not a subscriber plugin: no symbol adh_plugin_entry"#)
         #expect(set.skipped[1].error == .libraryNotFound(library: "Missing", fileName: "libMissing.so", searched: [BuiltPlugins.directory],
-                                                         buildFolderSearched: true))
+                                                         buildCommand: FilePaths.swiftPMBuildCommand(for: BuiltPlugins.directory)))
         #expect(set.subscribers.map(\.name) == ["ExtensionGuard"])
     }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import SubscriberKit
 @testable import SubscriberHost
@@ -25,6 +28,22 @@ struct ManifestFileTests {
             Issue.record("a folder was read as a manifest")
         } catch {
             #expect(error.description == "\(folder.path): expected a readable manifest file, found a directory")
+        }
+    }
+
+    @Test("a manifest past 16 MiB: the line names the bound and the size, and the file is not read")
+    func tooLarge() throws {
+        let folder = try TestDirectory()
+        defer { folder.remove() }
+        let path = folder.path + "/big.json"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0 && ftruncate(fd, 16 * 1024 * 1024 + 1) == 0)  // sparse: nothing written
+        _ = close(fd)
+        do {
+            _ = try Manifest(contentsOfFile: path)
+            Issue.record("a manifest past the bound was read")
+        } catch {
+            #expect(error.description == "\(path): expected a readable manifest file of at most 16 MiB, found a file of 16777217 bytes")
         }
     }
 

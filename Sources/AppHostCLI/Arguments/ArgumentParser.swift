@@ -93,7 +93,7 @@ package func parse(_ arguments: [String], spec: CommandSpec, program: String = "
             index += 1
         }
         guard let value, !value.isEmpty else {
-            errors.append(.needsValue(option))
+            errors.append(.needsValue(option, empty: value != nil))
             continue
         }
         record(option, value: value)

@@ -61,12 +61,18 @@ package struct ParsedArguments: Sendable, Equatable {
     ///   - minimum: the smallest value accepted, if any.
     /// - Throws: e.g. `--deadline expects a whole number of milliseconds, found 'abc'`, or
     ///   `--timeout expects a whole number of milliseconds, at least 1, found '0'`.
-    package func int(_ name: String, of unit: String? = nil, atLeast minimum: Int? = nil) throws(UsageError) -> Int? {
+    package func int(_ name: String, of unit: String? = nil, atLeast minimum: Int? = nil,
+                     atMost maximum: Int? = nil) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         var expected = "--\(name) expects a whole number"
         if let unit { expected += " of \(unit)" }
-        if let minimum { expected += ", at least \(minimum)" }
-        guard let number = Int(text), number >= (minimum ?? .min) else {
+        switch (minimum, maximum) {
+        case let (minimum?, maximum?): expected += " from \(minimum) to \(maximum)"
+        case let (minimum?, nil): expected += ", at least \(minimum)"
+        case let (nil, maximum?): expected += ", at most \(maximum)"
+        case (nil, nil): break
+        }
+        guard let number = Int(text), number >= (minimum ?? .min), number <= (maximum ?? .max) else {
             throw UsageError("\(expected), found '\(ErrorLine.value(text))'")
         }
         return number

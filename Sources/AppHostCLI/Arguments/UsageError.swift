@@ -28,8 +28,9 @@ extension UsageError {
         return UsageError(text)
     }
 
-    static func needsValue(_ option: OptionSpec) -> UsageError {
-        UsageError("option '\(option.displayName)' needs a value (\(option.valueName ?? "VALUE"))")
+    /// `empty`: a value was given, and it was empty (`--log-file ''`, `--manifest=`).
+    static func needsValue(_ option: OptionSpec, empty: Bool = false) -> UsageError {
+        UsageError("option '\(option.displayName)' needs a value (\(option.valueName ?? "VALUE"))" + (empty ? ", found an empty one" : ""))
     }
 
     static func takesNoValue(_ option: OptionSpec, found: String) -> UsageError {

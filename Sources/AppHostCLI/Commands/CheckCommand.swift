@@ -63,8 +63,8 @@ package enum CheckCommand {
             }
             if let file = parsed.value("junit") { try checkReportPath(file, inputs: inputs(of: parsed)) }
         } catch {
+            // One line, as every command's usage errors (--help says the rest).
             errors.singleLine("apphost check: \(error.message)")
-            errors.line("Run 'apphost check --help' for usage.")
             return 2
         }
 

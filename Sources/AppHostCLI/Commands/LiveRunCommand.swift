@@ -17,7 +17,7 @@ enum LiveRunCommand {
             .value("user-activity", "JSON", help: "Launch continuing this user activity ({\"activityType\": …, \"webpageURL\": …})."),
             .value("notification", "JSON", help: "Launch from this remote notification's payload (a JSON object)."),
             .value("shortcut", "TYPE", help: "Launch from the home-screen quick action of this type."),
-            .value("termination-deadline", "MS", help: "How long the way out (resign, background, terminate) may take,\nin milliseconds (default: the manifest's terminationDeadline, else 5000)."),
+            .value("termination-deadline", "MS", help: "How long the way out (resign, background, terminate) may take,\nin milliseconds, 1 to 600000 (default: the manifest's\nterminationDeadline, else 5000)."),
             .flag("json", help: "One JSON object per event on stdout; log lines on stderr."),
             .value("log-file", "FILE", help: "Also write every log line to FILE, as JSON lines."),
             .value("record", "FILE", help: "Write every event dispatched, from every source, to FILE as an event\nscript (with \"source\" and \"at\"): apphost --events FILE replays it."),
@@ -72,13 +72,17 @@ enum LiveRunCommand {
         let signals: SignalSource
         let scanCache: ScanCache?
         do {
-            let flagDeadline = try arguments.int("termination-deadline", of: "milliseconds", atLeast: 1)
+            // The manifest's bounds: up to ten minutes.
+            let flagDeadline = try arguments.int("termination-deadline", of: "milliseconds",
+                                                 atLeast: Manifest.terminationDeadlineRange.lowerBound,
+                                                 atMost: Manifest.terminationDeadlineRange.upperBound)
             let deadline = try arguments.int("deadline", of: "milliseconds", atLeast: 1)
             let manifest = try Manifest(contentsOfFile: arguments.value("manifest") ?? "")
             launch = try launchCalls(arguments, scene: manifest.sceneBased ? Manifest.liveSceneIdentifier : nil)
             // The flag wins over the manifest's terminationDeadline; 5 s when neither says.
             terminationDeadline = flagDeadline ?? manifest.terminationDeadline ?? 5000
-            let place = try ControlSocketPlace(bundleIdentifier: manifest.app.bundleIdentifier, environment: environment)
+            let place = try ControlSocketPlace(bundleIdentifier: manifest.app.bundleIdentifier, manifestFile: manifest.file,
+                                               environment: environment)
             try place.prepareFolder()
             lock = try InstanceLock(path: place.lock, bundleIdentifier: manifest.app.bundleIdentifier, socket: place.socket)
             // Before anything is delivered: a signal from now on is an event, never lost.

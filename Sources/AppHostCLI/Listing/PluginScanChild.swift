@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ChildProcess
+import CoreFoundation
 import Foundation
 import SubscriberHost
 import SubscriberKit
@@ -51,8 +52,9 @@ enum PluginScanChild {
             scan(endpoint, application: Application(infoJSON: app), allowWritable: allowWritable)
             _exit(0)
         }
-        // The main actor runs on the main thread's run loop; this is before `main`, so run it here.
-        while true { RunLoop.main.run() }
+        // The main actor runs on the main thread's run loop; this is before `main`, so run it here,
+        // entered once as apphost's.
+        while true { CFRunLoopRun() }
     }
 
     /// Inspects every item until the end message (or the parent is gone).

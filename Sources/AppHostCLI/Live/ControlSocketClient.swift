@@ -14,7 +14,8 @@ enum ControlSocketClient {
         } catch {
             throw LiveError(ErrorLine.text(for: error))
         }
-        return (try ControlSocketPlace(bundleIdentifier: manifest.app.bundleIdentifier, environment: ProcessEnvironment.current), manifest)
+        return (try ControlSocketPlace(bundleIdentifier: manifest.app.bundleIdentifier, manifestFile: manifest.file,
+                                    environment: ProcessEnvironment.current), manifest)
     }
 
     /// The outcome of an exchange: the replies, how many of them were errors or refusals, and how

@@ -14,14 +14,16 @@ struct ControlSocketPlace {
     /// The lock file's path.
     let lock: String
 
-    /// The place for `bundleIdentifier`, from `environment`'s `XDG_RUNTIME_DIR`.
-    init(bundleIdentifier: String, environment: [String: String]) throws(LiveError) {
+    /// The place for `bundleIdentifier` (read from the manifest `manifestFile`, which its error
+    /// names), from `environment`'s `XDG_RUNTIME_DIR`.
+    init(bundleIdentifier: String, manifestFile: String, environment: [String: String]) throws(LiveError) {
         let allowed = bundleIdentifier.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
         guard !bundleIdentifier.isEmpty, allowed, !bundleIdentifier.hasPrefix("."), bundleIdentifier.utf8.count <= 64 else {
-            throw LiveError("app.bundleIdentifier: expected at most 64 letters, digits, '.', '-' or '_' (not first '.') to name the control socket, found \(TerminalText.escaped(bundleIdentifier, limit: 80))")
+            throw LiveError("\(ErrorLine.path(manifestFile)): app.bundleIdentifier: expected at most 64 letters, digits, '.', '-' or '_' "
+                            + "(not first '.') to name the control socket, found \"\(TerminalText.escaped(bundleIdentifier, limit: 80))\"")
         }
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             folder = runtime + "/apphost"

@@ -151,7 +151,17 @@ final class ControlSocketServer: LiveSource {
         var drained = false
         for _ in 0..<16 where !drained {
             let count = Glibc.read(client.fd, &chunk, chunk.count)
-            if count == 0 { client.peerDone = true; break }
+            if count == 0 {
+                client.peerDone = true
+                // A last line without a newline (the peer shut its side down after it) is a line,
+                // as in a script file.
+                if !client.input.isEmpty && !client.discarding {
+                    client.lineNumber += 1
+                    if let stimulus = stimulus(for: client) { stimuli.append(stimulus) }
+                    client.input.removeAll()
+                }
+                break
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno != EAGAIN && errno != EWOULDBLOCK { client.peerDone = true }

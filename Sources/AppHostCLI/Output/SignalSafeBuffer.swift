@@ -324,6 +324,7 @@ enum OutputWrite {
                 if expired { return false }
                 continue
             }
+            if code == EBADF, StandardDescriptors.remake(fd) { continue }
             guard code == EAGAIN || code == EWOULDBLOCK, timer != nil else { return false }
             var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             guard poll(&poller, 1, patienceMilliseconds) > 0 else { return false }
@@ -338,6 +339,8 @@ enum OutputWrite {
         guard written < 0 else { return ENOSPC }
         let code = errno
         if code == EINTR { return nil }
+        // apphost's copy of standard output or error, closed by a plugin: made again, written again.
+        if code == EBADF, StandardDescriptors.remake(fd) { return nil }
         guard code == EAGAIN || code == EWOULDBLOCK else { return code }
         var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         let ready = poll(&poller, 1, milliseconds)

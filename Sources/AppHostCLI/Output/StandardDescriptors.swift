@@ -19,8 +19,54 @@ enum StandardDescriptors {
                 _ = close(placeholder)
             }
         }
-        _ = (output, error)
+        copies = Copies(output: output, outputFile: FileIdentity(of: 1), error: error, errorFile: FileIdentity(of: 2))
     }
+
+    /// Makes apphost's copy `fd` of standard output or error again when it is gone (a plugin's
+    /// constructor that closes every descriptor from 3 up closes it too): from descriptor 1 or 2,
+    /// and only while that is still the file it copied at start. Whether it did; false for any
+    /// other descriptor, or one that is not closed. Async-signal-safe (the copies were noted by
+    /// ``reserve()``, before any plugin was loaded).
+    static func remake(_ fd: Int32) -> Bool {
+        guard let copies else { return false }
+        let source: Int32
+        let file: FileIdentity?
+        switch fd {
+        case copies.output where copies.output != 1: (source, file) = (1, copies.outputFile)
+        case copies.error where copies.error != 2: (source, file) = (2, copies.errorFile)
+        default: return false
+        }
+        guard let file, fcntl(fd, F_GETFD) == -1, errno == EBADF, FileIdentity(of: source) == file else { return false }
+        // (dup3 with O_CLOEXEC is not in Glibc's Swift module: close-on-exec set after.)
+        guard dup2(source, fd) == fd else { return false }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return true
+    }
+
+    /// A file as `fstat` tells it apart: device and inode.
+    private struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+
+        /// The file open on `fd`; nil when none is.
+        init?(of fd: Int32) {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// apphost's copies and the files they copied, as ``reserve()`` made them.
+    private struct Copies {
+        var output: Int32
+        var outputFile: FileIdentity?
+        var error: Int32
+        var errorFile: FileIdentity?
+    }
+
+    /// Set once by ``reserve()``, at start, before any other thread; read by ``remake(_:)``.
+    nonisolated(unsafe) private static var copies: Copies?
 
     /// Where apphost writes its standard output: a copy of descriptor 1 made at start, so that a
     /// plugin that points descriptor 1 elsewhere (`dup2` onto it, `freopen`, closing it) changes

@@ -36,7 +36,7 @@ package enum EventScript {
         guard fd >= 0 else {
             let code = errno
             throw EventScriptError(file: source, line: nil, location: "", expected: "a readable event script",
-                                   found: code == ENOENT ? "nothing at that path" : String(cString: strerror(code)))
+                                   found: code == ENOENT ? "nothing at that path" : code == EISDIR ? "a directory" : String(cString: strerror(code)))
         }
         defer { _ = close(fd) }
         return try readAll(LineReader(fd: fd, name: source, totalLimit: fileLimit))

@@ -94,8 +94,9 @@ struct LineReader {
                 atEnd = true
                 return
             } else if errno != EINTR {
+                // A directory opens, and says so at its first read.
                 throw EventScriptError(file: name, line: nil, location: "", expected: "a readable event script",
-                                       found: String(cString: strerror(errno)))
+                                       found: errno == EISDIR ? "a directory" : String(cString: strerror(errno)))
             }
         }
     }

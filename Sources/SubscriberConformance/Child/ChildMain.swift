@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ChildProcess
+import CoreFoundation
 import Foundation
 import SubscriberKit
 import SubscriberEventModel
@@ -34,8 +35,9 @@ enum ChildMain {
             _exit(0)
         }
         // The main actor runs on the main thread's run loop, as in an async `main`; this is before
-        // `main`, so run it here. It never returns: the task above ends the process.
-        while true { RunLoop.main.run() }
+        // `main`, so run it here. It never returns: the task above ends the process. Entered once, as
+        // apphost's (`RunLoop.main.run()` comes back after every source and looks its mode up again).
+        while true { CFRunLoopRun() }
     }
 
     private static func printError(_ message: String) {

@@ -223,8 +223,12 @@ final class IsolationServer {
             application.launchInvocation = IsolationWire.launchInvocation(launch)
             cell.setInvocation(application.launchInvocation)
         }
-        // The host settles deadlines; this one only bounds how long a flight is kept here.
-        let deadline = UInt64(max(0, message["deadline"]?.doubleValue ?? 0)) &* 2 &+ 5_000_000_000
+        // The host settles deadlines; this one only bounds how long a flight is kept here: twice the
+        // host's and 5 s, saturated (a deadline of UInt64.max nanoseconds arrives as 2^64, which no
+        // UInt64 holds).
+        let sent = message["deadline"]?.doubleValue ?? 0
+        let hostDeadline: UInt64 = sent >= 0x1p64 ? .max : (sent > 0 ? UInt64(sent) : 0)
+        let deadline = hostDeadline > (UInt64.max - 5_000_000_000) / 2 ? UInt64.max : hostDeadline * 2 + 5_000_000_000
         let clock = MonotonicHostClock()
         var answers: [JSONValue] = []
         for value in message["subscribers"]?.arrayValue ?? [] {

@@ -19,7 +19,10 @@ enum ManifestFile {
             throw failure(code == ENOENT ? "nothing at that path" : FilePaths.errorText(code))
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw failure("a directory") }
-        if info.st_size > maximumSize { throw failure("a file of \(info.st_size) bytes") }
+        if info.st_size > maximumSize {
+            throw ManifestError(file: path, location: "", expected: "a readable manifest file of at most \(maximumSize >> 20) MiB",
+                                found: "a file of \(info.st_size) bytes")
+        }
 
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw failure("a file it cannot open (\(FilePaths.errorText(errno)))") }
