@@ -62,6 +62,11 @@ enum CheckRegistry {
             for name in only { chosen.formUnion(try matching(name, option: "--only")) }
         }
         for name in skip { chosen.subtract(try matching(name, option: "--skip")) }
+        // A run of no check would pass with nothing proven.
+        if chosen.isEmpty {
+            throw .badOption(name: "--skip", expected: "at least one check left to run",
+                             found: "every check \(only.isEmpty ? "" : "that --only chose ")skipped")
+        }
         return all.filter { chosen.contains($0.id) }
     }
 }

@@ -251,6 +251,17 @@ struct UsageErrorTests {
         #expect(failure(["-m", "--", "x"]) == "option '--manifest' needs a value (FILE)")
     }
 
+    @Test("a repeatable option is bounded: 256 times taken, one more refused in one line, however many follow")
+    func repeatsBounded() throws {
+        let taken = try parse(["--manifest", "m"] + (0..<256).flatMap { ["--plugin-dir", "d\($0)"] }, spec: Specs.run)
+        #expect(taken.values("plugin-dir").count == 256)
+        for extra in [257, 5_000] {
+            #expect(failure(["--manifest", "m"] + (0..<extra).flatMap { ["--plugin-dir", "d\($0)"] })
+                    == "option '--plugin-dir' may be given at most 256 times, found more")
+        }
+        #expect(failure(["a.so"] + Array(repeating: "-v", count: 300), Specs.check) == "option '--verbose' may be given at most 256 times, found more")
+    }
+
     @Test func emptyValue() {
         #expect(failure(["--manifest="]) == "option '--manifest' needs a value (FILE), found an empty one")
         #expect(failure(["--manifest", ""]) == "option '--manifest' needs a value (FILE), found an empty one")

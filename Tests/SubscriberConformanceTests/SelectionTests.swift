@@ -20,6 +20,15 @@ struct SelectionTests {
                     "load.scan-time", "subscriber.create-destroy", "subscriber.responds-to-events", "subscriber.unknown-name"])
         // A prefix that is not a whole group does not match.
         #expect(throws: ConformanceSetupError.self) { try ConformanceKit.selectChecks(only: ["event"]) }
+        // Nothing left to run: refused, never a pass of no check.
+        #expect(throws: ConformanceSetupError.badOption(name: "--skip", expected: "at least one check left to run",
+                                                        found: "every check that --only chose skipped")) {
+            try ConformanceKit.selectChecks(only: ["load.rtld-now"], skip: ["load"])
+        }
+        #expect(throws: ConformanceSetupError.badOption(name: "--skip", expected: "at least one check left to run",
+                                                        found: "every check skipped")) {
+            try ConformanceKit.selectChecks(skip: ["load", "subscriber", "events"])
+        }
     }
 
     @Test("an unknown check id is a kit problem (exit 2) naming the option and the ids")

@@ -20,6 +20,9 @@
 ///
 /// - Parameter program: the program's name, used to name the root command in errors.
 /// - Throws: a ``UsageError`` describing the first mistake.
+/// How many times a repeatable option may be given (`--plugin-dir`, `--only`, …).
+package let maximumRepeats = 256
+
 package func parse(_ arguments: [String], spec: CommandSpec, program: String = "apphost") throws(UsageError) -> ParsedArguments {
     assert(spec.wellFormednessProblems.isEmpty, "ill-formed spec: \(spec.wellFormednessProblems)")
     let commandName = spec.displayName(program: program)
@@ -33,6 +36,11 @@ package func parse(_ arguments: [String], spec: CommandSpec, program: String = "
             errors.append(.givenTwice(option, secondValue: value))
             return
         }
+        // Bounded as the manifest's lists are (pluginSearchPaths: 256); said once.
+        if option.repeatable, parsed.count(option.name) == maximumRepeats {
+            errors.append(UsageError("option '\(option.displayName)' may be given at most \(maximumRepeats) times, found more"))
+        }
+        if option.repeatable, parsed.count(option.name) >= maximumRepeats { return }
         if let value {
             parsed.valuesByName[option.name, default: []].append(value)
         } else {

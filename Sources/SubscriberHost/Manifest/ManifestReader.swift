@@ -125,8 +125,9 @@ enum ManifestReader {
                                      expected: "\"default\" or an event answered through a completion (\(completionEvents.joined(separator: ", ")))",
                                      found: event == nil ? "an unknown key" : "an event without a completion")
             }
+            // The whole numbers a JSON number holds exactly (``JSONValue/intValue``: below 9e15).
             guard let milliseconds = element.intValue, milliseconds > 0 else {
-                throw JSONShapeError(path: path, expected: "a positive whole number of milliseconds",
+                throw JSONShapeError(path: path, expected: "a whole number of milliseconds from 1 to 8999999999999999",
                                      found: element.shapeDescription)
             }
             if let event { perEvent[event] = milliseconds } else { fallback = milliseconds }
