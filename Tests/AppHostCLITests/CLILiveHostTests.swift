@@ -191,7 +191,7 @@ struct CLILiveHostTests {
             let line = client.readLine()
             #expect(line?.hasPrefix(reply) == true, "\(text): \(line ?? "no reply")")
             // Then the host closes its side: nothing more.
-            #expect(client.readLine() == nil)
+            #expect(client.readsEnd())
         }
     }
 
@@ -416,6 +416,16 @@ final class SocketClient {
             guard count > 0 else { return nil }
             pending += chunk[0..<count]
         }
+    }
+
+    /// Whether the host closed its side with nothing more to read (within `milliseconds`): the
+    /// end, told apart from a wait that found nothing.
+    func readsEnd(waitingAtMost milliseconds: Int32 = 60_000) -> Bool {
+        guard pending.isEmpty else { return false }
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, milliseconds) == 1 else { return false }
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) == 0
     }
 
     func close() { _ = Glibc.close(fd) }

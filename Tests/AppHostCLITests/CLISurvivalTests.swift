@@ -309,6 +309,18 @@ struct CLISurvivalTests {
         #expect(human.stdoutLines.first?.hasPrefix("Closed 1 (dev.example.closed)") == true, "the header: \(human.stdout.prefix(200))")
         #expect(human.stdoutLines.contains("▸ didBecomeActive"))
         #expect(human.stdoutLines.last == "2 events played, no reports")
+        // With at most 512 descriptors, apphost's copies are made at 3 and 4, which the plugin
+        // closes too; the log file opened after loading must not take their numbers (the report
+        // went into it): the copies are made again first.
+        let log = directory.path + "/log.jsonl"
+        let limited = try AppHostProcess.run(["-c", #"ulimit -n 512 && exec "$0" "$@""#, AppHostProcess.executable,
+                                              "--manifest", manifest, "--events", script, "--allow-writable", "--log-file", log],
+                                             program: "/bin/sh")
+        #expect(limited.status == 0, "\(limited.stderr)")
+        #expect(limited.stdoutLines.contains("▸ didBecomeActive"), "\(limited.stdout.prefix(300))")
+        #expect(limited.stdoutLines.last == "2 events played, no reports")
+        let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(!logged.contains("events played"), "the report went into the log file: \(logged.prefix(300))")
         // An error line too: a wrong script line, one line on standard error.
         let bad = try directory.write("bad.jsonl", #"{"event": "nope"}"# + "\n")
         let refused = try AppHostProcess.run(["--manifest", manifest, "--events", bad, "--allow-writable"])

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import SubscriberHost
 
@@ -35,15 +38,29 @@ struct BuildFolderHintTests {
         for (folder, configuration, option) in [("ModuleCache", "debug", ""), ("Modules", "release", " -c release")] {
             let scratch = "\(root.path)/scratch-\(folder)"
             let built = try madeLikeSwiftPM(in: root, "scratch-\(folder)/x86_64-unknown-linux-gnu/\(configuration)", with: folder)
-            let command = "swift build\(option) --scratch-path \(scratch)"
             let error = try #require(notFound(in: [plain, built]))
             #expect(error == .libraryNotFound(library: "Missing", fileName: "libMissing.so", searched: [plain, built],
-                                              buildCommand: command))
-            #expect(error.description.hasSuffix(Self.hint(command)), "\(folder)")
+                                              build: SwiftPMBuild(release: configuration == "release", scratchPath: scratch)))
+            #expect(error.description.hasSuffix(Self.hint("swift build\(option) --scratch-path \(scratch)")), "\(folder)")
         }
-        // The link SwiftPM makes beside the triple's folder, in a scratch folder whose name has dashes.
-        let linked = try madeLikeSwiftPM(in: root, "my-build-dir/release", with: "Modules")
-        #expect(notFound(in: [linked])?.description.hasSuffix(Self.hint("swift build -c release --scratch-path \(root.path)/my-build-dir")) == true)
+        // The link SwiftPM makes beside the triple's folder, in a scratch folder whose name looks
+        // like a triple: the link's folder is the scratch folder; the triple's real one is dropped.
+        let real = try madeLikeSwiftPM(in: root, "x86_64-my-build/x86_64-unknown-linux-gnu/release", with: "Modules")
+        let link = root.path + "/x86_64-my-build/release"
+        #expect(symlink(real, link) == 0)
+        for folder in [link, real, link + "/"] {
+            #expect(notFound(in: [folder])?.description.hasSuffix(Self.hint("swift build -c release --scratch-path \(root.path)/x86_64-my-build")) == true,
+                    "\(folder)")
+        }
+        // A scratch folder inside a package's .build: named, not taken for the package's own.
+        let nested = try madeLikeSwiftPM(in: root, ".build/ci/x86_64-unknown-linux-gnu/debug", with: "ModuleCache")
+        #expect(notFound(in: [nested])?.description.hasSuffix(Self.hint("swift build --scratch-path \(root.path)/.build/ci")) == true)
+        // The package's own, made: the plain command.
+        let own = try madeLikeSwiftPM(in: root, "pkg/.build/x86_64-unknown-linux-gnu/release", with: "Modules")
+        #expect(notFound(in: [own])?.description.hasSuffix(Self.hint("swift build -c release")) == true)
+        // A folder a shell would split: quoted, so the command can be pasted.
+        let spaced = try madeLikeSwiftPM(in: root, "sp ace/it's/x86_64-unknown-linux-gnu/debug", with: "Modules")
+        #expect(notFound(in: [spaced])?.description.hasSuffix(Self.hint(#"swift build --scratch-path '\#(root.path)/sp ace/it'\''s'"#)) == true)
         // A folder SwiftPM made whose name is no configuration: the plain command.
         let odd = try madeLikeSwiftPM(in: root, "odd", with: "Modules")
         #expect(notFound(in: [odd])?.description.hasSuffix(Self.hint("swift build")) == true)

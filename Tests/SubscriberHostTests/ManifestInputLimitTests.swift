@@ -86,7 +86,7 @@ struct ManifestInputLimitTests {
     @Test("a library missing from a SwiftPM build folder says to build the plugins first: the error carries that, its line reads it")
     func buildFolderHint() {
         let error = PluginLoadError.libraryNotFound(library: "Greeter", fileName: "libGreeter.so",
-                                                    searched: ["/apps/news/lib", "/src/pkg/.build/debug"], buildCommand: "swift build")
+                                                    searched: ["/apps/news/lib", "/src/pkg/.build/debug"], build: SwiftPMBuild())
         #expect(error.description == #"plugin library "Greeter": expected libGreeter.so in one of /apps/news/lib, /src/pkg/.build/debug, found it in none (build the plugins first: swift build)"#)
         // The description guesses nothing from the paths (BuildFolderHintTests: where it is decided).
         let notDecided = PluginLoadError.libraryNotFound(library: "Greeter", fileName: "libGreeter.so", searched: ["/src/pkg/.build/debug"])

@@ -59,8 +59,10 @@ package struct ParsedArguments: Sendable, Equatable {
     /// - Parameters:
     ///   - unit: what the number counts, for the error message (`"milliseconds"`).
     ///   - minimum: the smallest value accepted, if any.
-    /// - Throws: e.g. `--deadline expects a whole number of milliseconds, found 'abc'`, or
-    ///   `--timeout expects a whole number of milliseconds, at least 1, found '0'`.
+    ///   - maximum: the largest value accepted, if any.
+    /// - Throws: e.g. `--deadline expects a whole number of milliseconds, found 'abc'`,
+    ///   `--timeout expects a whole number of milliseconds, at least 1, found '0'`, or (both bounds)
+    ///   `--termination-deadline expects a whole number of milliseconds from 1 to 600000, found '600001'`.
     package func int(_ name: String, of unit: String? = nil, atLeast minimum: Int? = nil,
                      atMost maximum: Int? = nil) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }

@@ -274,11 +274,16 @@ enum OutputWrite {
     /// a time (-1: as long as it takes, like a blocking write).
     static func all(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32, waitingAtMost milliseconds: Int32 = -1) -> Int32? {
         var offset = 0
+        var remade = false
         while offset < bytes.count {
             if OutputClaims.isEnding { return OutputClaims.cutShort() }
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
+            } else if written < 0, errno == EBADF, !remade, StandardDescriptors.remake(fd) {
+                // apphost's copy of standard output or error, closed by a plugin: made again
+                // (once a write: a plugin that keeps closing it cannot hold the writer).
+                remade = true
             } else if let failure = retry(written: written, fd: fd, waitingAtMost: milliseconds) {
                 return failure
             }
@@ -302,6 +307,7 @@ enum OutputWrite {
     static func bounded(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32, timer: EndingTimer?) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var offset = 0
+        var remade = false
         while offset < bytes.count {
             var size = bytes.count - offset
             if timer == nil {
@@ -324,7 +330,10 @@ enum OutputWrite {
                 if expired { return false }
                 continue
             }
-            if code == EBADF, StandardDescriptors.remake(fd) { continue }
+            if code == EBADF, !remade, StandardDescriptors.remake(fd) {
+                remade = true
+                continue
+            }
             guard code == EAGAIN || code == EWOULDBLOCK, timer != nil else { return false }
             var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             guard poll(&poller, 1, patienceMilliseconds) > 0 else { return false }
@@ -339,8 +348,6 @@ enum OutputWrite {
         guard written < 0 else { return ENOSPC }
         let code = errno
         if code == EINTR { return nil }
-        // apphost's copy of standard output or error, closed by a plugin: made again, written again.
-        if code == EBADF, StandardDescriptors.remake(fd) { return nil }
         guard code == EAGAIN || code == EWOULDBLOCK else { return code }
         var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         let ready = poll(&poller, 1, milliseconds)

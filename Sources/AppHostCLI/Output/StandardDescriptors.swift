@@ -12,6 +12,9 @@ enum StandardDescriptors {
     /// become its standard output or input by taking the lowest free number. Then makes apphost's
     /// own copies of standard output and error (``output``, ``error``).
     static func reserve() {
+        // Once: a second call (apphost's main, then AppHostCommand.main) finds the writing
+        // threads started, which read ``copies``.
+        guard copies == nil else { return }
         for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             let placeholder = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY)
             if placeholder >= 0 && placeholder != fd {
@@ -26,7 +29,8 @@ enum StandardDescriptors {
     /// constructor that closes every descriptor from 3 up closes it too): from descriptor 1 or 2,
     /// and only while that is still the file it copied at start. Whether it did; false for any
     /// other descriptor, or one that is not closed. Async-signal-safe (the copies were noted by
-    /// ``reserve()``, before any plugin was loaded).
+    /// ``reserve()``, before any plugin was loaded). Made at exactly that number, close-on-exec,
+    /// in one call: a number taken meanwhile (by a plugin's `open`) is left alone.
     static func remake(_ fd: Int32) -> Bool {
         guard let copies else { return false }
         let source: Int32
@@ -37,10 +41,19 @@ enum StandardDescriptors {
         default: return false
         }
         guard let file, fcntl(fd, F_GETFD) == -1, errno == EBADF, FileIdentity(of: source) == file else { return false }
-        // (dup3 with O_CLOEXEC is not in Glibc's Swift module: close-on-exec set after.)
-        guard dup2(source, fd) == fd else { return false }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return true
+        let made = fcntl(source, F_DUPFD_CLOEXEC, fd)
+        if made == fd { return true }
+        if made >= 0 { _ = close(made) }
+        return false
+    }
+
+    /// Makes again each copy a plugin closed while it loaded (``remake(_:)``), before the command
+    /// opens anything of its own: a file it opened next (a log file) could otherwise take a copy's
+    /// number, and the report would go there. Called once the plugins are loaded.
+    static func remakeClosedCopies() {
+        guard let copies else { return }
+        _ = remake(copies.output)
+        _ = remake(copies.error)
     }
 
     /// A file as `fstat` tells it apart: device and inode.

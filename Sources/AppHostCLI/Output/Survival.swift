@@ -150,9 +150,12 @@ package enum Survival {
         view.publish(.loading)
     }
 
-    /// The plugins are loaded: remembers where each one's code lies, to name it in a crash or an exit.
+    /// The plugins are loaded: makes again apphost's copies of standard output and error that one
+    /// closed (before the command opens a file that could take their numbers), and remembers where
+    /// each plugin's code lies, to name it in a crash or an exit.
     @MainActor
     package static func pluginsLoaded(_ host: PluginHost) {
+        StandardDescriptors.remakeClosedCopies()
         guard isInstalled else { return }
         pluginMap.load(host.plugins.plugins.map { ("\($0.entry.keyPath) \(TerminalText.escaped($0.image.name))", $0.image.realPath) })
     }

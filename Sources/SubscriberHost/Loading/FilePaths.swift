@@ -69,48 +69,6 @@ enum FilePaths {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// The command that builds into `directory` when it is a SwiftPM build folder, or nil: one under
-    /// `.build` (by its path alone) is built by `swift build`; one SwiftPM made wherever
-    /// `--scratch-path` put it, known by what it writes there (`description.json` beside a
-    /// `ModuleCache` or `Modules` folder: a debug and a release build have both), by
-    /// `swift build --scratch-path` with its scratch folder. `-c release` when the folder is a
-    /// release build's. The folder is `<scratch>/<triple>/<configuration>` or the link
-    /// `<scratch>/<configuration>` to it.
-    static func swiftPMBuildCommand(for directory: String) -> String? {
-        let parts = directory.split(separator: "/").map(String.init)
-        let configurations = ["debug", "release"]
-        var scratch: [String]?
-        var configuration: String?
-        if let dotBuild = parts.lastIndex(of: ".build") {
-            configuration = parts[(dotBuild + 1)...].first(where: configurations.contains)
-        } else if isRegularFile(resolve("description.json", against: directory)),
-                  isDirectory(resolve("ModuleCache", against: directory)) || isDirectory(resolve("Modules", against: directory)) {
-            if let last = parts.last, configurations.contains(last) {
-                configuration = last
-                var rest = parts.dropLast()
-                if let triple = rest.last, isTargetTriple(triple) { rest = rest.dropLast() }
-                scratch = Array(rest)
-            }
-        } else {
-            return nil
-        }
-        var command = "swift build"
-        if configuration == "release" { command += " -c release" }
-        if let scratch {
-            let path = scratch.joined(separator: "/")
-            command += " --scratch-path " + (directory.hasPrefix("/") ? "/" + path : (path.isEmpty ? "." : path))
-        }
-        return command
-    }
-
-    /// Whether a folder's name is a target triple SwiftPM names its build folders by
-    /// (`x86_64-unknown-linux-gnu`, `aarch64-unknown-linux-gnu`, `arm64-apple-macosx`).
-    private static func isTargetTriple(_ name: String) -> Bool {
-        let architectures = ["x86_64", "aarch64", "arm64", "armv7", "i686", "riscv64", "powerpc64le", "s390x", "wasm32"]
-        let fields = name.split(separator: "-")
-        return fields.count >= 3 && architectures.contains(String(fields[0]))
-    }
-
     /// `strerror` text for `code`.
     static func errorText(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "errno \(code)" }

@@ -6,10 +6,10 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Nothing usable at `path`; `found` says what is there ("nothing", "a directory", …).
     case notAFile(path: String, found: String)
     /// `library: name` was not found as `fileName` in any of `searched` (in search order).
-    /// `buildCommand`: the command that builds into the first of them that is a SwiftPM build folder
-    /// (``FilePaths/swiftPMBuildCommand(for:)``), decided where the error is made, so that the
-    /// description only reads what is stored.
-    case libraryNotFound(library: String, fileName: String, searched: [String], buildCommand: String? = nil)
+    /// `build`: the first of them that is a SwiftPM build folder (``SwiftPMBuild``), whose command
+    /// the description names; decided where the error is made, so that the description only reads
+    /// what is stored.
+    case libraryNotFound(library: String, fileName: String, searched: [String], build: SwiftPMBuild? = nil)
 
     // Check 2: not writable by group or others, nor any folder on the way to it; each owned by the
     // current effective user or root.
@@ -106,10 +106,10 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .notAFile(let path, let found):
             return "plugin \"\(path)\": expected a regular file, found \(found)"
-        case .libraryNotFound(let library, let fileName, let searched, let buildCommand):
+        case .libraryNotFound(let library, let fileName, let searched, let build):
             let places = searched.isEmpty ? "(no search directories)" : searched.joined(separator: ", ")
             // A SwiftPM build folder without the library: most likely nothing was built yet.
-            let hint = buildCommand.map { " (build the plugins first: \($0))" } ?? ""
+            let hint = build.map { " (build the plugins first: \($0.command))" } ?? ""
             return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none\(hint)"
         case .writable(let path, let place, let mode):
             let octal = "0" + String(mode & 0o7777, radix: 8)

@@ -32,7 +32,7 @@ package struct PluginLocator: Sendable, Hashable {
 
     /// The file of `source`. A `path` is returned joined, whether or not it exists (the loader's
     /// first check says what is wrong with it); a `library` must be found or this throws
-    /// ``PluginLoadError/libraryNotFound(library:fileName:searched:buildCommand:)`` listing where it looked.
+    /// ``PluginLoadError/libraryNotFound(library:fileName:searched:build:)`` listing where it looked.
     package func locate(_ source: ManifestPlugin.Source) throws(PluginLoadError) -> String {
         switch source {
         case .path(let path):
@@ -45,7 +45,7 @@ package struct PluginLocator: Sendable, Hashable {
             }
             // Only here, on the way out, are the folders looked at for the build-first hint.
             throw .libraryNotFound(library: name, fileName: fileName, searched: searchDirectories,
-                                   buildCommand: searchDirectories.lazy.compactMap(FilePaths.swiftPMBuildCommand).first)
+                                   build: searchDirectories.lazy.compactMap { SwiftPMBuild(folder: $0) }.first)
         }
     }
 }
