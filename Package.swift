@@ -55,8 +55,9 @@ let brokenPlugins: [String] = [
     // Host robustness: hostile strings and tokens, log lines at destroy.
     "HostileLengths", "LogsAtDestroy", "ForgesFromThread", "DiesOnEvent", "HoldsDescriptors",
     "ForgesChannelVerdict", "ForgesWorkerPid", "ForgesProtocolVersion", "ZeroStructSize", "RespondsToNothing",
-    // Host robustness: a plugin thread asleep during output, a plugin that redirects stdout and stderr.
-    "SleepsOnThread", "RedirectsStdout",
+    // Host robustness: a plugin thread asleep during output, a plugin that redirects stdout and stderr,
+    // one that closes apphost's copies of them.
+    "SleepsOnThread", "RedirectsStdout", "ClosesStdioCopies",
     // A subscriber whose get_extension hands out a vtable the host must not read (misaligned, unreadable).
     "BadExtensionVTable",
     // A URL hook (adh.url-hook/1) whose decisions are bad answers the host must keep and report.

@@ -280,10 +280,12 @@ enum OutputWrite {
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
-            } else if written < 0, errno == EBADF, !remade, StandardDescriptors.remake(fd) {
+            } else if written < 0, errno == EBADF, !remade {
                 // apphost's copy of standard output or error, closed by a plugin: made again
-                // (once a write: a plugin that keeps closing it cannot hold the writer).
+                // (once a write: a plugin that keeps closing it cannot hold the writer). When it
+                // cannot be, the failure reported is the write's.
                 remade = true
+                if !StandardDescriptors.remake(fd) { return EBADF }
             } else if let failure = retry(written: written, fd: fd, waitingAtMost: milliseconds) {
                 return failure
             }

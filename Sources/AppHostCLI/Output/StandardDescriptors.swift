@@ -43,8 +43,11 @@ enum StandardDescriptors {
         guard let file, fcntl(fd, F_GETFD) == -1, errno == EBADF, FileIdentity(of: source) == file else { return false }
         let made = fcntl(source, F_DUPFD_CLOEXEC, fd)
         if made == fd { return true }
-        if made >= 0 { _ = close(made) }
-        return false
+        guard made >= 0 else { return false }
+        _ = close(made)
+        // Above it: the number was taken meanwhile, by another thread remaking the same copy
+        // (then it is made) or by anything else (then it is not).
+        return FileIdentity(of: fd) == file
     }
 
     /// Makes again each copy a plugin closed while it loaded (``remake(_:)``), before the command
@@ -89,9 +92,13 @@ enum StandardDescriptors {
     static let error = ownCopy(of: 2)
 
     /// A close-on-exec copy of `fd` (no child inherits it), numbered high, above those a program
-    /// picks by hand; `fd` itself when no copy can be made.
+    /// picks by hand; under a descriptor limit of 900 or less, at its top (numbers are handed out
+    /// lowest first: what the loader and the plugins open does not reach them, even after a plugin
+    /// closed them); `fd` itself when no copy can be made.
     private static func ownCopy(of fd: Int32) -> Int32 {
-        for floor: Int32 in [900, 3] {
+        var limit = rlimit()
+        let top = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int32(clamping: limit.rlim_cur) - 2 : 3
+        for floor: Int32 in [900, max(3, top), 3] {
             let copy = fcntl(fd, F_DUPFD_CLOEXEC, floor)
             if copy >= 0 { return copy }
         }

@@ -19,27 +19,26 @@ package struct SwiftPMBuild: Sendable, Equatable {
 
     /// The build `directory` belongs to, or nil when it is no SwiftPM build folder. One SwiftPM
     /// made is known by what it writes there, `description.json` beside a `ModuleCache` or
-    /// `Modules` folder (a debug and a release build have both): it is `<scratch>/<triple>/<configuration>`,
-    /// or the link `<scratch>/<configuration>` to it. A folder under `.build` that is not (yet) one
-    /// is known by its path alone: the package's own build folder.
+    /// `Modules` folder (a debug and a release build have both); its real path is always
+    /// `<scratch>/<triple>/<configuration>` (`<scratch>/<configuration>` is a link to it). A folder
+    /// under `.build` that is not (yet) one is known by its path alone: the package's own build folder.
     package init?(folder directory: String) {
-        let parts = directory.split(separator: "/").map(String.init)
         let configurations = ["debug", "release"]
         if FilePaths.isRegularFile(FilePaths.resolve("description.json", against: directory)),
            FilePaths.isDirectory(FilePaths.resolve("ModuleCache", against: directory))
-            || FilePaths.isDirectory(FilePaths.resolve("Modules", against: directory)) {
-            guard let last = parts.last, configurations.contains(last) else {
+            || FilePaths.isDirectory(FilePaths.resolve("Modules", against: directory)),
+           let real = Self.realPath(directory) {
+            let parts = real.split(separator: "/").map(String.init)
+            guard let last = parts.last, configurations.contains(last), parts.count >= 2 else {
                 self.init()
                 return
             }
-            var scratch = parts.dropLast()
-            // The triple's folder is the real one; `<scratch>/<configuration>` is a link to it.
-            if !Self.isSymbolicLink(directory), let triple = scratch.last, Self.isTargetTriple(triple) { scratch = scratch.dropLast() }
-            let path = (directory.hasPrefix("/") ? "/" : "") + scratch.joined(separator: "/")
+            let scratch = parts.dropLast(2)
             // A package's own `.build`: built by a plain `swift build` in the package.
-            self.init(release: last == "release", scratchPath: scratch.last == ".build" ? nil : (path.isEmpty ? "." : path))
-        } else if let dotBuild = parts.lastIndex(of: ".build") {
-            self.init(release: parts[(dotBuild + 1)...].first(where: configurations.contains) == "release")
+            self.init(release: last == "release", scratchPath: scratch.last == ".build" ? nil : "/" + scratch.joined(separator: "/"))
+        } else if let dotBuild = directory.split(separator: "/").lastIndex(of: ".build") {
+            let parts = directory.split(separator: "/")
+            self.init(release: parts[(dotBuild + 1)...].first(where: { configurations.contains(String($0)) }) == "release")
         } else {
             return nil
         }
@@ -67,18 +66,10 @@ package struct SwiftPMBuild: Sendable, Equatable {
         return quoted + "'"
     }
 
-    /// Whether a folder's name is a target triple SwiftPM names its build folders by
-    /// (`x86_64-unknown-linux-gnu`, `aarch64-unknown-linux-gnu`, `arm64-apple-macosx`).
-    private static func isTargetTriple(_ name: String) -> Bool {
-        let architectures = ["x86_64", "aarch64", "arm64", "armv7", "i686", "riscv64", "powerpc64le", "s390x", "wasm32"]
-        let fields = name.split(separator: "-")
-        return fields.count >= 3 && architectures.contains(String(fields[0]))
-    }
-
-    /// Whether `path` itself (not what it points to) is a symbolic link.
-    private static func isSymbolicLink(_ path: String) -> Bool {
-        var info = stat()
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        return lstat(trimmed, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    /// `path` with every link and `.` or `..` resolved; nil when it names nothing.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
