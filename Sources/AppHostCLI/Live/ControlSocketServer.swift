@@ -155,11 +155,7 @@ final class ControlSocketServer: LiveSource {
                 client.peerDone = true
                 // A last line without a newline (the peer shut its side down after it) is a line,
                 // as in a script file.
-                if !client.input.isEmpty && !client.discarding {
-                    client.lineNumber += 1
-                    if let stimulus = stimulus(for: client) { stimuli.append(stimulus) }
-                    client.input.removeAll()
-                }
+                if !client.input.isEmpty && !client.discarding { endLine(of: client, into: &stimuli) }
                 break
             }
             if count < 0 {
@@ -182,16 +178,20 @@ final class ControlSocketServer: LiveSource {
                     stimuli.append(answer(client, Self.errorLine(ErrorLine.text(for: EventScript.lineTooLong(file: Self.lineSource, line: client.lineNumber)))))
                 } else {
                     client.input += chunk[start..<end]
-                    if newline != nil {
-                        client.lineNumber += 1
-                        if let stimulus = stimulus(for: client) { stimuli.append(stimulus) }
-                        client.input.removeAll(keepingCapacity: client.input.count < 4096)
-                    }
+                    if newline != nil { endLine(of: client, into: &stimuli) }
                 }
                 start = end + 1
             }
         }
         return stimuli
+    }
+
+    /// The client's line in `input` is complete (its newline came, or the peer's end): counted, its
+    /// stimulus added to `stimuli`, `input` emptied for the next.
+    private func endLine(of client: Client, into stimuli: inout [LiveStimulus]) {
+        client.lineNumber += 1
+        if let stimulus = stimulus(for: client) { stimuli.append(stimulus) }
+        client.input.removeAll(keepingCapacity: client.input.count < 4096)
     }
 
     /// The stimulus for the client's complete line in `input`: its call, or its error; nil for a

@@ -96,9 +96,12 @@ enum StandardDescriptors {
     /// lowest first: what the loader and the plugins open does not reach them, even after a plugin
     /// closed them); `fd` itself when no copy can be made.
     private static func ownCopy(of fd: Int32) -> Int32 {
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 900)
+        if copy >= 0 { return copy }
+        // The limit is looked up only when it is below 901: the usual start costs no system call more.
         var limit = rlimit()
         let top = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int32(clamping: limit.rlim_cur) - 2 : 3
-        for floor: Int32 in [900, max(3, top), 3] {
+        for floor: Int32 in [max(3, top), 3] {
             let copy = fcntl(fd, F_DUPFD_CLOEXEC, floor)
             if copy >= 0 { return copy }
         }
