@@ -84,19 +84,19 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     private let lateReports: LateReports
     private let timed: Bool
     private let rules: Rules
-    private let problem: @Sendable (Int, String) -> Void
+    private let problem: @Sendable (Int, LifecycleEvent, String) -> Void
     /// Reads a C completion's raw value (kept for what late calls need once this collector is let go).
     private let decode: @Sendable (RawCompletion, inout String?) -> Value?
     /// Reports a problem against a subscriber by its position among ``names``; nil: the tokens of a
     /// delivered event keep this collector (see ``retiredSink()``).
-    private let reporting: (@Sendable (Int, String) -> Void)?
+    private let reporting: (@Sendable (Int, LifecycleEvent, String) -> Void)?
 
     /// A collector for the responders at `subscribers` among subscribers named `names` (in call
     /// order). `decode` reads what a loaded responder passed to its C completion; `problem` reports
     /// what it passed that the header does not allow (slot, line).
     package init(event: LifecycleEvent, names: [String], subscribers: [Int], lateReports: LateReports, timed: Bool,
                  rules: Rules = Rules(), decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?,
-                 problem: @escaping @Sendable (Int, String) -> Void, reporting: (@Sendable (Int, String) -> Void)? = nil) {
+                 problem: @escaping @Sendable (Int, LifecycleEvent, String) -> Void, reporting: (@Sendable (Int, LifecycleEvent, String) -> Void)? = nil) {
         self.event = event
         let count = subscribers.count
         self.count = count
@@ -211,9 +211,9 @@ package final class CompletionCollector<Value: Sendable>: CompletionReceiver<Val
     package func receive(_ slot: Int, _ value: Value?, problem: String?) {
         guard let value else {
             // A completion of another C type was called with this token: the plugin mixed contexts up.
-            return self.problem(slot, "\(event): a completion of another type was called with this event's context; ignored")
+            return self.problem(slot, event, "a completion of another type was called with this event's context; ignored")
         }
-        if let problem { self.problem(slot, "\(event): \(problem)") }
+        if let problem { self.problem(slot, event, problem) }
         complete(slot, with: value)
     }
 
@@ -443,10 +443,10 @@ package final class RetiredCompletions<Value: Sendable>: CompletionTokenSink, @u
     private let event: LifecycleEvent
     private let names: [String]
     private let lateReports: LateReports
-    private let problem: @Sendable (Int, String) -> Void
+    private let problem: @Sendable (Int, LifecycleEvent, String) -> Void
     private let decode: @Sendable (RawCompletion, inout String?) -> Value?
 
-    init(event: LifecycleEvent, names: [String], lateReports: LateReports, problem: @escaping @Sendable (Int, String) -> Void,
+    init(event: LifecycleEvent, names: [String], lateReports: LateReports, problem: @escaping @Sendable (Int, LifecycleEvent, String) -> Void,
          decode: @escaping @Sendable (RawCompletion, inout String?) -> Value?) {
         self.event = event
         self.names = names
@@ -459,9 +459,9 @@ package final class RetiredCompletions<Value: Sendable>: CompletionTokenSink, @u
         let name = packed >> 4
         var problem: String?
         guard decode(raw, &problem) != nil else {
-            return self.problem(name, "\(event): a completion of another type was called with this event's context; ignored")
+            return self.problem(name, event, "a completion of another type was called with this event's context; ignored")
         }
-        if let problem { self.problem(name, "\(event): \(problem)") }
+        if let problem { self.problem(name, event, problem) }
         let subscriber = names[name]
         if packed & 8 != 0 { return lateReports.append(.completionAfterShutdown(subscriber: subscriber, event: event)) }
         let report: DispatchReport

@@ -282,7 +282,7 @@ enum Deliver {
         let problem = context.problem
         let collector = CompletionCollector<Value>(
             event: context.event, names: context.names, subscribers: subscribers, lateReports: context.lateReports,
-            timed: context.timed, rules: rules, decode: decode, problem: { problem(subscribers[$0], $1) }, reporting: problem)
+            timed: context.timed, rules: rules, decode: decode, problem: { problem(subscribers[$0], $1, $2) }, reporting: problem)
         let tokens = list.hasLoaded ? CompletionTokens.shared.issue(subscribers.count, to: TokenBridge(collector, receive, receiveInteger))
             : .empty
         return (collector, tokens)

@@ -14,8 +14,9 @@ package final class DeliveryList: @unchecked Sendable {
     package let clock: any HostClock
     /// Where calls that arrive after delivery are reported.
     package let lateReports: LateReports
-    /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
-    package let problem: @Sendable (Int, String) -> Void
+    /// Reports a loaded subscriber's answer that breaks the header (its index, the event, what is
+    /// wrong: returned or passed, expected, read as). [any-thread]
+    package let problem: @Sendable (Int, LifecycleEvent, String) -> Void
 
     /// The answer record each event's last delivery made, by the event's index, reused by the next
     /// (``AnswerRecordSpare``); empty for a list made for one delivery. Kept here, not in each
@@ -24,14 +25,14 @@ package final class DeliveryList: @unchecked Sendable {
     let spares: [AnswerRecordSpare]
 
     package convenience init(names: [String], timed: Bool, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
-                             problem: @escaping @Sendable (Int, String) -> Void) {
+                             problem: @escaping @Sendable (Int, LifecycleEvent, String) -> Void) {
         self.init(names: names, timed: timed, clock: clock, lateReports: lateReports, problem: problem, reusingRecords: false)
     }
 
     /// `reusingRecords`: a list lent to many events (the dispatcher's), whose deliveries reuse the
     /// answer record of an event for the next of the same event once nothing holds it.
     package init(names: [String], timed: Bool, clock: any HostClock, lateReports: LateReports,
-                 problem: @escaping @Sendable (Int, String) -> Void, reusingRecords: Bool) {
+                 problem: @escaping @Sendable (Int, LifecycleEvent, String) -> Void, reusingRecords: Bool) {
         self.names = names
         self.timed = timed
         self.clock = clock
@@ -84,12 +85,12 @@ package struct DeliveryContext {
     /// False: every answer, in call order.
     package var firstCompletedWins = false
     /// Reports a loaded subscriber's answer that breaks the header (its index, a line). [any-thread]
-    package var problem: @Sendable (Int, String) -> Void { list.problem }
+    package var problem: @Sendable (Int, LifecycleEvent, String) -> Void { list.problem }
 
     /// A context for one delivery, its list made for it alone.
     package init(event: LifecycleEvent, application: Application, serial: UInt64, timed: Bool, names: [String], policy: EventPolicy,
                  deadline: UInt64, clock: any HostClock = MonotonicHostClock(), lateReports: LateReports,
-                problem: @escaping @Sendable (Int, String) -> Void) {
+                problem: @escaping @Sendable (Int, LifecycleEvent, String) -> Void) {
         self.init(event: event, snapshot: ApplicationSnapshot(application), serial: serial,
                   list: DeliveryList(names: names, timed: timed, clock: clock, lateReports: lateReports, problem: problem),
                   policy: policy, deadline: deadline)

@@ -111,7 +111,7 @@ extension Responder {
         case .loaded(let entry, let me):
             var problem: String?
             slot = R.decode(call(entry, me, cArguments.unsafelyUnwrapped), problem: &problem)
-            if let problem { context.problem(subscriber, "\(context.event): \(problem)") }
+            if let problem { context.problem(subscriber, context.event, problem) }
         case .inProcess(let object, let handler):
             slot = borrowing(handler) { handler in
                 borrowing(object) { object in
@@ -168,7 +168,7 @@ extension Responder {
             table.leave(tokens, index)
             var problem: String?
             slot = OptionalBoolAnswer.decode(raw, problem: &problem)
-            if let problem { context.problem(subscriber, "\(context.event): \(problem)") }
+            if let problem { context.problem(subscriber, context.event, problem) }
         case .inProcess(let object, let handler):
             slot = borrowing(handler) { handler in
                 borrowing(object) { object in
@@ -188,7 +188,7 @@ extension Responder {
     private func declined(_ response: adh_response, _ context: DeliveryContext) -> Bool {
         // The header's constants, not `ABI`'s lazy statics (a `swift_once` each, every call).
         if response != adh_response(ADH_DECLINES) && response != adh_response(ADH_RESPONDS) {
-            context.problem(subscriber, "\(context.event): returned \(response), expected 0 (declines) or 1 (responds); read as responds")
+            context.problem(subscriber, context.event, "returned \(response), expected 0 (declines) or 1 (responds); read as responds")
         }
         return response == adh_response(ADH_DECLINES)
     }

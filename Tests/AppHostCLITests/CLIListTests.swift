@@ -57,7 +57,7 @@ struct CLIListTests {
         let run = try AppHostProcess.run(arguments)
         #expect(run.status == 1)
         #expect(run.stdout.contains("4 plugins: 1 loaded, 3 failed"))
-        #expect(run.stdout.contains("check 6 failed: plugin \"") && run.stdout.contains("ABI mismatch: host speaks \(ABI.major).x, plugin was built for \(ABI.major + 1)."))
+        #expect(run.stdout.contains("check 6 failed: plugin \"") && run.stdout.contains("ABI mismatch: expected ABI \(ABI.major).x (the host's), found \(ABI.major + 1)."))
         #expect(run.stdout.contains("optional (a run skips it)") && run.stdout.contains("is not a subscriber plugin"))
         #expect(run.stdout.contains("✓ plugins[2]  library \"SessionAnalytics\""))
         #expect(run.stdout.contains("check 10 failed:"))  // the same subscriber twice

@@ -233,7 +233,7 @@ struct CLIRunTests {
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderrLines.count == 1)
-        #expect(run.stderr.contains("plugins[1]") && run.stderr.contains("ABI mismatch: host speaks \(ABI.major).x, plugin was built for \(ABI.major + 1)."))
+        #expect(run.stderr.contains("plugins[1]") && run.stderr.contains("ABI mismatch: expected ABI \(ABI.major).x (the host's), found \(ABI.major + 1)."))
     }
 
     /// The lines of the first block headed by `event`, heading included.

@@ -198,7 +198,7 @@ struct SubscriberOptionsTests {
         #expect(stray.problem == "subscriberOptionsByPlugin: expected keys among the plugins checked, found 'libNone.so'")
     }
 
-    @Test("HostileLengths: events.canonical fails naming each unreadable string and the forged token; run alone, events.completion fails for the forged token")
+    @Test("HostileLengths: events.canonical fails naming each unreadable string, each answer the header does not allow and the forged token; run alone, events.completion fails for the forged token and the replies")
     func hostileLengths() async throws {
         let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
         let report = await ConformanceKit.run(plugins: [Built.plugin("HostileLengths")], options: kitOptions())
@@ -210,16 +210,19 @@ struct SubscriberOptionsTests {
                 == ["events.budget", "events.completion", "events.deterministic", "events.fuzz"] + cPluginSkips)
         let found = try #require(plugin.result("events.canonical")?.verdict.evidence.found)
         // handleWatchKitExtensionRequest runs once per canonical userInfo (two), so its reply is counted twice.
-        // One finding per line: the count, each string, the forged call, what the subscriber's calls did.
+        // One finding per line: the count and each string of a host call, each answer the header does
+        // not allow (read as the host reads it), the forged call, what the subscriber's calls did.
         let lines = found.split(separator: "\n").map(String.init)
         #expect(lines.count == 10, "\(found)")
-        #expect(lines.first == "7 strings the host cannot read:", "\(found)")
+        #expect(lines.first == "4 strings the host cannot read:", "\(found)")
         #expect(lines.dropFirst().first == "HostileLengths: log: \(problem)", "\(found)")
-        for call in ["log_event name", "logEvent(opened) attributes", "log_error", "configurationForConnecting",
-                     "handleWatchKitExtensionRequest: reply"] {
+        for call in ["log_event name", "logEvent(opened) attributes", "log_error"] {
             #expect(lines.contains("HostileLengths: \(call): \(problem)"), "\(call): \(found)")
         }
-        #expect(lines.filter { $0 == "HostileLengths: handleWatchKitExtensionRequest: reply: \(problem)" }.count == 2)
+        #expect(lines.contains("HostileLengths: configurationForConnecting #1: \(problem); read as no opinion"), "\(found)")
+        for call in 1...2 {
+            #expect(lines.contains("HostileLengths: handleWatchKitExtensionRequest #\(call): reply: \(problem); read as {}"), "\(found)")
+        }
         #expect(lines.contains("HostileLengths: performFetch #1: called a completion with a token the host never gave it (forged), 1 time"),
                 "\(found)")
         #expect(lines.last?.hasPrefix("HostileLengths: ") == true && lines.last?.hasSuffix(" returned") == true, "\(found)")
@@ -229,7 +232,10 @@ struct SubscriberOptionsTests {
                                              options: kitOptions { $0.only = ["events.completion"] })
         let completion = try #require(alone.plugins.first?.result("events.completion"))
         #expect(completion.status == .fail, "\(ConformanceKit.table(alone))")
-        #expect(completion.verdict.evidence.found
-                == "HostileLengths: performFetch #1: called a completion with a token the host never gave it (forged), 1 time")
+        #expect(completion.verdict.evidence.found.split(separator: "\n").map(String.init) == [
+            "HostileLengths: performFetch #1: called a completion with a token the host never gave it (forged), 1 time",
+            "HostileLengths: handleWatchKitExtensionRequest #1: reply: \(problem); read as {}",
+            "HostileLengths: handleWatchKitExtensionRequest #2: reply: \(problem); read as {}",
+        ], "\(completion.verdict.evidence.found)")
     }
 }

@@ -97,17 +97,19 @@ struct BridgeAdapterTests {
         defer { adapter.destroy() }
         _ = Solo(adapter).answer(.didBecomeActive)
         let lines = sink.lines
-        try #require(lines.count == 6)
+        try #require(lines.count == 7)
         #expect(lines[0] == "[logger] notice: app {\"name\":\"News\",\"bundleIdentifier\":\"com.example.news\","
                  + "\"version\":\"1.0\"} options {\"flavor\":\"blue\",\"limit\":3}")
-        #expect(lines[1] == "[logger] critical: level out of range")
-        #expect(lines[2] == "[logger] event opened {\"screen\":\"home\"}")
+        // Said, then logged at the nearest level.
+        #expect(lines[1] == "[logger] error: log: level 99, expected 0 (ADH_LOG_TRACE) to 6 (ADH_LOG_CRITICAL); logged as critical")
+        #expect(lines[2] == "[logger] critical: level out of range")
+        #expect(lines[3] == "[logger] event opened {\"screen\":\"home\"}")
         // The parser's own words follow; they are its business.
-        #expect(lines[3].hasPrefix("[logger] warning: logEvent(bad attributes) attributes: expected a JSON object, "
+        #expect(lines[4].hasPrefix("[logger] warning: logEvent(bad attributes) attributes: expected a JSON object, "
                                    + "found invalid JSON (line 1, column 4"))
-        #expect(lines[3].hasSuffix("); read as {}"))
-        #expect(lines[4] == "[logger] event bad attributes {}")
-        #expect(lines[5] == "[logger] error: failed {}")
+        #expect(lines[4].hasSuffix("); read as {}"))
+        #expect(lines[5] == "[logger] event bad attributes {}")
+        #expect(lines[6] == "[logger] error: failed {}")
     }
 
     @Test func answersOutsideTheHeaderAreReportedAndReadConservatively() async throws {
@@ -115,19 +117,28 @@ struct BridgeAdapterTests {
         let adapter = try #require(handBuilt("weird", sink: sink))
         defer { adapter.destroy() }
         let solo = Solo(adapter)
-        #expect(solo.answer(.openURL(url: URL(string: "news://x")!)) == nil)
-        #expect(solo.answer(.supportedInterfaceOrientations(idiom: .pad)) == nil)
+        let opened = solo.dispatcher.dispatchAtOnce(.openURL(url: URL(string: "news://x")!))
+        #expect(opened.answers.first?.answer == nil)
+        #expect(opened.reports == [.invalidAnswer(subscriber: "weird", event: .openURL,
+                                                  problem: "returned 5, expected -1 (no opinion), 0 (false) or 1 (true); read as no opinion")])
+        let oriented = solo.dispatcher.dispatchAtOnce(.supportedInterfaceOrientations(idiom: .pad))
+        #expect(oriented.answers.first?.answer == nil)
+        #expect(oriented.reports == [.invalidAnswer(subscriber: "weird", event: .supportedInterfaceOrientations,
+                                                    problem: "returned 1099511627776, expected a 32-bit mask or a negative value "
+                                                        + "(no opinion); read as no opinion")])
         let fetched = await solo.deliver(.performFetch)
         #expect(fetched.answers.first?.answer(as: BackgroundFetchResult.self) == .failed)
         #expect(fetched.result == .failed)
-        #expect(sink.lines == [
-            "[weird] error: openURL: returned 5, expected -1 (no opinion), 0 (false) or 1 (true); read as no opinion",
-            "[weird] error: supportedInterfaceOrientations: returned 1099511627776, expected a 32-bit mask or a "
-                + "negative value (no opinion); read as no opinion",
-            "[weird] error: performFetch: completion called with 9, expected 0 (newData), 1 (noData) or 2 (failed); "
-                + "read as failed",
-            "[weird] error: performFetch: returned 7, expected 0 (declines) or 1 (responds); read as responds",
-        ])
+        // Reported, not logged: a run with one ends with status 1, and the kit fails the plugin.
+        #expect(fetched.reports == [
+            .invalidAnswer(subscriber: "weird", event: .performFetch,
+                           problem: "completion called with 9, expected 0 (newData), 1 (noData) or 2 (failed); read as failed"),
+            .invalidAnswer(subscriber: "weird", event: .performFetch,
+                           problem: "returned 7, expected 0 (declines) or 1 (responds); read as responds"),
+        ].reduce(into: DispatchReportList()) { $0.append($1) }.reports)
+        #expect(fetched.reports.first?.description == "invalid answer: weird, performFetch: completion called with 9, expected "
+                + "0 (newData), 1 (noData) or 2 (failed); read as failed (2 times, the first shown)")
+        #expect(sink.lines.isEmpty)
     }
 
     /// The Bool and presentation-options completions outside the header, made inside the entry on its
@@ -141,15 +152,15 @@ struct BridgeAdapterTests {
         let performed = await solo.deliver(.performActionForShortcutItem(ShortcutItem(type: "x")))
         #expect(performed.answers.first?.answer(as: Bool.self) == false)
         #expect(performed.result == false)
+        #expect(performed.reports == [.invalidAnswer(subscriber: "weird", event: .performActionForShortcutItem,
+                                                     problem: "completion called with 2, expected 0 (false) or 1 (true); read as false")])
         let presented = await solo.deliver(.willPresentNotification(UserNotification(identifier: "n", userInfo: [:])))
         #expect(presented.answers.first?.answer(as: NotificationPresentationOptions.self) == .badge)
         #expect(presented.result == .badge)
-        #expect(sink.lines == [
-            "[weird] error: performActionForShortcutItem: completion called with 2, expected 0 (false) or 1 (true); "
-                + "read as false",
-            "[weird] error: notifications.willPresent: completion called with 1048577, expected a combination of the "
-                + "ADH_PRESENTATION_* bits; unknown bits ignored",
-        ])
+        #expect(presented.reports == [.invalidAnswer(subscriber: "weird", event: .willPresentNotification,
+                                                     problem: "completion called with 1048577, expected a combination of the "
+                                                         + "ADH_PRESENTATION_* bits; unknown bits ignored")])
+        #expect(sink.lines.isEmpty)
     }
 
     @Test func aDeclineAfterReturningIsReportedAndIgnored() async throws {

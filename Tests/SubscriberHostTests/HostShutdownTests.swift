@@ -61,14 +61,16 @@ struct HostShutdownTests {
             "[HostileLengths] error: log_error: \(problem)",
             "[HostileLengths] info: still here",
         ])
-        // Read as no opinion: the dispatcher's default.
-        #expect(host.dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "role")).result == "Default Configuration")
+        // Read as no opinion: the dispatcher's default; reported with the outcome.
+        let configured = host.dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "role"))
+        #expect(configured.result == "Default Configuration")
+        #expect(configured.reports == [.invalidAnswer(subscriber: "HostileLengths", event: .configurationForConnecting,
+                                                      problem: "\(problem); read as no opinion")])
         let reply = await host.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: ["q": 1]))
         #expect(reply.result == [:])
-        #expect(host.log.drain().map(\.description) == [
-            "[HostileLengths] error: configurationForConnecting: \(problem); read as no opinion",
-            "[HostileLengths] error: handleWatchKitExtensionRequest: reply: \(problem); read as {}",
-        ])
+        #expect(reply.reports == [.invalidAnswer(subscriber: "HostileLengths", event: .handleWatchKitExtensionRequest,
+                                                 problem: "reply: \(problem); read as {}")])
+        #expect(host.log.drain().isEmpty)
         let fetch = await host.dispatcher.dispatch(.performFetch)
         #expect(fetch.result == .newData)
         #expect(fetch.reports == [.forgedCompletion(subscriber: "HostileLengths", event: .performFetch)])

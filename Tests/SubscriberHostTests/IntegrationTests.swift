@@ -164,7 +164,7 @@ struct IntegrationTests {
             try PluginHost(manifestAt: manifest, options: HostOptions(extraSearchDirectories: [BuiltPlugins.directory]))
         } throws: { error in
             let text = String(describing: error)
-            return text.contains("plugins[1]") && text.contains("ABI mismatch: host speaks 1.x, plugin was built for 2.0")
+            return text.contains("plugins[1]") && text.contains("ABI mismatch: expected ABI 1.x (the host's), found 2.0; rebuild the plugin against this host's SubscriberABI.h, or use a host that speaks 2.x")
         }
     }
 }

@@ -335,4 +335,23 @@ struct IsolationParityTests {
             for (line, expected) in zip(lines, reference) { #expect(line == expected) }
         }
     }
+
+    /// Answers the header does not allow (HostileLengths: a configuration name and a reply of length
+    /// `SIZE_MAX`): the same `invalidAnswer` reports, isolated as in process — the child's go to the host
+    /// with its reply, each field checked there.
+    @Test("answers the header does not allow: the same invalidAnswer reports, read the same way", arguments: modes)
+    func invalidAnswers(mode: PluginIsolation.Mode) async throws {
+        let host = try Self.host(mode, [Plugin(source: .library("HostileLengths"))])
+        defer { host.shutDown() }
+        let problem = "expected a string of at most 64 MiB with data, found length 18446744073709551615"
+        _ = host.dispatcher.dispatchAtOnce(.didFinishLaunching())
+        let configured = host.dispatcher.dispatchAtOnce(.configurationForConnecting(sceneRole: "role"))
+        #expect(configured.result == "Default Configuration")
+        #expect(configured.reports == [.invalidAnswer(subscriber: "HostileLengths", event: .configurationForConnecting,
+                                                      problem: "\(problem); read as no opinion")])
+        let replied = await host.dispatcher.dispatch(.handleWatchKitExtensionRequest(userInfo: ["q": 1]))
+        #expect(replied.result == [:])
+        #expect(replied.reports == [.invalidAnswer(subscriber: "HostileLengths", event: .handleWatchKitExtensionRequest,
+                                                   problem: "reply: \(problem); read as {}")])
+    }
 }

@@ -92,7 +92,7 @@ struct LoaderDescriptorFieldTests {
         let fake = FakeDescriptor()
         fake.pointer.pointee.abi_major = 2
         fake.pointer.pointee.abi_minor = 3
-        #expect(fake.error() == #"plugin "/p/libFake.so": ABI mismatch: host speaks 1.x, plugin was built for 2.3"#)
+        #expect(fake.error() == #"plugin "/p/libFake.so": ABI mismatch: expected ABI 1.x (the host's), found 2.3; rebuild the plugin against this host's SubscriberABI.h, or use a host that speaks 2.x"#)
         fake.pointer.pointee.abi_major = 1
         fake.pointer.pointee.abi_minor = 7
         #expect(try fake.read().abiMinor == 7)

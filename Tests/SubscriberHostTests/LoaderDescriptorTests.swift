@@ -69,7 +69,7 @@ struct LoaderDescriptorTests {
     @Test("check 6: ABI major 2")
     func abiMajor() {
         let path = BuiltPlugins.path("BrokenABIMajor")
-        #expect(loadError(path) == #"plugin "\#(path)": ABI mismatch: host speaks 1.x, plugin was built for 2.0"#)
+        #expect(loadError(path) == #"plugin "\#(path)": ABI mismatch: expected ABI 1.x (the host's), found 2.0; rebuild the plugin against this host's SubscriberABI.h, or use a host that speaks 2.x"#)
     }
 
     @Test("check 6: struct_size smaller than the 1.0 descriptor")

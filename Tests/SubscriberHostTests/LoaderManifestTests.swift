@@ -161,7 +161,7 @@ struct LoaderManifestTests {
         let failure = try #require(load(manifest).failure)
         #expect(failure.pluginIndex == 1)
         #expect(failure.description
-            == #"\#(folder.file("app.json")): plugins[1]: plugin "\#(BuiltPlugins.path("BrokenABIMajor"))": ABI mismatch: host speaks 1.x, plugin was built for 2.0"#)
+            == #"\#(folder.file("app.json")): plugins[1]: plugin "\#(BuiltPlugins.path("BrokenABIMajor"))": ABI mismatch: expected ABI 1.x (the host's), found 2.0; rebuild the plugin against this host's SubscriberABI.h, or use a host that speaks 2.x"#)
     }
 
     @Test("a required library found nowhere lists where it looked")

@@ -122,7 +122,7 @@ enum LiveRunCommand {
             return ExitStatus.usage
         }
 
-        let liveOutput = EventOutput(host: host, json: json, output: output, errors: errors, logFile: logFile)
+        let liveOutput = EventOutput(host: host, json: json, output: output, errors: errors, logFile: logFile, reportsFail: false)
         let notifier = ServiceNotifier(environment: environment)
         let live = LiveHost(host: host, output: liveOutput, notifier: notifier, clock: clock,
                             terminationDeadline: UInt64(terminationDeadline) * 1_000_000)

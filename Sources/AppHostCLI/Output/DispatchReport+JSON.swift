@@ -15,6 +15,10 @@ extension DispatchReport {
              .forgedCompletion(let subscriber, _, let count), .completionAfterShutdown(let subscriber, _, let count):
             object["subscriber"] = .string(subscriber)
             if count > 1 { object["count"] = .number(Double(count)) }
+        case .invalidAnswer(let subscriber, _, let problem, let count):
+            object["subscriber"] = .string(subscriber)
+            object["problem"] = .string(problem)
+            if count > 1 { object["count"] = .number(Double(count)) }
         case .orientationConflict(_, let answers, let fallback):
             object["answers"] = .array(answers.map {
                 .object(["subscriber": .string($0.subscriber), "answer": .array($0.answer.names.map { .string($0) })])

@@ -19,8 +19,12 @@ final class EventOutput {
     /// touches it, calling nothing that could).
     @exclusivity(unchecked) private var line = OutputBytes(capacity: 4096)
 
-    init(host: PluginHost, json: Bool, output: TextOutput, errors: TextOutput, logFile: TextOutput?) {
+    /// Whether reports make the exit status 1 (a script's run), said in the footer; `apphost run`'s do not.
+    private let reportsFail: Bool
+
+    init(host: PluginHost, json: Bool, output: TextOutput, errors: TextOutput, logFile: TextOutput?, reportsFail: Bool = true) {
         self.json = json
+        self.reportsFail = reportsFail
         self.output = output
         self.errors = errors
         self.logFile = logFile
@@ -95,7 +99,7 @@ final class EventOutput {
                 }
             } else {
                 output.write(renderer.afterLastEvent(reports: leftovers.reports, logs: leftovers.logs, requests: leftovers.requests))
-                output.write(renderer.footer(events: eventCount, reports: reportCount))
+                output.write(renderer.footer(events: eventCount, reports: reportCount, reportsFail: reportsFail))
             }
         }
         flush()

@@ -127,11 +127,13 @@ package struct HumanRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n\n"
     }
 
-    /// The closing line: how many events were played and how many reports they raised.
-    package func footer(events: Int, reports: Int) -> String {
+    /// The closing line: how many events were played and how many reports they raised, and, when
+    /// `reportsFail` (a script's run: reports make its status 1; `apphost run` exits 0 when stopped
+    /// as asked, reports or not), the exit status they give.
+    package func footer(events: Int, reports: Int, reportsFail: Bool = true) -> String {
         let played = "\(events) event\(events == 1 ? "" : "s") played"
         guard reports > 0 else { return style.dim("\(played), no reports") + "\n" }
-        return style.yellow("\(played), \(reports) report\(reports == 1 ? "" : "s") (exit status 1)") + "\n"
+        return style.yellow("\(played), \(reports) report\(reports == 1 ? "" : "s")" + (reportsFail ? " (exit status 1)" : "")) + "\n"
     }
 
     /// `    log   DeepLinkRouter: routing to article/42`; events carry their attributes.

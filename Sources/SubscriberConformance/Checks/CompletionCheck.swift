@@ -72,6 +72,15 @@ struct CompletionCheck: ConformanceCheck {
         return "\(label): called a completion with a token the host never gave it (forged), \(plural(count, "time"))"
     }
 
+    /// A line for each answer among `reports` that the header does not allow (an answer the host read
+    /// as no opinion, a completion value it read as the most conservative one).
+    static func invalidAnswerLines(_ label: String, _ reports: [DispatchReport]) -> [String] {
+        reports.compactMap { report in
+            guard case .invalidAnswer(_, _, let problem, let count) = report else { return nil }
+            return "\(label): \(problem)" + (count == 1 ? "" : " (\(plural(count, "time")), the first shown)")
+        }
+    }
+
     /// The completion calls with a token the host never issued that it could not pin on one call, or nil.
     static func unknownTokenLine(_ problems: HostCallProblems) -> String? {
         let count = problems.unknownTokenCalls
@@ -96,6 +105,7 @@ struct CompletionCheck: ConformanceCheck {
             let reports = outcome.reports + invocation.lateReports.drain()
             let late = reports.contains { if case .late = $0 { true } else { false } }
             if let forged = Self.forgedLine(label, reports) { problems.append(forged) }
+            problems += Self.invalidAnswerLines(label, reports)
             for report in reports {
                 switch report {
                 case .duplicateCompletion(_, _, let extra): problems.append("\(label): called \(extra + 1) times")

@@ -61,7 +61,9 @@ enum EventInvoker {
         let context = DeliveryContext(
             event: event, application: application, serial: PayloadSerials.next(), timed: true, names: [subscriber.name],
             policy: policy, deadline: deadline.nanosecondsSaturating, lateReports: lateReports,
-            problem: { [context = subscriber.context] _, message in context.log(message, level: .error) })
+            problem: { [name = subscriber.name] _, event, problem in
+                lateReports.append(.invalidAnswer(subscriber: name, event: event, problem: problem))
+            })
         let flight = row.deliver(call, to: ResponderList([Responder(.loaded(entry: entry, subscriber: subscriber.me),
                                                                     subscriber: 0)]), context)
         var invocation = Invocation(answer: nil, owesCompletion: false, completes: row.timing.completes, whyNotOwed: "",

@@ -68,7 +68,9 @@ final class HostCallProblems: Sendable {
         }()
 
         func log(subscriber: String, level: LogLevel, message: String) {
-            guard level == .error, message.contains(": " + Self.problemStart) else { return }
+            // A log level outside the header's ("log: level 99, expected 0 (ADH_LOG_TRACE) to …").
+            let badLevel = message.hasPrefix("log: level ") && message.contains(", expected 0 (ADH_LOG_TRACE)")
+            guard level == .error, badLevel || message.contains(": " + Self.problemStart) else { return }
             // What the host then did ("; read as {}") is the host's business, not the plugin's defect.
             let problem = message.range(of: "; read as ").map { String(message[..<$0.lowerBound]) } ?? message
             problems.record("\(subscriber): \(problem)")

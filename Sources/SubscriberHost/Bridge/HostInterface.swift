@@ -129,9 +129,13 @@ final class HostInterface: Sendable {
     private func log(level: adh_log_level, message: adh_string) {
         guard let live = live(during: "log"),
               let message = read(message, of: "log", in: live.context) else { return }
-        // Levels outside the header's range are clamped to the nearest one rather than dropped.
-        let level = LogLevel(rawValue: min(max(level, LogLevel.trace.rawValue), LogLevel.critical.rawValue)) ?? .info
-        live.context.log(message, level: level)
+        // Levels outside the header's range are clamped to the nearest one rather than dropped, and said.
+        let clamped = LogLevel(rawValue: min(max(level, LogLevel.trace.rawValue), LogLevel.critical.rawValue)) ?? .info
+        if clamped.rawValue != level {
+            live.context.log("log: level \(level), expected 0 (ADH_LOG_TRACE) to 6 (ADH_LOG_CRITICAL); logged as \(clamped)",
+                             level: .error)
+        }
+        live.context.log(message, level: clamped)
     }
 
     private func logEvent(name: adh_string, attributes: adh_string) {

@@ -123,7 +123,7 @@ package final class LifecycleDispatcher {
         self.application = configuration.application
         self.stateCell = state
         deliveryList = DeliveryList(names: [], timed: configuration.measuresSubscribers, clock: configuration.clock,
-                                    lateReports: lateReports, problem: { _, _ in })
+                                    lateReports: lateReports, problem: { _, _, _ in })
         policies = configuration.policies()
         deadlines = LifecycleEvent.allCases.map { configuration.deadline(for: $0).nanosecondsSaturating }
         let rules = configuration.rules
@@ -456,14 +456,15 @@ package final class LifecycleDispatcher {
         stateCell.state = state
     }
 
-    /// How a loaded subscriber's answer that breaks the header is reported: as an error through its
-    /// own context, so it lands in the log with its name. Made once per subscriber list (not per
-    /// event: the dispatch path allocates nothing for it). [any-thread]
-    private static func problemReporter(_ subscribers: [SubscriberRegistration]) -> @Sendable (Int, String) -> Void {
-        let contexts: [SubscriberContext?] = subscribers.map {
-            if case .loaded(let loaded) = $0.kind { loaded.context } else { nil }
-        }
-        return { index, message in contexts[index]?.log(message, level: .error) }
+    /// How a loaded subscriber's answer that breaks the header is reported: an `invalidAnswer` report
+    /// (a run with one ends with status 1), in the outcome of the event it answered, or of the next
+    /// one for a completion that came after. Made once per subscriber list (not per event: the
+    /// dispatch path allocates nothing for it). [any-thread]
+    private static func problemReporter(_ subscribers: [SubscriberRegistration], into lateReports: LateReports)
+        -> @Sendable (Int, LifecycleEvent, String) -> Void
+    {
+        let names = subscribers.map(\.name)
+        return { index, event, problem in lateReports.append(.invalidAnswer(subscriber: names[index], event: event, problem: problem)) }
     }
 
     // MARK: Subscribers
@@ -472,7 +473,7 @@ package final class LifecycleDispatcher {
     func rebuild() {
         deliveryList = DeliveryList(names: subscribers.map(\.name), timed: configuration.measuresSubscribers,
                                     clock: configuration.clock, lateReports: lateReports,
-                                    problem: Self.problemReporter(subscribers), reusingRecords: true)
+                                    problem: Self.problemReporter(subscribers, into: lateReports), reusingRecords: true)
         peer.hooks = nil  // URL hooks are found again when next needed (URLHook.swift)
         // Subscriber by subscriber, each read once (not once per event), into every event's list
         // in dispatch order: `lists[event.index]`.

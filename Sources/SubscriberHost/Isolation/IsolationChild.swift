@@ -237,15 +237,14 @@ final class IsolationServer {
                 answers.append(["s": .number(Double(local)), "k": "n"])
                 continue
             }
-            let sink = endpoint
             let problemNames = names
+            let reports = lateReports
+            // Forwarded with the reply (or the next one), as every report this child's calls make.
             let context = DeliveryContext(
                 event: row.event, application: application, serial: PayloadSerials.next(), timed: false, names: names,
                 policy: policy, deadline: deadline, clock: clock, lateReports: lateReports,
-                problem: { index, line in
-                    _ = sink.send(IsolationWire.payload(.log, ["s": .number(Double(index)), "level": .number(Double(LogLevel.error.rawValue)),
-                                                                "m": .string(line)]))
-                    _ = problemNames
+                problem: { index, event, problem in
+                    reports.append(.invalidAnswer(subscriber: problemNames[index], event: event, problem: problem))
                 })
             let start = clock.nanoseconds()
             let flight = row.deliver(call, to: ResponderList([Responder(target, subscriber: local)]), context)

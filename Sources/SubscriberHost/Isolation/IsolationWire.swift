@@ -111,14 +111,23 @@ extension IsolationWire {
     /// host's to make (late, conflicts), or a crash the host sees itself.
     package static let forwardedReportKinds: Set<String> = [
         "duplicateCompletion", "completionAfterDelivery", "completionAfterDecline", "unexpectedRestoration",
-        "forgedCompletion", "ignoredDecline",
+        "forgedCompletion", "ignoredDecline", "invalidAnswer",
     ]
 
-    /// `report` as the child sends it: `{"s": subscriber index, "e": event, "k": kind, "n": count}`;
-    /// nil for a kind not forwarded or a subscriber not in `names`.
+    /// The longest `problem` an `invalidAnswer` report carries, in bytes: the child cuts a longer one,
+    /// the host refuses one past it (as every field of a message from a child, checked).
+    package static let maximumProblemBytes = 1_024
+
+    /// `report` as the child sends it: `{"s": subscriber index, "e": event, "k": kind, "n": count}`,
+    /// and `"p"`, what was wrong, for an `invalidAnswer`; nil for a kind not forwarded or a subscriber
+    /// not in `names`.
     package static func report(_ report: DispatchReport, names: [String]) -> JSONValue? {
         let (subscriber, event, count): (String, LifecycleEvent, Int)
+        var problem: String?
         switch report {
+        case .invalidAnswer(let name, let on, let text, let times):
+            (subscriber, event, count) = (name, on, times)
+            problem = cut(text, toBytes: maximumProblemBytes)
         case .duplicateCompletion(let name, let on, let times), .completionAfterDelivery(let name, let on, let times),
              .completionAfterDecline(let name, let on, let times), .unexpectedRestoration(let name, let on, let times),
              .forgedCompletion(let name, let on, let times):
@@ -129,7 +138,10 @@ extension IsolationWire {
             return nil
         }
         guard let index = names.firstIndex(of: subscriber) else { return nil }
-        return ["s": .number(Double(index)), "e": .string(event.row.name), "k": .string(report.kind), "n": .number(Double(count))]
+        var object: JSONObject = ["s": .number(Double(index)), "e": .string(event.row.name), "k": .string(report.kind),
+                                  "n": .number(Double(count))]
+        if let problem { object["p"] = .string(problem) }
+        return .object(object)
     }
 
     /// The reports of `value` (an array of ``report(_:names:)``'s objects, or nothing), named by the
@@ -162,11 +174,35 @@ extension IsolationWire {
             case "completionAfterDecline": .completionAfterDecline(subscriber: name, event: event, count: count)
             case "unexpectedRestoration": .unexpectedRestoration(subscriber: name, event: event, count: count)
             case "forgedCompletion": .forgedCompletion(subscriber: name, event: event, count: count)
+            case "invalidAnswer": .invalidAnswer(subscriber: name, event: event, problem: try problem(object, in: type), count: count)
             default: .ignoredDecline(subscriber: name, event: event)
             }
             reports.append(report)
         }
         return reports
+    }
+
+    /// `text` when it fits in `limit` UTF-8 bytes, else its longest run of whole scalars that fits
+    /// with "…" after it.
+    static func cut(_ text: String, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var kept = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= limit - 3 else { break }
+            kept.append(scalar)
+        }
+        return String(kept) + "…"
+    }
+
+    /// An `invalidAnswer` report's `"p"`: a string of at most ``maximumProblemBytes`` bytes.
+    private static func problem(_ object: JSONObject, in type: IsolationMessage) throws(IsolationWireError) -> String {
+        guard let text = object["p"]?.stringValue, !text.isEmpty, text.utf8.count <= maximumProblemBytes else {
+            throw IsolationWireError("expected an invalidAnswer report's p in \(type) to be a string of 1 to \(maximumProblemBytes) "
+                                     + "bytes, found \(object["p"].map { "\($0.shapeDescription)" } ?? "nothing")")
+        }
+        return text
     }
 
     /// How the app was launched, as the host sends it with an event: the C kind and its detail.

@@ -136,7 +136,8 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         case .nullDescriptor(let path):
             return "plugin \"\(path)\": expected adh_plugin_entry to return a descriptor, found NULL"
         case .abiMismatch(let path, let hostMajor, let pluginMajor, let pluginMinor):
-            return "plugin \"\(path)\": ABI mismatch: host speaks \(hostMajor).x, plugin was built for \(pluginMajor).\(pluginMinor)"
+            return "plugin \"\(path)\": ABI mismatch: expected ABI \(hostMajor).x (the host's), found \(pluginMajor).\(pluginMinor); "
+                + "rebuild the plugin against this host's SubscriberABI.h" + (pluginMajor > hostMajor ? ", or use a host that speaks \(pluginMajor).x" : "")
         case .descriptorTooSmall(let path, let minimum, let found):
             return "plugin \"\(path)\": expected a descriptor struct_size of at least \(minimum) (ABI 1.0), found \(found)"
         case .swiftVersionMismatch(let path, let host, let plugin):

@@ -28,6 +28,10 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
     case unattributedForgedCompletion(count: Int)
     /// `subscriber` declined `event` after its method had returned or after answering; ignored.
     case ignoredDecline(subscriber: String, event: LifecycleEvent)
+    /// `subscriber` (a loaded plugin's) answered `event` with a value the C header does not allow
+    /// (`problem` says what it returned or passed, what was expected and how it was read); `count`
+    /// such answers to that event are counted in one report, the first one's `problem` kept.
+    case invalidAnswer(subscriber: String, event: LifecycleEvent, problem: String, count: Int = 1)
     /// The orientation answers of `event` have an empty intersection; `fallback` (the configured
     /// default for the idiom) was delivered instead.
     case orientationConflict(event: LifecycleEvent, answers: [NamedAnswer<InterfaceOrientationMask>],
@@ -65,7 +69,8 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
             nil
         case .late(_, let event), .duplicateCompletion(_, let event, _), .completionAfterDelivery(_, let event, _),
              .completionAfterDecline(_, let event, _), .unexpectedRestoration(_, let event, _),
-             .forgedCompletion(_, let event, _), .ignoredDecline(_, let event), .orientationConflict(let event, _, _),
+             .forgedCompletion(_, let event, _), .ignoredDecline(_, let event), .invalidAnswer(_, let event, _, _),
+             .orientationConflict(let event, _, _),
              .duplicateKey(_, _, _, let event), .stateViolation(let event, _, _), .completionAfterShutdown(_, let event, _),
              .sceneStateViolation(let event, _, _, _), .crashed(_, _, let event, _), .hung(_, _, let event, _),
              .restarted(_, let event, _, _), .disabled(_, let event, _, _):
@@ -83,6 +88,7 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
         case .unexpectedRestoration: "unexpectedRestoration"
         case .forgedCompletion, .unattributedForgedCompletion: "forgedCompletion"
         case .ignoredDecline: "ignoredDecline"
+        case .invalidAnswer: "invalidAnswer"
         case .orientationConflict: "orientationConflict"
         case .duplicateKey: "duplicateKey"
         case .stateViolation, .sceneStateViolation: "stateViolation"
@@ -119,6 +125,9 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
                 + "ignored (called outside any subscriber's call, so no subscriber can be named)"
         case .ignoredDecline(let subscriber, let event):
             "ignored decline: \(subscriber) declined \(event) after returning or answering"
+        case .invalidAnswer(let subscriber, let event, let problem, let count):
+            "invalid answer: \(subscriber), \(event): \(problem)"
+                + (count == 1 ? "" : " (\(Self.times(count)), the first shown)")
         case .orientationConflict(let event, let answers, let fallback):
             "orientation conflict: \(event) answers have no orientation in common ("
                 + answers.map { "\($0.subscriber) \($0.answer)" }.joined(separator: ", ")
@@ -166,6 +175,8 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
              .completionAfterDecline(let subscriber, let event, _), .unexpectedRestoration(let subscriber, let event, _),
              .forgedCompletion(let subscriber, let event, _), .completionAfterShutdown(let subscriber, let event, _):
             RepeatKey(kind: kind, subscriber: subscriber, event: event)
+        case .invalidAnswer(let subscriber, let event, _, _):
+            RepeatKey(kind: kind, subscriber: subscriber, event: event)
         case .unattributedForgedCompletion:
             RepeatKey(kind: kind, subscriber: nil, event: nil)
         default:
@@ -188,6 +199,8 @@ public enum DispatchReport: Sendable, Hashable, CustomStringConvertible {
             .forgedCompletion(subscriber: s, event: e, count: a &+ b)
         case (.completionAfterShutdown(let s, let e, let a), .completionAfterShutdown(_, _, let b)):
             .completionAfterShutdown(subscriber: s, event: e, count: a &+ b)
+        case (.invalidAnswer(let s, let e, let problem, let a), .invalidAnswer(_, _, _, let b)):
+            .invalidAnswer(subscriber: s, event: e, problem: problem, count: a &+ b)
         case (.unattributedForgedCompletion(let a), .unattributedForgedCompletion(let b)):
             .unattributedForgedCompletion(count: a &+ b)
         default:
