@@ -9,7 +9,7 @@ struct BrokenPluginTests {
     static let cases: [(plugin: String, check: String, evidence: String)] = [
         ("BrokenUnresolved", "load.rtld-now", "undefined symbol: adh_broken_unresolved_function"),
         ("BrokenNoEntry", "load.entry-symbol", "no symbol adh_plugin_entry"),
-        ("BrokenABIMajor", "load.abi-version", "host speaks 1.x, plugin was built for 2.0"),
+        ("BrokenABIMajor", "load.abi-version", "expected ABI 1.x (the host's), found 2.0"),
         ("BrokenStructSize", "load.abi-version", "struct_size of at least 80 (ABI 1.0), found 16"),
         ("BrokenSwiftVersion", "load.swift-version", "found 5.9"),
         ("BrokenDescriptor", "load.descriptor", "id: expected a non-empty string"),

@@ -10,7 +10,7 @@ struct SDKGenerationTests {
     /// The generation, and the digest of the SDK's sources when it was last considered. (Generation 1
     /// took `swiftVersion:` into its export function before any release: no plugin outside this
     /// repository was built against the earlier form.)
-    static let recorded = (generation: 1, digest: "45b9fb64d703691e")
+    static let recorded = (generation: 1, digest: "c50ca3c65129cf50")
 
     /// The folders whose sources make the SDK a plugin links (the C header's structs included).
     static let folders = ["Sources/SubscriberKit", "Sources/SubscriberEventModel", "Sources/SubscriberValues",

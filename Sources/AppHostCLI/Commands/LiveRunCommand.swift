@@ -124,6 +124,7 @@ enum LiveRunCommand {
 
         let liveOutput = EventOutput(host: host, json: json, output: output, errors: errors, logFile: logFile, reportsFail: false)
         let notifier = ServiceNotifier(environment: environment)
+        notifier.onFirstFailure = { liveOutput.note($0) }
         let live = LiveHost(host: host, output: liveOutput, notifier: notifier, clock: clock,
                             terminationDeadline: UInt64(terminationDeadline) * 1_000_000)
         if host.manifest.sceneBased { live.scene = Manifest.liveSceneIdentifier }
@@ -136,7 +137,7 @@ enum LiveRunCommand {
         live.add(server)
         // Each source once, at start: what is in use, and what is not available (never fatal).
         for note in server.notes { liveOutput.note(note) }
-        liveOutput.note("signals: SIGTERM, SIGINT, SIGHUP stop; SIGTSTP, SIGCONT stop and continue; SIGUSR1 warns of memory (self-pipe)")
+        liveOutput.note("signals: SIGTERM, SIGINT, SIGHUP, SIGQUIT stop; SIGTSTP, SIGCONT stop and continue; SIGUSR1 warns of memory (self-pipe)")
         liveOutput.note("control socket: \(server.path)")
         if let problem = notifier.problem {
             liveOutput.note("service manager: unavailable: \(problem)")

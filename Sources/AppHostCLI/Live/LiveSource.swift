@@ -8,7 +8,7 @@ import SubscriberEventModel
 /// delivered: a `resume` while active is ignored, a `stop` in the background goes straight to
 /// `willTerminate`.
 enum LiveStimulus {
-    /// Resign, background, terminate, then exit 0 (SIGTERM, SIGINT, SIGHUP).
+    /// Resign, background, terminate, then exit 0 (SIGTERM, SIGINT, SIGHUP, SIGQUIT).
     case stop(because: String)
     /// Resign and background, then really stop the process (SIGTSTP).
     case suspend(because: String)
@@ -25,6 +25,17 @@ enum LiveStimulus {
     case reload(String, reply: @MainActor (String) -> Void)
     /// A reply that needs no event (a bad line's error), handed to `reply` in its turn.
     case answer(String, reply: @MainActor (String) -> Void)
+
+    /// Whether `other` is a stimulus of the same case (whatever it carries).
+    func sameKind(as other: LiveStimulus) -> Bool {
+        switch (self, other) {
+        case (.stop, .stop), (.suspend, .suspend), (.resume, .resume), (.memoryWarning, .memoryWarning),
+             (.timeChange, .timeChange), (.call, .call), (.reload, .reload), (.answer, .answer):
+            true
+        default:
+            false
+        }
+    }
 }
 
 /// One source of events for the live host: a small type behind this protocol, polled on the host's

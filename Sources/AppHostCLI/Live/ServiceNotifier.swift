@@ -7,7 +7,9 @@ import Glibc
 /// abstract name written `@name`. `READY=1` after launch, `STATUS=` lines a person can read in
 /// `systemctl status`, `WATCHDOG=1` at half of `$WATCHDOG_USEC`, `STOPPING=1` on the way out.
 ///
-/// Without `$NOTIFY_SOCKET`, every message is dropped silently (not run by a service manager).
+/// Without `$NOTIFY_SOCKET`, every message is dropped silently (not run by a service manager). A
+/// send never waits: a socket nobody reads (its queue full) loses the message rather than holding
+/// the host's loop; the first message lost is said once (``onFirstFailure``).
 final class ServiceNotifier {
     private let fd: Int32
     private var address = sockaddr_un()
@@ -18,6 +20,9 @@ final class ServiceNotifier {
     private(set) var problem: String?
     /// Whether the messages go anywhere.
     var isActive: Bool { fd >= 0 }
+    /// Called once, with a line, when a message first could not be sent; later ones are not said.
+    var onFirstFailure: ((String) -> Void)?
+    private var failed = false
 
     /// Reads `$NOTIFY_SOCKET`, `$WATCHDOG_USEC` and `$WATCHDOG_PID` from `environment`.
     init(environment: [String: String]) {
@@ -63,8 +68,17 @@ final class ServiceNotifier {
         let message = Array(lines.joined(separator: "\n").utf8)
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, addressLength) }
+                message.withUnsafeBytes {
+                    sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, addressLength)
+                }
             }
+        }
+        if sent != message.count, !failed {
+            failed = true
+            let reason = sent < 0 ? String(cString: strerror(errno)) : "\(sent) of \(message.count) bytes sent"
+            let first = lines.first.map { String($0.prefix { $0 != "=" }) } ?? "a message"
+            onFirstFailure?("service manager: \(first) not sent to NOTIFY_SOCKET (\(reason)); expected a socket that "
+                            + "reads, found none; messages that cannot be sent are dropped, not said again")
         }
         return sent == message.count
     }

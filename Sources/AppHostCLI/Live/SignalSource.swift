@@ -8,13 +8,23 @@ import Synchronization
 /// signal's number to a pipe (async-signal-safe, errno kept); the event loop reads it and acts.
 /// Nothing else happens inside a handler, whichever thread the kernel picks.
 ///
-/// SIGTERM / SIGINT / SIGHUP → stop; SIGTSTP → suspend (resign, background, then SIGSTOP);
-/// SIGCONT → resume; SIGUSR1 → memory warning.
+/// SIGTERM / SIGINT / SIGHUP / SIGQUIT → stop; SIGTSTP → suspend (resign, background, then SIGSTOP);
+/// SIGCONT → resume; SIGUSR1 → memory warning. A signal ignored when apphost started (`nohup`, a
+/// background job) stays ignored. What one read of the pipe brings is coalesced: a stop ends it
+/// (a SIGCONT that systemd sends after SIGTERM to a stopped service does not bring the app back
+/// first), and a burst of SIGUSR1 is one memory warning.
 @MainActor
 final class SignalSource: LiveSource {
     let name = "signals"
     /// The signals handled, in the order the docs list them.
-    static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGTSTP, SIGCONT, SIGUSR1]
+    static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGUSR1]
+    /// The signals that stop the host.
+    nonisolated static let stopping: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
+
+    /// Set by the relay at the first stop signal, before the loop reads it: a resume or a suspend the
+    /// loop reads first is then not acted on (the stop that follows decides). [any-thread]
+    nonisolated static var stopRequested: Bool { stopSeen.load(ordering: .acquiring) }
+    nonisolated private static let stopSeen = Atomic<Bool>(false)
 
     /// The handler pipe's write end, for the handler (set once, before any handler is installed).
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
@@ -44,8 +54,9 @@ final class SignalSource: LiveSource {
                 if count < 0, errno == EINTR { continue }
                 guard count == 1 else { return }
                 let number = Int32(byte)
-                if !stopped, number == SIGTERM || number == SIGINT || number == SIGHUP {
+                if !stopped, SignalSource.stopping.contains(number) {
                     stopped = true
+                    SignalSource.stopSeen.store(true, ordering: .releasing)
                     onStop()
                 }
                 _ = write(to, &byte, 1)
@@ -53,7 +64,13 @@ final class SignalSource: LiveSource {
         }
         thread.name = "apphost signal relay"
         thread.start()
+        var installed: [Int32] = []
         for number in Self.handled {
+            var current = sigaction()
+            // Ignored when apphost started (nohup, a background job): stays ignored.
+            if sigaction(number, nil, &current) == 0,
+               unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            installed.append(number)
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 let saved = errno
@@ -68,7 +85,7 @@ final class SignalSource: LiveSource {
         // Whatever a parent left blocked, these are delivered now.
         var set = sigset_t()
         sigemptyset(&set)
-        for number in Self.handled { sigaddset(&set, number) }
+        for number in installed { sigaddset(&set, number) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
@@ -86,14 +103,35 @@ final class SignalSource: LiveSource {
             guard count > 0 else { break }
             for byte in bytes[0..<count] { stimuli += Self.stimulus(for: Int32(byte)) }
         }
-        return stimuli
+        return Self.coalesced(stimuli)
+    }
+
+    /// `stimuli` as one read brought them, coalesced: the first stop alone when there is one; else
+    /// one memory warning at most (where the first was), and no suspend or resume repeated back to back.
+    static func coalesced(_ stimuli: [LiveStimulus]) -> [LiveStimulus] {
+        if let stop = stimuli.first(where: { if case .stop = $0 { true } else { false } }) { return [stop] }
+        var result: [LiveStimulus] = []
+        var warned = false
+        for stimulus in stimuli {
+            switch stimulus {
+            case .memoryWarning:
+                if warned { continue }
+                warned = true
+            case .suspend, .resume:
+                if let last = result.last, last.sameKind(as: stimulus) { continue }
+            default:
+                break
+            }
+            result.append(stimulus)
+        }
+        return result
     }
 
     /// What signal `number` asks for.
     static func stimulus(for number: Int32) -> [LiveStimulus] {
         let name = signalName(number)
         switch number {
-        case SIGTERM, SIGINT, SIGHUP: return [.stop(because: name)]
+        case SIGTERM, SIGINT, SIGHUP, SIGQUIT: return [.stop(because: name)]
         case SIGTSTP: return [.suspend(because: name)]
         case SIGCONT: return [.resume(because: name)]
         case SIGUSR1: return [.memoryWarning(because: name)]
@@ -107,6 +145,7 @@ final class SignalSource: LiveSource {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"
         case SIGHUP: "SIGHUP"
+        case SIGQUIT: "SIGQUIT"
         case SIGTSTP: "SIGTSTP"
         case SIGCONT: "SIGCONT"
         case SIGUSR1: "SIGUSR1"

@@ -21,7 +21,10 @@ final class LiveHostChild {
 
     /// Starts `apphost arguments` (paths absolute: the test's folder is kept); `environment` adds to the current one.
     /// The memory pressure source is off (`MEMORY_PRESSURE_WATCH=/dev/null`) unless `environment` sets it.
-    init(_ arguments: [String], directory: TemporaryDirectory? = nil, environment extra: [String: String] = [:]) throws {
+    /// `ignoring`: signals (`HUP`, `INT`) ignored when apphost starts, as `nohup` or a shell's background job
+    /// leaves them (a shell's `trap ''`, then `exec`).
+    init(_ arguments: [String], directory: TemporaryDirectory? = nil, environment extra: [String: String] = [:],
+         ignoring: [String] = []) throws {
         self.directory = try directory ?? TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: self.directory.path + "/run", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -36,7 +39,13 @@ final class LiveHostChild {
         // to the events a test expects: off, as systemd's MemoryPressureWatch=off says it, unless asked.
         variables["MEMORY_PRESSURE_WATCH"] = "/dev/null"
         variables.merge(extra) { $1 }
-        pid = try Self.spawn(AppHostProcess.executable, arguments, environment: variables, stdout: stdoutPath, stderr: stderrPath)
+        if ignoring.isEmpty {
+            pid = try Self.spawn(AppHostProcess.executable, arguments, environment: variables, stdout: stdoutPath, stderr: stderrPath)
+        } else {
+            let script = "trap '' \(ignoring.joined(separator: " ")); exec \"$0\" \"$@\""
+            pid = try Self.spawn("/bin/sh", ["-c", script, AppHostProcess.executable] + arguments, environment: variables,
+                                 stdout: stdoutPath, stderr: stderrPath)
+        }
     }
 
     /// posix_spawn with every signal at its default action and none blocked, as a shell starts it.

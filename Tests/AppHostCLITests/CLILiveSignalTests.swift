@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import Testing
+@testable import AppHostCLI
+
+/// `apphost run` as a service manager and a shell drive it: a stopped host stopped for good, signals
+/// a shell left ignored, SIGQUIT, bursts, a notification socket nobody reads. Every wait is on the
+/// fake NOTIFY_SOCKET's messages, a reply, stderr or the exit, each bounded generously.
+@Suite("apphost run under a service manager: signals and the notification socket")
+struct CLILiveSignalTests {
+    static let news = CLILiveHostTests.news
+
+    /// Waits (at most `seconds`, a guard against a hang) until `host`'s stderr contains `text`.
+    static func stderr(of host: LiveHostChild, contains text: String, seconds: Double = 60) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if host.stderr.contains(text) { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    @Test("a stopped host that systemd stops (SIGTERM, then SIGCONT) goes from the background straight to willTerminate")
+    func stopWhileSuspended() throws {
+        let directory = try TemporaryDirectory()
+        let log = directory.path + "/live.jsonl"
+        let host = try LiveHostChild(["run", "--manifest", Self.news, "--url", "news://article/1", "--log-file", log], directory: directory)
+        defer { host.cleanUp() }
+        #expect(host.notify.messages(until: "READY=1") != nil, "\(host.stderr)")
+        host.signal(SIGTSTP)
+        #expect(host.waitForState("T"), "the host did not stop")
+        // As systemd stops a stopped service: the stop first, then SIGCONT so that it can act on it.
+        host.signal(SIGTERM)
+        host.signal(SIGCONT)
+        #expect(host.waitForExit() == 0, "\(host.stderr)")
+        let events = try CLILiveHostTests.loggedEvents(log)
+        #expect(events == ["didFinishLaunching", "didBecomeActive", "willResignActive", "didEnterBackground", "willTerminate"],
+                "\(events)")
+    }
+
+    @Test("a signal ignored when apphost run started (nohup's SIGHUP, a background job's SIGINT) stays ignored; SIGQUIT stops")
+    func ignoredSignalsStayIgnored() throws {
+        let host = try LiveHostChild(["run", "--manifest", Self.news], ignoring: ["HUP", "INT"])
+        defer { host.cleanUp() }
+        #expect(host.notify.messages(until: "READY=1") != nil, "\(host.stderr)")
+        host.signal(SIGHUP)
+        host.signal(SIGINT)
+        // One loop, in order: a reply to a line sent after the signals means they were read, and ignored.
+        let reply = try CLILiveHostTests.send(#"{"event": "didReceiveMemoryWarning"}"#, to: host)
+        #expect(reply.status == 0, "\(reply.stderr) \(host.stderr)")
+        host.signal(SIGQUIT)
+        #expect(host.notify.messages(until: "STOPPING=1") != nil)
+        #expect(host.waitForExit() == 0, "\(host.stderr)")
+        #expect(host.stderr.contains("apphost: stopping: SIGQUIT"), "\(host.stderr)")
+        #expect(!host.stderr.contains("stopping: SIGHUP") && !host.stderr.contains("stopping: SIGINT"), "\(host.stderr)")
+    }
+
+    @Test("a notification socket nobody reads never holds the loop: the first message lost is said once, the host answers and stops")
+    func notifySocketNobodyReads() throws {
+        // A watchdog every millisecond fills the fake socket's queue at once: the test never reads it.
+        let host = try LiveHostChild(["run", "--manifest", Self.news], environment: ["WATCHDOG_USEC": "2000"])
+        defer { host.cleanUp() }
+        #expect(Self.stderr(of: host, contains: "not sent to NOTIFY_SOCKET"), "\(host.stderr)")
+        let reply = try CLILiveHostTests.send(#"{"event": "didReceiveMemoryWarning"}"#, to: host)
+        #expect(reply.status == 0, "\(reply.stderr) \(host.stderr)")
+        host.signal(SIGTERM)
+        #expect(host.waitForExit() == 0, "\(host.stderr)")
+        #expect(host.stderr.components(separatedBy: "not sent to NOTIFY_SOCKET").count == 2, "said once: \(host.stderr)")
+    }
+
+    @Test("what one read of the signal pipe brings is coalesced: a stop alone, one memory warning, no repeated resume")
+    @MainActor func coalesced() {
+        func kinds(_ stimuli: [LiveStimulus]) -> [String] {
+            stimuli.map { stimulus in
+                switch stimulus {
+                case .stop(let reason): "stop \(reason)"
+                case .suspend: "suspend"
+                case .resume: "resume"
+                case .memoryWarning: "memory"
+                default: "other"
+                }
+            }
+        }
+        let burst = Array(repeating: LiveStimulus.memoryWarning(because: "SIGUSR1"), count: 1_000)
+        #expect(kinds(SignalSource.coalesced(burst)) == ["memory"])
+        #expect(kinds(SignalSource.coalesced([.resume(because: "SIGCONT"), .stop(because: "SIGTERM"), .stop(because: "SIGINT")]))
+                == ["stop SIGTERM"])
+        #expect(kinds(SignalSource.coalesced([.suspend(because: "SIGTSTP"), .suspend(because: "SIGTSTP"), .memoryWarning(because: "SIGUSR1"),
+                                              .resume(because: "SIGCONT"), .resume(because: "SIGCONT"), .memoryWarning(because: "SIGUSR1")]))
+                == ["suspend", "memory", "resume"])
+        #expect(kinds(SignalSource.coalesced(SignalSource.stimulus(for: SIGQUIT))) == ["stop SIGQUIT"])
+    }
+}
