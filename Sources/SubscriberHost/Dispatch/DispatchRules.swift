@@ -29,7 +29,8 @@ public struct DispatchRules: Sendable, Hashable {
         /// Once it was delivered, whoever responded (UIKit, the default).
         case perProcess
         /// Once a subscriber received it: a launch event nobody responded to may come again, and is
-        /// delivered (Flutter's `didFinishLaunching` bookkeeping).
+        /// delivered (Flutter's `didFinishLaunching` bookkeeping); a `willFinishLaunching` once a
+        /// subscriber received `didFinishLaunching` is refused still (Flutter forwards none then).
         case oncePluginReceived
     }
 
@@ -173,11 +174,14 @@ final class PeerRuleState {
     /// Whether `event`, which the state machine refused, goes to its subscribers anyway under
     /// `rules`, and whether its report stays: a transition out of order under a lenient order
     /// (reported), a launch event nobody received yet when only a received launch counts (not reported).
+    /// A `willFinishLaunching` after a received `didFinishLaunching` is not forwarded (reported), as
+    /// Flutter's `application:willFinishLaunchingWithOptions:` forwards nothing once the launch was sent.
     func forwardsRefused(_ event: LifecycleEvent, rules: DispatchRules) -> (forwards: Bool, reported: Bool) {
         switch event.row.state {
         case .transition where rules.transitionOrder == .lenient:
             return (true, true)
-        case .launch where rules.launchOnce == .oncePluginReceived && !launchesReceived.contains(event):
+        case .launch where rules.launchOnce == .oncePluginReceived && !launchesReceived.contains(event)
+            && !(event == .willFinishLaunching && launchesReceived.contains(.didFinishLaunching)):
             return (true, false)
         default:
             return (false, true)
