@@ -186,6 +186,21 @@ struct PeerRuleTests {
         #expect(throws: SubscriberChangeError.duplicateName("ProfileProbe")) { try plain.add(InProcessSubscriber(ProfileProbe.self)) }
     }
 
+    @Test("removing an unknown name (GoogleUtilities, \"duplicateRegistration\": \"sameIdAgain\"): nothing removed, no error, false; UIKit's rule: an error")
+    func removeUnknown() throws {
+        for members in [#""profile": "googleUtilities""#, #""duplicateRegistration": "sameIdAgain""#] {
+            let host = try PluginHost(manifest: parseManifest(withApp(members)), inProcess: [InProcessSubscriber(ProfileProbe.self)])
+            #expect(try host.remove(named: "Nobody") == false)  // GoogleUtilities' testInvalidInterceptor: no throw
+            #expect(host.subscriberNames == ["ProfileProbe"])
+            #expect(try host.remove(named: "ProfileProbe") == true)
+            #expect(try host.remove(named: "ProfileProbe") == false)  // removed already: nothing again
+            #expect(host.subscriberNames.isEmpty)
+        }
+        let plain = try PluginHost(manifest: parseManifest(withApp()), inProcess: [InProcessSubscriber(ProfileProbe.self)])
+        #expect(throws: SubscriberChangeError.unknownName("Nobody")) { try plain.remove(named: "Nobody") }
+        #expect(plain.subscriberNames == ["ProfileProbe"])
+    }
+
     // MARK: The keys
 
     @Test("every rule's key refuses a value it does not know: one line with the key, the values, what was found")

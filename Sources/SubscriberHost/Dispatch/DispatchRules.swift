@@ -15,12 +15,15 @@ public struct DispatchRules: Sendable, Hashable {
         case lenient
     }
 
-    /// Adding a subscriber whose name is taken by one of the same type: manifest `"duplicateRegistration"`.
+    /// Adding a subscriber whose name is taken by one of the same type, and removing a name no
+    /// subscriber has: manifest `"duplicateRegistration"`.
     public enum DuplicateRegistration: String, Sendable, Hashable, CaseIterable {
-        /// An error, nothing changes (Expo's `registerSubscriber`, the default).
+        /// An error, nothing changes (Expo's `registerSubscriber`, the default); so is removing an
+        /// unknown name.
         case error
         /// The subscriber registered already is kept and its name handed back, as if just added
-        /// (GoogleUtilities hands the same interceptor ID back for the same interceptor).
+        /// (GoogleUtilities hands the same interceptor ID back for the same interceptor); removing an
+        /// unknown name changes nothing and is no error (GoogleUtilities only logs an unknown ID).
         case sameIdAgain
     }
 
