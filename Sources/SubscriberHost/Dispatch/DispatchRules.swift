@@ -87,7 +87,8 @@ public struct DispatchRules: Sendable, Hashable {
     public enum WillPresentAnswer: String, Sendable, Hashable, CaseIterable {
         /// Every answer, reconciled by the event's reconciler (the union by default; the default).
         case reconciled
-        /// The first completion that arrives in time, alone (Expo's `willPresent`).
+        /// The first completion that arrives in time, alone (expo-notifications' `NotificationCenterManager`,
+        /// which hands UIKit's completion handler to every delegate).
         case firstCompleted
     }
 
