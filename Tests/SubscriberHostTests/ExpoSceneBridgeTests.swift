@@ -3,8 +3,8 @@ import SubscriberKit
 import Testing
 @testable import SubscriberHost
 
-/// Expo's scene bridge: `ExpoAppSceneDelegate` rebuilds launch options from a scene's connection
-/// options and forwards every URL context and user activity to its app-delegate subscribers, whether
+/// Expo's scene bridge: `ExpoAppSceneDelegate` passes `launchOptions: nil` and routes each URL context
+/// and user activity of a scene's connection options, and every later one, to its app-delegate subscribers, whether
 /// or not something else handled it. An app-delegate-only subscriber (expo-linking's kind) under a
 /// scene-based app hears the URL that opened the scene and each URL context once, and nothing twice.
 @MainActor

@@ -94,7 +94,7 @@ struct LiveSubscriberTests {
             configuration: DispatchConfiguration(application: testApplication))
         dispatcher.dispatchAtOnce(.didFinishLaunching())
         registrar.action = {
-            try? dispatcher.remove(named: "Doomed")
+            _ = try? dispatcher.remove(named: "Doomed")
             try? dispatcher.add(newcomer.registration())
             registrar.action = {}
         }
@@ -117,7 +117,7 @@ struct LiveSubscriberTests {
             subscribers: [SubscriberRegistration(name: "LiveRegistrar", subscriber: registrar), SubscriberRegistration(loaded)],
             configuration: DispatchConfiguration(application: testApplication))
         dispatcher.dispatchAtOnce(.didFinishLaunching())
-        registrar.action = { try? dispatcher.remove(named: "LiveLoaded") }
+        registrar.action = { _ = try? dispatcher.remove(named: "LiveLoaded") }
         let outcome = dispatcher.dispatchAtOnce(.didBecomeActive)
         #expect(outcome.answerNames == ["LiveRegistrar", "LiveLoaded"])
         #expect(LiveLog.shared.entries == ["LiveRegistrar:didBecomeActive", "LiveLoaded:didBecomeActive", "LiveLoaded:destroyed"])
@@ -137,7 +137,7 @@ struct LiveSubscriberTests {
         dispatcher.launch()
         let outcome: EventOutcome<BackgroundFetchResult> = await withCheckedContinuation { continuation in
             dispatcher.dispatchAtOnce(.performFetch) { continuation.resume(returning: $0) }
-            try? dispatcher.remove(named: "LiveLoaded")
+            _ = try? dispatcher.remove(named: "LiveLoaded")
         }
         #expect(outcome.result == .failed)  // LiveLoaded counts as failed, which wins by default
         #expect(outcome.reports == [.late(subscriber: "LiveLoaded", event: .performFetch)])
@@ -152,7 +152,7 @@ struct LiveSubscriberTests {
         subscribers[2].fetch = .later(.newData)
         let outcome: EventOutcome<BackgroundFetchResult> = await withCheckedContinuation { continuation in
             dispatcher.dispatchAtOnce(.performFetch) { continuation.resume(returning: $0) }
-            try? dispatcher.remove(named: "A")
+            _ = try? dispatcher.remove(named: "A")
         }
         #expect(outcome.result == .newData)
         #expect(outcome.answerNames == ["A", "B", "C"])

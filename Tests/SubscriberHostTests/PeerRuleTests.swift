@@ -73,6 +73,24 @@ struct PeerRuleTests {
         #expect(plainLog.callers(of: .didFinishLaunching).isEmpty)
     }
 
+    @Test("launch counted once received (Flutter): willFinishLaunching after a received didFinishLaunching is refused, reported, forwarded to nobody")
+    func willFinishAfterReceivedLaunch() throws {
+        for configuration in try Self.both(.flutter, #""launchOnce": "oncePluginReceived""#) {
+            let (dispatcher, _, log) = makeDispatcher(["Plugin"], configuration: configuration, launched: false)
+            dispatcher.dispatchAtOnce(.didFinishLaunching())
+            #expect(log.callers(of: .didFinishLaunching) == ["Plugin"])
+            let late = dispatcher.dispatchAtOnce(.willFinishLaunching())
+            #expect(log.callers(of: .willFinishLaunching).isEmpty)  // Flutter's plugin: called 0 times
+            #expect(late.reports.contains(where: Self.isStateViolation))
+        }
+        // A didFinishLaunching nobody received does not count: willFinishLaunching is delivered, unreported.
+        let (dispatcher, _, log) = makeDispatcher([], configuration: try Self.configuration(#""profile": "flutter""#), launched: false)
+        dispatcher.dispatchAtOnce(.didFinishLaunching())
+        try dispatcher.add(TestSubscriber("Plugin", log: log).registration { $0 != .didFinishLaunching })
+        #expect(dispatcher.dispatchAtOnce(.willFinishLaunching()).reports.isEmpty)
+        #expect(log.callers(of: .willFinishLaunching) == ["Plugin"])
+    }
+
     @Test("launch replayed (Flutter, \"replayLaunch\": true): a subscriber added after the launch is given it, alone, once, with its options")
     func launchReplayed() throws {
         let url = URL(string: "news://article/9")!
@@ -166,6 +184,21 @@ struct PeerRuleTests {
         }
         let plain = try PluginHost(manifest: parseManifest(withApp()), inProcess: [InProcessSubscriber(ProfileProbe.self)])
         #expect(throws: SubscriberChangeError.duplicateName("ProfileProbe")) { try plain.add(InProcessSubscriber(ProfileProbe.self)) }
+    }
+
+    @Test("removing an unknown name (GoogleUtilities, \"duplicateRegistration\": \"sameIdAgain\"): nothing removed, no error, false; UIKit's rule: an error")
+    func removeUnknown() throws {
+        for members in [#""profile": "googleUtilities""#, #""duplicateRegistration": "sameIdAgain""#] {
+            let host = try PluginHost(manifest: parseManifest(withApp(members)), inProcess: [InProcessSubscriber(ProfileProbe.self)])
+            #expect(try host.remove(named: "Nobody") == false)  // GoogleUtilities' testInvalidInterceptor: no throw
+            #expect(host.subscriberNames == ["ProfileProbe"])
+            #expect(try host.remove(named: "ProfileProbe") == true)
+            #expect(try host.remove(named: "ProfileProbe") == false)  // removed already: nothing again
+            #expect(host.subscriberNames.isEmpty)
+        }
+        let plain = try PluginHost(manifest: parseManifest(withApp()), inProcess: [InProcessSubscriber(ProfileProbe.self)])
+        #expect(throws: SubscriberChangeError.unknownName("Nobody")) { try plain.remove(named: "Nobody") }
+        #expect(plain.subscriberNames == ["ProfileProbe"])
     }
 
     // MARK: The keys

@@ -15,12 +15,15 @@ public struct DispatchRules: Sendable, Hashable {
         case lenient
     }
 
-    /// Adding a subscriber whose name is taken by one of the same type: manifest `"duplicateRegistration"`.
+    /// Adding a subscriber whose name is taken by one of the same type, and removing a name no
+    /// subscriber has: manifest `"duplicateRegistration"`.
     public enum DuplicateRegistration: String, Sendable, Hashable, CaseIterable {
-        /// An error, nothing changes (Expo's `registerSubscriber`, the default).
+        /// An error, nothing changes (Expo's `registerSubscriber`, the default); so is removing an
+        /// unknown name.
         case error
         /// The subscriber registered already is kept and its name handed back, as if just added
-        /// (GoogleUtilities hands the same interceptor ID back for the same interceptor).
+        /// (GoogleUtilities hands the same interceptor ID back for the same interceptor); removing an
+        /// unknown name changes nothing and is no error (GoogleUtilities only logs an unknown ID).
         case sameIdAgain
     }
 
@@ -29,7 +32,8 @@ public struct DispatchRules: Sendable, Hashable {
         /// Once it was delivered, whoever responded (UIKit, the default).
         case perProcess
         /// Once a subscriber received it: a launch event nobody responded to may come again, and is
-        /// delivered (Flutter's `didFinishLaunching` bookkeeping).
+        /// delivered (Flutter's `didFinishLaunching` bookkeeping); a `willFinishLaunching` once a
+        /// subscriber received `didFinishLaunching` is refused still (Flutter forwards none then).
         case oncePluginReceived
     }
 
@@ -83,7 +87,8 @@ public struct DispatchRules: Sendable, Hashable {
     public enum WillPresentAnswer: String, Sendable, Hashable, CaseIterable {
         /// Every answer, reconciled by the event's reconciler (the union by default; the default).
         case reconciled
-        /// The first completion that arrives in time, alone (Expo's `willPresent`).
+        /// The first completion that arrives in time, alone (expo-notifications' `NotificationCenterManager`,
+        /// which hands UIKit's completion handler to every delegate).
         case firstCompleted
     }
 
@@ -173,11 +178,14 @@ final class PeerRuleState {
     /// Whether `event`, which the state machine refused, goes to its subscribers anyway under
     /// `rules`, and whether its report stays: a transition out of order under a lenient order
     /// (reported), a launch event nobody received yet when only a received launch counts (not reported).
+    /// A `willFinishLaunching` after a received `didFinishLaunching` is not forwarded (reported), as
+    /// Flutter's `application:willFinishLaunchingWithOptions:` forwards nothing once the launch was sent.
     func forwardsRefused(_ event: LifecycleEvent, rules: DispatchRules) -> (forwards: Bool, reported: Bool) {
         switch event.row.state {
         case .transition where rules.transitionOrder == .lenient:
             return (true, true)
-        case .launch where rules.launchOnce == .oncePluginReceived && !launchesReceived.contains(event):
+        case .launch where rules.launchOnce == .oncePluginReceived && !launchesReceived.contains(event)
+            && !(event == .willFinishLaunching && launchesReceived.contains(.didFinishLaunching)):
             return (true, false)
         default:
             return (false, true)

@@ -170,15 +170,22 @@ extension LifecycleDispatcher {
     /// nothing — also when removed from inside an event, which goes on with the subscribers it started
     /// with. Once the current event's calls are over (at once outside an event), a loaded subscriber is
     /// destroyed, and the completions it still owes to events waiting for them are settled as at
-    /// shutdown: counted as the event's late value, reported `late`. Throws when no subscriber has
-    /// that name.
-    package func remove(named name: String) throws(SubscriberChangeError) {
-        guard let position = subscribers.firstIndex(where: { $0.name == name }) else { throw .unknownName(name) }
+    /// shutdown: counted as the event's late value, reported `late`. Returns true. When no subscriber
+    /// has that name: throws, or under ``DispatchRules/DuplicateRegistration/sameIdAgain`` changes
+    /// nothing and returns false (GoogleUtilities' `unregisterAppDelegateInterceptorWithID:` only
+    /// logs an unknown ID).
+    @discardableResult
+    package func remove(named name: String) throws(SubscriberChangeError) -> Bool {
+        guard let position = subscribers.firstIndex(where: { $0.name == name }) else {
+            if configuration.rules.duplicateRegistration == .sameIdAgain { return false }
+            throw .unknownName(name)
+        }
         live.removed.append(subscribers.remove(at: position))
         // Its constraints no longer hold the others: priority may now order them differently.
         subscribers = Self.ordered(subscribers.sorted { $0.sequence < $1.sequence })
         rebuild()
         if live.depth == 0 { runDeferredChanges() }
+        return true
     }
 
     /// `registrations` numbered in the order given, then in dispatch order: what a dispatcher starts

@@ -4,13 +4,15 @@ import SubscriberKit
 extension SceneBridge {
     /// What the bridge replays of a `scene.willConnect`, to the app-level subscribers that do not
     /// respond to `scene.willConnect` themselves, in this order:
-    /// - under ``DispatchRules/connectAsLaunch`` (Flutter's `FlutterSceneDelegate` fallback, once per
-    ///   scene), `didFinishLaunching` with the connection's options as launch options (its first URL
-    ///   and that URL's source application, its activity, its quick action, its notification's userInfo);
+    /// - under ``DispatchRules/connectAsLaunch`` (Flutter's `sceneWillConnectFallback:` in
+    ///   `FlutterPluginAppLifeCycleDelegate.mm`, once per scene), `didFinishLaunching` with the
+    ///   connection's options as launch options (its first URL and that URL's source application,
+    ///   its activity, its quick action, its notification's userInfo) — also for a connection with
+    ///   no options, which Flutter does not replay (a known difference, docs/profiles.md);
     /// - under ``DispatchRules/SceneBridgeForwards/everything`` (Expo's `ExpoAppSceneDelegate`, which
-    ///   rebuilds launch options from `connectionOptions`), one `openURL` per URL context and
-    ///   `continueUserActivity` for its activity — so each hears the URL or link that opened the
-    ///   scene once, through the one method it has.
+    ///   passes `launchOptions: nil` and routes each URL context and each activity on its own), one
+    ///   `openURL` per URL context and `continueUserActivity` for its activity — so each hears the
+    ///   URL or link that opened the scene once, through the one method it has.
     /// Nil when there is nothing to replay or nobody to replay it to.
     @MainActor
     static func connectionReplays(_ call: AnyEventCall, delivered: InFlight, lists: [ResponderList], rules: DispatchRules,

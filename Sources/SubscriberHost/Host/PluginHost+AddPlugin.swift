@@ -39,7 +39,7 @@ extension PluginHost {
             do {
                 try dispatcher.add(registration, whenResponseDelivered: delivered)
             } catch {
-                for name in added { try? dispatcher.remove(named: name) }  // destroys them
+                for name in added { _ = try? dispatcher.remove(named: name) }  // destroys them
                 made[position...].forEach { $0.destroy() }
                 throw error
             }

@@ -249,9 +249,12 @@ public final class PluginHost {
 
     /// Removes the subscriber named `name` while the host runs, a plugin's or an in-process one: it
     /// receives nothing from the next event on; a plugin's is destroyed once the current event's
-    /// calls are over (at once outside an event), its owed completions settled as at shutdown
-    /// Throws when no subscriber has that name.
-    public func remove(named name: String) throws(SubscriberChangeError) {
+    /// calls are over (at once outside an event), its owed completions settled as at shutdown.
+    /// Returns true. When no subscriber has that name: throws ``SubscriberChangeError/unknownName(_:)``,
+    /// or, under ``DispatchRules/DuplicateRegistration/sameIdAgain`` (the `googleUtilities` profile),
+    /// removes nothing and returns false, as GoogleUtilities ignores an unknown interceptor ID.
+    @discardableResult
+    public func remove(named name: String) throws(SubscriberChangeError) -> Bool {
         try dispatcher.remove(named: name)
     }
 
