@@ -91,3 +91,33 @@ struct CLILiveSignalTests {
         #expect(kinds(SignalSource.coalesced(SignalSource.stimulus(for: SIGQUIT))) == ["stop SIGQUIT"])
     }
 }
+
+/// `apphost run` whose standard output's reader goes away: the app goes on.
+@Suite("apphost run without its standard output's reader")
+struct CLILiveOutputTests {
+    @Test("stdout's reader gone (EPIPE): said once on stderr, the socket still answers, SIGTERM stops it in order, exit 0")
+    func closedStandardOutput() throws {
+        let directory = try TemporaryDirectory()
+        let log = directory.path + "/live.jsonl"
+        // Standard output a FIFO whose only reader the test holds, then closes.
+        let fifo = directory.path + "/child-stdout"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // not inherited: the host must see no reader left
+        try #require(reader >= 0)
+        let host = try LiveHostChild(["run", "--manifest", CLILiveHostTests.news, "--url", "news://article/1", "--json",
+                                      "--log-file", log], directory: directory)
+        defer { host.cleanUp() }
+        #expect(host.notify.messages(until: "READY=1") != nil, "\(host.stderr)")
+        close(reader)
+        for _ in 0..<2 {
+            let reply = try CLILiveHostTests.send(#"{"event": "openURL", "url": "news://article/7"}"#, to: host)
+            #expect(reply.status == 0, "\(reply.stderr) \(host.stderr)")
+        }
+        host.signal(SIGTERM)
+        #expect(host.notify.messages(until: "STOPPING=1") != nil, "\(host.stderr)")
+        #expect(host.waitForExit() == 0, "\(host.stderr)")
+        #expect(host.stderr.components(separatedBy: "event lines are no longer written there, the app goes on").count == 2,
+                "said once: \(host.stderr)")
+        #expect(try CLILiveHostTests.loggedEvents(log).suffix(3) == ["willResignActive", "didEnterBackground", "willTerminate"])
+    }
+}

@@ -88,6 +88,26 @@ struct IsolationFailureTests {
         #expect(host.subscriberNames == ["DiesOnEvent"])
     }
 
+    /// A load-time check that fails in the child fails the host's start with the very line the loader
+    /// gives in process (the check's own words, not wrapped as a failed `create`, not cut).
+    @Test("a load-time check failing in the child: the same line as in process, its check kept",
+          arguments: ["BrokenStructSize", "BrokenABIMajor", "BrokenUTF8Name", "BrokenDuplicateNames"])
+    func loadErrorAsInProcess(library: String) throws {
+        func line(isolated: Bool) -> String {
+            var manifest = Isolated.manifest([.init(library: library)])
+            if !isolated { manifest.plugins[0].isolation = PluginIsolation() }
+            do {
+                _ = try PluginHost(manifest: manifest, options: HostOptions(extraSearchDirectories: [BuiltProducts.directory]))
+                return "loaded"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let inProcess = line(isolated: false)
+        #expect(inProcess.contains("plugins[0]") && inProcess.contains("lib\(library).so"), "\(inProcess)")
+        #expect(line(isolated: true) == inProcess)
+    }
+
     @Test("a hang in a synchronous event: past the call budget the child is killed and reported hung; the next event restarts it")
     func hang() throws {
         // The budget is every call's, the restarted child's first included: generous, so that a child

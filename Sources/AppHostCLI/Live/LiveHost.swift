@@ -50,17 +50,36 @@ final class LiveHost {
     func launch(_ launch: [AnyEventCall]) async -> Bool {
         for call in launch + foreground(fromBackground: false) {
             let outcome = await deliver(call, source: "launch")
-            guard outcome?.refusal == nil, output.writable else { return false }
+            guard outcome?.refusal == nil, outputsLetItGoOn() else { return false }
         }
         output.flush()
         notifier.send(["READY=1", "STATUS=\(host.application.name) is active; control socket ready", "MAINPID=\(getpid())"])
         return true
     }
 
+    /// Whether the app goes on after its outputs' writes: standard output lost (its reader gone, a
+    /// full disk) is said once on stderr and the app goes on without it — a service's app does not end
+    /// because whoever read its lines went away; a log file that cannot be written is a record lost,
+    /// and stops the app.
+    private func outputsLetItGoOn() -> Bool {
+        if output.logFileFailure != nil { return false }
+        if let failure = output.outputFailure, !outputLossSaid {
+            outputLossSaid = true
+            output.note("\(failure); event lines are no longer written there, the app goes on (SIGTERM stops it)")
+        }
+        return true
+    }
+    private var outputLossSaid = false
+
     /// Runs the loop until a stop (or the app is terminated through the socket); returns the exit
-    /// status: 0 after an orderly stop, 2 when an output could not be written.
+    /// status: 0 after an orderly stop, 2 when the log file could not be written (the app was then
+    /// stopped in order).
     func run() async -> Int32 {
-        while !finished, output.writable {
+        while !finished {
+            guard outputsLetItGoOn() else {
+                await stop(because: "the log file cannot be written", terminated: false)
+                break
+            }
             var wanted: [pollfd] = []
             var owners: [Int] = []
             for (index, source) in sources.enumerated() {
@@ -94,7 +113,7 @@ final class LiveHost {
                 await handle(stimulus)
             }
         }
-        return output.writable ? ExitStatus.success : ExitStatus.usage
+        return output.logFileFailure == nil ? ExitStatus.success : ExitStatus.usage
     }
 
     /// Delivers what `stimulus` asks for, as the application's state allows.

@@ -49,6 +49,10 @@ final class EventOutput {
 
     /// Whether every write so far went through.
     var writable: Bool { output.failure == nil && logFile?.failure == nil }
+    /// The first failed write to standard output, nil while none failed.
+    var outputFailure: WriteFailure? { output.failure }
+    /// The first failed write to the log file, nil while none failed (or without one).
+    var logFileFailure: WriteFailure? { logFile?.failure }
 
     /// Writes out what is buffered.
     func flush() { TextOutput.flushPending() }

@@ -54,8 +54,14 @@ extension PluginHost {
                 groups.append(try IsolationGroup(plugins: plugins, application: manifest.app,
                                                  allowWritable: options.allowWritable, log: log))
             } catch {
-                try fail(error.plugin.entry, .createFailed(path: error.plugin.path, name: error.plugin.entry.subscribers.first ?? "*",
-                                                            reason: "in its isolated child: \(error.reason)"), group: entries)
+                // A load-time check that failed in the child: its line, as in process.
+                let failure: PluginLoadError = if let check = error.loadCheck {
+                    .inspected(path: error.plugin.path, check: check, message: error.reason)
+                } else {
+                    .createFailed(path: error.plugin.path, name: error.plugin.entry.subscribers.first ?? "*",
+                                  reason: "in its isolated child: \(error.reason)")
+                }
+                try fail(error.plugin.entry, failure, group: entries)
             }
         }
         return (groups, skipped)

@@ -120,7 +120,9 @@ final class IsolationServer {
                 }
             } catch {
                 subscribers.reversed().forEach { $0.destroy() }
-                send(.hello, ["error": .string(error.description), "plugin": .number(Double(pluginIndex))])
+                // The load-time check that failed and its line, as the host's own loader would say them.
+                send(.hello, ["error": .string(error.description), "check": .number(Double(error.check)),
+                              "plugin": .number(Double(pluginIndex))])
                 _exit(3)
             }
         }

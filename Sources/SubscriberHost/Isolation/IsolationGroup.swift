@@ -120,7 +120,9 @@ package final class IsolationGroup {
             if let error = hello["error"]?.stringValue {
                 connection.kill()
                 let index = hello["plugin"]?.intValue.flatMap { plugins.indices.contains($0) ? $0 : nil } ?? 0
-                throw IsolationStartError(plugin: plugins[index], reason: error)
+                let check = hello["check"]?.intValue.flatMap { (1...10).contains($0) ? $0 : nil }
+                throw IsolationStartError(plugin: plugins[index], reason: IsolationWire.cut(error, toBytes: IsolationStartError.maximumReasonBytes),
+                                          loadCheck: check)
             }
             var names: [String] = [], pluginOf: [Int] = [], responding: [[Bool]] = []
             let rows = EventTable.rows
@@ -368,6 +370,12 @@ extension IsolationGroup {
 package struct IsolationStartError: Error, Sendable, CustomStringConvertible {
     package let plugin: IsolationGroup.Plugin
     package let reason: String
+    /// The load-time check (1…10) that failed in the child, whose line `reason` is (as the host's
+    /// loader says it in process); nil when the child could not be started or spoke wrongly.
+    package var loadCheck: Int? = nil
+
+    /// The longest line a child's load error keeps, in bytes (a child's words are bounded).
+    package static let maximumReasonBytes = 4_096
 
     package var description: String { "\(plugin.entry.keyPath) \"\(plugin.path)\" (isolated): \(reason)" }
 }
