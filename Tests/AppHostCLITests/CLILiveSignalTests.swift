@@ -68,6 +68,23 @@ struct CLILiveSignalTests {
         #expect(host.stderr.components(separatedBy: "not sent to NOTIFY_SOCKET").count == 2, "said once: \(host.stderr)")
     }
 
+    @Test("NOTIFY_SOCKET: a relative path and an over-long name are refused, each saying which; an abstract name may fill the address")
+    @MainActor func notifySocketAddresses() {
+        let relative = ServiceNotifier(environment: ["NOTIFY_SOCKET": "run/notify"])
+        #expect(!relative.isActive)
+        #expect(relative.problem == "NOTIFY_SOCKET: expected an absolute path or an @abstract name, found the relative path run/notify",
+                "\(relative.problem ?? "")")
+        let long = ServiceNotifier(environment: ["NOTIFY_SOCKET": "/" + String(repeating: "p", count: 107)])
+        #expect(long.problem == "NOTIFY_SOCKET: expected at most 107 bytes in the path, found 108", "\(long.problem ?? "")")
+        let longest = ServiceNotifier(environment: ["NOTIFY_SOCKET": "/" + String(repeating: "p", count: 106)])
+        #expect(longest.problem == nil && longest.isActive)
+        // Linux takes an abstract name of 107 bytes after its leading zero (the whole sun_path).
+        let abstract = ServiceNotifier(environment: ["NOTIFY_SOCKET": "@" + String(repeating: "a", count: 107)])
+        #expect(abstract.problem == nil && abstract.isActive, "\(abstract.problem ?? "")")
+        let tooLong = ServiceNotifier(environment: ["NOTIFY_SOCKET": "@" + String(repeating: "a", count: 108)])
+        #expect(tooLong.problem == "NOTIFY_SOCKET: expected at most 107 bytes after the @, found 108", "\(tooLong.problem ?? "")")
+    }
+
     @Test("what one read of the signal pipe brings is coalesced: a stop alone, one memory warning, no repeated resume")
     @MainActor func coalesced() {
         func kinds(_ stimuli: [LiveStimulus]) -> [String] {

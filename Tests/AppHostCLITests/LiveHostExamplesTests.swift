@@ -41,6 +41,7 @@ struct LiveHostExamplesTests {
         #expect(service["WatchdogSec"] == "30s")
         #expect(service["MemoryPressureWatch"] == "auto")
         #expect(service["KillSignal"] == "SIGTERM")
+        #expect(service["KillMode"] == "mixed", "SIGTERM to the host alone: it ends its isolated plugins' children itself")
         let exec = try #require(service["ExecStart"]).split(separator: " ").map(String.init)
         #expect(Array(exec.prefix(4)) == [Self.installedAppHost, "run", "--manifest", Self.installedRoot + "manifests/news.json"])
         // The command line is one apphost accepts: its manifest exists here and it parses (--help stops before loading).

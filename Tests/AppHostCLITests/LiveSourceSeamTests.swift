@@ -49,6 +49,35 @@ struct LiveSourceSeamTests {
         }
     }
 
+    @Test("a stop signal pending before the launch: nothing is delivered, no READY, and the stop terminates nothing never launched")
+    func stopBeforeLaunch() async throws {
+        let (live, lines) = try Self.engine()
+        live.stopPending = { true }
+        let launch = [EventCall.willFinishLaunching(options: LaunchOptions()).erased, EventCall.didFinishLaunching(options: LaunchOptions()).erased]
+        #expect(await live.launch(launch))
+        live.add(ScriptedSource([[.stop(because: "SIGTERM")]]))
+        #expect(await live.run() == 0)
+        #expect(Self.events(lines()).isEmpty, "\(lines())")
+        #expect(lines().contains("stderr: apphost: stopping: SIGTERM"), "\(lines())")
+    }
+
+    @Test("a stop signal that comes during the launch ends it there: the stop takes the app down from where it got")
+    func stopDuringLaunch() async throws {
+        let (live, lines) = try Self.engine()
+        var asked = 0
+        // Pending from the second look on: after willFinishLaunching was delivered.
+        live.stopPending = {
+            asked += 1
+            return asked > 1
+        }
+        let launch = [EventCall.willFinishLaunching(options: LaunchOptions()).erased, EventCall.didFinishLaunching(options: LaunchOptions()).erased]
+        #expect(await live.launch(launch))
+        live.add(ScriptedSource([[.stop(because: "SIGTERM")]]))
+        #expect(await live.run() == 0)
+        // As every stop from where the app is: background (it was not yet), then terminate; never didFinishLaunching.
+        #expect(Self.events(lines()) == ["willFinishLaunching", "didEnterBackground", "willTerminate"], "\(lines())")
+    }
+
     @Test("every stimulus goes through the state machine: resume while active is ignored, suspend and resume, memory, time, stop")
     func stimuliThroughTheLoop() async throws {
         let (live, lines) = try Self.engine()
@@ -108,6 +137,28 @@ struct LiveSourceSeamTests {
         clock.time += 2 * source.minimumInterval
         #expect(source.due(now: clock.time).isEmpty)
         #expect(throws: LiveError.self) { try MemoryPressureSource(path: directory.path + "/none", clock: clock, forcePolling: true) }
+    }
+
+    @Test("an ordinary file named as the PSI file (MEMORY_PRESSURE_WATCH) is polled and never written: no trigger in it")
+    func ordinaryFileNeverWritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let text = "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+        let file = try directory.write("memory.pressure", text)
+        let source = try MemoryPressureSource(path: file, clock: HandClock())
+        defer { source.close() }
+        guard case .polling(_, let why) = source.mechanism else {
+            Issue.record("an ordinary file got a trigger: \(source.description)")
+            return
+        }
+        #expect(why.contains("not a kernel pressure file"), "\(why)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == text, "the file was written")
+        #expect(!MemoryPressureSource.isKernelPressureFile(file))
+        #expect(MemoryPressureSource.isKernelPressureFile("/proc/pressure/memory") == (access("/proc/pressure/memory", F_OK) == 0))
+        // Not a PSI file at all: refused before anything is written.
+        let other = try directory.write("notes", "hello\n")
+        #expect(throws: LiveError.self) { try MemoryPressureSource(path: other, clock: HandClock()) }
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "hello\n")
     }
 
     @Test("a real PSI trigger where the kernel allows it; the fallback named where it does not")

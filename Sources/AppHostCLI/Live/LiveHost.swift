@@ -32,6 +32,8 @@ final class LiveHost {
     var scanCache: ScanCache?
     /// Raises SIGSTOP after a suspend (a seam: tests that inject a suspend do not stop themselves).
     var stopProcess: () -> Void = { _ = raise(SIGSTOP) }
+    /// Whether a stop signal came and the loop has not read it yet (a seam: the signal relay's flag).
+    var stopPending: () -> Bool = { SignalSource.stopRequested }
 
     init(host: PluginHost, output: EventOutput, notifier: ServiceNotifier, clock: LiveClock, terminationDeadline: UInt64) {
         self.host = host
@@ -46,13 +48,17 @@ final class LiveHost {
 
     /// Launches: `launch` (will/didFinishLaunching, and a scene-based app's scene.willConnect), then
     /// didBecomeActive (a scene-based app: its scene's willEnterForeground and didBecomeActive);
-    /// READY=1 once done. False when the launch was refused or an output failed.
+    /// READY=1 once done. False when the launch was refused or an output failed. A stop signal that
+    /// came while the plugins loaded, or during the launch, ends it where it is, without READY=1:
+    /// the loop then reads the stop and stops the app from the state it reached.
     func launch(_ launch: [AnyEventCall]) async -> Bool {
         for call in launch + foreground(fromBackground: false) {
+            if stopPending() { return true }
             let outcome = await deliver(call, source: "launch")
             guard outcome?.refusal == nil, outputsLetItGoOn() else { return false }
         }
         output.flush()
+        if stopPending() { return true }
         notifier.send(["READY=1", "STATUS=\(host.application.name) is active; control socket ready", "MAINPID=\(getpid())"])
         return true
     }
@@ -217,7 +223,10 @@ final class LiveHost {
         if !terminated {
             let source = Self.source(of: reason)
             await moveToBackground(source: source)
-            if host.applicationState != .terminated { await deliver(NotificationCall.willTerminate.erased, source: source) }
+            // Never launched (a stop before the launch): nothing to terminate.
+            if host.applicationState != .terminated, host.applicationState != .notRunning {
+                await deliver(NotificationCall.willTerminate.erased, source: source)
+            }
         }
         for source in sources { source.close() }
     }

@@ -61,7 +61,16 @@ final class MemoryPressureSource: LiveSource {
          minimumInterval: UInt64 = 10_000_000_000, forcePolling: Bool = false) throws(LiveError) {
         self.clock = clock
         self.minimumInterval = minimumInterval
-        if !forcePolling {
+        // Read first, written only where the kernel keeps pressure files: a path to an ordinary file
+        // (a mistake, or a test's) is polled, never overwritten with a trigger.
+        guard Self.readAvg10(path) != nil else {
+            throw LiveError("\(path): expected a PSI file with a line 'some avg10=…', found none")
+        }
+        let kernelFile = Self.isKernelPressureFile(path)
+        if !forcePolling, !kernelFile {
+            fd = -1
+            mechanism = .polling(path: path, why: "not a kernel pressure file under /proc/pressure or /sys/fs/cgroup, so nothing is written to it")
+        } else if !forcePolling {
             let writable = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
             if writable >= 0 {
                 let bytes = Array(trigger.utf8) + [0]
@@ -83,10 +92,16 @@ final class MemoryPressureSource: LiveSource {
             fd = -1
             mechanism = .polling(path: path, why: "polling asked for")
         }
-        guard Self.readAvg10(path) != nil else {
-            throw LiveError("\(path): expected a PSI file with a line 'some avg10=…', found none")
-        }
         nextDue = clock.now() + Self.pollInterval
+    }
+
+    /// Whether `path`, links resolved, is where the kernel keeps pressure files (`/proc/pressure/`,
+    /// a cgroup's under `/sys/fs/cgroup/`): the only files a trigger is written to.
+    static func isKernelPressureFile(_ path: String) -> Bool {
+        guard let resolved = realpath(path, nil) else { return false }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        return real.hasPrefix("/proc/pressure/") || real.hasPrefix("/sys/fs/cgroup/")
     }
 
     /// The line said at start.

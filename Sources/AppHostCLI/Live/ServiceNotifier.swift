@@ -41,11 +41,19 @@ final class ServiceNotifier {
         let abstract = bytes.first == UInt8(ascii: "@")
         if abstract { bytes[0] = 0 }
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.first == UInt8(ascii: "/") || abstract, bytes.count < capacity else {
+        // A path keeps a byte for its terminating zero; an abstract name (its leading zero counted) may fill it.
+        let refusal: String? = if !abstract && bytes.first != UInt8(ascii: "/") {
+            "NOTIFY_SOCKET: expected an absolute path or an @abstract name, found the relative path \(ErrorLine.value(path))"
+        } else if bytes.count > capacity - (abstract ? 0 : 1) {
+            "NOTIFY_SOCKET: expected at most \(capacity - 1) bytes \(abstract ? "after the @" : "in the path"), found \(bytes.count - (abstract ? 1 : 0))"
+        } else {
+            nil
+        }
+        if let refusal {
             fd = -1
             addressLength = 0
             watchdogInterval = nil
-            problem = "NOTIFY_SOCKET: expected an absolute path or an @abstract name shorter than \(capacity) bytes, found \(path.count) characters"
+            problem = refusal
             return
         }
         address.sun_family = sa_family_t(AF_UNIX)
