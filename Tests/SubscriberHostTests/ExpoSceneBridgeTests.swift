@@ -64,7 +64,9 @@ struct FlutterSceneBridgeTests {
             if members == #""sceneBridge": true"# {
                 #expect(launches == ["-"])  // the app's own launch only
             } else {
-                #expect(launches == ["-", "news://cold from com.apple.mobilesafari", "-"], "\(members)")
+                // A connection with no URL and no quick action is not replayed (Flutter's
+                // testSceneWillConnectFallbackSkippedNoOptions).
+                #expect(launches == ["-", "news://cold from com.apple.mobilesafari"], "\(members)")
                 #expect(opened.bridged.map(\.event) == [.didFinishLaunching])
             }
         }
@@ -72,6 +74,22 @@ struct FlutterSceneBridgeTests {
 }
 
 extension FlutterSceneBridgeTests {
+    @Test("profile flutter: a connection is a launch only with what ConvertConnectionOptions keeps (URL, source application, quick action)")
+    func launchOptionsAsFlutterConvertsThem() throws {
+        let host = try PluginHost(manifest: parseManifest(withApp(#""profile": "flutter""#)),
+                                  inProcess: [InProcessSubscriber(LaunchOptionsProbe.self)])
+        host.dispatchAtOnce(.didFinishLaunching())
+        let link = UserActivity(activityType: UserActivity.browsingWeb, webpageURL: URL(string: "https://news.example.com/a/1"))
+        // An activity alone, or a notification alone: nothing Flutter converts, so no launch.
+        host.dispatchAtOnce(.sceneWillConnect(scene: "link", options: SceneConnectionOptions(userActivity: link)))
+        let shortcut = host.dispatchAtOnce(.sceneWillConnect(scene: "search", options: SceneConnectionOptions(
+            shortcutItem: ShortcutItem(type: "com.example.search"))))
+        #expect(shortcut.bridged.map(\.event) == [.didFinishLaunching])
+        let probe = try #require(host.subscriber(named: "LaunchOptionsProbe", as: LaunchOptionsProbe.self))
+        #expect(probe.launches.count == 2, "\(probe.launches)")
+        #expect(probe.launches.last == LaunchOptions(shortcutItem: ShortcutItem(type: "com.example.search")))
+    }
+
     @Test("profile flutter, and \"sceneBridgeSkips\": \"sceneSubscribers\": a subscriber that adopted the scene life cycle gets no replay")
     func skipsSceneSubscribers() throws {
         for (members, expected) in [(#""profile": "flutter""#, [false]), (#""sceneBridge": true, "sceneBridgeSkips": "sceneSubscribers""#, [false]),
@@ -134,6 +152,16 @@ final class SceneRouterProbe: InstantiableSubscriber, SceneWillConnectSubscriber
     }
     func scene(_ scene: Scene, openURLContexts urlContexts: [OpenURLContext]) -> Bool? {
         heard += urlContexts.map(\.url.absoluteString)
+        return true
+    }
+}
+
+/// An app-delegate plugin that keeps each launch's options.
+final class LaunchOptionsProbe: InstantiableSubscriber, DidFinishLaunchingSubscriber {
+    var launches: [LaunchOptions] = []
+    required init(context: SubscriberContext) {}
+    func application(_ application: Application, didFinishLaunchingWithOptions launchOptions: LaunchOptions) -> Bool? {
+        launches.append(launchOptions)
         return true
     }
 }

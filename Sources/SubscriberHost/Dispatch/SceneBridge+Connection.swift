@@ -5,10 +5,10 @@ extension SceneBridge {
     /// What the bridge replays of a `scene.willConnect`, to the app-level subscribers that do not
     /// respond to `scene.willConnect` themselves, in this order:
     /// - under ``DispatchRules/connectAsLaunch`` (Flutter's `sceneWillConnectFallback:` in
-    ///   `FlutterPluginAppLifeCycleDelegate.mm`, once per scene), `didFinishLaunching` with the
-    ///   connection's options as launch options (its first URL and that URL's source application,
-    ///   its activity, its quick action, its notification's userInfo) — also for a connection with
-    ///   no options, which Flutter does not replay (a known difference, docs/profiles.md);
+    ///   `FlutterPluginAppLifeCycleDelegate.mm`, once per scene), `didFinishLaunching` with the launch
+    ///   options Flutter's `ConvertConnectionOptions` makes of the connection's — its first URL, that
+    ///   URL's source application, its quick action, nothing else — and, as there, not at all for a
+    ///   connection that has none of them;
     /// - under ``DispatchRules/SceneBridgeForwards/everything`` (Expo's `ExpoAppSceneDelegate`, which
     ///   passes `launchOptions: nil` and routes each URL context and each activity on its own), one
     ///   `openURL` per URL context and `continueUserActivity` for its activity — so each hears the
@@ -20,12 +20,10 @@ extension SceneBridge {
         guard call.event == .sceneWillConnect, rules.connectAsLaunch || rules.sceneBridgeForwards == .everything,
               let options = call.arguments(as: SceneConnectionArguments.Value.self)?.options else { return nil }
         var calls: [AnyEventCall] = []
-        if rules.connectAsLaunch {
+        if rules.connectAsLaunch, options.urlContexts.first != nil || options.shortcutItem != nil {
             let first = options.urlContexts.first
             calls.append(EventCall.didFinishLaunching(options: LaunchOptions(
-                url: first?.url, sourceApplication: first?.options.sourceApplication, annotation: first?.options.annotation,
-                userActivity: options.userActivity, remoteNotification: options.notificationResponse?.notification.userInfo,
-                shortcutItem: options.shortcutItem)).erased)
+                url: first?.url, sourceApplication: first?.options.sourceApplication, shortcutItem: options.shortcutItem)).erased)
         }
         if rules.sceneBridgeForwards == .everything {
             calls += options.urlContexts.map { EventCall.openURL(url: $0.url, options: $0.options).erased }
