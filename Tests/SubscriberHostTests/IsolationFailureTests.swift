@@ -134,11 +134,18 @@ struct IsolationFailureTests {
         defer { host.shutDown() }
         host.dispatchAtOnce(.didFinishLaunching())
         var kinds: [[String]] = []
+        var rows: [Int] = []
         for _ in 0..<4 {
-            kinds.append(Isolated.kinds(host.dispatchAtOnce(.didBecomeActive).reports))
-            kinds.append(Isolated.kinds(host.dispatchAtOnce(.willResignActive).reports))
+            let active = host.dispatchAtOnce(.didBecomeActive)
+            let resigned = host.dispatchAtOnce(.willResignActive)
+            kinds += [Isolated.kinds(active.reports), Isolated.kinds(resigned.reports)]
+            rows += [active.answers.count, resigned.answers.count]
         }
         #expect(kinds == [["crashed"], ["restarted"], ["crashed"], ["restarted"], ["crashed"], ["disabled"], [], []])
+        // Disabled at the sixth event (its row says it got no call); absent from the next on: no row,
+        // as if it were not there, and nobody to ask.
+        #expect(rows == [1, 1, 1, 1, 1, 1, 0, 0])
+        #expect(host.dispatcher.responderNames(for: .didBecomeActive).isEmpty)
         #expect(host.isolationGroups.first?.connection == nil)
     }
 

@@ -156,8 +156,11 @@ public final class PluginHost {
         self.manifest = manifest
         self.plugins = PluginSet(plugins: plugins, skipped: skipped)
         self.log = log
-        self.dispatcher = LifecycleDispatcher(subscribers: registrations, configuration: configuration, state: state)
+        let dispatcher = LifecycleDispatcher(subscribers: registrations, configuration: configuration, state: state)
+        self.dispatcher = dispatcher
         self.subscribers = made
+        // A disabled group's subscribers leave the responder lists: absent from the next event on.
+        for group in isolated { group.onDisabled = { [weak dispatcher] in dispatcher?.rebuild() } }
     }
 
     /// Checks the `after`/`before` constraints of every subscriber, the loaded ones first (made from

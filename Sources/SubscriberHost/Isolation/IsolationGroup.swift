@@ -146,8 +146,13 @@ package final class IsolationGroup {
         }
     }
 
-    /// Whether subscriber `local` responds to `event`.
-    func responds(_ local: Int, to event: LifecycleEvent) -> Bool { responding[local][event.index] }
+    /// Whether subscriber `local` responds to `event`: never once the group is disabled (its
+    /// subscribers are then absent, with no row, from the next event on).
+    func responds(_ local: Int, to event: LifecycleEvent) -> Bool { !isDisabled && responding[local][event.index] }
+
+    /// Called once the group is disabled, on the main actor (the host rebuilds its responder lists,
+    /// taking effect from the next event, as a subscriber removed from inside an event does).
+    var onDisabled: (@MainActor () -> Void)?
 
     // MARK: Events
 
@@ -246,6 +251,7 @@ package final class IsolationGroup {
         guard budget.take(at: context.clock.nanoseconds()) else {
             isDisabled = true
             connection = nil
+            onDisabled?()
             for plugin in plugins {
                 context.lateReports.append(.disabled(plugin: plugin.name, event: context.event, restarts: isolation.restart.max,
                                                      withinSeconds: isolation.restart.withinSeconds))
@@ -262,6 +268,7 @@ package final class IsolationGroup {
             log.log(subscriber: names.first ?? plugins[0].name, level: .error, message: error.description)
             isDisabled = true
             connection = nil
+            onDisabled?()
             for plugin in plugins {
                 context.lateReports.append(.disabled(plugin: plugin.name, event: context.event, restarts: budget.used,
                                                      withinSeconds: isolation.restart.withinSeconds))
