@@ -138,3 +138,29 @@ struct CLILiveOutputTests {
         #expect(try CLILiveHostTests.loggedEvents(log).suffix(3) == ["willResignActive", "didEnterBackground", "willTerminate"])
     }
 }
+
+/// `apphost open` while the live host is still starting.
+@Suite("apphost open during the live host's start")
+struct CLILiveStartTests {
+    @Test("open while the plugins load (SlowScan sleeps 1.2 s in its constructor): the socket is there, the URL waits and is delivered")
+    func openDuringStart() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = try directory.write("slow.json", """
+            {"app": {"name": "Slow", "bundleIdentifier": "com.example.news", "version": "1"},
+             "plugins": [{"library": "SlowScan"}, {"library": "DeepLinkRouter", "options": {"hosts": ["news.example.com"], "scheme": "news"}}]}
+            """)
+        let host = try LiveHostChild(["run", "--manifest", manifest], directory: directory)
+        defer { host.cleanUp() }
+        // The instance lock holds the host's pid from before the plugins load on.
+        let pidFile = directory.path + "/run/apphost/com.example.news.pid"
+        let end = Date().addingTimeInterval(60)
+        while Date() < end, (try? String(contentsOfFile: pidFile, encoding: .utf8))?.hasPrefix("\(host.pid)") != true { usleep(2_000) }
+        let opened = try AppHostProcess.run(["open", "--manifest", manifest, "news://article/3"], environment: host.environment)
+        #expect(opened.status == 0, "\(opened.stderr) \(host.stderr)")
+        #expect(opened.stdout.hasPrefix(#"{"event":"openURL""#), "\(opened.stdout)")
+        #expect(host.notify.messages(until: "READY=1") != nil, "\(host.stderr)")
+        host.signal(SIGTERM)
+        #expect(host.waitForExit() == 0, "\(host.stderr)")
+        #expect((host.stdout + host.stderr).contains("routing to article/3"), "\(host.stdout)")
+    }
+}

@@ -71,6 +71,8 @@ enum LiveRunCommand {
         let record: TextOutput?
         let signals: SignalSource
         let scanCache: ScanCache?
+        // Bound before the plugins load, so that it is taken away again if the start fails.
+        var bound: ControlSocketServer?
         do {
             // The manifest's bounds: up to ten minutes.
             let flagDeadline = try arguments.int("termination-deadline", of: "milliseconds",
@@ -92,6 +94,11 @@ enum LiveRunCommand {
                 let alarm = LiveHost.armTerminationDeadline(stopDeadline, clock: clock)
                 SignalSource.keep(alarm)
             })
+            // Bound as soon as the lock is held, before the plugins load: `apphost open` or `send`
+            // during a slow start connects, and its line waits in the socket until the loop runs (with
+            // the socket made after loading, `open` found the lock held and no socket, and refused).
+            server = try ControlSocketServer(path: place.socket)
+            bound = server
             scanCache = ScanCache.standard()
             let options = HostOptions(extraSearchDirectories: arguments.values("plugin-dir"),
                                       allowWritable: arguments.flag("allow-writable"),
@@ -99,7 +106,6 @@ enum LiveRunCommand {
                                       measuresSubscribers: true, clock: hostClock, scanCache: scanCache)
             host = try PluginHost(manifestAt: manifest.file, options: options)
             Survival.pluginsLoaded(host)
-            server = try ControlSocketServer(path: place.socket)
             logFile = try arguments.value("log-file").map { (path) throws(CommandError) in
                 var guarded: [LogFile.Guarded?] = [LogFile.Guarded(role: "the manifest", path: host.manifest.file)]
                 guarded += host.plugins.plugins.map { LogFile.Guarded(role: "the plugin file \($0.path)", path: $0.path) }
@@ -118,6 +124,7 @@ enum LiveRunCommand {
                 return try LogFile.openForWriting(path, guarded: guarded.compactMap { $0 }, flag: "--record")
             }
         } catch {
+            bound?.close()
             errors.singleLine("apphost: " + ErrorLine.text(for: error))
             return ExitStatus.usage
         }
