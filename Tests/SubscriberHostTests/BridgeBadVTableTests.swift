@@ -48,6 +48,21 @@ struct BridgeBadVTableTests {
                 "\(error)")
     }
 
+    @Test("one vtable handed out for every id: refused before any is called, naming the two ids that share it")
+    func oneVTableForEveryID() throws {
+        let result = Result { try loadHost(manifest: withApp(#"""
+            "plugins": [{"library": "\#(Self.plugin)", "options": {"vtable": "everyID"}}]
+            """#)) }
+        guard case .failure(let thrown) = result, let error = thrown as? HostError, case .load(let failure) = error.reason,
+              case .unreadableStruct(_, let name, let source, let expected, let found) = failure.error else {
+            Issue.record("expected an unreadable-struct load error, found \(result)")
+            return
+        }
+        #expect(failure.error.check == 9 && name == Self.plugin && source == "get_extension")
+        #expect(expected == "a vtable of its own for each id it implements (NULL for any other)")
+        #expect(found == #"the same pointer for "adh.notification-center/1" and "adh.scene/1""#, "\(found)")
+    }
+
     @Test("misaligned: found says the address and by how much")
     func misalignedBy() throws {
         let result = Result { try loadHost(manifest: withApp(#""plugins": [{"library": "\#(Self.plugin)"}]"#)) }

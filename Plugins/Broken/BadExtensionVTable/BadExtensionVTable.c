@@ -9,6 +9,8 @@
  *   unreadable  an aligned address in a page mapped without access (PROT_NONE)
  *   truncated   an aligned vtable whose struct_size lies in a readable page and whose covered fields
  *               run on into a page without access
+ *   everyID     a real, aligned scene vtable, handed out for every id (an author's `return &vtable;`
+ *               without comparing the id): the host would call it as a notification center's
  *
  * The host must refuse the subscriber with one line naming the plugin, the subscriber, the extension
  * id, what it expected and what it found, never trap reading it.
@@ -30,9 +32,12 @@ static union {
 
 /* What get_extension hands out for adh.scene/1, chosen at create. */
 static const void *scene_vtable;
+/* Whether it hands the same vtable out for every id ("everyID"). */
+static int every_id;
 
 static const void *get_extension(const adh_subscriber *self, const char *id) {
     (void)self;
+    if (every_id) return scene_vtable;
     if (id != NULL && strcmp(id, ADH_EXT_SCENE) == 0) return scene_vtable;
     return NULL;
 }
@@ -49,11 +54,15 @@ static void choose_vtable(const adh_host *host) {
     adh_string options = adh_fixture_options(host);
     long page = sysconf(_SC_PAGESIZE);
     storage.vtable.struct_size = sizeof(adh_scene_delegate);
+    every_id = 0; /* per create: one image serves every test of a process */
     /* The defect, misaligned: one byte past the real vtable (its bytes there read as garbage). */
     scene_vtable = storage.bytes + 1;
     if (adh_fixture_find_end(options, "\"unreadable\"") != 0) {
         unsigned char *pages = two_pages(page);
         if (pages != NULL) scene_vtable = pages + page; /* aligned, no access */
+    } else if (adh_fixture_find_end(options, "\"everyID\"") != 0) {
+        scene_vtable = &storage.vtable;
+        every_id = 1;
     } else if (adh_fixture_find_end(options, "\"truncated\"") != 0) {
         unsigned char *pages = two_pages(page);
         if (pages != NULL) {

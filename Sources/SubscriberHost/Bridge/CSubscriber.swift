@@ -101,7 +101,22 @@ package final class CSubscriber {
         }
         // The URL hook (adh/ext/url_hook.h) is no event family: one entry, asked for once, checked alike.
         var hookEntry: DecideEntry?
-        if let table = vtable.get_extension?(made, ADH_EXT_URL_HOOK) {
+        let hookTable = vtable.get_extension?(made, ADH_EXT_URL_HOOK)
+        // One vtable handed out for two ids (a `return &vtable;` that does not compare the id): the
+        // host would call one family's struct as another's. Refused, never called.
+        let handedOut = zip(EventFamily.all, familyVTables).compactMap { family, table in
+            family.extensionID.flatMap { id in table.map { (id: id, table: $0) } }
+        } + (hookTable.map { [(id: ADH_EXT_URL_HOOK, table: $0)] } ?? [])
+        for (index, first) in handedOut.enumerated() {
+            guard let second = handedOut[(index + 1)...].first(where: { $0.table == first.table }) else { continue }
+            let expected = "a vtable of its own for each id it implements (NULL for any other)"
+            let found = "the same pointer for \"\(first.id)\" and \"\(second.id)\""
+            context.log("get_extension: expected \(expected), found \(found); not used", level: .error)
+            vtable.destroy?(made)
+            host.retire(reportingTo: SubscriberContextReference(context))
+            throw .unreadableStruct(source: "get_extension", expected: expected, found: found)
+        }
+        if let table = hookTable {
             if let problem = VTableCheck.problem(at: table, size: MemoryLayout<adh_url_hook>.size) {
                 let source = "get_extension(\"\(ADH_EXT_URL_HOOK)\")"
                 context.log("\(source): expected \(problem.expected), found \(problem.found); not used", level: .error)
