@@ -1,5 +1,6 @@
 import Testing
 @testable import AppHostCLI
+import SubscriberHost
 
 /// Specs shaped like the real `apphost` commands.
 private enum Specs {

@@ -109,6 +109,10 @@ struct CLIRunTests {
         #expect(bad.stdoutLines.filter { $0.hasPrefix("▸ ") } == ["▸ didFinishLaunching  → true   invocation: appIconClick"])
         #expect(bad.stdoutLines.last == "1 event played, no reports")
         #expect(bad.stderrLines == [#"apphost: <stdin>:2: event: expected an event wire name such as performFetch, found the string "fetch""#])
+        let near = try AppHostProcess.run(["--manifest", AppHostProcess.manifest("news.json"), "--events", "-"],
+                                          stdin: #"{"event": "openUrl", "url": "news://x"}"# + "\n")
+        #expect(near.status == 2)
+        #expect(near.stderrLines == [#"apphost: <stdin>:1: event: expected an event wire name such as performFetch, found the string "openUrl" (did you mean openURL?)"#])
     }
 
     @Test("a missing manifest: exit 2, one line on stderr naming it")

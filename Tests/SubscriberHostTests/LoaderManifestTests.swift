@@ -126,7 +126,7 @@ struct LoaderManifestTests {
             == #"plugins[0] (optional, skipped): plugin "\#(BuiltPlugins.path("BrokenNoEntry"))" is not a subscriber plugin: no symbol adh_plugin_entry"#)
         // The build folder the suite's plugins are in: its hint is a swift build (with --scratch-path
         // when the suite was built with one).
-        guard case .libraryNotFound(let library, _, let searched, let build?) = set.skipped[1].error else {
+        guard case .libraryNotFound(let library, _, let searched, let build?, _) = set.skipped[1].error else {
             Issue.record("\(set.skipped[1].error)")
             return
         }
@@ -136,6 +136,24 @@ struct LoaderManifestTests {
         #expect((build.scratchPath == nil) == directory.contains("/.build/"), "\(directory): \(build)")
         #expect(build.release == directory.split(separator: "/").contains("release"), "\(directory): \(build)")
         #expect(set.subscribers.map(\.name) == ["ExtensionGuard"])
+    }
+
+    @Test("a library name one or two edits from one in the folders searched: did you mean that one, not a build hint")
+    func libraryNameMisspelled() throws {
+        let folder = try TestDirectory()
+        defer { folder.remove() }
+        let manifest = try writeManifest(in: folder, plugins: #"[{"library": "Greter", "optional": true}, {"library": "greeterc", "optional": true}]"#)
+        let set = try load(manifest).get()
+        guard case .libraryNotFound(_, _, _, _, let nearest) = set.skipped[0].error,
+              case .libraryNotFound(_, _, _, _, let caseOnly) = set.skipped[1].error else {
+            Issue.record("\(set.skipped.map(\.error))")
+            return
+        }
+        #expect(nearest == "Greeter")
+        #expect(caseOnly == "GreeterC")
+        #expect(set.skipped[0].error.description.hasSuffix(#"found it in none (did you mean "Greeter"?)"#), "\(set.skipped[0].error)")
+        // Nothing near: no guess.
+        #expect(PluginLocator.nearestLibrary(to: "Completely", in: [BuiltPlugins.directory]) == nil)
     }
 
     @Test("a skipped optional plugin does not reserve its names")

@@ -2,7 +2,7 @@ import Testing
 import Foundation
 @testable import SubscriberHost
 
-private let chownAdvice = "give it to root or to you (chown) or allow writable plugins explicitly"
+private let chownAdvice = "give it to root or to you (chown) or allow writable plugins explicitly (apphost --allow-writable; HostOptions.allowWritable)"
 private let nobody: uid_t = 65534
 
 /// Check 2's ownership rule: the plugin file and every folder from `/` to it (and to every link's

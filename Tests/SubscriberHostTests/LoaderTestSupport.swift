@@ -79,4 +79,4 @@ enum BuiltPlugins {
 }
 
 /// How check 2's writable-file errors end: what to do about it.
-let chmodAdvice = "remove the write bit (chmod go-w) or allow writable plugins explicitly"
+let chmodAdvice = "remove the write bit (chmod go-w) or allow writable plugins explicitly (apphost --allow-writable; HostOptions.allowWritable)"

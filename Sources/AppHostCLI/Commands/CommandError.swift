@@ -68,14 +68,14 @@ enum ErrorLine {
     static func cut(_ error: PluginLoadError) -> PluginLoadError {
         switch error {
         case .notAFile(let file, let found): .notAFile(path: path(file), found: value(found))
-        case .libraryNotFound(let library, let fileName, let searched, let build):
+        case .libraryNotFound(let library, let fileName, let searched, let build, let nearest):
             .libraryNotFound(library: value(library), fileName: value(fileName), searched: searched.map(path),
                              build: build.flatMap { build in
                                  // A scratch path that had to be cut or escaped would name another
                                  // folder once pasted: then no hint.
                                  guard let scratch = build.scratchPath else { return build }
                                  return path(scratch) == scratch ? build : nil
-                             })
+                             }, nearest: nearest.map(value))
         case .writable(let file, let place, let mode): .writable(path: path(file), place: place, mode: mode)
         case .foreignOwner(let file, let place, let owner, let user): .foreignOwner(path: path(file), place: place, owner: owner, user: user)
         case .checksumMismatch(let file, let expected, let found): .checksumMismatch(path: path(file), expected: value(expected), found: value(found))

@@ -14,8 +14,9 @@ extension EventCall where Immediate == any Sendable, Final == any Sendable {
         var reader = try JSONObjectReader(json, path: path)
         let name = try reader.requiredString("event")
         guard let event = LifecycleEvent(rawValue: name) else {
+            let near = suggestion(for: name, among: LifecycleEvent.allCases.map(\.rawValue)).map { " (did you mean \($0)?)" } ?? ""
             throw JSONShapeError(path: reader.path(of: "event"), expected: "an event wire name such as performFetch",
-                                 found: JSONValue.string(name).shapeDescription)
+                                 found: JSONValue.string(name).shapeDescription + near)
         }
         _ = try Self.recordedSource(&reader)
         self = try event.row.call(reading: &reader)

@@ -9,7 +9,7 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
     /// `build`: the first of them that is a SwiftPM build folder (``SwiftPMBuild``), whose command
     /// the description names; decided where the error is made, so that the description only reads
     /// what is stored.
-    case libraryNotFound(library: String, fileName: String, searched: [String], build: SwiftPMBuild? = nil)
+    case libraryNotFound(library: String, fileName: String, searched: [String], build: SwiftPMBuild? = nil, nearest: String? = nil)
 
     // Check 2: not writable by group or others, nor any folder on the way to it; each owned by the
     // current effective user or root.
@@ -106,10 +106,11 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .notAFile(let path, let found):
             return "plugin \"\(path)\": expected a regular file, found \(found)"
-        case .libraryNotFound(let library, let fileName, let searched, let build):
+        case .libraryNotFound(let library, let fileName, let searched, let build, let nearest):
             let places = searched.isEmpty ? "(no search directories)" : searched.joined(separator: ", ")
-            // A SwiftPM build folder without the library: most likely nothing was built yet.
-            let hint = build.map { " (build the plugins first: \($0.command))" } ?? ""
+            // A library of a name close to this one is there: a typo, not a missing build. Else a
+            // SwiftPM build folder without the library: most likely nothing was built yet.
+            let hint = nearest.map { " (did you mean \"\($0)\"?)" } ?? build.map { " (build the plugins first: \($0.command))" } ?? ""
             return "plugin library \"\(library)\": expected \(fileName) in one of \(places), found it in none\(hint)"
         case .writable(let path, let place, let mode):
             let octal = "0" + String(mode & 0o7777, radix: 8)
@@ -121,10 +122,10 @@ package enum PluginLoadError: Error, Sendable, Equatable, CustomStringConvertibl
                 found += " with \"\(entry)\" owned by uid \(owner)"
             }
             return "plugin \"\(path)\": expected \(expected), found \(found); "
-                + "remove the write bit (chmod go-w) or allow writable plugins explicitly"
+                + "remove the write bit (chmod go-w) or allow writable plugins explicitly (apphost --allow-writable; HostOptions.allowWritable)"
         case .foreignOwner(let path, let place, let owner, let user):
             return "plugin \"\(path)\": expected \(place.noun) owned by you (uid \(user)) or root, found owner uid \(owner); "
-                + "give it to root or to you (chown) or allow writable plugins explicitly"
+                + "give it to root or to you (chown) or allow writable plugins explicitly (apphost --allow-writable; HostOptions.allowWritable)"
         case .checksumMismatch(let path, let expected, let found):
             return "plugin \"\(path)\": SHA-256 does not match the manifest's pin: expected \(expected), found \(found)"
         case .unreadable(let path, let reason):

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds the file behind a manifest plugin entry. `path` is relative to the manifest's folder;
 /// `library: X` is `libX.so` in, in order: the manifest's `pluginSearchPaths`, the caller's extra
 /// directories (`--plugin-dir`), then the running executable's folder. Never the system's library
@@ -27,6 +31,35 @@ package struct PluginLocator: Sendable, Hashable {
     /// The folder of the running executable (`/proc/self/exe`), the last place libraries are searched.
     package static var runningExecutableDirectory: String? { FilePaths.executableDirectory() }
 
+    /// The library in `directories` whose name is closest to `name` (a typo's: at most two edits,
+    /// case ignored), nil when none is. Reads at most ``nearNameLimit`` names a folder.
+    static func nearestLibrary(to name: String, in directories: [String]) -> String? {
+        var names: [String] = []
+        for directory in directories {
+            guard let folder = opendir(directory) else { continue }
+            defer { closedir(folder) }
+            var read = 0
+            while read < nearNameLimit, let entry = readdir(folder) {
+                read += 1
+                let file = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard file.hasPrefix("lib"), file.hasSuffix(".so"), file.count > 6 else { continue }
+                names.append(String(file.dropFirst(3).dropLast(3)))
+            }
+        }
+        let lowered = name.lowercased()
+        var best: (name: String, distance: Int)?
+        // Names whose lengths differ by more than two cannot be two edits apart: not compared (and
+        // nothing past 255 bytes, a file name's limit, is), so each comparison stays small.
+        for candidate in names where candidate != name && abs(candidate.count - name.count) <= 2 && name.utf8.count <= 255 {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if distance <= 2, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
+    /// The most entries a folder is read for ``nearestLibrary(to:in:)``.
+    static let nearNameLimit = 4_096
+
     /// The file name a library entry stands for: `X` → `libX.so`.
     package static func fileName(ofLibrary name: String) -> String { "lib\(name).so" }
 
@@ -43,9 +76,10 @@ package struct PluginLocator: Sendable, Hashable {
                 let candidate = FilePaths.resolve(fileName, against: directory)
                 if FilePaths.isRegularFile(candidate) { return candidate }
             }
-            // Only here, on the way out, are the folders looked at for the build-first hint.
+            // Only here, on the way out, are the folders looked at for a near name and the build-first hint.
             throw .libraryNotFound(library: name, fileName: fileName, searched: searchDirectories,
-                                   build: searchDirectories.lazy.compactMap { SwiftPMBuild(folder: $0) }.first)
+                                   build: searchDirectories.lazy.compactMap { SwiftPMBuild(folder: $0) }.first,
+                                   nearest: Self.nearestLibrary(to: name, in: searchDirectories))
         }
     }
 }
