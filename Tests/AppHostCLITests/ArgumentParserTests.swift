@@ -585,6 +585,28 @@ struct InternalTests {
         #expect(editDistance(a, b) == expected)
     }
 
+    /// The banded distance agrees with the full one up to its limit, and reads anything past it as
+    /// limit + 1, on every pair of a small alphabet's words (swaps, inserts, deletes, all of them).
+    @Test func bandedDistanceAgreesWithTheFullOne() {
+        var words = [""]
+        for length in 1...4 {
+            words += words.filter { $0.count == length - 1 }.flatMap { word in ["a", "b", "c"].map { word + $0 } }
+        }
+        for a in words {
+            for b in words {
+                let full = editDistance(a, b)
+                for limit in 0...3 {
+                    #expect(editDistance(a, b, atMost: limit) == min(full, limit + 1), "\(a) \(b) limit \(limit)")
+                }
+            }
+        }
+        // A megabyte against a short word: answered without the quadratic table.
+        let long = String(repeating: "x", count: 1 << 20)
+        #expect(editDistance(long, "openURL", atMost: 2) == 3)
+        #expect(editDistance(long, long + "y", atMost: 2) == 1)
+        #expect(suggestion(for: long, among: ["openURL", "performFetch"]) == nil)
+    }
+
     @Test func suggestions() {
         #expect(suggestion(for: "jsn", among: ["json", "junit"]) == "json")
         #expect(suggestion(for: "zzzzzz", among: ["json"]) == nil)

@@ -409,10 +409,10 @@ final class SocketClient {
                 defer { pending.removeSubrange(...newline) }
                 return String(decoding: pending[..<newline], as: UTF8.self)
             }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, milliseconds) == 1 else { return nil }
+            guard pollReadable(fd, waitingAtMost: milliseconds) else { return nil }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = recv(fd, &chunk, chunk.count, 0)
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
             pending += chunk[0..<count]
         }
@@ -422,8 +422,7 @@ final class SocketClient {
     /// end, told apart from a wait that found nothing.
     func readsEnd(waitingAtMost milliseconds: Int32 = 60_000) -> Bool {
         guard pending.isEmpty else { return false }
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, milliseconds) == 1 else { return false }
+        guard pollReadable(fd, waitingAtMost: milliseconds) else { return false }
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, 0) == 0
     }

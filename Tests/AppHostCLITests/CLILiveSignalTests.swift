@@ -81,6 +81,10 @@ struct CLILiveSignalTests {
         // Linux takes an abstract name of 107 bytes after its leading zero (the whole sun_path).
         let abstract = ServiceNotifier(environment: ["NOTIFY_SOCKET": "@" + String(repeating: "a", count: 107)])
         #expect(abstract.problem == nil && abstract.isActive, "\(abstract.problem ?? "")")
+        // A watchdog interval past what nanoseconds hold is none (it trapped, multiplying).
+        let endless = ServiceNotifier(environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "18446744073709551615"])
+        #expect(endless.watchdogInterval == nil)
+        #expect(ServiceNotifier(environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "30000000"]).watchdogInterval == 15_000_000_000)
         let tooLong = ServiceNotifier(environment: ["NOTIFY_SOCKET": "@" + String(repeating: "a", count: 108)])
         #expect(tooLong.problem == "NOTIFY_SOCKET: expected at most 107 bytes after the @, found 108", "\(tooLong.problem ?? "")")
     }
@@ -151,10 +155,11 @@ struct CLILiveStartTests {
             """)
         let host = try LiveHostChild(["run", "--manifest", manifest], directory: directory)
         defer { host.cleanUp() }
-        // The instance lock holds the host's pid from before the plugins load on.
-        let pidFile = directory.path + "/run/apphost/com.example.news.pid"
+        // The control socket is there from before the plugins load on (SlowScan's constructor then
+        // sleeps 1.2 s): whenever open comes from now on, the host is still starting or has started.
         let end = Date().addingTimeInterval(60)
-        while Date() < end, (try? String(contentsOfFile: pidFile, encoding: .utf8))?.hasPrefix("\(host.pid)") != true { usleep(2_000) }
+        var info = stat()
+        while Date() < end, !(lstat(host.socketPath, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK) { usleep(2_000) }
         let opened = try AppHostProcess.run(["open", "--manifest", manifest, "news://article/3"], environment: host.environment)
         #expect(opened.status == 0, "\(opened.stderr) \(host.stderr)")
         #expect(opened.stdout.hasPrefix(#"{"event":"openURL""#), "\(opened.stdout)")

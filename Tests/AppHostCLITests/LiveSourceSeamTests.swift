@@ -155,6 +155,10 @@ struct LiveSourceSeamTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == text, "the file was written")
         #expect(!MemoryPressureSource.isKernelPressureFile(file))
         #expect(MemoryPressureSource.isKernelPressureFile("/proc/pressure/memory") == (access("/proc/pressure/memory", F_OK) == 0))
+        // A FIFO (or a terminal) named there: refused at once, never waited on.
+        let fifo = directory.path + "/pressure.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: LiveError.self) { try MemoryPressureSource(path: fifo, clock: HandClock()) }
         // Not a PSI file at all: refused before anything is written.
         let other = try directory.write("notes", "hello\n")
         #expect(throws: LiveError.self) { try MemoryPressureSource(path: other, clock: HandClock()) }

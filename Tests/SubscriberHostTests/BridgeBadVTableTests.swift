@@ -61,6 +61,17 @@ struct BridgeBadVTableTests {
         #expect(failure.error.check == 9 && name == Self.plugin && source == "get_extension")
         #expect(expected == "a vtable of its own for each id it implements (NULL for any other)")
         #expect(found == #"the same pointer for "adh.notification-center/1" and "adh.scene/1""#, "\(found)")
+
+        // The subscriber struct itself handed out as a vtable (`return self;`): the same mistake.
+        let itself = Result { try loadHost(manifest: withApp(#"""
+            "plugins": [{"library": "\#(Self.plugin)", "options": {"vtable": "itself"}}]
+            """#)) }
+        guard case .failure(let other) = itself, let otherError = other as? HostError, case .load(let otherFailure) = otherError.reason,
+              case .unreadableStruct(_, _, _, _, let otherFound) = otherFailure.error else {
+            Issue.record("expected an unreadable-struct load error, found \(itself)")
+            return
+        }
+        #expect(otherFound == #"the same pointer for "adh.scene/1" and the subscriber itself (create's)"#, "\(otherFound)")
     }
 
     @Test("misaligned: found says the address and by how much")

@@ -11,6 +11,7 @@
  *               run on into a page without access
  *   everyID     a real, aligned scene vtable, handed out for every id (an author's `return &vtable;`
  *               without comparing the id): the host would call it as a notification center's
+ *   itself      the subscriber struct itself handed out as the scene vtable (`return self;`)
  *
  * The host must refuse the subscriber with one line naming the plugin, the subscriber, the extension
  * id, what it expected and what it found, never trap reading it.
@@ -79,6 +80,7 @@ static const adh_subscriber *create(const char *name, const adh_host *host) {
     adh_subscriber *subscriber = adh_fixture_create(name, "BadExtensionVTable", host);
     if (subscriber == NULL) return NULL;
     choose_vtable(host);
+    if (adh_fixture_find_end(adh_fixture_options(host), "\"itself\"") != 0) scene_vtable = subscriber;
     subscriber->did_become_active = adh_fixture_harmless_event;
     subscriber->get_extension = get_extension;
     return subscriber;

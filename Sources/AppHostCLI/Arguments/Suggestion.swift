@@ -10,7 +10,7 @@ func suggestion(for word: String, among candidates: [String]) -> String? {
     guard !lowered.isEmpty else { return nil }
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
-        let distance = editDistance(lowered, candidate.lowercased())
+        let distance = editDistance(lowered, candidate.lowercased(), atMost: 2)
         if distance <= 2, distance < (best?.distance ?? .max) { best = (candidate, distance) }
     }
     if let best { return best.candidate }

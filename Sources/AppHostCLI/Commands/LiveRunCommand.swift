@@ -6,7 +6,7 @@ import SubscriberKit
 
 /// `apphost run --manifest FILE [--url URL | --user-activity JSON | --notification JSON | --shortcut TYPE]`:
 /// a live host (docs/live-host.md). Launches, becomes active, then stays up, driven by signals and
-/// its control socket, until SIGTERM, SIGINT or SIGHUP. Thin: the engine is in Live/.
+/// its control socket, until SIGTERM, SIGINT, SIGHUP or SIGQUIT. Thin: the engine is in Live/.
 enum LiveRunCommand {
     static let spec = CommandSpec(
         name: "run",
@@ -31,7 +31,8 @@ enum LiveRunCommand {
 
         Launches (willFinishLaunching, didFinishLaunching with the launch options given), becomes
         active, then stays up until it is stopped:
-          SIGTERM, SIGINT, SIGHUP  willResignActive, didEnterBackground, willTerminate, exit 0
+          SIGTERM, SIGINT, SIGHUP,
+          SIGQUIT                  willResignActive, didEnterBackground, willTerminate, exit 0
           SIGTSTP                  willResignActive, didEnterBackground, then the process stops
           SIGCONT                  willEnterForeground, didBecomeActive (ignored unless in the background)
           SIGUSR1                  didReceiveMemoryWarning
@@ -48,7 +49,8 @@ enum LiveRunCommand {
           0  stopped by a signal (or willTerminate from the control socket) in order
           1  the way out took longer than --termination-deadline
           2  usage error, bad manifest, a plugin that failed to load, an instance already
-             running, a refused launch, or a write that failed
+             running, a refused launch, or a log file that could not be written (standard
+             output that cannot be written is said once, and the app goes on)
 
         """
 
@@ -178,7 +180,7 @@ enum LiveRunCommand {
         var status = ExitStatus.usage
         if await live.launch(launch) {
             status = await live.run()
-        } else if liveOutput.writable {
+        } else if liveOutput.logFileFailure == nil {
             errors.singleLine("apphost: the launch was refused; stopping")
         }
         for source in live.sources { source.close() }

@@ -141,14 +141,14 @@ final class LiveHost {
             await stop(because: reason, terminated: false)
         case .suspend(let reason):
             // A stop signal already on its way decides (the relay saw it before the loop read it).
-            guard !finished, !SignalSource.stopRequested else { return }
+            guard !finished, !stopPending() else { return }
             await moveToBackground(source: Self.source(of: reason))
             notifier.status("\(host.application.name) is stopped (\(reason)); SIGCONT continues it")
             output.flush()
             stopProcess()
         case .resume(let reason):
             // systemd stops a stopped service with SIGTERM then SIGCONT: the app is not brought back first.
-            guard !finished, !SignalSource.stopRequested else { return }
+            guard !finished, !stopPending() else { return }
             guard host.applicationState == .background else {
                 output.note("\(reason) ignored: the app is \(host.applicationState), not in the background")
                 return

@@ -143,9 +143,13 @@ final class MemoryPressureSource: LiveSource {
 
     /// The `some avg10=` percentage of the PSI file at `path`.
     static func readAvg10(_ path: String) -> Double? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Never waits: a FIFO or a terminal named here would block the open or the read. Pressure
+        // files (procfs, cgroupfs) are regular files.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { _ = Glibc.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes = [UInt8](repeating: 0, count: 512)
         let count = read(fd, &bytes, bytes.count)
         guard count > 0 else { return nil }

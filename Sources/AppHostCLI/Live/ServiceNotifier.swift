@@ -29,7 +29,9 @@ final class ServiceNotifier {
         var interval: UInt64?
         if let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0,
            environment["WATCHDOG_PID"].map({ $0 == String(getpid()) }) ?? true {
-            interval = usec * 1_000 / 2
+            // Half of it, in nanoseconds; beyond what nanoseconds hold (584 years), as good as none.
+            let nanoseconds = usec.multipliedReportingOverflow(by: 1_000)
+            interval = nanoseconds.overflow ? nil : nanoseconds.partialValue / 2
         }
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty else {
             fd = -1

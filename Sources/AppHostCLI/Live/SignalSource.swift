@@ -21,10 +21,11 @@ final class SignalSource: LiveSource {
     /// The signals that stop the host.
     nonisolated static let stopping: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
 
-    /// Set by the relay at the first stop signal, before the loop reads it: a resume or a suspend the
-    /// loop reads first is then not acted on (the stop that follows decides). [any-thread]
-    nonisolated static var stopRequested: Bool { stopSeen.load(ordering: .acquiring) }
-    nonisolated private static let stopSeen = Atomic<Bool>(false)
+    /// Set by the handler of the first stop signal, before its byte is written: a resume or a
+    /// suspend the loop reads first is then not acted on (the stop that follows decides). [any-thread]
+    nonisolated static var stopRequested: Bool { stopSeen.load(ordering: .acquiring) != 0 }
+    /// The first stop signal's number; 0 before one came. A lock-free atomic: stored from a handler.
+    nonisolated private static let stopSeen = Atomic<Int32>(0)
 
     /// The handler pipe's write end, for the handler (set once, before any handler is installed).
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
@@ -56,7 +57,6 @@ final class SignalSource: LiveSource {
                 let number = Int32(byte)
                 if !stopped, SignalSource.stopping.contains(number) {
                     stopped = true
-                    SignalSource.stopSeen.store(true, ordering: .releasing)
                     onStop()
                 }
                 _ = write(to, &byte, 1)
@@ -64,6 +64,8 @@ final class SignalSource: LiveSource {
         }
         thread.name = "apphost signal relay"
         thread.start()
+        // Made now, not inside a handler (a static's first use runs its initializer).
+        _ = Self.stopSeen.load(ordering: .relaxed)
         var installed: [Int32] = []
         for number in Self.handled {
             var current = sigaction()
@@ -74,6 +76,9 @@ final class SignalSource: LiveSource {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 let saved = errno
+                if number == SIGTERM || number == SIGINT || number == SIGHUP || number == SIGQUIT {
+                    _ = SignalSource.stopSeen.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing)
+                }
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(SignalSource.writeEnd, &byte, 1)
                 errno = saved
@@ -102,6 +107,12 @@ final class SignalSource: LiveSource {
             let count = read(readEnd, &bytes, bytes.count)
             guard count > 0 else { break }
             for byte in bytes[0..<count] { stimuli += Self.stimulus(for: Int32(byte)) }
+        }
+        // A stop whose byte the relay could not pass on (the loop's pipe full of a SIGUSR1 flood
+        // while a subscriber held the loop) is not lost: its handler noted it.
+        let first = Self.stopSeen.load(ordering: .acquiring)
+        if first != 0, !stimuli.contains(where: { if case .stop = $0 { true } else { false } }) {
+            stimuli.append(.stop(because: Self.signalName(first)))
         }
         return Self.coalesced(stimuli)
     }

@@ -107,10 +107,11 @@ package final class CSubscriber {
         let handedOut = zip(EventFamily.all, familyVTables).compactMap { family, table in
             family.extensionID.flatMap { id in table.map { (id: id, table: $0) } }
         } + (hookTable.map { [(id: ADH_EXT_URL_HOOK, table: $0)] } ?? [])
+            + [(id: "the subscriber itself (create's)", table: UnsafeRawPointer(made))]
         for (index, first) in handedOut.enumerated() {
             guard let second = handedOut[(index + 1)...].first(where: { $0.table == first.table }) else { continue }
             let expected = "a vtable of its own for each id it implements (NULL for any other)"
-            let found = "the same pointer for \"\(first.id)\" and \"\(second.id)\""
+            let found = "the same pointer for \"\(first.id)\" and " + (second.table == UnsafeRawPointer(made) ? second.id : "\"\(second.id)\"")
             context.log("get_extension: expected \(expected), found \(found); not used", level: .error)
             vtable.destroy?(made)
             host.retire(reportingTo: SubscriberContextReference(context))

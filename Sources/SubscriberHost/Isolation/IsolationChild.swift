@@ -109,6 +109,10 @@ final class IsolationServer {
                     do {
                         subscriber = try CSubscriber(creating: name, from: image.descriptor, context: context, state: cell)
                     } catch {
+                        // As the loader says it in process (PluginSet+Create.swift).
+                        if case .unreadableStruct(let source, let expected, let found) = error {
+                            throw PluginLoadError.unreadableStruct(path: path, name: name, source: source, expected: expected, found: found)
+                        }
                         throw PluginLoadError.createFailed(path: path, name: name, reason: error.description)
                     }
                     sink.names.withLock { $0.append(name) }
@@ -319,7 +323,9 @@ final class IsolationServer {
         Task { @MainActor in
             let result = await flight.finish()
             var message: JSONObject = ["seq": seq, "s": .number(Double(local))]
-            self.forward(result.reports, into: &message)
+            // With what its completion collection noticed, what arrived meanwhile (an invalid value in
+            // this completion): in the host's outcome of this event, as in process.
+            self.forward(result.reports + self.lateReports.drain(), into: &message)
             if clock.nanoseconds() &- start >= deadline {
                 message["k"] = "x"
             } else if result.answers.count == 0 {

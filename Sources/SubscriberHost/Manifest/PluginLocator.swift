@@ -48,10 +48,9 @@ package struct PluginLocator: Sendable, Hashable {
         }
         let lowered = name.lowercased()
         var best: (name: String, distance: Int)?
-        // Names whose lengths differ by more than two cannot be two edits apart: not compared (and
-        // nothing past 255 bytes, a file name's limit, is), so each comparison stays small.
-        for candidate in names where candidate != name && abs(candidate.count - name.count) <= 2 && name.utf8.count <= 255 {
-            let distance = editDistance(lowered, candidate.lowercased())
+        // At most two edits: each comparison is linear in the names' length (``editDistance(_:_:atMost:)``).
+        for candidate in names where candidate != name {
+            let distance = editDistance(lowered, candidate.lowercased(), atMost: 2)
             if distance <= 2, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         return best?.name

@@ -143,8 +143,7 @@ final class NotifySocket {
 
     /// The next message, nil if none came within `milliseconds`.
     func next(waitingAtMost milliseconds: Int32 = 60_000) -> String? {
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, milliseconds) == 1 else { return nil }
+        guard pollReadable(fd, waitingAtMost: milliseconds) else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(fd, &buffer, buffer.count, 0)
         return count >= 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : nil

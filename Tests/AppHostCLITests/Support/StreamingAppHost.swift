@@ -52,10 +52,10 @@ final class StreamingAppHost {
                 pending.removeSubrange(...newline)
                 return line
             }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, milliseconds) == 1 else { return nil }
+            guard pollReadable(fd, waitingAtMost: milliseconds) else { return nil }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = read(fd, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
             pending += chunk[0..<count]
         }
